@@ -1,0 +1,53 @@
+package marks
+
+import "github.com/zclconf/go-cty/cty"
+
+type mark string
+
+// Sensitive marks a value that must be shown as (sensitive) and never
+// written anywhere in clear text.
+const Sensitive = mark("sensitive")
+
+// IsSensitive reports whether v carries the Sensitive mark itself (not
+// counting marks nested inside it).
+func IsSensitive(v cty.Value) bool { return v.HasMark(Sensitive) }
+
+// ContainsSensitive reports whether v or anything inside it is sensitive.
+func ContainsSensitive(v cty.Value) bool {
+	return v.HasMark(Sensitive) || v.ContainsMarked() && hasDeep(v)
+}
+
+func hasDeep(v cty.Value) bool {
+	_, pvm := v.UnmarkDeepWithPaths()
+	for _, p := range pvm {
+		if _, ok := p.Marks[Sensitive]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// MarkPaths marks the values at paths within v as sensitive.
+func MarkPaths(v cty.Value, paths []cty.Path) cty.Value {
+	if len(paths) == 0 {
+		return v
+	}
+	pvm := make([]cty.PathValueMarks, len(paths))
+	for i, p := range paths {
+		pvm[i] = cty.PathValueMarks{Path: p, Marks: cty.NewValueMarks(Sensitive)}
+	}
+	return v.MarkWithPaths(pvm)
+}
+
+// Unmark removes every mark from v and returns the paths that were
+// sensitive.
+func Unmark(v cty.Value) (cty.Value, []cty.Path) {
+	uv, pvm := v.UnmarkDeepWithPaths()
+	var paths []cty.Path
+	for _, p := range pvm {
+		if _, ok := p.Marks[Sensitive]; ok {
+			paths = append(paths, p.Path)
+		}
+	}
+	return uv, paths
+}

@@ -1,0 +1,154 @@
+package plan
+
+import (
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Action is what will happen to one resource instance or output.
+type Action int
+
+const (
+	NoOp Action = iota
+	Create
+	Read // a data source read during apply
+	Update
+	// DeleteThenCreate and CreateThenDelete are the two orders of a
+	// replacement; CreateThenDelete comes from create_before_destroy.
+	DeleteThenCreate
+	CreateThenDelete
+	Delete
+)
+
+func (a Action) String() string {
+	switch a {
+	case NoOp:
+		return "no-op"
+	case Create:
+		return "create"
+	case Read:
+		return "read"
+	case Update:
+		return "update"
+	case DeleteThenCreate, CreateThenDelete:
+		return "replace"
+	case Delete:
+		return "delete"
+	}
+	return "invalid"
+}
+
+// IsReplace reports whether the action destroys and creates the object.
+func (a Action) IsReplace() bool { return a == DeleteThenCreate || a == CreateThenDelete }
+
+// Mode is whether a change is for a managed resource or a data source.
+type Mode int
+
+const (
+	Managed Mode = iota
+	Data
+)
+
+// ResourceChange is the planned change for one resource instance.
+//
+// Before and After are objects of the resource type's schema. After holds
+// unknown values for what is known only after apply. Both carry
+// marks.Sensitive on the paths that must not be shown.
+type ResourceChange struct {
+	Addr     string
+	Mode     Mode
+	Type     string
+	Provider string
+	Action   Action
+
+	Before cty.Value
+	After  cty.Value
+
+	// RequiresReplace lists the attributes whose change forces a
+	// replacement.
+	RequiresReplace []cty.Path
+	// Reason explains an action that the configuration alone does not, e.g.
+	// "the file was deleted outside Tether" or "it depends on tether_file.a,
+	// which has changes pending".
+	Reason string
+}
+
+// OutputChange is the planned change for one root output.
+type OutputChange struct {
+	Name      string
+	Action    Action
+	Before    cty.Value
+	After     cty.Value
+	Sensitive bool
+}
+
+// Plan is everything a plan proposes.
+type Plan struct {
+	// Destroy is set for a plan made by `tether destroy`.
+	Destroy bool
+	// Drift lists objects that changed outside Tether since the last apply,
+	// as found by refresh, with Before as recorded and After as read.
+	Drift   []*ResourceChange
+	Changes []*ResourceChange
+	Outputs []*OutputChange
+}
+
+// Summary counts the changes the way Terraform's summary line does: a
+// replacement counts once to add and once to destroy.
+func (p *Plan) Summary() (add, change, destroy int) {
+	for _, c := range p.Changes {
+		if c.Mode != Managed {
+			continue
+		}
+		switch {
+		case c.Action == Create:
+			add++
+		case c.Action == Update:
+			change++
+		case c.Action == Delete:
+			destroy++
+		case c.Action.IsReplace():
+			add++
+			destroy++
+		}
+	}
+	return
+}
+
+// HasChanges reports whether applying the plan would change anything:
+// a resource, or an output's value.
+func (p *Plan) HasChanges() bool {
+	for _, c := range p.Changes {
+		if c.Action != NoOp && c.Action != Read {
+			return true
+		}
+	}
+	for _, o := range p.Outputs {
+		if o.Action != NoOp {
+			return true
+		}
+	}
+	return false
+}
+
+// Phase is where an operation on one resource instance stands.
+type Phase int
+
+const (
+	Started Phase = iota
+	Succeeded
+	Failed
+)
+
+// Event reports progress while a plan is applied (or while refresh runs).
+type Event struct {
+	Addr    string
+	Action  Action
+	Phase   Phase
+	Elapsed time.Duration // set when Phase is Succeeded or Failed
+	// ID is a short identification of the object once known (its id
+	// attribute), for "Creation complete after 1s [id=...]".
+	ID  string
+	Err error
+}

@@ -1,0 +1,9 @@
+// Package provider defines how the engine talks to providers: one interface
+// shaped after the Terraform plugin protocol (schema, validate, configure,
+// plan, apply, read, read data source, upgrade state, import), expressed in
+// cty values so that in-process providers pay no serialization cost.
+//
+// A provider knows nothing of the graph or of state storage: each call
+// carries everything it needs. Diagnostics use hcl.Diagnostics so that the
+// engine can attach configuration source ranges to what a provider reports.
+package provider

@@ -1,0 +1,130 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Provider is implemented by every provider the engine can use: the
+// built-in one in process, and plugin binaries through a protocol client.
+//
+// Values passed in and out are unmarked cty values conforming to the implied
+// type of the relevant schema block. Implementations must be safe for
+// concurrent use once configured: the engine calls them from many goroutines.
+type Provider interface {
+	GetSchema() (*Schema, hcl.Diagnostics)
+
+	ValidateProviderConfig(config cty.Value) hcl.Diagnostics
+	ValidateResourceConfig(typeName string, config cty.Value) hcl.Diagnostics
+	ValidateDataSourceConfig(typeName string, config cty.Value) hcl.Diagnostics
+
+	ConfigureProvider(ctx context.Context, config cty.Value) hcl.Diagnostics
+
+	UpgradeResourceState(ctx context.Context, req UpgradeRequest) UpgradeResponse
+	ReadResource(ctx context.Context, req ReadRequest) ReadResponse
+	PlanResourceChange(ctx context.Context, req PlanRequest) PlanResponse
+	ApplyResourceChange(ctx context.Context, req ApplyRequest) ApplyResponse
+	ImportResourceState(ctx context.Context, req ImportRequest) ImportResponse
+	ReadDataSource(ctx context.Context, req ReadDataRequest) ReadDataResponse
+
+	// Close releases whatever the provider holds (a plugin process, say).
+	Close() error
+}
+
+// UpgradeRequest asks the provider to bring a stored object, written by
+// schema version Version, up to its current schema.
+type UpgradeRequest struct {
+	TypeName string
+	Version  int64
+	// RawStateJSON is the object as stored, in Terraform's JSON state
+	// encoding of the schema that wrote it.
+	RawStateJSON []byte
+}
+
+type UpgradeResponse struct {
+	UpgradedState cty.Value
+	Diagnostics   hcl.Diagnostics
+}
+
+// ReadRequest refreshes a managed object from the real world. A response
+// with a null NewState means the object no longer exists.
+type ReadRequest struct {
+	TypeName   string
+	PriorState cty.Value
+	Private    []byte
+}
+
+type ReadResponse struct {
+	NewState    cty.Value
+	Private     []byte
+	Diagnostics hcl.Diagnostics
+}
+
+// PlanRequest asks what applying Config to PriorState would produce.
+// PriorState is null for a create; ProposedNewState is null for a destroy.
+// ProposedNewState is the engine's merge of Config with PriorState's computed
+// values (see ProposedNew), which the provider may refine.
+type PlanRequest struct {
+	TypeName         string
+	PriorState       cty.Value
+	ProposedNewState cty.Value
+	Config           cty.Value
+	PriorPrivate     []byte
+}
+
+type PlanResponse struct {
+	// PlannedState holds unknown values for attributes known only after
+	// apply.
+	PlannedState cty.Value
+	// RequiresReplace lists the attributes whose change forces the object
+	// to be destroyed and created again.
+	RequiresReplace []cty.Path
+	PlannedPrivate  []byte
+	Diagnostics     hcl.Diagnostics
+}
+
+// ApplyRequest carries out a planned change. PlannedState is null for a
+// destroy, PriorState is null for a create.
+type ApplyRequest struct {
+	TypeName       string
+	PriorState     cty.Value
+	PlannedState   cty.Value
+	Config         cty.Value
+	PlannedPrivate []byte
+}
+
+type ApplyResponse struct {
+	// NewState is null after a successful destroy. On error it is the
+	// object as far as it got (null if nothing was created).
+	NewState    cty.Value
+	Private     []byte
+	Diagnostics hcl.Diagnostics
+}
+
+type ImportRequest struct {
+	TypeName string
+	ID       string
+}
+
+type ImportedResource struct {
+	TypeName string
+	State    cty.Value
+	Private  []byte
+}
+
+type ImportResponse struct {
+	Imported    []ImportedResource
+	Diagnostics hcl.Diagnostics
+}
+
+type ReadDataRequest struct {
+	TypeName string
+	Config   cty.Value
+}
+
+type ReadDataResponse struct {
+	State       cty.Value
+	Diagnostics hcl.Diagnostics
+}

@@ -1,0 +1,174 @@
+package provider
+
+import (
+	"sort"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Schema is everything a provider declares about its configuration,
+// resource types and data sources.
+type Schema struct {
+	Provider    *Block
+	Resources   map[string]*ResourceSchema
+	DataSources map[string]*ResourceSchema
+}
+
+// ResourceSchema is the schema of one resource type or data source.
+type ResourceSchema struct {
+	// Version increases whenever the stored form of the object changes in
+	// a way that needs UpgradeResourceState.
+	Version int64
+	Block   *Block
+}
+
+// Block describes an object: its attributes and its nested block types.
+type Block struct {
+	Attributes  map[string]*Attribute
+	BlockTypes  map[string]*NestedBlock
+	Description string
+	Deprecated  bool
+}
+
+// Attribute describes one attribute of a block.
+type Attribute struct {
+	Type        cty.Type
+	Description string
+	Required    bool
+	Optional    bool
+	Computed    bool
+	Sensitive   bool
+	Deprecated  bool
+}
+
+// Nesting is how a nested block type may appear inside its parent.
+type Nesting int
+
+const (
+	NestingSingle Nesting = iota
+	NestingGroup
+	NestingList
+	NestingSet
+	NestingMap
+)
+
+func (n Nesting) String() string {
+	switch n {
+	case NestingSingle:
+		return "single"
+	case NestingGroup:
+		return "group"
+	case NestingList:
+		return "list"
+	case NestingSet:
+		return "set"
+	case NestingMap:
+		return "map"
+	}
+	return "invalid"
+}
+
+// NestedBlock describes a nested block type.
+type NestedBlock struct {
+	Block
+	Nesting  Nesting
+	MinItems int
+	MaxItems int
+}
+
+// ImpliedType is the cty type of an object conforming to the block.
+func (b *Block) ImpliedType() cty.Type {
+	if b == nil {
+		return cty.EmptyObject
+	}
+	atys := make(map[string]cty.Type, len(b.Attributes)+len(b.BlockTypes))
+	for name, a := range b.Attributes {
+		atys[name] = a.Type
+	}
+	for name, nb := range b.BlockTypes {
+		atys[name] = nb.impliedType()
+	}
+	return cty.Object(atys)
+}
+
+func (nb *NestedBlock) impliedType() cty.Type {
+	ety := nb.Block.ImpliedType()
+	switch nb.Nesting {
+	case NestingSingle, NestingGroup:
+		return ety
+	case NestingList:
+		if ety.HasDynamicTypes() {
+			return cty.DynamicPseudoType
+		}
+		return cty.List(ety)
+	case NestingSet:
+		return cty.Set(ety)
+	case NestingMap:
+		if ety.HasDynamicTypes() {
+			return cty.DynamicPseudoType
+		}
+		return cty.Map(ety)
+	}
+	panic("invalid nesting mode")
+}
+
+// AttributeNames returns the block's attribute names in sorted order.
+func (b *Block) AttributeNames() []string {
+	names := make([]string, 0, len(b.Attributes))
+	for n := range b.Attributes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// BlockTypeNames returns the block's nested block type names in sorted order.
+func (b *Block) BlockTypeNames() []string {
+	names := make([]string, 0, len(b.BlockTypes))
+	for n := range b.BlockTypes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// SensitivePaths lists the paths within val (an object of the block's type)
+// that the schema marks sensitive.
+func (b *Block) SensitivePaths(val cty.Value, base cty.Path) []cty.Path {
+	var out []cty.Path
+	if b == nil || val.IsNull() || !val.IsKnown() {
+		return nil
+	}
+	for name, a := range b.Attributes {
+		if a.Sensitive {
+			out = append(out, appendPath(base, cty.GetAttrStep{Name: name}))
+		}
+	}
+	for name, nb := range b.BlockTypes {
+		if !val.Type().IsObjectType() || !val.Type().HasAttribute(name) {
+			continue
+		}
+		bv := val.GetAttr(name)
+		if bv.IsNull() || !bv.IsKnown() {
+			continue
+		}
+		p := appendPath(base, cty.GetAttrStep{Name: name})
+		switch nb.Nesting {
+		case NestingSingle, NestingGroup:
+			out = append(out, nb.Block.SensitivePaths(bv, p)...)
+		default:
+			for it := bv.ElementIterator(); it.Next(); {
+				k, ev := it.Element()
+				out = append(out, nb.Block.SensitivePaths(ev, appendPath(p, cty.IndexStep{Key: k}))...)
+			}
+		}
+	}
+	return out
+}
+
+func appendPath(p cty.Path, step cty.PathStep) cty.Path {
+	out := make(cty.Path, len(p)+1)
+	copy(out, p)
+	out[len(p)] = step
+	return out
+}

@@ -1,0 +1,107 @@
+package state
+
+import (
+	"context"
+	"time"
+)
+
+// Object is the recorded form of one resource instance.
+type Object struct {
+	// Address is the instance's absolute address, e.g.
+	// `module.net.tether_file.conf["a"]`. It is the object's key.
+	Address  string
+	Mode     Mode
+	Type     string
+	Provider string
+	// SchemaVersion is the provider schema version that wrote Value.
+	SchemaVersion int64
+	// Value is the object in Terraform's JSON state encoding.
+	Value []byte
+	// Private is provider-private data, stored verbatim.
+	Private []byte
+	// Sensitive lists the attribute paths that must be shown as
+	// (sensitive), in the engine's own encoding.
+	Sensitive []byte
+	// Dependencies are the addresses of the resources this object depended
+	// on when it was last written; destroy order comes from them when the
+	// configuration is gone.
+	Dependencies []string
+	// Status is Ready, or Tainted for an object whose create failed part
+	// way and must be replaced.
+	Status Status
+	// CreateBeforeDestroy records the lifecycle setting in force when the
+	// object was written.
+	CreateBeforeDestroy bool
+}
+
+// Mode says whether an object is a managed resource or a data source result.
+type Mode string
+
+const (
+	Managed Mode = "managed"
+	Data    Mode = "data"
+)
+
+// Status of an object.
+type Status string
+
+const (
+	Ready   Status = "ready"
+	Tainted Status = "tainted"
+)
+
+// Output is a root module output recorded after an apply.
+type Output struct {
+	Name string
+	// Value is the value in cty's JSON encoding together with its type:
+	// {"value": ..., "type": ...}.
+	Value     []byte
+	Sensitive bool
+}
+
+// Snapshot is everything in a store at one moment.
+type Snapshot struct {
+	Objects map[string]*Object
+	Outputs map[string]*Output
+}
+
+// Changes is one batch of writes. A Commit applies it atomically.
+type Changes struct {
+	Put           []*Object
+	Delete        []string // object addresses
+	PutOutputs    []*Output
+	DeleteOutputs []string // output names
+}
+
+// LockInfo says who holds the lock on a store.
+type LockInfo struct {
+	ID        string
+	Operation string // e.g. "up", "destroy"
+	Who       string // user@host
+	Host      string
+	PID       int
+	Created   time.Time
+}
+
+// Store is a place state is kept.
+//
+// Commit is safe for concurrent use: concurrent callers may be grouped into
+// one transaction, but every Commit returns only once its own changes are
+// durable, so a completed provider call is never lost.
+type Store interface {
+	Load(ctx context.Context) (*Snapshot, error)
+	Commit(ctx context.Context, c Changes) error
+
+	// Lock takes the store's lock for one operation. When another process
+	// holds it, Lock fails at once with a *LockedError naming the holder.
+	Lock(ctx context.Context, info LockInfo) (Unlocker, error)
+	// ForceUnlock breaks whatever lock is held and returns who held it.
+	ForceUnlock(ctx context.Context) (*LockInfo, error)
+
+	Close() error
+}
+
+// Unlocker releases a lock taken by Store.Lock.
+type Unlocker interface {
+	Unlock() error
+}
