@@ -1,0 +1,216 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/hashicorp/hcl/v2"
+	"golang.org/x/term"
+
+	"github.com/tetherhq/tether/internal/provider"
+	tetherprovider "github.com/tetherhq/tether/provider/tether"
+)
+
+// Version is the tether version, set at build time.
+var Version = "0.1.0-dev"
+
+// env is what one invocation runs with.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	color          bool
+	tty            bool // stdout is a terminal
+	stdinTTY       bool
+}
+
+// Main runs the tether command with args (without the program name) and
+// returns the process exit code.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		e.tty = true
+		e.color = os.Getenv("NO_COLOR") == ""
+	}
+	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		e.stdinTTY = true
+	}
+	// -C DIR may also come before the command, as with git.
+	if len(args) >= 2 && (args[0] == "-C" || args[0] == "--C") {
+		if err := os.Chdir(args[1]); err != nil {
+			fmt.Fprintf(stderr, "Error: cannot use -C %s: %v\n", args[1], err)
+			return 1
+		}
+		args = args[2:]
+	}
+	if len(args) == 0 {
+		usage(stderr)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "plan":
+		return e.plan(ctx, rest)
+	case "up", "apply":
+		return e.up(ctx, rest, false)
+	case "destroy":
+		return e.up(ctx, rest, true)
+	case "output":
+		return e.output(ctx, rest)
+	case "state":
+		return e.state(ctx, rest)
+	case "graph":
+		return e.graph(rest)
+	case "provider":
+		return e.provider(rest)
+	case "version", "--version", "-v":
+		fmt.Fprintf(stdout, "tether %s\n", Version)
+		return 0
+	case "help", "-h", "--help":
+		usage(stdout)
+		return 0
+	}
+	fmt.Fprintf(stderr, "Error: unknown command %q\n\n", cmd)
+	usage(stderr)
+	return 1
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `Usage: tether [-C DIR] COMMAND [options]
+
+Commands:
+  plan       Show what would change          [--detailed-exitcode]
+  up         Plan and apply the changes      [--yes]
+  destroy    Destroy everything recorded     [--yes]
+  output     Show root outputs               [--json] [NAME]
+  state      Inspect state: list, show ADDRESS, unlock
+  graph      Print the dependency graph as DOT
+  provider   serve: run the built-in provider for Terraform
+  version    Print the version
+
+Common options:
+  -C DIR                  Use the configuration in DIR (default: current folder)
+  -var NAME=VALUE         Set an input variable (repeatable)
+  -var-file FILE          Read input variables from FILE (repeatable)
+  --parallelism N         Provider operations at once (default 256)
+  --refresh=false         Plan from recorded state without reading objects back
+`)
+}
+
+// common holds the flags shared by commands that load configuration.
+type common struct {
+	dir         string
+	vars        varArgs
+	parallelism int
+	refresh     bool
+}
+
+type varArgs struct{ list *[]varArg }
+
+type varArg struct{ name, value, file string }
+
+func (v varArgs) String() string { return "" }
+
+func (v varArgs) Set(s string) error {
+	name, value, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("want NAME=VALUE, got %q", s)
+	}
+	*v.list = append(*v.list, varArg{name: name, value: value})
+	return nil
+}
+
+type varFiles struct{ list *[]varArg }
+
+func (v varFiles) String() string { return "" }
+func (v varFiles) Set(s string) error {
+	*v.list = append(*v.list, varArg{file: s})
+	return nil
+}
+
+func (e *env) flags(name string, c *common) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	if c != nil {
+		var list []varArg
+		c.vars = varArgs{list: &list}
+		fs.StringVar(&c.dir, "C", ".", "configuration folder")
+		fs.Var(c.vars, "var", "set an input variable, NAME=VALUE")
+		fs.Var(varFiles(c.vars), "var-file", "read input variables from a file")
+		fs.IntVar(&c.parallelism, "parallelism", 0, "provider operations at once")
+		fs.BoolVar(&c.refresh, "refresh", true, "read objects back from providers before planning")
+	}
+	return fs
+}
+
+// parse parses flags that may come before or after positional arguments.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func (c *common) chdir() error {
+	if c.dir == "" || c.dir == "." {
+		return nil
+	}
+	if err := os.Chdir(c.dir); err != nil {
+		return fmt.Errorf("cannot use -C %s: %w", c.dir, err)
+	}
+	return nil
+}
+
+// stateDir is where state lives, relative to the configuration folder.
+const stateDir = ".tether"
+
+func statePath() string { return filepath.Join(stateDir, "state.db") }
+
+// providers returns the providers Tether runs and their schemas.
+func providers() (map[string]provider.Provider, map[string]*provider.Schema, map[string][]string, hcl.Diagnostics) {
+	ps := map[string]provider.Provider{"tether": tetherprovider.New()}
+	sources := map[string][]string{"tether": {"tetherhq/tether", "registry.terraform.io/tetherhq/tether"}}
+	schemas := map[string]*provider.Schema{}
+	var diags hcl.Diagnostics
+	for name, p := range ps {
+		s, d := p.GetSchema()
+		diags = append(diags, d...)
+		schemas[name] = s
+	}
+	return ps, schemas, sources, diags
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func (e *env) errorf(format string, args ...any) int {
+	fmt.Fprintf(e.stderr, "Error: "+format+"\n", args...)
+	return 1
+}
+
+var errNotTerminal = errors.New("not a terminal")

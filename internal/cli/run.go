@@ -1,0 +1,199 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/user"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/engine"
+	"github.com/tetherhq/tether/internal/hclconfig"
+	"github.com/tetherhq/tether/internal/state"
+	"github.com/tetherhq/tether/internal/ui"
+)
+
+// session is a loaded configuration with its state opened and locked.
+type session struct {
+	cfg    *config.Config
+	store  state.Store
+	unlock state.Unlocker
+	engine *engine.Engine
+}
+
+func (s *session) close() {
+	if s.unlock != nil {
+		s.unlock.Unlock()
+	}
+	if s.store != nil {
+		s.store.Close()
+	}
+}
+
+// open loads the configuration, opens state and takes its lock. On failure
+// it has printed the reason.
+func (e *env) open(ctx context.Context, c *common, op string) (*session, bool) {
+	if err := c.chdir(); err != nil {
+		e.errorf("%v", err)
+		return nil, false
+	}
+	provs, schemas, sources, diags := providers()
+	var vars []hclconfig.VarArg
+	for _, v := range *c.vars.list {
+		vars = append(vars, hclconfig.VarArg{Name: v.name, Value: v.value, File: v.file})
+	}
+	cfg, d := hclconfig.Load(".", hclconfig.Options{Schemas: schemas, Sources: sources, Vars: vars, Environ: os.Environ()})
+	diags = append(diags, d...)
+	var srcs map[string][]byte
+	if cfg != nil {
+		srcs = cfg.Sources
+	}
+	if len(diags) > 0 {
+		ui.WriteDiagnostics(e.stderr, diags, srcs, e.color)
+	}
+	if diags.HasErrors() {
+		return nil, false
+	}
+	if err := os.MkdirAll(stateDir, 0o700); err != nil {
+		e.errorf("cannot create state folder: %v", err)
+		return nil, false
+	}
+	store, err := state.OpenSQLite(statePath())
+	if err != nil {
+		e.errorf("%v", err)
+		return nil, false
+	}
+	s := &session{cfg: cfg, store: store}
+	host, _ := os.Hostname()
+	who := "unknown"
+	if u, err := user.Current(); err == nil {
+		who = u.Username
+	}
+	unlock, err := store.Lock(ctx, state.LockInfo{Operation: op, Who: who + "@" + host, Host: host, PID: os.Getpid(), Created: time.Now()})
+	if err != nil {
+		store.Close()
+		e.errorf("%v", err)
+		return nil, false
+	}
+	s.unlock = unlock
+	s.engine = &engine.Engine{Providers: provs, Schemas: schemas, Store: store, Parallelism: c.parallelism}
+	return s, true
+}
+
+func (e *env) diagnostics(s *session, diags hcl.Diagnostics) {
+	if len(diags) > 0 {
+		ui.WriteDiagnostics(e.stderr, diags, s.cfg.Sources, e.color)
+	}
+}
+
+func (e *env) plan(ctx context.Context, args []string) int {
+	var c common
+	fs := e.flags("plan", &c)
+	detailed := fs.Bool("detailed-exitcode", false, "exit 2 when the plan has changes")
+	destroy := fs.Bool("destroy", false, "plan to destroy everything")
+	if _, err := parse(fs, args); err != nil {
+		return 1
+	}
+	s, ok := e.open(ctx, &c, "plan")
+	if !ok {
+		return 1
+	}
+	defer s.close()
+	planned, diags := s.engine.Plan(ctx, s.cfg, engine.PlanOptions{Destroy: *destroy, SkipRefresh: !c.refresh})
+	e.diagnostics(s, diags)
+	if diags.HasErrors() {
+		return 1
+	}
+	if err := ui.RenderPlan(e.stdout, planned.Plan, ui.Options{Color: e.color}); err != nil {
+		return e.errorf("%v", err)
+	}
+	if *detailed && planned.Plan.HasChanges() {
+		return 2
+	}
+	return 0
+}
+
+func (e *env) up(ctx context.Context, args []string, destroy bool) int {
+	var c common
+	name := "up"
+	if destroy {
+		name = "destroy"
+	}
+	fs := e.flags(name, &c)
+	yes := fs.Bool("yes", false, "apply without asking")
+	fs.BoolVar(yes, "auto-approve", false, "same as --yes")
+	if _, err := parse(fs, args); err != nil {
+		return 1
+	}
+	s, ok := e.open(ctx, &c, name)
+	if !ok {
+		return 1
+	}
+	defer s.close()
+	planned, diags := s.engine.Plan(ctx, s.cfg, engine.PlanOptions{Destroy: destroy, SkipRefresh: !c.refresh})
+	e.diagnostics(s, diags)
+	if diags.HasErrors() {
+		return 1
+	}
+	if err := ui.RenderPlan(e.stdout, planned.Plan, ui.Options{Color: e.color}); err != nil {
+		return e.errorf("%v", err)
+	}
+	if !planned.Plan.HasChanges() {
+		return 0
+	}
+	if !*yes {
+		if err := e.confirm(destroy); err != nil {
+			return e.errorf("%v", err)
+		}
+	}
+	progress := ui.NewProgress(e.stdout, e.tty)
+	s.engine.Events = progress.Event
+	res, diags := s.engine.Apply(ctx, planned)
+	summary := ""
+	if res != nil {
+		if destroy {
+			summary = ui.DestroySummary(res.Destroyed)
+		} else {
+			summary = ui.ApplySummary(res.Added, res.Changed, res.Destroyed)
+		}
+	}
+	if diags.HasErrors() {
+		progress.Done("")
+		e.diagnostics(s, diags)
+		return 1
+	}
+	progress.Done(summary)
+	e.diagnostics(s, diags)
+	if !destroy && len(res.Outputs) > 0 {
+		fmt.Fprintln(e.stdout, "\nOutputs:")
+		fmt.Fprintln(e.stdout)
+		for _, name := range sortedKeys(res.Outputs) {
+			fmt.Fprintf(e.stdout, "%s = %s\n", name, ui.FormatValue(res.Outputs[name], 0))
+		}
+	}
+	return 0
+}
+
+// confirm asks on a terminal; anywhere else it refuses, so that a script
+// never applies a plan nobody saw.
+func (e *env) confirm(destroy bool) error {
+	if !e.stdinTTY {
+		return errors.New("refusing to apply: stdin is not a terminal, so nobody can confirm the plan. Run again with --yes to apply without asking")
+	}
+	what := "perform these actions"
+	if destroy {
+		what = "destroy all resources"
+	}
+	fmt.Fprintf(e.stdout, "\nDo you want to %s?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ", what)
+	line, _ := bufio.NewReader(e.stdin).ReadString('\n')
+	if strings.TrimSpace(line) != "yes" {
+		return errors.New("cancelled: the answer was not 'yes'; nothing was changed")
+	}
+	return nil
+}

@@ -1,0 +1,292 @@
+package hclconfig
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/funcs"
+	"github.com/tetherhq/tether/internal/provider"
+)
+
+// Options are what loading needs besides the files.
+type Options struct {
+	// Schemas gives the schema of each provider by local name. A resource
+	// type whose provider is missing here is an error.
+	Schemas map[string]*provider.Schema
+	// Sources maps a provider local name to the source addresses the
+	// installed provider answers to, e.g. "tether" to
+	// {"tetherhq/tether", "registry.terraform.io/tetherhq/tether"}.
+	Sources map[string][]string
+	// Vars are -var and -var-file arguments in the order given; later ones
+	// win, as in Terraform.
+	Vars []VarArg
+	// Environ is the process environment, for TF_VAR_ values.
+	Environ []string
+}
+
+// VarArg is one -var NAME=VALUE (File empty) or -var-file FILE argument.
+type VarArg struct {
+	Name, Value string
+	File        string
+}
+
+var topSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "terraform"},
+		{Type: "provider", LabelNames: []string{"name"}},
+		{Type: "resource", LabelNames: []string{"type", "name"}},
+		{Type: "data", LabelNames: []string{"type", "name"}},
+		{Type: "variable", LabelNames: []string{"name"}},
+		{Type: "locals"},
+		{Type: "output", LabelNames: []string{"name"}},
+		{Type: "module", LabelNames: []string{"name"}},
+		{Type: "moved"},
+		{Type: "import"},
+		{Type: "check", LabelNames: []string{"name"}},
+	},
+}
+
+// loader carries what the parts of one Load share.
+type loader struct {
+	dir   string
+	opts  Options
+	cfg   *config.Config
+	funcs map[string]function.Function
+	// decls maps each address to its node, to resolve references and
+	// report duplicates.
+	decls map[string]*config.Node
+	// providerUses remembers, for providers used only implicitly, where
+	// they were first used.
+	providerUses map[string]hcl.Range
+	specs        map[string]hcldec.Spec
+	cwd          string
+	diags        hcl.Diagnostics
+	// pending bodies are resolved once every declaration is known.
+	pending []func()
+}
+
+// Load reads every *.tf and *.tf.json file in dir.
+func Load(dir string, opts Options) (*config.Config, hcl.Diagnostics) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read configuration", Detail: err.Error()}}
+	}
+	l := &loader{
+		dir:          abs,
+		opts:         opts,
+		cfg:          &config.Config{Sources: map[string][]byte{}},
+		funcs:        funcs.Table(abs),
+		decls:        map[string]*config.Node{},
+		providerUses: map[string]hcl.Range{},
+		specs:        map[string]hcldec.Spec{},
+		cwd:          cwdOrEmpty(),
+	}
+	files, diags := l.parse()
+	if diags.HasErrors() {
+		return l.cfg, diags
+	}
+	l.diags = diags
+	var vars []*hcl.Block
+	var terraformBlocks []*hcl.Block
+	for _, f := range files {
+		content, d := f.Body.Content(topSchema)
+		l.diags = append(l.diags, d...)
+		for _, b := range content.Blocks {
+			switch b.Type {
+			case "terraform":
+				terraformBlocks = append(terraformBlocks, b)
+			case "variable":
+				vars = append(vars, b)
+			case "provider":
+				l.provider(b)
+			case "resource":
+				l.resource(b, config.Resource)
+			case "data":
+				l.resource(b, config.DataSource)
+			case "locals":
+				l.locals(b)
+			case "output":
+				l.output(b)
+			default:
+				l.diags = append(l.diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  fmt.Sprintf("%q blocks are not supported yet", b.Type),
+					Detail:   fmt.Sprintf("Tether does not read %q blocks yet; remove this block or keep it in a Terraform-only configuration.", b.Type),
+					Subject:  b.DefRange.Ptr(),
+				})
+			}
+		}
+	}
+	for _, b := range terraformBlocks {
+		l.terraform(b)
+	}
+	l.variables(vars)
+	l.implicitProviders()
+	for _, f := range l.pending {
+		f()
+	}
+	return l.cfg, l.diags
+}
+
+func (l *loader) parse() ([]*hcl.File, hcl.Diagnostics) {
+	entries, err := os.ReadDir(l.dir)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read configuration folder", Detail: err.Error()}}
+	}
+	var names []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || strings.HasPrefix(n, ".") {
+			continue
+		}
+		if strings.HasSuffix(n, ".tf") || strings.HasSuffix(n, ".tf.json") {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "No configuration files",
+			Detail:   fmt.Sprintf("The folder %s has no *.tf or *.tf.json files.", l.dir),
+		}}
+	}
+	p := hclparse.NewParser()
+	var files []*hcl.File
+	var diags hcl.Diagnostics
+	for _, n := range names {
+		var f *hcl.File
+		var d hcl.Diagnostics
+		// Diagnostics name files relative to the configuration folder,
+		// as users wrote them.
+		src, err := os.ReadFile(filepath.Join(l.dir, n))
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read file", Detail: err.Error()})
+			continue
+		}
+		if strings.HasSuffix(n, ".json") {
+			f, d = p.ParseJSON(src, n)
+		} else {
+			f, d = p.ParseHCL(src, n)
+		}
+		l.cfg.Sources[n] = src
+		diags = append(diags, d...)
+		if f != nil {
+			files = append(files, f)
+		}
+	}
+	return files, diags
+}
+
+func (l *loader) errorf(rng hcl.Range, summary, detail string, args ...any) {
+	l.diags = append(l.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   fmt.Sprintf(detail, args...),
+		Subject:  rng.Ptr(),
+	})
+}
+
+// declare adds a node, refusing a second declaration of the same address.
+func (l *loader) declare(n *config.Node) bool {
+	if prev, ok := l.decls[n.Addr]; ok {
+		l.errorf(n.DeclRange, fmt.Sprintf("Duplicate %s %q", n.Kind, n.Addr),
+			"%s was already declared at %s. Each %s needs a unique name.", n.Addr, rangeString(prev.DeclRange), n.Kind)
+		return false
+	}
+	l.decls[n.Addr] = n
+	l.cfg.Nodes = append(l.cfg.Nodes, n)
+	return true
+}
+
+func rangeString(r hcl.Range) string {
+	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}
+
+func (l *loader) terraform(b *hcl.Block) {
+	content, _, d := b.Body.PartialContent(&hcl.BodySchema{
+		Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}, {Type: "backend", LabelNames: []string{"type"}}, {Type: "cloud"}},
+	})
+	l.diags = append(l.diags, d...)
+	for _, rb := range content.Blocks {
+		if rb.Type != "required_providers" {
+			l.errorf(rb.DefRange, fmt.Sprintf("%q is not supported", rb.Type),
+				"Tether keeps state in .tether/ next to the configuration; remove the %s block.", rb.Type)
+			continue
+		}
+		attrs, d := rb.Body.JustAttributes()
+		l.diags = append(l.diags, d...)
+		for name, a := range attrs {
+			l.requiredProvider(name, a)
+		}
+	}
+}
+
+func (l *loader) requiredProvider(name string, a *hcl.Attribute) {
+	v, d := a.Expr.Value(nil)
+	l.diags = append(l.diags, d...)
+	if d.HasErrors() {
+		return
+	}
+	source := ""
+	switch {
+	case v.Type() == cty.String:
+		// The legacy form `name = "version constraint"` names no source.
+	case v.Type().IsObjectType() && v.Type().HasAttribute("source"):
+		s := v.GetAttr("source")
+		if s.Type() != cty.String || s.IsNull() {
+			l.errorf(a.Expr.Range(), "Invalid provider source", "The source of provider %q must be a string such as \"tetherhq/tether\".", name)
+			return
+		}
+		source = s.AsString()
+	}
+	if _, ok := l.opts.Schemas[name]; !ok {
+		l.errorf(a.NameRange, "Provider not available", "This configuration requires provider %q%s, which Tether cannot run yet. Available providers: %s.",
+			name, sourceNote(source), strings.Join(l.providerNames(), ", "))
+		return
+	}
+	if source != "" && !matchesSource(source, l.opts.Sources[name]) {
+		l.errorf(a.Expr.Range(), "Provider not available", "The provider %q is required from %q, but the provider Tether has under that name is %s.",
+			name, source, strings.Join(l.opts.Sources[name], " or "))
+	}
+}
+
+func sourceNote(source string) string {
+	if source == "" {
+		return ""
+	}
+	return " (" + source + ")"
+}
+
+func matchesSource(source string, known []string) bool {
+	for _, k := range known {
+		if strings.EqualFold(source, k) {
+			return true
+		}
+	}
+	return len(known) == 0
+}
+
+func (l *loader) providerNames() []string {
+	var names []string
+	for n := range l.opts.Schemas {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func cwdOrEmpty() string {
+	wd, _ := os.Getwd()
+	return wd
+}

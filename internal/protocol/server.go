@@ -1,0 +1,385 @@
+package protocol
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
+	"github.com/tetherhq/tether/internal/provider"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Address is the built-in provider's address in the Terraform registry
+// namespace, the name Terraform knows it by.
+const Address = "registry.terraform.io/tetherhq/tether"
+
+// Serve runs a plugin server for the provider p returns, speaking protocol
+// version 6 to the Terraform process that started this one, until
+// Terraform closes the connection. name is the provider's full address,
+// such as Address.
+func Serve(name string, p func() provider.Provider) error {
+	return tf6server.Serve(name, func() tfprotov6.ProviderServer { return Server(p()) })
+}
+
+// Server adapts p to the protocol. The result also implements the list
+// resource, action and state store servers, answering each call with an
+// "unsupported" diagnostic.
+func Server(p provider.Provider) tfprotov6.ProviderServer {
+	return &server{p: p}
+}
+
+type server struct {
+	p provider.Provider
+
+	// The schema is read once: it is fixed for the life of a provider and
+	// every call needs the types it implies to decode its values.
+	once         sync.Once
+	schemaResp   tfprotov6.GetProviderSchemaResponse
+	schemaFailed bool
+	providerType cty.Type
+	resTypes     map[string]cty.Type
+	dataTypes    map[string]cty.Type
+}
+
+func (s *server) load() {
+	s.once.Do(func() {
+		sch, diags := s.p.GetSchema()
+		if sch == nil {
+			sch = &provider.Schema{}
+		}
+		s.providerType = sch.Provider.ImpliedType()
+		s.resTypes = make(map[string]cty.Type, len(sch.Resources))
+		s.dataTypes = make(map[string]cty.Type, len(sch.DataSources))
+
+		resp := tfprotov6.GetProviderSchemaResponse{
+			ServerCapabilities:       serverCapabilities(),
+			ResourceSchemas:          make(map[string]*tfprotov6.Schema, len(sch.Resources)),
+			DataSourceSchemas:        make(map[string]*tfprotov6.Schema, len(sch.DataSources)),
+			Functions:                map[string]*tfprotov6.Function{},
+			EphemeralResourceSchemas: map[string]*tfprotov6.Schema{},
+			ListResourceSchemas:      map[string]*tfprotov6.Schema{},
+			ActionSchemas:            map[string]*tfprotov6.ActionSchema{},
+			StateStoreSchemas:        map[string]*tfprotov6.Schema{},
+		}
+		convert := func(what string, rs *provider.ResourceSchema) *tfprotov6.Schema {
+			ts, err := SchemaToTF(rs)
+			if err != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid provider schema",
+					Detail:   fmt.Sprintf("The schema of %s cannot be expressed in the plugin protocol: %s.", what, err),
+				})
+			}
+			return ts
+		}
+		resp.Provider = convert("the provider configuration", &provider.ResourceSchema{Block: sch.Provider})
+		for name, rs := range sch.Resources {
+			if rs == nil {
+				continue
+			}
+			resp.ResourceSchemas[name] = convert("resource type "+name, rs)
+			s.resTypes[name] = rs.Block.ImpliedType()
+		}
+		for name, rs := range sch.DataSources {
+			if rs == nil {
+				continue
+			}
+			resp.DataSourceSchemas[name] = convert("data source "+name, rs)
+			s.dataTypes[name] = rs.Block.ImpliedType()
+		}
+		resp.Diagnostics = DiagnosticsToTF(diags)
+		s.schemaFailed = diags.HasErrors()
+		s.schemaResp = resp
+	})
+}
+
+func serverCapabilities() *tfprotov6.ServerCapabilities {
+	// PlanDestroy: provider.Provider is asked to plan destroys too, and
+	// answers them with a null planned state.
+	return &tfprotov6.ServerCapabilities{PlanDestroy: true}
+}
+
+func (s *server) resourceType(name string) (cty.Type, []*tfprotov6.Diagnostic) {
+	s.load()
+	if ty, ok := s.resTypes[name]; ok {
+		return ty, nil
+	}
+	return cty.NilType, errDiag("Unsupported resource type", fmt.Sprintf("This provider has no resource type named %q.", name))
+}
+
+func (s *server) dataSourceType(name string) (cty.Type, []*tfprotov6.Diagnostic) {
+	s.load()
+	if ty, ok := s.dataTypes[name]; ok {
+		return ty, nil
+	}
+	return cty.NilType, errDiag("Unsupported data source type", fmt.Sprintf("This provider has no data source type named %q.", name))
+}
+
+func errDiag(summary, detail string) []*tfprotov6.Diagnostic {
+	return []*tfprotov6.Diagnostic{{
+		Severity: tfprotov6.DiagnosticSeverityError,
+		Summary:  summary,
+		Detail:   detail,
+	}}
+}
+
+func decodeDiag(what string, err error) []*tfprotov6.Diagnostic {
+	return errDiag("Invalid "+what, fmt.Sprintf("The provider cannot decode the %s it received: %s.", what, err))
+}
+
+func encodeDiag(what string, err error) []*tfprotov6.Diagnostic {
+	return errDiag("Provider produced an invalid "+what,
+		fmt.Sprintf("The %s does not conform to the provider's own schema: %s. This is a bug in the provider.", what, err))
+}
+
+// decoder decodes several values of one call, remembering the first
+// failure so that each method checks once.
+type decoder struct {
+	diags []*tfprotov6.Diagnostic
+}
+
+func (d *decoder) decode(what string, dv *tfprotov6.DynamicValue, ty cty.Type) cty.Value {
+	if d.diags != nil {
+		return cty.NullVal(ty)
+	}
+	v, err := DecodeValue(dv, ty)
+	if err != nil {
+		d.diags = decodeDiag(what, err)
+		return cty.NullVal(ty)
+	}
+	return v
+}
+
+// encode appends to diags rather than replacing them: the provider's own
+// diagnostics usually explain why its value is odd.
+func encode(what string, v cty.Value, ty cty.Type, diags *[]*tfprotov6.Diagnostic) *tfprotov6.DynamicValue {
+	dv, err := EncodeValue(v, ty)
+	if err != nil {
+		*diags = append(*diags, encodeDiag(what, err)...)
+		return nil
+	}
+	return dv
+}
+
+func (s *server) GetMetadata(ctx context.Context, req *tfprotov6.GetMetadataRequest) (*tfprotov6.GetMetadataResponse, error) {
+	s.load()
+	resp := &tfprotov6.GetMetadataResponse{
+		ServerCapabilities: serverCapabilities(),
+		Diagnostics:        s.schemaResp.Diagnostics,
+	}
+	for _, name := range sortedKeys(s.resTypes) {
+		resp.Resources = append(resp.Resources, tfprotov6.ResourceMetadata{TypeName: name})
+	}
+	for _, name := range sortedKeys(s.dataTypes) {
+		resp.DataSources = append(resp.DataSources, tfprotov6.DataSourceMetadata{TypeName: name})
+	}
+	return resp, nil
+}
+
+func sortedKeys(m map[string]cty.Type) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func (s *server) GetProviderSchema(ctx context.Context, req *tfprotov6.GetProviderSchemaRequest) (*tfprotov6.GetProviderSchemaResponse, error) {
+	s.load()
+	resp := s.schemaResp
+	return &resp, nil
+}
+
+func (s *server) GetResourceIdentitySchemas(ctx context.Context, req *tfprotov6.GetResourceIdentitySchemasRequest) (*tfprotov6.GetResourceIdentitySchemasResponse, error) {
+	return &tfprotov6.GetResourceIdentitySchemasResponse{IdentitySchemas: map[string]*tfprotov6.ResourceIdentitySchema{}}, nil
+}
+
+func (s *server) ValidateProviderConfig(ctx context.Context, req *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error) {
+	s.load()
+	var d decoder
+	cfg := d.decode("provider configuration", req.Config, s.providerType)
+	if d.diags != nil {
+		return &tfprotov6.ValidateProviderConfigResponse{Diagnostics: d.diags}, nil
+	}
+	return &tfprotov6.ValidateProviderConfigResponse{
+		PreparedConfig: req.Config,
+		Diagnostics:    DiagnosticsToTF(s.p.ValidateProviderConfig(cfg)),
+	}, nil
+}
+
+func (s *server) ConfigureProvider(ctx context.Context, req *tfprotov6.ConfigureProviderRequest) (*tfprotov6.ConfigureProviderResponse, error) {
+	s.load()
+	if s.schemaFailed {
+		return &tfprotov6.ConfigureProviderResponse{Diagnostics: s.schemaResp.Diagnostics}, nil
+	}
+	var d decoder
+	cfg := d.decode("provider configuration", req.Config, s.providerType)
+	if d.diags != nil {
+		return &tfprotov6.ConfigureProviderResponse{Diagnostics: d.diags}, nil
+	}
+	return &tfprotov6.ConfigureProviderResponse{Diagnostics: DiagnosticsToTF(s.p.ConfigureProvider(ctx, cfg))}, nil
+}
+
+// StopProvider has nothing to do: tf6server cancels the context of every
+// call in flight when Terraform asks to stop, and provider.Provider
+// operations honour their context.
+func (s *server) StopProvider(ctx context.Context, req *tfprotov6.StopProviderRequest) (*tfprotov6.StopProviderResponse, error) {
+	return &tfprotov6.StopProviderResponse{}, nil
+}
+
+func (s *server) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
+	ty, diags := s.resourceType(req.TypeName)
+	if diags != nil {
+		return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: diags}, nil
+	}
+	var d decoder
+	cfg := d.decode("configuration", req.Config, ty)
+	if d.diags != nil {
+		return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: d.diags}, nil
+	}
+	return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: DiagnosticsToTF(s.p.ValidateResourceConfig(req.TypeName, cfg))}, nil
+}
+
+func (s *server) UpgradeResourceState(ctx context.Context, req *tfprotov6.UpgradeResourceStateRequest) (*tfprotov6.UpgradeResourceStateResponse, error) {
+	ty, diags := s.resourceType(req.TypeName)
+	if diags != nil {
+		return &tfprotov6.UpgradeResourceStateResponse{Diagnostics: diags}, nil
+	}
+	if req.RawState == nil || req.RawState.JSON == nil {
+		return &tfprotov6.UpgradeResourceStateResponse{Diagnostics: errDiag("Unsupported stored state",
+			"Only state written by Terraform 0.12 or later, in JSON, can be upgraded; this object has none.")}, nil
+	}
+	r := s.p.UpgradeResourceState(ctx, provider.UpgradeRequest{
+		TypeName:     req.TypeName,
+		Version:      req.Version,
+		RawStateJSON: req.RawState.JSON,
+	})
+	resp := &tfprotov6.UpgradeResourceStateResponse{Diagnostics: DiagnosticsToTF(r.Diagnostics)}
+	resp.UpgradedState = encode("upgraded state", r.UpgradedState, ty, &resp.Diagnostics)
+	return resp, nil
+}
+
+func (s *server) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
+	ty, diags := s.resourceType(req.TypeName)
+	if diags != nil {
+		return &tfprotov6.ReadResourceResponse{Diagnostics: diags}, nil
+	}
+	var d decoder
+	prior := d.decode("current state", req.CurrentState, ty)
+	if d.diags != nil {
+		return &tfprotov6.ReadResourceResponse{Diagnostics: d.diags}, nil
+	}
+	r := s.p.ReadResource(ctx, provider.ReadRequest{TypeName: req.TypeName, PriorState: prior, Private: req.Private})
+	resp := &tfprotov6.ReadResourceResponse{Diagnostics: DiagnosticsToTF(r.Diagnostics), Private: r.Private}
+	resp.NewState = encode("refreshed state", r.NewState, ty, &resp.Diagnostics)
+	return resp, nil
+}
+
+func (s *server) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+	ty, diags := s.resourceType(req.TypeName)
+	if diags != nil {
+		return &tfprotov6.PlanResourceChangeResponse{Diagnostics: diags}, nil
+	}
+	var d decoder
+	prior := d.decode("prior state", req.PriorState, ty)
+	proposed := d.decode("proposed new state", req.ProposedNewState, ty)
+	cfg := d.decode("configuration", req.Config, ty)
+	if d.diags != nil {
+		return &tfprotov6.PlanResourceChangeResponse{Diagnostics: d.diags}, nil
+	}
+	r := s.p.PlanResourceChange(ctx, provider.PlanRequest{
+		TypeName:         req.TypeName,
+		PriorState:       prior,
+		ProposedNewState: proposed,
+		Config:           cfg,
+		PriorPrivate:     req.PriorPrivate,
+	})
+	resp := &tfprotov6.PlanResourceChangeResponse{
+		Diagnostics:    DiagnosticsToTF(r.Diagnostics),
+		PlannedPrivate: r.PlannedPrivate,
+	}
+	for _, p := range r.RequiresReplace {
+		resp.RequiresReplace = append(resp.RequiresReplace, PathToTF(p))
+	}
+	resp.PlannedState = encode("planned state", r.PlannedState, ty, &resp.Diagnostics)
+	return resp, nil
+}
+
+func (s *server) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	ty, diags := s.resourceType(req.TypeName)
+	if diags != nil {
+		return &tfprotov6.ApplyResourceChangeResponse{Diagnostics: diags}, nil
+	}
+	var d decoder
+	prior := d.decode("prior state", req.PriorState, ty)
+	planned := d.decode("planned state", req.PlannedState, ty)
+	cfg := d.decode("configuration", req.Config, ty)
+	if d.diags != nil {
+		return &tfprotov6.ApplyResourceChangeResponse{Diagnostics: d.diags}, nil
+	}
+	r := s.p.ApplyResourceChange(ctx, provider.ApplyRequest{
+		TypeName:       req.TypeName,
+		PriorState:     prior,
+		PlannedState:   planned,
+		Config:         cfg,
+		PlannedPrivate: req.PlannedPrivate,
+	})
+	resp := &tfprotov6.ApplyResourceChangeResponse{Diagnostics: DiagnosticsToTF(r.Diagnostics), Private: r.Private}
+	resp.NewState = encode("new state", r.NewState, ty, &resp.Diagnostics)
+	return resp, nil
+}
+
+func (s *server) ImportResourceState(ctx context.Context, req *tfprotov6.ImportResourceStateRequest) (*tfprotov6.ImportResourceStateResponse, error) {
+	if _, diags := s.resourceType(req.TypeName); diags != nil {
+		return &tfprotov6.ImportResourceStateResponse{Diagnostics: diags}, nil
+	}
+	r := s.p.ImportResourceState(ctx, provider.ImportRequest{TypeName: req.TypeName, ID: req.ID})
+	resp := &tfprotov6.ImportResourceStateResponse{Diagnostics: DiagnosticsToTF(r.Diagnostics)}
+	for _, imp := range r.Imported {
+		ty, diags := s.resourceType(imp.TypeName)
+		if diags != nil {
+			resp.Diagnostics = append(resp.Diagnostics, diags...)
+			continue
+		}
+		resp.ImportedResources = append(resp.ImportedResources, &tfprotov6.ImportedResource{
+			TypeName: imp.TypeName,
+			State:    encode("imported state", imp.State, ty, &resp.Diagnostics),
+			Private:  imp.Private,
+		})
+	}
+	return resp, nil
+}
+
+func (s *server) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
+	ty, diags := s.dataSourceType(req.TypeName)
+	if diags != nil {
+		return &tfprotov6.ValidateDataResourceConfigResponse{Diagnostics: diags}, nil
+	}
+	var d decoder
+	cfg := d.decode("configuration", req.Config, ty)
+	if d.diags != nil {
+		return &tfprotov6.ValidateDataResourceConfigResponse{Diagnostics: d.diags}, nil
+	}
+	return &tfprotov6.ValidateDataResourceConfigResponse{Diagnostics: DiagnosticsToTF(s.p.ValidateDataSourceConfig(req.TypeName, cfg))}, nil
+}
+
+func (s *server) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
+	ty, diags := s.dataSourceType(req.TypeName)
+	if diags != nil {
+		return &tfprotov6.ReadDataSourceResponse{Diagnostics: diags}, nil
+	}
+	var d decoder
+	cfg := d.decode("configuration", req.Config, ty)
+	if d.diags != nil {
+		return &tfprotov6.ReadDataSourceResponse{Diagnostics: d.diags}, nil
+	}
+	r := s.p.ReadDataSource(ctx, provider.ReadDataRequest{TypeName: req.TypeName, Config: cfg})
+	resp := &tfprotov6.ReadDataSourceResponse{Diagnostics: DiagnosticsToTF(r.Diagnostics)}
+	resp.State = encode("data source state", r.State, ty, &resp.Diagnostics)
+	return resp, nil
+}

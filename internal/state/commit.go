@@ -1,0 +1,246 @@
+package state
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// commitReq is one Commit call waiting for the writer.
+type commitReq struct {
+	c       Changes
+	deps    []any // Dependencies of c.Put[i], encoded by the caller's goroutine
+	done    chan error
+	trouble error // set by the writer for this request alone
+}
+
+type writerStmts struct {
+	putObject, deleteObject, putOutput, deleteOutput *sql.Stmt
+}
+
+func (w *writerStmts) prepare(ctx context.Context, c *sql.Conn) error {
+	var err error
+	prep := func(q string) *sql.Stmt {
+		if err != nil {
+			return nil
+		}
+		var st *sql.Stmt
+		st, err = c.PrepareContext(ctx, q)
+		return st
+	}
+	w.putObject = prep(sqlPutObject)
+	w.deleteObject = prep(sqlDeleteObject)
+	w.putOutput = prep(sqlPutOutput)
+	w.deleteOutput = prep(sqlDeleteOutput)
+	return err
+}
+
+func (w *writerStmts) close() {
+	for _, st := range []*sql.Stmt{w.putObject, w.deleteObject, w.putOutput, w.deleteOutput} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
+// Commit applies c atomically and returns once it is durable on disk.
+//
+// Within one Changes, deletions are applied before puts, so a batch that
+// deletes and re-puts an address (a replacement) ends with the new object.
+// Concurrent Commits are applied in the order the writer receives them; each
+// is atomic on its own, and a failure of one (say, a value over SQLite's
+// size limit) does not fail the others grouped with it.
+//
+// ctx is deliberately not used to abandon the commit: a Commit records
+// something that already happened (a provider created or deleted a real
+// resource), and an interrupted run must still record it, or the resource is
+// orphaned. The wait is bounded by one transaction and SQLite's busy timeout.
+func (s *SQLite) Commit(ctx context.Context, c Changes) error {
+	req, err := s.newRequest(c)
+	if err != nil {
+		return err
+	}
+	if err := s.begin(); err != nil {
+		return err
+	}
+	if len(c.Put)+len(c.Delete)+len(c.PutOutputs)+len(c.DeleteOutputs) == 0 {
+		s.mu.RUnlock()
+		return nil
+	}
+	// Sending while holding mu shared is what lets Close close reqs
+	// safely; the writer never takes mu, so this cannot deadlock.
+	s.reqs <- req
+	s.mu.RUnlock()
+	return <-req.done
+}
+
+// newRequest validates c and does the per-object encoding on the caller's
+// goroutine, so the single writer spends its time only in SQLite.
+func (s *SQLite) newRequest(c Changes) (*commitReq, error) {
+	req := &commitReq{c: c, done: make(chan error, 1), deps: make([]any, len(c.Put))}
+	for i, o := range c.Put {
+		if o == nil {
+			return nil, fmt.Errorf("state file %s: commit: Put[%d] is nil", s.path, i)
+		}
+		if o.Address == "" {
+			return nil, fmt.Errorf("state file %s: commit: Put[%d] has no address", s.path, i)
+		}
+		if len(o.Dependencies) > 0 {
+			b, err := json.Marshal(o.Dependencies)
+			if err != nil {
+				return nil, fmt.Errorf("state file %s: commit: object %s: encoding dependencies: %w", s.path, o.Address, err)
+			}
+			req.deps[i] = string(b)
+		}
+	}
+	for i, o := range c.PutOutputs {
+		if o == nil {
+			return nil, fmt.Errorf("state file %s: commit: PutOutputs[%d] is nil", s.path, i)
+		}
+		if o.Name == "" {
+			return nil, fmt.Errorf("state file %s: commit: PutOutputs[%d] has no name", s.path, i)
+		}
+	}
+	return req, nil
+}
+
+// writeLoop is the single writer. Whatever has queued up while the previous
+// transaction was committing becomes the next group, so the group size adapts
+// to the load by itself: one caller alone pays one transaction, a burst of
+// hundreds shares a few.
+func (s *SQLite) writeLoop() {
+	defer close(s.writerDone)
+	group := make([]*commitReq, 0, maxGroup)
+	for first := range s.reqs {
+		if s.afterFirstReq != nil {
+			s.afterFirstReq()
+		}
+		group = append(group[:0], first)
+	gather:
+		for len(group) < maxGroup {
+			select {
+			case r, ok := <-s.reqs:
+				if !ok {
+					break gather
+				}
+				group = append(group, r)
+			default:
+				break gather
+			}
+		}
+		err := s.commitGroup(group)
+		for _, r := range group {
+			switch {
+			case err != nil:
+				r.done <- err
+			case r.trouble != nil:
+				r.done <- r.trouble
+			default:
+				r.done <- nil
+			}
+		}
+		clear(group) // don't keep the callers' Changes alive until the next group
+	}
+}
+
+// commitGroup applies every request in one transaction. A request that
+// fails must not take the others down with it, but wrapping each request in
+// a savepoint costs more than the request itself, so the first attempt runs
+// without them and only a group that hit a failing request is redone with
+// one savepoint per request; the failing one is then undone alone and
+// reported through its trouble field. An error that takes the whole
+// transaction down (disk full, I/O error) is returned and applies to every
+// request: none of them was committed.
+func (s *SQLite) commitGroup(group []*commitReq) error {
+	err := s.tryGroup(group, false)
+	if errors.Is(err, errRequestFailed) {
+		err = s.tryGroup(group, true)
+	}
+	return err
+}
+
+// errRequestFailed tells commitGroup that one request, not the
+// transaction, failed.
+var errRequestFailed = errors.New("a request in the group failed")
+
+func (s *SQLite) tryGroup(group []*commitReq, isolate bool) (err error) {
+	ctx := context.Background() // see Commit: a started commit is not abandoned
+	exec := func(q string) error {
+		_, err := s.wconn.ExecContext(ctx, q)
+		return err
+	}
+	if err := exec("BEGIN IMMEDIATE"); err != nil {
+		return fileError(s.path, "commit", err)
+	}
+	defer func() {
+		if err != nil {
+			exec("ROLLBACK")
+		}
+	}()
+	for _, r := range group {
+		r.trouble = nil
+		if !isolate {
+			if err := s.apply(ctx, r); err != nil {
+				if len(group) == 1 {
+					return fileError(s.path, "commit", err)
+				}
+				return errRequestFailed
+			}
+			continue
+		}
+		if err := exec("SAVEPOINT req"); err != nil {
+			return fileError(s.path, "commit", err)
+		}
+		if aerr := s.apply(ctx, r); aerr != nil {
+			// If SQLite already rolled the whole transaction back
+			// (some I/O and memory errors do), the savepoint is gone
+			// and so is everything before it: fail the group.
+			if err := exec("ROLLBACK TO req"); err != nil {
+				return fileError(s.path, "commit", aerr)
+			}
+			r.trouble = fileError(s.path, "commit", aerr)
+		}
+		if err := exec("RELEASE req"); err != nil {
+			return fileError(s.path, "commit", err)
+		}
+	}
+	if err := exec("COMMIT"); err != nil {
+		return fileError(s.path, "commit", err)
+	}
+	s.groups.Add(1)
+	return nil
+}
+
+func (s *SQLite) apply(ctx context.Context, r *commitReq) error {
+	if s.applyHook != nil {
+		if err := s.applyHook(r); err != nil {
+			return err
+		}
+	}
+	st := &s.stmts
+	for _, addr := range r.c.Delete {
+		if _, err := st.deleteObject.ExecContext(ctx, addr); err != nil {
+			return fmt.Errorf("deleting object %s: %w", addr, err)
+		}
+	}
+	for i, o := range r.c.Put {
+		if _, err := st.putObject.ExecContext(ctx, o.Address, string(o.Mode), o.Type, o.Provider,
+			o.SchemaVersion, o.Value, o.Private, o.Sensitive, r.deps[i], string(o.Status),
+			o.CreateBeforeDestroy); err != nil {
+			return fmt.Errorf("writing object %s: %w", o.Address, err)
+		}
+	}
+	for _, name := range r.c.DeleteOutputs {
+		if _, err := st.deleteOutput.ExecContext(ctx, name); err != nil {
+			return fmt.Errorf("deleting output %s: %w", name, err)
+		}
+	}
+	for _, o := range r.c.PutOutputs {
+		if _, err := st.putOutput.ExecContext(ctx, o.Name, o.Value, o.Sensitive); err != nil {
+			return fmt.Errorf("writing output %s: %w", o.Name, err)
+		}
+	}
+	return nil
+}

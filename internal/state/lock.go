@@ -1,0 +1,197 @@
+package state
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"os/user"
+	"sync"
+	"time"
+)
+
+// The lock is a row in the state file itself rather than an OS file lock:
+// it must outlive the process that took it (a crashed "up" leaves the state
+// half-applied, and the next operation should stop and say so, as Terraform
+// does), it is visible to every process that can open the file, and the
+// holder's details travel with it.
+
+// Lock takes the store's lock for one operation. Zero fields of info are
+// filled in: ID (random), Host, PID, Who (user@host) and Created (now).
+//
+// When the lock is held, Lock fails at once with a *LockedError; it does not
+// wait, since the holder is typically a whole "up" that may run for hours.
+func (s *SQLite) Lock(ctx context.Context, info LockInfo) (Unlocker, error) {
+	fillLockInfo(&info)
+	if err := s.begin(); err != nil {
+		return nil, err
+	}
+	defer s.mu.RUnlock()
+
+	// BEGIN IMMEDIATE (the pool's default, see dsnFor) takes SQLite's write
+	// lock before the read, so "absent, then insert" cannot interleave
+	// with another process doing the same.
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fileError(s.path, "lock", err)
+	}
+	defer tx.Rollback()
+	holder, err := readLock(ctx, tx)
+	if err != nil {
+		return nil, fileError(s.path, "lock", err)
+	}
+	if holder != nil {
+		return nil, lockedError(s.path, *holder)
+	}
+	if _, err := tx.ExecContext(ctx,
+		`INSERT INTO lock (one, id, operation, who, host, pid, created) VALUES (1, ?, ?, ?, ?, ?, ?)`,
+		info.ID, info.Operation, info.Who, info.Host, int64(info.PID), info.Created.UTC().Format(time.RFC3339Nano)); err != nil {
+		return nil, fileError(s.path, "lock", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fileError(s.path, "lock", err)
+	}
+	return &sqliteUnlocker{s: s, id: info.ID}, nil
+}
+
+// ForceUnlock removes whatever lock is held and returns it, or nil, nil
+// when there was none. It is what `tether state unlock` runs.
+func (s *SQLite) ForceUnlock(ctx context.Context) (*LockInfo, error) {
+	if err := s.begin(); err != nil {
+		return nil, err
+	}
+	defer s.mu.RUnlock()
+
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fileError(s.path, "unlock", err)
+	}
+	defer tx.Rollback()
+	holder, err := readLock(ctx, tx)
+	if err != nil {
+		return nil, fileError(s.path, "unlock", err)
+	}
+	if holder == nil {
+		return nil, nil
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM lock`); err != nil {
+		return nil, fileError(s.path, "unlock", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fileError(s.path, "unlock", err)
+	}
+	return holder, nil
+}
+
+// readLock returns the current lock, or nil if there is none.
+func readLock(ctx context.Context, tx *sql.Tx) (*LockInfo, error) {
+	var (
+		li      LockInfo
+		pid     int64
+		created string
+	)
+	err := tx.QueryRowContext(ctx, `SELECT id, operation, who, host, pid, created FROM lock`).
+		Scan(&li.ID, &li.Operation, &li.Who, &li.Host, &pid, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	li.PID = int(pid)
+	// An unparsable time only loses detail from the message; the lock
+	// itself is still valid.
+	li.Created, _ = time.Parse(time.RFC3339Nano, created)
+	return &li, nil
+}
+
+func lockedError(path string, holder LockInfo) *LockedError {
+	e := &LockedError{Path: path, Holder: holder}
+	if host, err := os.Hostname(); err == nil && host == holder.Host && holder.PID != os.Getpid() {
+		if running, known := processRunning(holder.PID); known && !running {
+			e.HolderGone = true
+		}
+	}
+	return e
+}
+
+type sqliteUnlocker struct {
+	s    *SQLite
+	id   string
+	mu   sync.Mutex
+	done bool
+}
+
+// Unlock removes the lock if it is still ours. Removing by ID means a lock
+// that was force-broken and then taken by another operation is left alone.
+// Once Unlock has succeeded, further calls do nothing; after a failure
+// (say, a full disk) it may be retried.
+func (u *sqliteUnlocker) Unlock() error {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.done {
+		return nil
+	}
+	if err := u.unlock(); err != nil {
+		return err
+	}
+	u.done = true
+	return nil
+}
+
+func (u *sqliteUnlocker) unlock() error {
+	s := u.s
+	if err := s.begin(); err != nil {
+		return err
+	}
+	defer s.mu.RUnlock()
+	res, err := s.db.ExecContext(context.Background(), `DELETE FROM lock WHERE id = ?`, u.id)
+	if err != nil {
+		return fileError(s.path, "unlock", err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return fmt.Errorf("state file %s: lock %s was no longer held when releasing it; it was probably broken with `tether state unlock`", s.path, u.id)
+	}
+	return nil
+}
+
+func fillLockInfo(info *LockInfo) {
+	if info.ID == "" {
+		info.ID = newLockID()
+	}
+	if info.Host == "" {
+		info.Host, _ = os.Hostname()
+	}
+	if info.PID == 0 {
+		info.PID = os.Getpid()
+	}
+	if info.Who == "" {
+		info.Who = userName() + "@" + info.Host
+	}
+	if info.Created.IsZero() {
+		info.Created = time.Now()
+	}
+}
+
+func userName() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	for _, env := range []string{"USER", "USERNAME", "LOGNAME"} {
+		if v := os.Getenv(env); v != "" {
+			return v
+		}
+	}
+	return "unknown"
+}
+
+// newLockID returns a random UUID-shaped ID (version 4).
+func newLockID() string {
+	var b [16]byte
+	rand.Read(b[:]) // never fails; see crypto/rand.Read
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}

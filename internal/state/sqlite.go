@@ -1,0 +1,531 @@
+package state
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+const (
+	// formatVersion is the schema version this build writes, kept in
+	// PRAGMA user_version. Bump it with every incompatible schema change
+	// and teach prepareSchema to migrate the previous one.
+	formatVersion = 1
+
+	// applicationID ("TETH") marks the file as a Tether state file in the
+	// SQLite header, so some other SQLite database at the same path is
+	// refused instead of being mistaken for an empty state.
+	applicationID = 0x54455448
+
+	// maxGroup caps how many Commit calls share one transaction, so one
+	// transaction (and every caller waiting on it) stays bounded however
+	// many goroutines pile up.
+	maxGroup = 1024
+)
+
+// Durability: synchronous=FULL. In WAL mode that fsyncs the WAL on every
+// COMMIT, so a Commit that has returned survives a power loss or kernel
+// crash, not only a crash of this process (which NORMAL would already
+// survive). A lost row means a real resource Tether no longer knows about,
+// and the fsync is paid once per group of concurrent commits, not per
+// caller, while each commit follows a provider call that takes far longer.
+//
+// busy_timeout bounds how long a write waits for another connection's write
+// transaction. Writers hold SQLite's lock only for one short transaction, so
+// waiting 10s means something is badly wrong.
+const connPragmas = "_pragma=busy_timeout(10000)&_pragma=synchronous(FULL)"
+
+const schemaV1 = `
+CREATE TABLE objects (
+	address               TEXT    NOT NULL PRIMARY KEY,
+	mode                  TEXT    NOT NULL,
+	type                  TEXT    NOT NULL,
+	provider              TEXT    NOT NULL,
+	schema_version        INTEGER NOT NULL,
+	value                 BLOB,
+	private               BLOB,
+	sensitive             BLOB,
+	dependencies          TEXT, -- JSON array of addresses; NULL when none
+	status                TEXT    NOT NULL,
+	create_before_destroy INTEGER NOT NULL
+) STRICT;
+CREATE TABLE outputs (
+	name      TEXT    NOT NULL PRIMARY KEY,
+	value     BLOB,
+	sensitive INTEGER NOT NULL
+) STRICT;
+-- At most one row: the CHECK makes a second INSERT a conflict, which is
+-- what makes the lock exclusive across processes.
+CREATE TABLE lock (
+	one       INTEGER NOT NULL PRIMARY KEY CHECK (one = 1),
+	id        TEXT    NOT NULL,
+	operation TEXT    NOT NULL,
+	who       TEXT    NOT NULL,
+	host      TEXT    NOT NULL,
+	pid       INTEGER NOT NULL,
+	created   TEXT    NOT NULL
+) STRICT;
+`
+
+const (
+	sqlPutObject = `INSERT INTO objects (address, mode, type, provider, schema_version, value, private, sensitive, dependencies, status, create_before_destroy)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (address) DO UPDATE SET
+	mode = excluded.mode, type = excluded.type, provider = excluded.provider,
+	schema_version = excluded.schema_version, value = excluded.value,
+	private = excluded.private, sensitive = excluded.sensitive,
+	dependencies = excluded.dependencies, status = excluded.status,
+	create_before_destroy = excluded.create_before_destroy`
+	sqlDeleteObject = `DELETE FROM objects WHERE address = ?`
+	sqlPutOutput    = `INSERT INTO outputs (name, value, sensitive) VALUES (?, ?, ?)
+ON CONFLICT (name) DO UPDATE SET value = excluded.value, sensitive = excluded.sensitive`
+	sqlDeleteOutput = `DELETE FROM outputs WHERE name = ?`
+	sqlLoadObjects  = `SELECT address, mode, type, provider, schema_version, value, private, sensitive, dependencies, status, create_before_destroy FROM objects`
+	sqlLoadOutputs  = `SELECT name, value, sensitive FROM outputs`
+)
+
+// SQLite is the embedded Store: one SQLite file in WAL mode.
+//
+// All writes from Commit go through one goroutine holding one connection,
+// which merges concurrent callers into one transaction (group commit):
+// hundreds of resources finishing at once cost a handful of fsyncs, not
+// hundreds, and callers never contend for SQLite's single write lock among
+// themselves. Load reads from other pooled connections, which WAL lets run
+// alongside the writer.
+type SQLite struct {
+	path string
+	db   *sql.DB
+
+	// mu guards closed. Methods hold it shared for their whole call so
+	// Close, holding it exclusively, knows nothing is still using db or
+	// sending on reqs when it tears them down.
+	mu     sync.RWMutex
+	closed bool
+
+	reqs       chan *commitReq
+	writerDone chan struct{}
+	wconn      *sql.Conn
+	stmts      writerStmts
+
+	// groups counts committed transactions; tests use it to see that
+	// concurrent commits really were grouped.
+	groups atomic.Int64
+
+	// Test hooks, nil outside tests.
+	afterFirstReq func()                 // the writer holds one request and is about to gather more
+	applyHook     func(*commitReq) error // fails one request inside its group
+}
+
+var _ Store = (*SQLite)(nil)
+
+// OpenSQLite opens the state file at path, creating it (and its directory)
+// if it does not exist. A file written by a newer Tether, a damaged file and
+// a file that is not a Tether state file are refused without being
+// modified; see NewerFormatError and CorruptError.
+func OpenSQLite(path string) (*SQLite, error) {
+	// State holds secrets (provider-private data, sensitive values), so
+	// what we create is private to the user. SQLite gives the -wal and
+	// -shm files the main file's permissions.
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("state file %s: creating its directory: %w", path, err)
+	}
+	if err := checkFile(path); err != nil {
+		return nil, err
+	}
+	dsn, err := dsnFor(path)
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fileError(path, "open", err)
+	}
+	ctx := context.Background()
+	wconn, err := db.Conn(ctx)
+	if err != nil {
+		db.Close()
+		return nil, fileError(path, "open", err)
+	}
+	s := &SQLite{
+		path:       path,
+		db:         db,
+		wconn:      wconn,
+		reqs:       make(chan *commitReq, maxGroup),
+		writerDone: make(chan struct{}),
+	}
+	if err := s.prepareSchema(ctx); err != nil {
+		wconn.Close()
+		db.Close()
+		return nil, err
+	}
+	if err := s.stmts.prepare(ctx, wconn); err != nil {
+		s.stmts.close()
+		wconn.Close()
+		db.Close()
+		return nil, fileError(path, "preparing statements", err)
+	}
+	go s.writeLoop()
+	return s, nil
+}
+
+// dsnFor builds a file: URI so that any byte in the path ('?', '#', '%')
+// reaches SQLite as part of the name instead of starting a query string.
+func dsnFor(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("state file %s: %w", path, err)
+	}
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // Windows: C:/x must become /C:/x in a URI
+	}
+	u := url.URL{Scheme: "file", Path: p, RawQuery: connPragmas + "&_txlock=immediate"}
+	return u.String(), nil
+}
+
+var sqliteMagic = []byte("SQLite format 3\x00")
+
+// checkFile creates a missing file and refuses an existing one that is not
+// SQLite, before SQLite itself sees it: SQLite would not overwrite such a
+// file either, but checking the header ourselves gives the user a precise
+// message and keeps every later step (WAL switch, schema creation) away
+// from a file we have not recognised.
+func checkFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err == nil {
+		return f.Close()
+	}
+	if !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("state file %s: %w", path, err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("state file %s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("state file %s is not a regular file", path)
+	}
+	if fi.Size() == 0 {
+		// Empty is a fresh SQLite database (it may also have a -wal
+		// holding everything, which SQLite will read).
+		return nil
+	}
+	f, err = os.Open(path)
+	if err != nil {
+		return fmt.Errorf("state file %s: %w", path, err)
+	}
+	defer f.Close()
+	hdr := make([]byte, 100) // the SQLite header is 100 bytes
+	if _, err := io.ReadFull(f, hdr); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return &CorruptError{Path: path, Reason: fmt.Sprintf("is truncated (%d bytes) or not a SQLite database", fi.Size())}
+		}
+		return fmt.Errorf("state file %s: %w", path, err)
+	}
+	if !bytes.Equal(hdr[:len(sqliteMagic)], sqliteMagic) {
+		return &CorruptError{Path: path, Reason: "is not a SQLite database (it is corrupt, or some other file is at this path)"}
+	}
+	return nil
+}
+
+// prepareSchema recognises the file and creates the schema in a new one.
+// Nothing is written until the file is known to be empty or ours at a
+// version we read.
+func (s *SQLite) prepareSchema(ctx context.Context) error {
+	c := s.wconn
+	appID, version, nobjs, err := inspect(ctx, c)
+	if err != nil {
+		return fileError(s.path, "reading header", err)
+	}
+	fresh := appID == 0 && version == 0 && nobjs == 0
+	if !fresh {
+		if err := s.recognise(appID, version); err != nil {
+			return err
+		}
+	}
+
+	// journal_mode=WAL is persistent in the file; it cannot change inside a
+	// transaction, and it is a no-op once set.
+	var mode string
+	if err := c.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode); err != nil {
+		return fileError(s.path, "enabling WAL", err)
+	}
+	// A file system without shared memory support leaves us in rollback
+	// journal mode: slower and without concurrent reads, but just as
+	// durable, so carry on rather than refuse.
+
+	if !fresh {
+		return s.checkTables(ctx)
+	}
+	// Another process may be creating the same file right now; BEGIN
+	// IMMEDIATE serialises us, and we look again once we hold the lock.
+	if _, err := c.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return fileError(s.path, "creating schema", err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			c.ExecContext(context.Background(), "ROLLBACK")
+		}
+	}()
+	appID, version, nobjs, err = inspect(ctx, c)
+	if err != nil {
+		return fileError(s.path, "reading header", err)
+	}
+	if appID != 0 || version != 0 || nobjs != 0 {
+		if err := s.recognise(appID, version); err != nil {
+			return err
+		}
+	} else {
+		stmts := []string{
+			schemaV1,
+			fmt.Sprintf("PRAGMA application_id = %d", applicationID),
+			fmt.Sprintf("PRAGMA user_version = %d", formatVersion),
+		}
+		for _, q := range stmts {
+			if _, err := c.ExecContext(ctx, q); err != nil {
+				return fileError(s.path, "creating schema", err)
+			}
+		}
+	}
+	if _, err := c.ExecContext(ctx, "COMMIT"); err != nil {
+		return fileError(s.path, "creating schema", err)
+	}
+	committed = true
+	return s.checkTables(ctx)
+}
+
+func inspect(ctx context.Context, c *sql.Conn) (appID, version, nobjs int64, err error) {
+	if err = c.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
+		return
+	}
+	if err = c.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return
+	}
+	err = c.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&nobjs)
+	return
+}
+
+// recognise accepts a file that is ours at a format this build reads.
+func (s *SQLite) recognise(appID, version int64) error {
+	if appID == 0 {
+		return &CorruptError{Path: s.path, Reason: "is a SQLite database but not a Tether state file"}
+	}
+	if appID != applicationID {
+		return &CorruptError{Path: s.path, Reason: fmt.Sprintf("is a SQLite database but not a Tether state file (application_id %#x)", appID)}
+	}
+	if version > formatVersion {
+		return &NewerFormatError{Path: s.path, Format: int(version), Supported: formatVersion}
+	}
+	if version < 1 {
+		return &CorruptError{Path: s.path, Reason: fmt.Sprintf("has an invalid format version %d", version)}
+	}
+	// Older formats would be migrated here; format 1 is the first.
+	return nil
+}
+
+// checkTables catches a file whose header says "ours" but whose tables
+// were dropped or renamed by hand, before a Commit fails half way.
+func (s *SQLite) checkTables(ctx context.Context) error {
+	rows, err := s.wconn.QueryContext(ctx, "SELECT name FROM sqlite_schema WHERE type = 'table'")
+	if err != nil {
+		return fileError(s.path, "reading schema", err)
+	}
+	defer rows.Close()
+	have := map[string]bool{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return fileError(s.path, "reading schema", err)
+		}
+		have[name] = true
+	}
+	if err := rows.Err(); err != nil {
+		return fileError(s.path, "reading schema", err)
+	}
+	for _, t := range []string{"objects", "outputs", "lock"} {
+		if !have[t] {
+			return &CorruptError{Path: s.path, Reason: fmt.Sprintf("is missing its %q table", t)}
+		}
+	}
+	return nil
+}
+
+// begin starts a call that uses the database, failing once the store is
+// closed. The caller must call s.mu.RUnlock when done.
+func (s *SQLite) begin() error {
+	s.mu.RLock()
+	if s.closed {
+		s.mu.RUnlock()
+		return fmt.Errorf("state file %s: %w", s.path, ErrClosed)
+	}
+	return nil
+}
+
+// Load returns every object and output, read in one transaction so the
+// snapshot is consistent even while commits are running.
+func (s *SQLite) Load(ctx context.Context) (*Snapshot, error) {
+	if err := s.begin(); err != nil {
+		return nil, err
+	}
+	defer s.mu.RUnlock()
+
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fileError(s.path, "load", err)
+	}
+	defer tx.Rollback()
+
+	var n int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM objects").Scan(&n); err != nil {
+		return nil, fileError(s.path, "load", err)
+	}
+	snap := &Snapshot{
+		Objects: make(map[string]*Object, n),
+		Outputs: map[string]*Output{},
+	}
+	if err := loadObjects(ctx, tx, snap.Objects, n); err != nil {
+		return nil, fileError(s.path, "load", err)
+	}
+	if err := loadOutputs(ctx, tx, snap.Outputs); err != nil {
+		return nil, fileError(s.path, "load", err)
+	}
+	return snap, nil
+}
+
+func loadObjects(ctx context.Context, tx *sql.Tx, into map[string]*Object, n int) error {
+	rows, err := tx.QueryContext(ctx, sqlLoadObjects)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+
+	// One allocation for all the Object structs instead of one each.
+	objs := make([]Object, n)
+	// Type, provider, mode and status repeat across thousands of rows;
+	// sharing one string per distinct value keeps the snapshot small.
+	intern := map[string]string{}
+	internStr := func(b sql.RawBytes) string {
+		if s, ok := intern[string(b)]; ok {
+			return s
+		}
+		s := string(b)
+		intern[s] = s
+		return s
+	}
+	var (
+		arena                             arena
+		mode, typ, provider, status, deps sql.RawBytes
+		value, private, sensitive         sql.RawBytes
+		cbd                               int64
+	)
+	i := 0
+	for rows.Next() {
+		var o *Object
+		if i < len(objs) {
+			o = &objs[i]
+		} else {
+			o = new(Object) // unreachable while count and rows share a transaction
+		}
+		i++
+		if err := rows.Scan(&o.Address, &mode, &typ, &provider, &o.SchemaVersion,
+			&value, &private, &sensitive, &deps, &status, &cbd); err != nil {
+			return err
+		}
+		o.Mode = Mode(internStr(mode))
+		o.Type = internStr(typ)
+		o.Provider = internStr(provider)
+		o.Status = Status(internStr(status))
+		o.CreateBeforeDestroy = cbd != 0
+		o.Value = arena.copy(value)
+		o.Private = arena.copy(private)
+		o.Sensitive = arena.copy(sensitive)
+		if deps != nil {
+			if o.Dependencies, err = decodeStrings(deps); err != nil {
+				return fmt.Errorf("object %s: decoding dependencies: %w", o.Address, err)
+			}
+		}
+		into[o.Address] = o
+	}
+	return rows.Err()
+}
+
+// arena copies many small byte slices into a few large blocks: Load of a
+// big state then makes a handful of allocations instead of one per value.
+// Each copy is capped at its length, so appending to one never overwrites
+// its neighbour.
+type arena struct{ buf []byte }
+
+const (
+	arenaBlock = 1 << 20
+	arenaMax   = 64 << 10 // bigger values get their own allocation
+)
+
+func (a *arena) copy(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	if len(b) > arenaMax {
+		return bytes.Clone(b)
+	}
+	if len(b) > cap(a.buf)-len(a.buf) {
+		a.buf = make([]byte, 0, arenaBlock)
+	}
+	start := len(a.buf)
+	a.buf = append(a.buf, b...)
+	return a.buf[start:len(a.buf):len(a.buf)]
+}
+
+func loadOutputs(ctx context.Context, tx *sql.Tx, into map[string]*Output) error {
+	rows, err := tx.QueryContext(ctx, sqlLoadOutputs)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		o := new(Output)
+		var sens int64
+		if err := rows.Scan(&o.Name, &o.Value, &sens); err != nil {
+			return err
+		}
+		o.Sensitive = sens != 0
+		into[o.Name] = o
+	}
+	return rows.Err()
+}
+
+// Close waits for pending commits to finish, stops the writer and closes
+// the file. Closing the last connection checkpoints the WAL back into the
+// main file. Close is idempotent.
+func (s *SQLite) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	// No Commit can be sending now (they hold mu shared while sending),
+	// so closing reqs is safe; the writer drains what is queued first.
+	close(s.reqs)
+	s.mu.Unlock()
+	<-s.writerDone
+
+	s.stmts.close()
+	err1 := s.wconn.Close()
+	err2 := s.db.Close()
+	if err := errors.Join(err1, err2); err != nil {
+		return fileError(s.path, "close", err)
+	}
+	return nil
+}

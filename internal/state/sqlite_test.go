@@ -1,0 +1,531 @@
+package state
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func testObject(addr string) *Object {
+	return &Object{
+		Address:       addr,
+		Mode:          Managed,
+		Type:          "tether_file",
+		Provider:      `provider["registry.terraform.io/tetherhq/tether"]`,
+		SchemaVersion: 2,
+		Value:         []byte(`{"id":"` + addr + `","content":"hello","path":"/tmp/x"}`),
+		Private:       []byte{0, 1, 2, 0xff},
+		Sensitive:     []byte(`[["content"]]`),
+		Dependencies:  []string{"tether_file.base", `module.net.tether_file.conf["a"]`},
+		Status:        Ready,
+	}
+}
+
+func openTest(t testing.TB, path string) *SQLite {
+	t.Helper()
+	s, err := OpenSQLite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func load(t testing.TB, s *SQLite) *Snapshot {
+	t.Helper()
+	snap, err := s.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
+func commit(t testing.TB, s *SQLite, c Changes) {
+	t.Helper()
+	if err := s.Commit(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".tether", "state.db") // parent is created
+	s := openTest(t, path)
+	ctx := context.Background()
+
+	if snap := load(t, s); len(snap.Objects) != 0 || len(snap.Outputs) != 0 {
+		t.Fatalf("new store not empty: %+v", snap)
+	}
+
+	a := testObject(`module.net.tether_file.conf["a"]`)
+	b := testObject("data.tether_thing.b")
+	b.Mode = Data
+	b.Status = Tainted
+	b.CreateBeforeDestroy = true
+	b.Dependencies = nil
+	b.Private = nil
+	b.SchemaVersion = 1 << 40
+	outs := []*Output{
+		{Name: "ip", Value: []byte(`{"value":"10.0.0.1","type":"string"}`)},
+		{Name: "secret", Value: []byte(`{"value":"x","type":"string"}`), Sensitive: true},
+	}
+	commit(t, s, Changes{Put: []*Object{a, b}, PutOutputs: outs})
+
+	check := func(s *SQLite, objs []*Object, outs []*Output) {
+		t.Helper()
+		snap := load(t, s)
+		want := &Snapshot{Objects: map[string]*Object{}, Outputs: map[string]*Output{}}
+		for _, o := range objs {
+			want.Objects[o.Address] = o
+		}
+		for _, o := range outs {
+			want.Outputs[o.Name] = o
+		}
+		if !reflect.DeepEqual(snap, want) {
+			t.Fatalf("Load:\n got %s\nwant %s", dump(snap), dump(want))
+		}
+	}
+	check(s, []*Object{a, b}, outs)
+
+	// Survives reopening.
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = openTest(t, path)
+	check(s, []*Object{a, b}, outs)
+
+	// Update, delete, delete outputs.
+	a2 := testObject(a.Address)
+	a2.Value = []byte(`{"id":"new"}`)
+	commit(t, s, Changes{Put: []*Object{a2}, Delete: []string{b.Address}, DeleteOutputs: []string{"ip"}})
+	check(s, []*Object{a2}, outs[1:])
+
+	// Deleting what is not there is not an error.
+	commit(t, s, Changes{Delete: []string{"nope"}, DeleteOutputs: []string{"nope"}})
+
+	// In one batch, deletes happen before puts: a replacement keeps the new object.
+	a3 := testObject(a.Address)
+	a3.Value = []byte(`{"id":"replacement"}`)
+	commit(t, s, Changes{Delete: []string{a.Address}, Put: []*Object{a3}})
+	check(s, []*Object{a3}, outs[1:])
+
+	if err := s.Commit(ctx, Changes{Put: []*Object{{}}}); err == nil {
+		t.Fatal("commit of an object without address succeeded")
+	}
+}
+
+func dump(s *Snapshot) string {
+	var b strings.Builder
+	for _, o := range s.Objects {
+		fmt.Fprintf(&b, "\n  %+v", *o)
+	}
+	for _, o := range s.Outputs {
+		fmt.Fprintf(&b, "\n  %+v", *o)
+	}
+	return b.String()
+}
+
+func TestFilePermissions(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "new", ".tether")
+	path := filepath.Join(dir, "state.db")
+	openTest(t, path)
+	for p, want := range map[string]os.FileMode{dir: 0o700, path: 0o600} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode().Perm(); got&^want != 0 {
+			t.Errorf("%s: mode %v, want at most %v", p, got, want)
+		}
+	}
+}
+
+// expectRefused opens path, expects it refused with an error of type E that
+// names the path, and checks the file was not modified.
+func expectRefused[E error](t *testing.T, path string) E {
+	t.Helper()
+	before := readFile(t, path)
+	s, err := OpenSQLite(path)
+	if err == nil {
+		// A refusal may come at first read rather than at open.
+		_, err = s.Load(context.Background())
+		s.Close()
+	}
+	var target E
+	if !errors.As(err, &target) {
+		t.Fatalf("open %s: got error %v (%T), want %T", path, err, err, target)
+	}
+	if !strings.Contains(err.Error(), path) {
+		t.Errorf("error does not name the file: %v", err)
+	}
+	if after := readFile(t, path); !bytes.Equal(before, after) {
+		t.Errorf("refused file %s was modified", path)
+	}
+	t.Logf("refused with: %v", err)
+	return target
+}
+
+func TestRefuseGarbage(t *testing.T) {
+	for _, size := range []int{10, 4096, 100000} {
+		t.Run(fmt.Sprint(size), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "state.db")
+			garbage := make([]byte, size)
+			rand.NewChaCha8([32]byte{byte(size)}).Read(garbage)
+			if err := os.WriteFile(path, garbage, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			expectRefused[*CorruptError](t, path)
+		})
+	}
+}
+
+// createStore makes a closed state file holding n objects.
+func createStore(t *testing.T, n int) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "state.db")
+	s, err := OpenSQLite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c Changes
+	for i := range n {
+		c.Put = append(c.Put, testObject(fmt.Sprintf("tether_file.f[%d]", i)))
+	}
+	commit(t, s, c)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// rawExec runs SQL on path behind the store's back, as a user with the
+// sqlite3 shell (or a newer Tether) would.
+func rawExec(t *testing.T, path string, stmts ...string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestRefuseNewerFormat(t *testing.T) {
+	path := createStore(t, 3)
+	rawExec(t, path, fmt.Sprintf("PRAGMA user_version = %d", formatVersion+1))
+	e := expectRefused[*NewerFormatError](t, path)
+	want := fmt.Sprintf("state file %s was written by a newer Tether (format %d; this build reads up to %d); upgrade Tether",
+		path, formatVersion+1, formatVersion)
+	if e.Error() != want {
+		t.Errorf("got  %q\nwant %q", e.Error(), want)
+	}
+}
+
+func TestRefuseForeignSQLite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	rawExec(t, path, "CREATE TABLE photos (id INTEGER PRIMARY KEY, jpeg BLOB)", "INSERT INTO photos (jpeg) VALUES (x'ffd8')")
+	expectRefused[*CorruptError](t, path)
+}
+
+func TestRefuseCorruptPages(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		at   func(size int) int // offset of the damage
+	}{
+		{"schema page", func(int) int { return 100 }}, // page 1, just past the header
+		{"data pages", func(size int) int { return size / 2 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := createStore(t, 500)
+			b := readFile(t, path)
+			off := tc.at(len(b))
+			junk := make([]byte, 8192)
+			rand.NewChaCha8([32]byte{1}).Read(junk)
+			copy(b[off:], junk)
+			if err := os.WriteFile(path, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			expectRefused[*CorruptError](t, path)
+		})
+	}
+}
+
+func TestClosed(t *testing.T) {
+	s := openTest(t, filepath.Join(t.TempDir(), "state.db"))
+	ctx := context.Background()
+	commit(t, s, Changes{Put: []*Object{testObject("a")}})
+	u, err := s.Lock(ctx, LockInfo{Operation: "up"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
+	for name, err := range map[string]error{
+		"Commit": s.Commit(ctx, Changes{Put: []*Object{testObject("b")}}),
+		"Load":   func() error { _, err := s.Load(ctx); return err }(),
+		"Lock":   func() error { _, err := s.Lock(ctx, LockInfo{}); return err }(),
+		"Unlock": u.Unlock(),
+	} {
+		if !errors.Is(err, ErrClosed) {
+			t.Errorf("%s after Close: got %v, want ErrClosed", name, err)
+		}
+	}
+}
+
+// TestCloseDuringCommits checks that Close racing many Commits never panics
+// and that every Commit that returned nil is in the file.
+func TestCloseDuringCommits(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	s, err := OpenSQLite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		wg        sync.WaitGroup
+		mu        sync.Mutex
+		committed []string
+	)
+	for i := range 300 {
+		wg.Go(func() {
+			addr := fmt.Sprintf("tether_file.f[%d]", i)
+			err := s.Commit(context.Background(), Changes{Put: []*Object{testObject(addr)}})
+			switch {
+			case err == nil:
+				mu.Lock()
+				committed = append(committed, addr)
+				mu.Unlock()
+			case !errors.Is(err, ErrClosed):
+				t.Error(err)
+			}
+		})
+		if i == 150 {
+			go s.Close()
+		}
+	}
+	wg.Wait()
+	s.Close()
+	s = openTest(t, path)
+	snap := load(t, s)
+	for _, a := range committed {
+		if snap.Objects[a] == nil {
+			t.Errorf("committed %s is missing", a)
+		}
+	}
+	t.Logf("%d of 300 committed before Close", len(committed))
+}
+
+// holdWriter makes the writer wait, after taking its first request, until n
+// requests in all are queued, so they are sure to form one group.
+func holdWriter(s *SQLite, n int) {
+	var once sync.Once
+	s.afterFirstReq = func() {
+		once.Do(func() {
+			for len(s.reqs) < n-1 {
+				time.Sleep(time.Millisecond)
+			}
+		})
+	}
+}
+
+func TestGroupCommit(t *testing.T) {
+	s := openTest(t, filepath.Join(t.TempDir(), "state.db"))
+	const n = 200
+	holdWriter(s, n)
+	before := s.groups.Load()
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			if err := s.Commit(context.Background(), Changes{Put: []*Object{testObject(fmt.Sprint(i))}}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if got := s.groups.Load() - before; got != 1 {
+		t.Errorf("%d concurrent commits took %d transactions, want 1", n, got)
+	}
+	if got := len(load(t, s).Objects); got != n {
+		t.Errorf("%d objects, want %d", got, n)
+	}
+}
+
+func TestGroupCommitIsolatesFailure(t *testing.T) {
+	s := openTest(t, filepath.Join(t.TempDir(), "state.db"))
+	const n = 50
+	holdWriter(s, n)
+	s.applyHook = func(r *commitReq) error {
+		if len(r.c.Put) > 0 && r.c.Put[0].Address == "bad" {
+			return errors.New("injected failure")
+		}
+		return nil
+	}
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			addr := fmt.Sprint(i)
+			if i == n/2 {
+				addr = "bad"
+			}
+			errs[i] = s.Commit(context.Background(), Changes{
+				Put:        []*Object{testObject(addr)},
+				PutOutputs: []*Output{{Name: addr}},
+			})
+		})
+	}
+	wg.Wait()
+	snap := load(t, s)
+	for i, err := range errs {
+		if i == n/2 {
+			if err == nil || !strings.Contains(err.Error(), "injected failure") {
+				t.Errorf("failing commit returned %v", err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("commit %d: %v", i, err)
+		}
+	}
+	if len(snap.Objects) != n-1 || snap.Objects["bad"] != nil || snap.Outputs["bad"] != nil {
+		t.Errorf("failed commit was partly applied or others lost: %d objects", len(snap.Objects))
+	}
+	if g := s.groups.Load(); g != 1 {
+		t.Errorf("%d transactions, want 1", g)
+	}
+}
+
+func TestConcurrentCommits(t *testing.T) {
+	s := openTest(t, filepath.Join(t.TempDir(), "state.db"))
+	const workers, each = 500, 4
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range each {
+				// Every commit writes an object and its twin, and drops
+				// the pair written two steps earlier, so Loads can check
+				// they only ever see whole commits.
+				a := fmt.Sprintf("w%d_%d", w, i)
+				c := Changes{Put: []*Object{testObject(a), testObject(a + "_twin")}}
+				if i >= 2 {
+					old := fmt.Sprintf("w%d_%d", w, i-2)
+					c.Delete = []string{old, old + "_twin"}
+				}
+				if err := s.Commit(context.Background(), c); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	stop := make(chan struct{})
+	loadsDone := make(chan struct{})
+	loads := 0
+	go func() {
+		defer close(loadsDone)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			snap, err := s.Load(context.Background())
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			loads++
+			for addr := range snap.Objects {
+				twin, ok := strings.CutSuffix(addr, "_twin")
+				if !ok {
+					twin = addr + "_twin"
+				}
+				if snap.Objects[twin] == nil {
+					t.Errorf("Load saw %s without %s: a commit was seen half applied", addr, twin)
+					return
+				}
+			}
+		}
+	}()
+	wg.Wait()
+	close(stop)
+	<-loadsDone
+	snap := load(t, s)
+	if len(snap.Objects) != workers*2*2 {
+		t.Errorf("%d objects, want %d", len(snap.Objects), workers*2*2)
+	}
+	t.Logf("%d commits in %d transactions, %d concurrent loads", workers*each, s.groups.Load(), loads)
+}
+
+// TestCrashDurability kills a real process right after commits returned and
+// checks that every one of them is in the file.
+func TestCrashDurability(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	cmd, _, out := startChild(t, "crash", path)
+	var reported []string
+	for out.Scan() {
+		reported = append(reported, out.Text())
+	}
+	err := cmd.Wait()
+	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 1 {
+		t.Fatalf("child did not exit 1 as planned: %v", err)
+	}
+	if len(reported) == 0 {
+		t.Fatal("child reported no commits")
+	}
+	s := openTest(t, path)
+	snap := load(t, s)
+	for _, a := range reported {
+		o := snap.Objects[a]
+		if o == nil {
+			t.Errorf("committed object %s lost in crash", a)
+			continue
+		}
+		if !reflect.DeepEqual(o, testObject(a)) {
+			t.Errorf("object %s damaged: %+v", a, o)
+		}
+	}
+	t.Logf("child reported %d commits; file holds %d objects", len(reported), len(snap.Objects))
+}
+
+// TestOddPath: characters that mean something in a URI must reach SQLite as
+// part of the file name.
+func TestOddPath(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a b?c=d#e%20f&g")
+	path := filepath.Join(dir, ".tether", "state.db")
+	s := openTest(t, path)
+	commit(t, s, Changes{Put: []*Object{testObject("x")}})
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
+		t.Fatalf("state not written at %s: %v", path, err)
+	}
+	if got := load(t, openTest(t, path)).Objects["x"]; got == nil {
+		t.Fatal("object lost")
+	}
+}

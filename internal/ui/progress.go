@@ -1,0 +1,287 @@
+package ui
+
+import (
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/term"
+
+	"github.com/tetherhq/tether/internal/plan"
+)
+
+// redrawEvery bounds how often the live view is redrawn: often enough for
+// elapsed seconds to tick, rarely enough that a hundred concurrent
+// operations do not flood a slow terminal. A variable so that tests can
+// take the ticker out of the way and redraw when they choose.
+var redrawEvery = 100 * time.Millisecond
+
+// Progress reports an apply (or a refresh) as it runs.
+//
+// Off a terminal it writes one line per event, as Terraform does, so that
+// CI logs read the same. On a terminal it keeps a live view at the bottom
+// of the screen with every operation in flight and how long it has run;
+// finished operations scroll above it.
+type Progress struct {
+	w   io.Writer
+	tty bool
+	now func() time.Time
+
+	mu       sync.Mutex
+	inflight []*operation
+	finished []string // waiting to be written above the live view
+	drawn    int      // lines of live view now on the screen
+	last     string   // the live view as last drawn
+	closed   bool
+
+	stop   chan struct{}
+	exited chan struct{}
+	done   sync.Once
+}
+
+type operation struct {
+	addr   string
+	action plan.Action
+	id     string
+	start  time.Time
+}
+
+// NewProgress returns a Progress writing to w; tty selects the live view.
+// On a terminal it starts a goroutine that only Done stops.
+func NewProgress(w io.Writer, tty bool) *Progress {
+	p := &Progress{w: w, tty: tty, now: time.Now}
+	if tty {
+		p.stop = make(chan struct{})
+		p.exited = make(chan struct{})
+		go p.loop(redrawEvery)
+	}
+	return p
+}
+
+func (p *Progress) loop(every time.Duration) {
+	defer close(p.exited)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case <-t.C:
+			p.mu.Lock()
+			p.redraw(false)
+			p.mu.Unlock()
+		}
+	}
+}
+
+// Event records one step of one operation. It may be called from many
+// goroutines at once.
+func (p *Progress) Event(e plan.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.tty || p.closed {
+		var line string
+		if e.Phase == plan.Started {
+			line = startLine(e)
+		} else {
+			line = finishLine(e)
+		}
+		if line != "" {
+			io.WriteString(p.w, line+"\n")
+		}
+		return
+	}
+	if e.Phase == plan.Started {
+		p.inflight = append(p.inflight, &operation{addr: e.Addr, action: e.Action, id: e.ID, start: p.now()})
+		return
+	}
+	for i, op := range p.inflight {
+		if op.addr == e.Addr && op.action == e.Action {
+			p.inflight = append(p.inflight[:i], p.inflight[i+1:]...)
+			break
+		}
+	}
+	if line := finishLine(e); line != "" {
+		p.finished = append(p.finished, line)
+	}
+}
+
+// Done ends the report: it stops the live view, leaves the finished lines
+// on the screen and writes summary (if not empty) after a blank line. It
+// is safe to call more than once; only the first call writes.
+func (p *Progress) Done(summary string) {
+	p.done.Do(func() {
+		if p.tty {
+			close(p.stop)
+			<-p.exited
+		}
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if p.tty {
+			p.inflight = nil
+			p.redraw(true)
+		}
+		p.closed = true
+		if summary != "" {
+			io.WriteString(p.w, "\n"+summary+"\n")
+		}
+	})
+}
+
+// redraw replaces the live view with the current one, writing finished
+// lines first so that they stay above it. It must be called with mu held.
+func (p *Progress) redraw(final bool) {
+	width, height := p.size()
+	live := p.liveView(width, height)
+	if len(p.finished) == 0 && live == p.last && !final {
+		return
+	}
+	var b strings.Builder
+	if p.drawn > 0 {
+		// Back to the first line of the live view, then clear to the end
+		// of the screen.
+		b.WriteString("\r\x1b[")
+		b.WriteString(strconv.Itoa(p.drawn))
+		b.WriteString("A\x1b[J")
+	}
+	for _, l := range p.finished {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	b.WriteString(live)
+	io.WriteString(p.w, b.String())
+	p.finished = p.finished[:0]
+	p.last = live
+	p.drawn = strings.Count(live, "\n")
+}
+
+// liveView renders the in-flight operations, one line each, cut to the
+// terminal's width: a wrapped line would make the cursor arithmetic of the
+// next redraw wrong.
+func (p *Progress) liveView(width, height int) string {
+	if len(p.inflight) == 0 {
+		return ""
+	}
+	rows := max(height-1, 2)
+	shown := p.inflight
+	more := 0
+	if len(shown) > rows {
+		shown = shown[:rows-1]
+		more = len(p.inflight) - len(shown)
+	}
+	now := p.now()
+	var b strings.Builder
+	for _, op := range shown {
+		line := op.addr + ": " + startText(op.action, op.id)
+		if el := now.Sub(op.start); el >= time.Second {
+			line += " [" + el.Truncate(time.Second).String() + " elapsed]"
+		}
+		b.WriteString(truncate(line, width-1))
+		b.WriteByte('\n')
+	}
+	if more > 0 {
+		b.WriteString(truncate("... and "+strconv.Itoa(more)+" more in progress", width-1))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func (p *Progress) size() (width, height int) {
+	if f, ok := p.w.(interface{ Fd() uintptr }); ok {
+		if w, h, err := term.GetSize(int(f.Fd())); err == nil && w > 0 && h > 0 {
+			return w, h
+		}
+	}
+	return 80, 24
+}
+
+func truncate(s string, n int) string {
+	if n < 1 || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	if n <= 3 {
+		return string(r[:n])
+	}
+	return string(r[:n-3]) + "..."
+}
+
+func withID(s, id string) string {
+	if id == "" {
+		return s
+	}
+	return s + " [id=" + id + "]"
+}
+
+func startText(a plan.Action, id string) string {
+	switch {
+	case a == plan.Create:
+		return "Creating..."
+	case a == plan.Update:
+		return withID("Modifying...", id)
+	case a == plan.Delete:
+		return withID("Destroying...", id)
+	case a == plan.Read:
+		return "Reading..."
+	case a.IsReplace():
+		return withID("Replacing...", id)
+	}
+	return withID("Refreshing state...", id)
+}
+
+func startLine(e plan.Event) string { return e.Addr + ": " + startText(e.Action, e.ID) }
+
+// finishLine is the line for a finished operation; a refresh that
+// succeeds gets none, as in Terraform, since it changed nothing.
+func finishLine(e plan.Event) string {
+	after := " after " + e.Elapsed.Truncate(time.Second).String()
+	if e.Phase == plan.Failed {
+		var what string
+		switch {
+		case e.Action == plan.Create:
+			what = "Creation failed"
+		case e.Action == plan.Update:
+			what = "Modification failed"
+		case e.Action == plan.Delete:
+			what = "Destruction failed"
+		case e.Action == plan.Read:
+			what = "Read failed"
+		case e.Action.IsReplace():
+			what = "Replacement failed"
+		default:
+			what = "Refresh failed"
+		}
+		s := e.Addr + ": " + what + after
+		if e.Err != nil {
+			s += ": " + e.Err.Error()
+		}
+		return s
+	}
+	switch {
+	case e.Action == plan.Create:
+		return withID(e.Addr+": Creation complete"+after, e.ID)
+	case e.Action == plan.Update:
+		return withID(e.Addr+": Modifications complete"+after, e.ID)
+	case e.Action == plan.Delete:
+		return e.Addr + ": Destruction complete" + after
+	case e.Action == plan.Read:
+		return withID(e.Addr+": Read complete"+after, e.ID)
+	case e.Action.IsReplace():
+		return withID(e.Addr+": Replacement complete"+after, e.ID)
+	}
+	return ""
+}
+
+// ApplySummary is the last line of a successful apply.
+func ApplySummary(added, changed, destroyed int) string {
+	return "Apply complete! Resources: " + strconv.Itoa(added) + " added, " +
+		strconv.Itoa(changed) + " changed, " + strconv.Itoa(destroyed) + " destroyed."
+}
+
+// DestroySummary is the last line of a successful destroy.
+func DestroySummary(destroyed int) string {
+	return "Destroy complete! Resources: " + strconv.Itoa(destroyed) + " destroyed."
+}

@@ -1,0 +1,190 @@
+package ui
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tetherhq/tether/internal/plan"
+)
+
+func TestProgressPlain(t *testing.T) {
+	var b bytes.Buffer
+	p := NewProgress(&b, false)
+	for _, e := range []plan.Event{
+		{Addr: "tether_file.a", Action: plan.Create, Phase: plan.Started},
+		{Addr: "tether_file.a", Action: plan.Create, Phase: plan.Succeeded, Elapsed: 1500 * time.Millisecond, ID: "f-1"},
+		{Addr: "tether_file.b", Action: plan.Update, Phase: plan.Started, ID: "f-2"},
+		{Addr: "tether_file.b", Action: plan.Update, Phase: plan.Succeeded, Elapsed: 90 * time.Second, ID: "f-2"},
+		{Addr: "tether_file.c", Action: plan.Delete, Phase: plan.Started, ID: "f-3"},
+		{Addr: "tether_file.c", Action: plan.Delete, Phase: plan.Succeeded, ID: "f-3"},
+		{Addr: "data.tether_file.d", Action: plan.Read, Phase: plan.Started},
+		{Addr: "data.tether_file.d", Action: plan.Read, Phase: plan.Succeeded, ID: "d"},
+		{Addr: "tether_file.e", Action: plan.DeleteThenCreate, Phase: plan.Started, ID: "f-5"},
+		{Addr: "tether_file.e", Action: plan.DeleteThenCreate, Phase: plan.Succeeded, Elapsed: 2 * time.Second, ID: "f-6"},
+		{Addr: "tether_file.r", Action: plan.NoOp, Phase: plan.Started, ID: "f-7"},
+		{Addr: "tether_file.r", Action: plan.NoOp, Phase: plan.Succeeded, ID: "f-7"},
+		{Addr: "tether_file.f", Action: plan.Create, Phase: plan.Started},
+		{Addr: "tether_file.f", Action: plan.Create, Phase: plan.Failed, Elapsed: 300 * time.Millisecond, Err: errors.New("open /x: permission denied")},
+		{Addr: "tether_file.g", Action: plan.Delete, Phase: plan.Failed, Elapsed: time.Second},
+	} {
+		p.Event(e)
+	}
+	p.Done(ApplySummary(2, 1, 1))
+	p.Done("ignored")
+	checkText(t, b.String(), `tether_file.a: Creating...
+tether_file.a: Creation complete after 1s [id=f-1]
+tether_file.b: Modifying... [id=f-2]
+tether_file.b: Modifications complete after 1m30s [id=f-2]
+tether_file.c: Destroying... [id=f-3]
+tether_file.c: Destruction complete after 0s
+data.tether_file.d: Reading...
+data.tether_file.d: Read complete after 0s [id=d]
+tether_file.e: Replacing... [id=f-5]
+tether_file.e: Replacement complete after 2s [id=f-6]
+tether_file.r: Refreshing state... [id=f-7]
+tether_file.f: Creating...
+tether_file.f: Creation failed after 0s: open /x: permission denied
+tether_file.g: Destruction failed after 1s
+
+Apply complete! Resources: 2 added, 1 changed, 1 destroyed.
+`)
+}
+
+func TestSummaries(t *testing.T) {
+	checkText(t, ApplySummary(2, 1, 0), "Apply complete! Resources: 2 added, 1 changed, 0 destroyed.")
+	checkText(t, DestroySummary(3), "Destroy complete! Resources: 3 destroyed.")
+}
+
+func TestProgressPlainConcurrent(t *testing.T) {
+	var b bytes.Buffer
+	p := NewProgress(&b, false)
+	var wg sync.WaitGroup
+	for i := range 50 {
+		wg.Go(func() {
+			addr := fmt.Sprintf("tether_file.f[%d]", i)
+			p.Event(plan.Event{Addr: addr, Action: plan.Create, Phase: plan.Started})
+			p.Event(plan.Event{Addr: addr, Action: plan.Create, Phase: plan.Succeeded, ID: "x"})
+		})
+	}
+	wg.Wait()
+	p.Done("")
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != 100 {
+		t.Fatalf("got %d lines, want 100", len(lines))
+	}
+	for _, l := range lines {
+		if !strings.HasSuffix(l, ": Creating...") && !strings.HasSuffix(l, ": Creation complete after 0s [id=x]") {
+			t.Errorf("mangled line %q", l)
+		}
+	}
+}
+
+func TestProgressLive(t *testing.T) {
+	defer func(d time.Duration) { redrawEvery = d }(redrawEvery)
+	redrawEvery = time.Hour // the test redraws by hand
+
+	var b bytes.Buffer
+	p := NewProgress(&b, true)
+	now := time.Unix(1000, 0)
+	p.now = func() time.Time { return now }
+	redraw := func() {
+		p.mu.Lock()
+		p.redraw(false)
+		p.mu.Unlock()
+	}
+
+	p.Event(plan.Event{Addr: "tether_file.a", Action: plan.Create, Phase: plan.Started})
+	p.Event(plan.Event{Addr: "tether_file.b", Action: plan.Delete, Phase: plan.Started, ID: "f-2"})
+	redraw()
+	now = now.Add(3 * time.Second)
+	redraw()
+	redraw() // nothing changed: nothing written
+	p.Event(plan.Event{Addr: "tether_file.a", Action: plan.Create, Phase: plan.Succeeded, Elapsed: 3 * time.Second, ID: "f-1"})
+	redraw()
+	p.Done(ApplySummary(1, 0, 1))
+
+	checkText(t, b.String(), ""+
+		"tether_file.a: Creating...\n"+
+		"tether_file.b: Destroying... [id=f-2]\n"+
+		"\r\x1b[2A\x1b[J"+
+		"tether_file.a: Creating... [3s elapsed]\n"+
+		"tether_file.b: Destroying... [id=f-2] [3s elapsed]\n"+
+		"\r\x1b[2A\x1b[J"+
+		"tether_file.a: Creation complete after 3s [id=f-1]\n"+
+		"tether_file.b: Destroying... [id=f-2] [3s elapsed]\n"+
+		"\r\x1b[1A\x1b[J"+
+		"\nApply complete! Resources: 1 added, 0 changed, 1 destroyed.\n")
+}
+
+func TestProgressLiveManyInFlight(t *testing.T) {
+	p := &Progress{now: time.Now}
+	for i := range 30 {
+		p.inflight = append(p.inflight, &operation{addr: fmt.Sprintf("tether_file.a[%d]", i), action: plan.Create, start: time.Now()})
+	}
+	live := p.liveView(30, 10)
+	lines := strings.Split(strings.TrimSuffix(live, "\n"), "\n")
+	if len(lines) != 9 {
+		t.Fatalf("live view has %d lines for a 10-line terminal:\n%s", len(lines), live)
+	}
+	if lines[8] != "... and 22 more in progress" {
+		t.Errorf("last line %q", lines[8])
+	}
+	for _, l := range lines {
+		if n := len([]rune(l)); n > 29 {
+			t.Errorf("line of %d columns on a 30-column terminal: %q", n, l)
+		}
+	}
+}
+
+func TestProgressLiveTicksAndStops(t *testing.T) {
+	before := runtime.NumGoroutine()
+	var b syncBuffer
+	p := NewProgress(&b, true)
+	p.Event(plan.Event{Addr: "tether_file.a", Action: plan.Create, Phase: plan.Started})
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(b.String(), "tether_file.a: Creating...") {
+		if time.Now().After(deadline) {
+			t.Fatal("live view never drawn")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	p.Event(plan.Event{Addr: "tether_file.a", Action: plan.Create, Phase: plan.Succeeded})
+	p.Done("done")
+	if !strings.HasSuffix(b.String(), "tether_file.a: Creation complete after 0s\n\ndone\n") {
+		t.Errorf("output ends %q", b.String())
+	}
+	for runtime.NumGoroutine() > before {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines after Done, %d before", runtime.NumGoroutine(), before)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// After Done, events still reach the user, as plain lines.
+	p.Event(plan.Event{Addr: "tether_file.z", Action: plan.Create, Phase: plan.Started})
+	if !strings.HasSuffix(b.String(), "done\ntether_file.z: Creating...\n") {
+		t.Errorf("output ends %q", b.String())
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

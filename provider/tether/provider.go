@@ -1,0 +1,211 @@
+package tether
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/tetherhq/tether/internal/provider"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+)
+
+type resourceType interface {
+	validate(config cty.Value) hcl.Diagnostics
+	// plan is only called for creates and updates; destroys never reach
+	// it.
+	plan(ctx context.Context, req provider.PlanRequest) provider.PlanResponse
+	apply(ctx context.Context, req provider.ApplyRequest) provider.ApplyResponse
+	read(ctx context.Context, req provider.ReadRequest) provider.ReadResponse
+	importState(ctx context.Context, id string) provider.ImportResponse
+}
+
+type dataSourceType interface {
+	validate(config cty.Value) hcl.Diagnostics
+	read(ctx context.Context, config cty.Value) provider.ReadDataResponse
+}
+
+type tetherProvider struct {
+	schema      *provider.Schema
+	resources   map[string]resourceType
+	dataSources map[string]dataSourceType
+	// stateTypes caches the implied type of each resource schema, which
+	// UpgradeResourceState needs on every call.
+	stateTypes map[string]cty.Type
+}
+
+// New returns the built-in provider. It holds no state of its own, needs no
+// configuration and is safe for concurrent use.
+func New() provider.Provider {
+	p := &tetherProvider{
+		schema: &provider.Schema{
+			Provider: &provider.Block{
+				Description: "The built-in provider: local files, random strings and plain values.",
+			},
+			Resources: map[string]*provider.ResourceSchema{
+				"tether_file":   fileResourceSchema(),
+				"tether_random": randomResourceSchema(),
+				"tether_value":  valueResourceSchema(),
+			},
+			DataSources: map[string]*provider.ResourceSchema{
+				"tether_file": fileDataSourceSchema(),
+			},
+		},
+		resources: map[string]resourceType{
+			"tether_file":   fileResource{},
+			"tether_random": randomResource{},
+			"tether_value":  valueResource{},
+		},
+		dataSources: map[string]dataSourceType{
+			"tether_file": fileDataSource{},
+		},
+		stateTypes: map[string]cty.Type{},
+	}
+	for name, rs := range p.schema.Resources {
+		p.stateTypes[name] = rs.Block.ImpliedType()
+	}
+	return p
+}
+
+// GetSchema returns the same schema on every call; callers must not modify
+// it.
+func (p *tetherProvider) GetSchema() (*provider.Schema, hcl.Diagnostics) {
+	return p.schema, nil
+}
+
+func (p *tetherProvider) ValidateProviderConfig(config cty.Value) hcl.Diagnostics {
+	return nil
+}
+
+func (p *tetherProvider) ValidateResourceConfig(typeName string, config cty.Value) hcl.Diagnostics {
+	r, ok := p.resources[typeName]
+	if !ok {
+		return unsupported("resource", typeName)
+	}
+	return r.validate(config)
+}
+
+func (p *tetherProvider) ValidateDataSourceConfig(typeName string, config cty.Value) hcl.Diagnostics {
+	d, ok := p.dataSources[typeName]
+	if !ok {
+		return unsupported("data source", typeName)
+	}
+	return d.validate(config)
+}
+
+func (p *tetherProvider) ConfigureProvider(ctx context.Context, config cty.Value) hcl.Diagnostics {
+	return nil
+}
+
+func (p *tetherProvider) UpgradeResourceState(ctx context.Context, req provider.UpgradeRequest) provider.UpgradeResponse {
+	rs, ok := p.schema.Resources[req.TypeName]
+	if !ok {
+		return provider.UpgradeResponse{UpgradedState: cty.NullVal(cty.DynamicPseudoType), Diagnostics: unsupported("resource", req.TypeName)}
+	}
+	ty := p.stateTypes[req.TypeName]
+	if req.Version > rs.Version {
+		return provider.UpgradeResponse{
+			UpgradedState: cty.NullVal(ty),
+			Diagnostics: hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "State written by a newer provider",
+				Detail:   fmt.Sprintf("The stored %s object has schema version %d, but this provider only knows versions up to %d.", req.TypeName, req.Version, rs.Version),
+			}},
+		}
+	}
+	v, err := ctyjson.Unmarshal(req.RawStateJSON, ty)
+	if err != nil {
+		v, err = unmarshalKnownAttrs(req.RawStateJSON, ty)
+	}
+	if err != nil {
+		return provider.UpgradeResponse{UpgradedState: cty.NullVal(ty), Diagnostics: opError(fmt.Sprintf("Cannot decode stored %s object", req.TypeName), err)}
+	}
+	return provider.UpgradeResponse{UpgradedState: v}
+}
+
+// unmarshalKnownAttrs decodes a stored object after dropping attributes the
+// schema no longer has, so that removing an attribute never strands state.
+func unmarshalKnownAttrs(raw []byte, ty cty.Type) (cty.Value, error) {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return cty.NilVal, err
+	}
+	for k := range obj {
+		if !ty.HasAttribute(k) {
+			delete(obj, k)
+		}
+	}
+	cleaned, err := json.Marshal(obj)
+	if err != nil {
+		return cty.NilVal, err
+	}
+	return ctyjson.Unmarshal(cleaned, ty)
+}
+
+func (p *tetherProvider) ReadResource(ctx context.Context, req provider.ReadRequest) provider.ReadResponse {
+	r, ok := p.resources[req.TypeName]
+	if !ok {
+		return provider.ReadResponse{NewState: req.PriorState, Diagnostics: unsupported("resource", req.TypeName)}
+	}
+	if req.PriorState.IsNull() {
+		return provider.ReadResponse{NewState: req.PriorState}
+	}
+	return r.read(ctx, req)
+}
+
+func (p *tetherProvider) PlanResourceChange(ctx context.Context, req provider.PlanRequest) provider.PlanResponse {
+	r, ok := p.resources[req.TypeName]
+	if !ok {
+		return provider.PlanResponse{PlannedState: cty.NullVal(cty.DynamicPseudoType), Diagnostics: unsupported("resource", req.TypeName)}
+	}
+	if req.ProposedNewState.IsNull() {
+		return provider.PlanResponse{PlannedState: req.ProposedNewState}
+	}
+	return r.plan(ctx, req)
+}
+
+func (p *tetherProvider) ApplyResourceChange(ctx context.Context, req provider.ApplyRequest) provider.ApplyResponse {
+	r, ok := p.resources[req.TypeName]
+	if !ok {
+		return provider.ApplyResponse{NewState: req.PriorState, Diagnostics: unsupported("resource", req.TypeName)}
+	}
+	return r.apply(ctx, req)
+}
+
+func (p *tetherProvider) ImportResourceState(ctx context.Context, req provider.ImportRequest) provider.ImportResponse {
+	r, ok := p.resources[req.TypeName]
+	if !ok {
+		return provider.ImportResponse{Diagnostics: unsupported("resource", req.TypeName)}
+	}
+	return r.importState(ctx, req.ID)
+}
+
+func (p *tetherProvider) ReadDataSource(ctx context.Context, req provider.ReadDataRequest) provider.ReadDataResponse {
+	d, ok := p.dataSources[req.TypeName]
+	if !ok {
+		return provider.ReadDataResponse{State: cty.NullVal(cty.DynamicPseudoType), Diagnostics: unsupported("data source", req.TypeName)}
+	}
+	if diags := d.validate(req.Config); diags.HasErrors() {
+		return provider.ReadDataResponse{State: cty.NullVal(req.Config.Type()), Diagnostics: diags}
+	}
+	return d.read(ctx, req.Config)
+}
+
+func (p *tetherProvider) Close() error { return nil }
+
+func unsupported(kind, name string) hcl.Diagnostics {
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("Unsupported %s type", kind),
+		Detail:   fmt.Sprintf("The tether provider has no %s type named %q.", kind, name),
+	}}
+}
+
+func importUnsupported(typeName string) provider.ImportResponse {
+	return provider.ImportResponse{Diagnostics: hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Import not supported",
+		Detail:   fmt.Sprintf("%s objects hold values that exist nowhere else, so there is nothing to import; declare the resource and let it be created.", typeName),
+	}}}
+}

@@ -1,0 +1,99 @@
+package tether
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/tetherhq/tether/internal/provider"
+	"github.com/zclconf/go-cty/cty"
+)
+
+type valueResource struct{}
+
+func (valueResource) validate(config cty.Value) hcl.Diagnostics {
+	dv := attr(config, "delay_ms")
+	if n, ok, isInt := knownInt(dv); ok && (!isInt || n < 0 || n > maxDelayMS) {
+		return hcl.Diagnostics{attrError("delay_ms", fmt.Sprintf(
+			"The delay must be a whole number of milliseconds from 0 to %d; got %s.", maxDelayMS, dv.AsBigFloat().Text('f', -1)))}
+	}
+	return nil
+}
+
+func valueObject(input, output, delay, id cty.Value) cty.Value {
+	return cty.ObjectVal(map[string]cty.Value{
+		"input":    input,
+		"output":   output,
+		"delay_ms": delay,
+		"id":       id,
+	})
+}
+
+func (r valueResource) plan(ctx context.Context, req provider.PlanRequest) provider.PlanResponse {
+	cfg := req.Config
+	if diags := r.validate(cfg); diags.HasErrors() {
+		return provider.PlanResponse{PlannedState: req.ProposedNewState, Diagnostics: diags}
+	}
+	input := attr(cfg, "input")
+	// Passing a known input straight through is the point of the resource:
+	// whatever depends on output can be planned in full.
+	output := cty.DynamicVal
+	if input.IsWhollyKnown() {
+		output = input
+	}
+	id := cty.UnknownVal(cty.String)
+	if !req.PriorState.IsNull() {
+		id = attr(req.PriorState, "id")
+	}
+	return provider.PlanResponse{PlannedState: valueObject(input, output, attr(cfg, "delay_ms"), id)}
+}
+
+func (r valueResource) apply(ctx context.Context, req provider.ApplyRequest) provider.ApplyResponse {
+	planned := req.PlannedState
+	if planned.IsNull() {
+		return provider.ApplyResponse{NewState: cty.NullVal(req.PriorState.Type())}
+	}
+	failed := req.PriorState
+	if failed.IsNull() {
+		failed = cty.NullVal(planned.Type())
+	}
+	input := attr(planned, "input")
+	if !input.IsWhollyKnown() {
+		return provider.ApplyResponse{NewState: failed, Diagnostics: hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Incomplete planned tether_value",
+			Detail:   "input must be wholly known when the value is stored.",
+		}}}
+	}
+	delay := attr(planned, "delay_ms")
+	if n, ok, isInt := knownInt(delay); ok && isInt && n > 0 {
+		if err := sleep(ctx, time.Duration(n)*time.Millisecond); err != nil {
+			return provider.ApplyResponse{NewState: failed, Diagnostics: opError("Interrupted while storing tether_value", err)}
+		}
+	}
+	id := attr(planned, "id")
+	if !id.IsKnown() || id.IsNull() {
+		id = cty.StringVal(newID())
+	}
+	return provider.ApplyResponse{NewState: valueObject(input, input, delay, id)}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+func (valueResource) read(ctx context.Context, req provider.ReadRequest) provider.ReadResponse {
+	return provider.ReadResponse{NewState: req.PriorState, Private: req.Private}
+}
+
+func (valueResource) importState(ctx context.Context, id string) provider.ImportResponse {
+	return importUnsupported("tether_value")
+}

@@ -1,0 +1,83 @@
+package tether
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// attr reads an attribute without trusting the caller: a null object, or
+// one of some other shape, yields null rather than a panic inside cty.
+func attr(obj cty.Value, name string) cty.Value {
+	ty := obj.Type()
+	if !ty.IsObjectType() || !ty.HasAttribute(name) {
+		return cty.NullVal(cty.DynamicPseudoType)
+	}
+	if obj.IsNull() {
+		return cty.NullVal(ty.AttributeType(name))
+	}
+	return obj.GetAttr(name)
+}
+
+// knownString returns the string v holds when it is known and not null.
+func knownString(v cty.Value) (string, bool) {
+	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		return "", false
+	}
+	return v.AsString(), true
+}
+
+// knownInt returns the number v holds when it is known, not null and whole.
+// ok is false when there is nothing to check yet; isInt is false when v
+// holds a number that is not a whole int64.
+func knownInt(v cty.Value) (n int64, ok, isInt bool) {
+	if v.IsNull() || !v.IsKnown() || v.Type() != cty.Number {
+		return 0, false, false
+	}
+	bf := v.AsBigFloat()
+	if !bf.IsInt() {
+		return 0, true, false
+	}
+	i, acc := bf.Int64()
+	if acc != big.Exact {
+		return 0, true, false
+	}
+	return i, true, true
+}
+
+// pathExtra ties a diagnostic to the attribute it is about, so that the
+// protocol adapter can send Terraform an attribute path and the engine can
+// point at the attribute's expression in the configuration.
+type pathExtra struct{ path cty.Path }
+
+func (e pathExtra) AttributePath() cty.Path { return e.path }
+
+func attrError(name, detail string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  fmt.Sprintf("Invalid value for %q", name),
+		Detail:   detail,
+		Extra:    pathExtra{cty.GetAttrPath(name)},
+	}
+}
+
+func opError(summary string, err error) hcl.Diagnostics {
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   err.Error(),
+	}}
+}
+
+// changed reports whether an attribute that forces replacement has changed.
+// An unknown new value may differ once known, so it counts as a change, as
+// Terraform counts it.
+func changed(prior, planned cty.Value) bool {
+	if !prior.IsKnown() || !planned.IsKnown() {
+		return true
+	}
+	eq := planned.Equals(prior)
+	return !eq.IsKnown() || eq.False()
+}
