@@ -207,12 +207,13 @@ func (g *Graph) Walk(ctx context.Context, order []int, parallelism int, visit fu
 	var wg sync.WaitGroup
 	mu.Lock()
 	for {
-		// Skipped nodes may still sit in the queue: a node becomes ready
-		// and is skipped later only through another failed dependency,
-		// which cannot happen once all its dependencies are done, so the
-		// check below is for cancellation only.
 		for !stopping && running >= parallelism || !stopping && ready.Len() == 0 && running > 0 {
 			cond.Wait()
+		}
+		// AfterFunc runs on its own goroutine and may not have set stopping
+		// yet when a visit cancels; checking here keeps cancellation prompt.
+		if ctx.Err() != nil {
+			stopping = true
 		}
 		if stopping || ready.Len() == 0 {
 			break

@@ -24,6 +24,9 @@ type Options struct {
 // output changes, and last a one-line summary. Changes are shown in the
 // order the plan lists them.
 func RenderPlan(w io.Writer, p *plan.Plan, opts Options) error {
+	if p == nil {
+		p = &plan.Plan{}
+	}
 	pr := &printer{out: w, color: opts.Color, symbols: true}
 	pr.plan(p)
 	return pr.flush()

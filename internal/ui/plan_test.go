@@ -665,3 +665,40 @@ func TestRenderPlanLinear(t *testing.T) {
 		t.Errorf("10x the changes took %.1fx the time", ratio)
 	}
 }
+
+func TestRenderPlanForcesReplacementInside(t *testing.T) {
+	p := &plan.Plan{Changes: []*plan.ResourceChange{{
+		Addr: "tether_dir.a", Action: plan.DeleteThenCreate,
+		Before: obj(map[string]cty.Value{
+			"paths": cty.ListVal([]cty.Value{str("a"), str("b")}),
+			"meta":  cty.MapVal(map[string]cty.Value{"k": str("1\n2")}),
+		}),
+		After: obj(map[string]cty.Value{
+			"paths": cty.ListVal([]cty.Value{str("a"), str("c")}),
+			"meta":  cty.MapVal(map[string]cty.Value{"k": str("1\n3")}),
+		}),
+		RequiresReplace: []cty.Path{
+			cty.GetAttrPath("paths").IndexInt(1),
+			cty.GetAttrPath("meta").IndexString("k"),
+		},
+	}}}
+	got := renderPlan(t, p, Options{})
+	want := `-/+ resource "tether_dir" "a" {
+      ~ meta  = {
+          ~ "k" = <<-EOT # forces replacement
+                1
+              - 2
+              + 3
+            EOT
+        }
+      ~ paths = [
+            "a",
+          - "b", # forces replacement
+          + "c", # forces replacement
+        ]
+    }
+`
+	if !strings.Contains(got, want) {
+		t.Errorf("got:\n%s\nwant it to contain:\n%s", got, want)
+	}
+}

@@ -129,7 +129,7 @@ func (p *printer) value(depth int, b, a cty.Value, c change, path cty.Path, suff
 	case remove:
 		p.whole(depth, b, remove, path, suffix, f)
 	case modify:
-		p.modify(depth, b, a, path, f)
+		p.modify(depth, b, a, path, suffix, f)
 	default:
 		p.whole(depth, a, c, path, suffix, f)
 	}
@@ -186,10 +186,12 @@ func (p *printer) whole(depth int, v cty.Value, c change, path cty.Path, suffix 
 	p.forcesNote(f)
 }
 
-// modify renders a value that exists on both sides and differs.
-func (p *printer) modify(depth int, b, a cty.Value, path cty.Path, f bool) {
+// modify renders a value that exists on both sides and differs. suffix
+// goes after the value, before any "# forces replacement" comment.
+func (p *printer) modify(depth int, b, a cty.Value, path cty.Path, suffix string, f bool) {
 	if sensitive(b) || sensitive(a) {
 		p.str(sensitiveText)
+		p.str(suffix)
 		p.forcesNote(f)
 		return
 	}
@@ -197,17 +199,17 @@ func (p *printer) modify(depth int, b, a cty.Value, path cty.Path, f bool) {
 	a, _ = a.Unmark()
 	switch {
 	case b.IsNull():
-		p.whole(depth, a, add, path, "", f)
+		p.whole(depth, a, add, path, suffix, f)
 		return
 	case a.IsNull():
-		p.whole(depth, b, remove, path, " -> null", f)
+		p.whole(depth, b, remove, path, " -> null"+suffix, f)
 		return
 	case !a.IsKnown():
-		p.whole(depth, b, remove, path, " -> "+unknownText, f)
+		p.whole(depth, b, remove, path, " -> "+unknownText+suffix, f)
 		return
 	case !b.IsKnown():
 		p.str(unknownText + " -> ")
-		p.whole(depth, a, add, path, "", f)
+		p.whole(depth, a, add, path, suffix, f)
 		return
 	}
 	bt, at := b.Type(), a.Type()
@@ -216,28 +218,29 @@ func (p *printer) modify(depth int, b, a cty.Value, path cty.Path, f bool) {
 		if bt == cty.String && at == cty.String {
 			bs, as := b.AsString(), a.AsString()
 			if strings.Contains(bs, "\n") || strings.Contains(as, "\n") {
-				p.heredocDiff(depth, bs, as, f)
+				p.heredocDiff(depth, bs, as, suffix, f)
 				return
 			}
 		}
 		p.primitive(b)
 		p.str(" -> ")
 		p.primitive(a)
+		p.str(suffix)
 		p.forcesNote(f)
 	case bt.IsObjectType() && at.IsObjectType():
-		p.braces(depth, objectEntries(b, a, modify), modify, path, "attribute", false, "", f)
+		p.braces(depth, objectEntries(b, a, modify), modify, path, "attribute", false, suffix, f)
 	case bt.IsMapType() && at.IsMapType():
-		p.braces(depth, mapEntries(b, a, modify), modify, path, "element", false, "", f)
+		p.braces(depth, mapEntries(b, a, modify), modify, path, "element", false, suffix, f)
 	case bt.IsSetType() && at.IsSetType():
-		p.brackets(depth, setEntries(b, a), modify, path, false, "", f)
+		p.brackets(depth, setEntries(b, a), modify, path, false, suffix, f)
 	case isSeq(bt) && isSeq(at):
 		es, context := listEntries(b, a)
-		p.brackets(depth, es, modify, path, context, "", f)
+		p.brackets(depth, es, modify, path, context, suffix, f)
 	default:
 		// A dynamic value changed kind; show it going and the new one coming.
 		p.whole(depth, b, remove, path, " ->", false)
 		p.byte(' ')
-		p.whole(depth, a, add, path, "", f)
+		p.whole(depth, a, add, path, suffix, f)
 	}
 }
 
@@ -345,8 +348,7 @@ func (p *printer) brackets(depth int, es []entry, c change, path cty.Path, conte
 			hidden = 0
 		}
 		p.indent(depth+1, e.c)
-		p.value(depth+1, e.b, e.a, e.c, p.child(path, e), "")
-		p.byte(',')
+		p.value(depth+1, e.b, e.a, e.c, p.child(path, e), ",")
 		p.nl()
 	}
 	if hidden > 0 {
@@ -758,7 +760,7 @@ func (p *printer) heredoc(depth int, s, suffix string, f bool) {
 	p.str(suffix)
 }
 
-func (p *printer) heredocDiff(depth int, b, a string, f bool) {
+func (p *printer) heredocDiff(depth int, b, a, suffix string, f bool) {
 	bl, al := lines(b), lines(a)
 	pairs := matchSeq(len(bl), len(al), func(i, j int) bool { return bl[i] == al[j] })
 	p.str("<<-EOT")
@@ -790,4 +792,5 @@ func (p *printer) heredocDiff(depth int, b, a string, f bool) {
 	}
 	p.indent(depth, same)
 	p.str("EOT")
+	p.str(suffix)
 }
