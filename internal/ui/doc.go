@@ -1,9 +1,8 @@
-// Package ui turns what Tether knows into text for people: plans as
-// attribute diffs, apply progress, diagnostics with the source they point
-// at, and stored values.
+// Package ui renders Tether's plans, apply progress, diagnostics and
+// stored values as text for people to read.
 //
-// The output follows Terraform's conventions, since that is what Tether's
-// users read fluently. Nothing here decides anything; a rendering changes
-// no state. Values marked sensitive are shown as "(sensitive value)" and
-// their contents never reach the writer.
+// The formats follow Terraform's, which Tether's users already read
+// fluently. Values marked sensitive (see package marks) are written as
+// "(sensitive value)"; nothing of them, not even their length, reaches
+// the writer.
 package ui

@@ -37,7 +37,8 @@ const maxLCSCells = 1 << 20
 // FormatValue renders v in the HCL-like syntax of plan bodies, without
 // the action column. indent is the nesting depth of the line the value
 // starts on; nested lines are indented four spaces a level deeper and the
-// closing bracket lines up with that depth.
+// closing bracket lines up with that depth. Null attributes of objects are
+// left out, as in plans and in `tether state show`.
 func FormatValue(v cty.Value, indent int) string {
 	p := &printer{}
 	p.whole(indent, v, same, nil, "", false)
