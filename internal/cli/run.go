@@ -15,6 +15,7 @@ import (
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/engine"
 	"github.com/tetherhq/tether/internal/hclconfig"
+	"github.com/tetherhq/tether/internal/plan"
 	"github.com/tetherhq/tether/internal/state"
 	"github.com/tetherhq/tether/internal/ui"
 )
@@ -155,6 +156,37 @@ func (e *env) up(ctx context.Context, args []string, destroy bool) int {
 	progress := ui.NewProgress(e.stdout, e.tty)
 	s.engine.Events = progress.Event
 	res, diags := s.engine.Apply(ctx, planned)
+	// What could not be planned because count, for_each or a dynamic
+	// block waited on values known only after apply is planned and
+	// applied now, in the same run; each round must make progress.
+	for round := 1; !diags.HasErrors() && len(planned.Plan.Deferred) > 0; round++ {
+		waiting := planned.Plan.Deferred
+		progress.Done("")
+		fmt.Fprintf(e.stdout, "\nPlanning what was deferred, now that its inputs are known (round %d)...\n\n", round+1)
+		next, d := s.engine.Plan(ctx, s.cfg, engine.PlanOptions{SkipRefresh: !c.refresh})
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			break
+		}
+		if err := ui.RenderPlan(e.stdout, next.Plan, ui.Options{Color: e.color}); err != nil {
+			return e.errorf("%v", err)
+		}
+		if stuck(waiting, next.Plan) {
+			diags = append(diags, stuckDiag(next.Plan))
+			break
+		}
+		progress = ui.NewProgress(e.stdout, e.tty)
+		s.engine.Events = progress.Event
+		more, d := s.engine.Apply(ctx, next)
+		diags = append(diags, d...)
+		if more != nil {
+			res.Added += more.Added
+			res.Changed += more.Changed
+			res.Destroyed += more.Destroyed
+			res.Outputs = more.Outputs
+		}
+		planned = next
+	}
 	summary := ""
 	if res != nil {
 		if destroy {
@@ -196,4 +228,32 @@ func (e *env) confirm(destroy bool) error {
 		return errors.New("cancelled: the answer was not 'yes'; nothing was changed")
 	}
 	return nil
+}
+
+// stuck reports whether a round of deferred planning cannot make progress:
+// the same things are still deferred and nothing else would change, so
+// applying again would learn nothing new.
+func stuck(before []*plan.DeferredChange, next *plan.Plan) bool {
+	if len(next.Deferred) == 0 {
+		return false
+	}
+	for _, c := range next.Changes {
+		if c.Action != plan.NoOp {
+			return false
+		}
+	}
+	return len(next.Deferred) >= len(before)
+}
+
+func stuckDiag(p *plan.Plan) *hcl.Diagnostic {
+	var parts []string
+	for _, d := range p.Deferred {
+		parts = append(parts, fmt.Sprintf("%s waits for %s", d.Addr, d.WaitingOn))
+	}
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "Deferred changes cannot be resolved",
+		Detail: "After applying everything else, these still depend on values that are not known until they themselves are applied: " +
+			strings.Join(parts, "; ") + ". Make count, for_each or the dynamic block's collection depend on values that exist before these resources do.",
+	}
 }

@@ -15,6 +15,11 @@ const (
 	Local
 	Output
 	Provider
+	// Module is a module call: it expands into module instances, and the
+	// nodes declared inside the module are evaluated once per instance.
+	Module
+	// Check is a check block: its assertions are reported as warnings.
+	Check
 )
 
 func (k Kind) String() string {
@@ -31,6 +36,10 @@ func (k Kind) String() string {
 		return "output"
 	case Provider:
 		return "provider"
+	case Module:
+		return "module call"
+	case Check:
+		return "check"
 	}
 	return "invalid"
 }
@@ -39,6 +48,8 @@ func (k Kind) String() string {
 type Config struct {
 	// Nodes in declaration order. Addresses are unique.
 	Nodes []*Node
+	// Moved records renames: objects recorded at From now belong to To.
+	Moved []Moved
 	// Sources holds the text of every configuration file by name, so that
 	// diagnostics can show excerpts.
 	Sources map[string][]byte
@@ -47,9 +58,18 @@ type Config struct {
 // Node is one declaration.
 type Node struct {
 	Kind Kind
-	// Addr is the node's address: `tether_file.a`, `data.tether_file.b`,
-	// `var.x`, `local.y`, `output.z`, `provider.tether`.
+	// Addr is the node's static address: `tether_file.a`,
+	// `data.tether_file.b`, `var.x`, `local.y`, `output.z`,
+	// `provider.tether`, `module.net` (a call); inside a module it is
+	// prefixed with the module path, `module.net.tether_file.a`.
 	Addr string
+	// Module is the static path of the module the node is declared in:
+	// "" for the root module, "module.net", "module.net.module.sub".
+	Module string
+	// Argument is set on a module's input variables: their Eval evaluates
+	// the call's argument in the calling module's instance, with the
+	// module instance's count.index or each.* in Instance.
+	Argument bool
 	// Type and Name of a resource or data source (`tether_file`, `a`); Name
 	// alone for the other kinds.
 	Type string
@@ -71,6 +91,15 @@ type Node struct {
 	// Sensitive is set on variables and outputs declared sensitive.
 	Sensitive bool
 	Lifecycle Lifecycle
+	// Repeat, when set, makes a resource, data source or module call a
+	// set of instances (count or for_each).
+	Repeat *Repeat
+	// Preconditions are checked before a resource instance is planned or
+	// an output evaluated; Postconditions after a resource instance is
+	// planned (when known) or applied, with self bound to it. A check
+	// block's assertions are its Postconditions, reported as warnings.
+	Preconditions  []Condition
+	Postconditions []Condition
 
 	// Eval computes the node's value: a resource's or data source's
 	// configuration object, a provider's configuration, a local's,
@@ -78,7 +107,43 @@ type Node struct {
 	// nodes in Refs through scope: planned values (which may be unknown)
 	// while planning, final values while applying. Resources are evaluated
 	// against the schema the front-end was given.
+	Eval func(scope Scope, inst Instance) (cty.Value, hcl.Diagnostics)
+}
+
+// Instance identifies the instance being evaluated: its count.index or
+// each.key and each.value. Key is cty.NilVal for a node that is not
+// repeated.
+type Instance struct {
+	Key  cty.Value
+	Each cty.Value
+}
+
+// NoInstance is the Instance of a node that is not repeated.
+var NoInstance = Instance{Key: cty.NilVal, Each: cty.NilVal}
+
+// Repeat is a count or for_each argument.
+type Repeat struct {
+	// ForEach is set for for_each, clear for count.
+	ForEach bool
+	Range   hcl.Range
+	// Eval returns the count (a whole number) or the for_each collection
+	// (a map or a set of strings), possibly unknown.
 	Eval func(scope Scope) (cty.Value, hcl.Diagnostics)
+}
+
+// Condition is a precondition, postcondition or check assertion.
+type Condition struct {
+	Range hcl.Range
+	// Eval returns whether the condition holds (possibly unknown) and the
+	// message to show when it does not. self is the resource instance's
+	// object for postconditions, cty.NilVal otherwise.
+	Eval func(scope Scope, inst Instance, self cty.Value) (ok cty.Value, message string, diags hcl.Diagnostics)
+}
+
+// Moved is a moved block.
+type Moved struct {
+	From, To string // instance or static addresses, or module paths
+	Range    hcl.Range
 }
 
 // Ref is a reference from one node to another.
@@ -91,6 +156,20 @@ type Ref struct {
 type Lifecycle struct {
 	CreateBeforeDestroy bool
 	PreventDestroy      bool
+	// IgnoreChanges lists attributes whose configured value is ignored
+	// once the object exists; IgnoreAllChanges ignores every attribute.
+	IgnoreChanges    []cty.Path
+	IgnoreAllChanges bool
+	// ReplaceTriggeredBy forces a replacement when a referenced resource
+	// (in the same module instance) is created, updated or replaced, or,
+	// with a Path, when that attribute of it changes.
+	ReplaceTriggeredBy []Trigger
+}
+
+// Trigger is one replace_triggered_by entry.
+type Trigger struct {
+	Ref
+	Path cty.Path
 }
 
 // Scope gives an evaluation the values of the nodes it refers to.

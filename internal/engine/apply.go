@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/graph"
 	"github.com/tetherhq/tether/internal/marks"
@@ -30,20 +31,19 @@ type Result struct {
 // completed before it; independent work goes on after a failure, and what
 // depends on the failed resource is skipped.
 func (e *Engine) Apply(ctx context.Context, p *Planned) (*Result, hcl.Diagnostics) {
+	res := &Result{Outputs: map[string]cty.Value{}}
+	if err := e.commitMoves(ctx, p); err != nil {
+		return res, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot record moved objects", Detail: err.Error()}}
+	}
 	g, order, diags := p.applyGraph()
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	res := &Result{Outputs: map[string]cty.Value{}}
 	var mu sync.Mutex
-	scope := p.scope()
-	g.Walk(ctx, order, e.parallelism(), func(id int) bool {
-		n := p.nodes[id]
-		d, counted := e.applyNode(ctx, p, n, scope)
+	count := func(a plan.Action) {
 		mu.Lock()
 		defer mu.Unlock()
-		diags = append(diags, d...)
-		switch counted {
+		switch a {
 		case plan.Create:
 			res.Added++
 		case plan.Update:
@@ -54,6 +54,12 @@ func (e *Engine) Apply(ctx context.Context, p *Planned) (*Result, hcl.Diagnostic
 			res.Added++
 			res.Destroyed++
 		}
+	}
+	g.Walk(ctx, order, e.parallelism(), func(id int) bool {
+		d := e.applyNode(ctx, p, p.nodes[id], count)
+		mu.Lock()
+		defer mu.Unlock()
+		diags = append(diags, d...)
 		return !d.HasErrors()
 	}, nil)
 	if err := ctx.Err(); err != nil {
@@ -64,33 +70,55 @@ func (e *Engine) Apply(ctx context.Context, p *Planned) (*Result, hcl.Diagnostic
 	return res, diags
 }
 
+func (e *Engine) commitMoves(ctx context.Context, p *Planned) error {
+	if len(p.moves) == 0 {
+		return nil
+	}
+	snap, err := e.Store.Load(ctx)
+	if err != nil {
+		return err
+	}
+	var ch state.Changes
+	for _, m := range p.moves {
+		obj, ok := snap.Objects[m.from]
+		if !ok {
+			continue
+		}
+		moved := *obj
+		moved.Address = m.to
+		ch.Delete = append(ch.Delete, m.from)
+		ch.Put = append(ch.Put, &moved)
+	}
+	return e.Store.Commit(ctx, ch)
+}
+
 // applyGraph orders the apply. Creates and updates follow the
-// configuration's dependencies; a deletion waits for everything that
-// depended on the object when it was last written, so nothing is destroyed
-// while something still uses it.
+// configuration's dependencies; the deletion of an object nothing claims
+// any more waits for everything that depended on it when it was last
+// written, so nothing is destroyed while something still uses it.
 func (p *Planned) applyGraph() (*graph.Graph, []int, hcl.Diagnostics) {
 	g := graph.New(len(p.nodes))
-	deleting := func(n *node) bool { return n.change != nil && n.change.Action == plan.Delete }
-	if !p.opts.Destroy {
-		for _, n := range p.nodes {
+	orphansOf := map[string][]*node{}
+	for _, n := range p.nodes {
+		if n.orphan != nil {
+			s := staticOf(n.addr)
+			orphansOf[s] = append(orphansOf[s], n)
+		} else if !p.opts.Destroy {
 			for _, d := range n.deps {
 				g.DependsOn(n.id, d)
 			}
 		}
 	}
-	for _, n := range p.nodes {
-		if n.recorded == nil {
-			continue
-		}
-		for _, dep := range recordedAndCurrentDeps(n) {
-			id, ok := p.byAddr[dep]
-			if !ok {
-				continue
-			}
-			target := p.nodes[id]
-			// n depended on target: if target is deleted, n goes first.
-			if deleting(target) {
-				g.DependsOn(target.id, n.id)
+	if len(orphansOf) > 0 {
+		for _, n := range p.nodes {
+			for _, rec := range recordedOf(n) {
+				for _, dep := range rec.Dependencies {
+					for _, o := range orphansOf[dep] {
+						if o != n {
+							g.DependsOn(o.id, n.id)
+						}
+					}
+				}
 			}
 		}
 	}
@@ -101,81 +129,189 @@ func (p *Planned) applyGraph() (*graph.Graph, []int, hcl.Diagnostics) {
 	return g, order, nil
 }
 
-func recordedAndCurrentDeps(n *node) []string {
-	if len(n.resourceDeps) == 0 {
-		return n.recorded.Dependencies
+func recordedOf(n *node) []*state.Object {
+	if n.orphan != nil {
+		return []*state.Object{n.orphan.recorded}
 	}
-	return append(append([]string(nil), n.recorded.Dependencies...), n.resourceDeps...)
+	var out []*state.Object
+	for _, ni := range n.per {
+		for _, in := range ni.insts {
+			if in.recorded != nil {
+				out = append(out, in.recorded)
+			}
+		}
+	}
+	return out
 }
 
-func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, scope config.Scope) (hcl.Diagnostics, plan.Action) {
-	if n.cfg != nil {
-		switch n.cfg.Kind {
-		case config.Variable, config.Local:
-			v, diags := n.cfg.Eval(scope)
-			n.value = v
-			return attribute(n, diags), plan.NoOp
-		case config.Output:
-			if p.opts.Destroy {
-				return nil, plan.NoOp
+func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(plan.Action)) hcl.Diagnostics {
+	if n.orphan != nil {
+		return e.applyInstance(ctx, p, n, nil, n.orphan, count)
+	}
+	cn := n.cfg
+	var diags hcl.Diagnostics
+	switch cn.Kind {
+	case config.Module:
+		return p.refreshEach(n, true)
+	case config.Provider:
+		if n.configUnknown {
+			return attribute(n.addr, cn, e.configure(ctx, p, n))
+		}
+		return nil
+	case config.Variable, config.Local, config.Output, config.Check:
+		for _, ni := range n.per {
+			if ni.deferred {
+				continue
 			}
-			return p.planOutput(n, scope), plan.NoOp
-		case config.Provider:
-			if !n.configUnknown {
-				return nil, plan.NoOp
+			var d hcl.Diagnostics
+			switch cn.Kind {
+			case config.Output:
+				d = p.planOutput(n, ni)
+			case config.Check:
+				d = p.check(n, ni, true)
+			default:
+				ni.value, d = evalNode(p, n, ni.mi)
 			}
-			return e.configure(ctx, n, scope), plan.NoOp
-		case config.DataSource:
-			if n.change == nil {
-				return nil, plan.NoOp
-			}
-			return e.readDeferred(ctx, n, scope), plan.NoOp
+			diags = append(diags, attribute(n.addr, cn, d)...)
+		}
+		return diags
+	}
+	if p.opts.Destroy {
+		return nil
+	}
+	if d := p.refreshEach(n, false); d.HasErrors() {
+		return d
+	}
+	var all []*instance
+	owner := map[*instance]*nodeInst{}
+	for _, ni := range n.per {
+		if ni.deferred {
+			continue
+		}
+		for _, in := range ni.insts {
+			all = append(all, in)
+			owner[in] = ni
 		}
 	}
-	if n.change == nil {
-		return nil, plan.NoOp
+	var mu sync.Mutex
+	p.forEach(len(all), func(i int) {
+		d := e.applyInstance(ctx, p, n, owner[all[i]], all[i], count)
+		if len(d) > 0 {
+			mu.Lock()
+			diags = append(diags, d...)
+			mu.Unlock()
+		}
+	})
+	for _, ni := range n.per {
+		if !ni.deferred {
+			ni.value = aggregate(cn, live(ni.insts))
+		}
 	}
-	if n.change.Action == plan.NoOp {
-		return e.keep(ctx, n), plan.NoOp
+	return diags
+}
+
+// refreshEach evaluates count or for_each again during apply: the keys
+// were known at plan, but each.value may hold values known only now.
+func (p *Planned) refreshEach(n *node, module bool) hcl.Diagnostics {
+	r := n.cfg.Repeat
+	if r == nil || !r.ForEach {
+		return nil
 	}
-	change := n.change
-	planned, priv := n.planned, n.plannedPriv
+	for _, ni := range n.per {
+		if ni.deferred {
+			continue
+		}
+		keys, _, d := p.repeatKeys(n, ni.mi)
+		if d.HasErrors() {
+			return d
+		}
+		each := make(map[string]cty.Value, len(keys))
+		for _, k := range keys {
+			each[k.key.AsString()] = k.each
+		}
+		if module {
+			for _, mi := range p.mods[n.addr].children[ni.mi] {
+				if v, ok := each[mi.key.AsString()]; ok {
+					mi.each = v
+				}
+			}
+			continue
+		}
+		for _, in := range ni.insts {
+			if v, ok := each[keyString(in.key)]; ok {
+				in.each = v
+			}
+		}
+	}
+	return nil
+}
+
+func keyString(k cty.Value) string {
+	if k == cty.NilVal || k.Type() != cty.String {
+		return ""
+	}
+	return k.AsString()
+}
+
+// applyInstance carries out one instance's planned change.
+func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance, count func(plan.Action)) hcl.Diagnostics {
+	if in.change == nil {
+		return nil
+	}
+	cn := n.cfg
+	if in.change.Action == plan.Read {
+		return e.readDeferred(ctx, p, n, ni, in)
+	}
+	if in.change.Action == plan.NoOp {
+		return e.keep(ctx, n, in)
+	}
+	change := in.change
+	planned, priv := in.planned, in.plannedPriv
+	inst := config.Instance{Key: in.key, Each: in.each}
 	if change.Action != plan.Delete {
-		cfgVal, diags := n.cfg.Eval(scope)
+		cfgVal, diags := cn.Eval(p.scopeAt(ni.mi), inst)
 		if diags.HasErrors() {
-			return attribute(n, diags), plan.NoOp
+			return attribute(in.addr, cn, diags)
 		}
-		if uv, _ := cfgVal.UnmarkDeep(); !uv.IsWhollyKnown() {
-			return hcl.Diagnostics{errorDiag(n, "Configuration not known at apply",
-				"Some values in this resource's configuration are still unknown after all its dependencies were applied. This is a bug in Tether; please report it.")}, plan.NoOp
+		if !unmarked(cfgVal).IsWhollyKnown() {
+			return hcl.Diagnostics{errorDiag(in.addr, cn, "Configuration not known at apply",
+				"Some values in this resource's configuration are still unknown after all its dependencies were applied. This is a bug in Tether; please report it.")}
 		}
 		var d hcl.Diagnostics
-		change, planned, priv, d = e.planChange(ctx, n, cfgVal)
+		change, planned, priv, d = e.planChange(ctx, n, in, cfgVal)
 		if d.HasErrors() {
-			return d, plan.NoOp
+			return d
 		}
-		if n.recorded != nil && n.recorded.Status == state.Tainted && change.Action != plan.Create {
-			change.Action = replaceAction(n)
+		if in.recorded != nil && in.recorded.Status == state.Tainted && change.Action != plan.Create {
+			change.Action = replaceAction(cn)
 		}
 		if change.Action == plan.NoOp {
-			n.value = change.After
-			return e.keep(ctx, n), plan.NoOp
+			in.value = change.After
+			return e.keep(ctx, n, in)
 		}
 	}
-	return e.execute(ctx, n, change, planned, priv)
+	diags := e.execute(ctx, n, in, change, planned, priv)
+	if diags.HasErrors() {
+		return diags
+	}
+	count(change.Action)
+	if in.checkAfterApply && cn != nil {
+		diags = append(diags, attribute(in.addr, cn, p.conditions(n, ni.mi, inst, cn.Postconditions, in.value, "Resource postcondition failed"))...)
+	}
+	return diags
 }
 
 // keep records a refreshed object that needs no change, when refresh or a
 // new dependency list changed what is stored.
-func (e *Engine) keep(ctx context.Context, n *node) hcl.Diagnostics {
-	if n.recorded == nil || n.prior.IsNull() {
+func (e *Engine) keep(ctx context.Context, n *node, in *instance) hcl.Diagnostics {
+	if in.recorded == nil || in.prior.IsNull() {
 		return nil
 	}
-	if n.prior.RawEquals(n.recordedVal) && sameStrings(n.recorded.Dependencies, n.resourceDeps) {
+	if in.prior.RawEquals(in.recordedVal) && sameStrings(in.recorded.Dependencies, in.resourceDeps) {
 		return nil
 	}
-	_, sens := marks.Unmark(n.value)
-	return e.put(ctx, n, n.prior, n.priorPrivate, sens, state.Ready)
+	_, sens := marks.Unmark(in.value)
+	return e.put(ctx, n, in, in.prior, in.priorPrivate, sens, state.Ready)
 }
 
 func sameStrings(a, b []string) bool {
@@ -190,72 +326,74 @@ func sameStrings(a, b []string) bool {
 	return true
 }
 
-func (e *Engine) readDeferred(ctx context.Context, n *node, scope config.Scope) hcl.Diagnostics {
+func (e *Engine) readDeferred(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
 	start := time.Now()
-	e.event(plan.Event{Addr: n.addr, Action: plan.Read, Phase: plan.Started})
-	cfgVal, diags := n.cfg.Eval(scope)
+	e.event(plan.Event{Addr: in.addr, Action: plan.Read, Phase: plan.Started})
+	inst := config.Instance{Key: in.key, Each: in.each}
+	cfgVal, diags := n.cfg.Eval(p.scopeAt(ni.mi), inst)
 	if diags.HasErrors() {
-		e.failed(n, plan.Read, start, diags)
-		return attribute(n, diags)
+		e.failed(in.addr, plan.Read, start, diags)
+		return attribute(in.addr, n.cfg, diags)
 	}
 	uv, cfgMarks := marks.Unmark(cfgVal)
 	resp := n.prov.ReadDataSource(ctx, provider.ReadDataRequest{TypeName: n.cfg.Type, Config: uv})
-	diags = append(diags, attribute(n, resp.Diagnostics)...)
+	diags = append(diags, attribute(in.addr, n.cfg, resp.Diagnostics)...)
 	if resp.Diagnostics.HasErrors() {
-		e.failed(n, plan.Read, start, diags)
+		e.failed(in.addr, plan.Read, start, diags)
 		return diags
 	}
-	n.value = withMarks(n.schema.Block, resp.State, cfgMarks)
-	e.event(plan.Event{Addr: n.addr, Action: plan.Read, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: idOf(resp.State)})
-	return diags
+	in.value = withMarks(n.schema.Block, resp.State, cfgMarks)
+	e.event(plan.Event{Addr: in.addr, Action: plan.Read, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: idOf(resp.State)})
+	return append(diags, attribute(in.addr, n.cfg, p.conditions(n, ni.mi, inst, n.cfg.Postconditions, in.value, "Resource postcondition failed"))...)
 }
 
 // execute performs one planned change through the provider and records the
 // outcome.
-func (e *Engine) execute(ctx context.Context, n *node, change *plan.ResourceChange, planned cty.Value, priv []byte) (hcl.Diagnostics, plan.Action) {
+func (e *Engine) execute(ctx context.Context, n *node, in *instance, change *plan.ResourceChange, planned cty.Value, priv []byte) hcl.Diagnostics {
 	start := time.Now()
 	action := change.Action
-	e.event(plan.Event{Addr: n.addr, Action: action, Phase: plan.Started})
+	e.event(plan.Event{Addr: in.addr, Action: action, Phase: plan.Started})
 	_, sens := marks.Unmark(change.After)
 	ty := n.schema.Block.ImpliedType()
 	var diags hcl.Diagnostics
+	typ := typeOf(n, in)
 
-	destroy := func() bool {
+	destroy := func(prior cty.Value, priorPriv []byte) bool {
 		resp := n.prov.ApplyResourceChange(ctx, provider.ApplyRequest{
-			TypeName: typeOf(n), PriorState: n.prior, PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: n.priorPrivate,
+			TypeName: typ, PriorState: prior, PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: priorPriv,
 		})
-		diags = append(diags, attribute(n, resp.Diagnostics)...)
-		if resp.Diagnostics.HasErrors() {
-			return false
-		}
-		if err := e.Store.Commit(ctx, state.Changes{Delete: []string{n.addr}}); err != nil {
-			diags = append(diags, errorDiag(n, "Cannot record deletion", err.Error()))
-			return false
-		}
-		n.prior = cty.NullVal(ty)
-		return true
+		diags = append(diags, attribute(in.addr, n.cfg, resp.Diagnostics)...)
+		return !resp.Diagnostics.HasErrors()
 	}
 	create := func(prior cty.Value) bool {
 		resp := n.prov.ApplyResourceChange(ctx, provider.ApplyRequest{
-			TypeName: typeOf(n), PriorState: prior, PlannedState: planned, Config: n.configVal, PlannedPrivate: priv,
+			TypeName: typ, PriorState: prior, PlannedState: planned, Config: in.configVal, PlannedPrivate: priv,
 		})
-		diags = append(diags, attribute(n, resp.Diagnostics)...)
+		diags = append(diags, attribute(in.addr, n.cfg, resp.Diagnostics)...)
 		if resp.Diagnostics.HasErrors() {
-			if !resp.NewState.IsNull() && resp.NewState != cty.NilVal {
+			if resp.NewState != cty.NilVal && !resp.NewState.IsNull() {
 				status := state.Ready
 				if prior.IsNull() {
 					status = state.Tainted
 				}
-				diags = append(diags, e.put(ctx, n, resp.NewState, resp.Private, sens, status)...)
+				diags = append(diags, e.put(ctx, n, in, resp.NewState, resp.Private, sens, status)...)
 			}
 			return false
 		}
-		if d := e.put(ctx, n, resp.NewState, resp.Private, sens, state.Ready); d.HasErrors() {
+		if d := e.put(ctx, n, in, resp.NewState, resp.Private, sens, state.Ready); d.HasErrors() {
 			diags = append(diags, d...)
 			return false
 		}
-		n.value = withMarks(n.schema.Block, resp.NewState, sens)
-		n.prior = resp.NewState
+		in.value = withMarks(n.schema.Block, resp.NewState, sens)
+		in.prior = resp.NewState
+		return true
+	}
+	forget := func() bool {
+		if err := e.Store.Commit(ctx, state.Changes{Delete: []string{in.addr}}); err != nil {
+			diags = append(diags, errorDiag(in.addr, n.cfg, "Cannot record deletion", err.Error()))
+			return false
+		}
+		in.prior = cty.NullVal(ty)
 		return true
 	}
 
@@ -264,49 +402,43 @@ func (e *Engine) execute(ctx context.Context, n *node, change *plan.ResourceChan
 	case plan.Create:
 		ok = create(cty.NullVal(ty))
 	case plan.Update:
-		ok = create(n.prior)
+		ok = create(in.prior)
 	case plan.Delete:
-		ok = destroy()
+		ok = destroy(in.prior, in.priorPrivate) && forget()
 	case plan.DeleteThenCreate:
-		ok = destroy() && create(cty.NullVal(ty))
+		ok = destroy(in.prior, in.priorPrivate) && forget() && create(cty.NullVal(ty))
 	case plan.CreateThenDelete:
-		old, oldPriv := n.prior, n.priorPrivate
-		if ok = create(cty.NullVal(ty)); ok {
-			resp := n.prov.ApplyResourceChange(ctx, provider.ApplyRequest{
-				TypeName: typeOf(n), PriorState: old, PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: oldPriv,
-			})
-			diags = append(diags, attribute(n, resp.Diagnostics)...)
-			ok = !resp.Diagnostics.HasErrors()
-		}
+		old, oldPriv := in.prior, in.priorPrivate
+		ok = create(cty.NullVal(ty)) && destroy(old, oldPriv)
 	}
 	if !ok {
-		e.failed(n, action, start, diags)
-		return diags, plan.NoOp
+		e.failed(in.addr, action, start, diags)
+		return diags
 	}
-	e.event(plan.Event{Addr: n.addr, Action: action, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: idOf(n.prior)})
-	return diags, action
+	e.event(plan.Event{Addr: in.addr, Action: action, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: idOf(in.prior)})
+	return diags
 }
 
-func (e *Engine) put(ctx context.Context, n *node, v cty.Value, priv []byte, sens []cty.Path, status state.Status) hcl.Diagnostics {
+func (e *Engine) put(ctx context.Context, n *node, in *instance, v cty.Value, priv []byte, sens []cty.Path, status state.Status) hcl.Diagnostics {
 	ty := n.schema.Block.ImpliedType()
 	raw, err := ctyjson.Marshal(v, ty)
 	if err != nil {
-		return hcl.Diagnostics{errorDiag(n, "Cannot record object", fmt.Sprintf("The provider returned an object that cannot be stored: %s.", err))}
+		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", fmt.Sprintf("The provider returned an object that cannot be stored: %s.", err))}
 	}
 	sensJSON, err := encodePaths(sens)
 	if err != nil {
-		return hcl.Diagnostics{errorDiag(n, "Cannot record object", err.Error())}
+		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", err.Error())}
 	}
 	obj := &state.Object{
-		Address: n.addr, Mode: state.Managed, Type: typeOf(n), Provider: providerOf(n),
+		Address: in.addr, Mode: state.Managed, Type: typeOf(n, in), Provider: providerOf(n, in),
 		SchemaVersion: n.schema.Version, Value: raw, Private: priv, Sensitive: sensJSON,
-		Dependencies: n.resourceDeps, Status: status,
+		Dependencies: in.resourceDeps, Status: status,
 	}
 	if n.cfg != nil {
 		obj.CreateBeforeDestroy = n.cfg.Lifecycle.CreateBeforeDestroy
 	}
 	if err := e.Store.Commit(ctx, state.Changes{Put: []*state.Object{obj}}); err != nil {
-		return hcl.Diagnostics{errorDiag(n, "Cannot record object", err.Error())}
+		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", err.Error())}
 	}
 	return nil
 }
@@ -317,8 +449,8 @@ func (e *Engine) event(ev plan.Event) {
 	}
 }
 
-func (e *Engine) failed(n *node, action plan.Action, start time.Time, diags hcl.Diagnostics) {
-	e.event(plan.Event{Addr: n.addr, Action: action, Phase: plan.Failed, Elapsed: time.Since(start), Err: diags.Errs()[0]})
+func (e *Engine) failed(address string, action plan.Action, start time.Time, diags hcl.Diagnostics) {
+	e.event(plan.Event{Addr: address, Action: action, Phase: plan.Failed, Elapsed: time.Since(start), Err: diags.Errs()[0]})
 }
 
 // commitOutputs records the root outputs whose values are known after the
@@ -327,7 +459,7 @@ func (e *Engine) commitOutputs(ctx context.Context, p *Planned, res *Result) hcl
 	var ch state.Changes
 	declared := map[string]bool{}
 	for _, n := range p.nodes {
-		if n.cfg == nil || n.cfg.Kind != config.Output {
+		if n.cfg == nil || n.cfg.Kind != config.Output || n.cfg.Module != "" {
 			continue
 		}
 		declared[n.cfg.Name] = true
@@ -335,15 +467,15 @@ func (e *Engine) commitOutputs(ctx context.Context, p *Planned, res *Result) hcl
 			ch.DeleteOutputs = append(ch.DeleteOutputs, n.cfg.Name)
 			continue
 		}
-		uv, _ := n.value.UnmarkDeep()
-		if n.value == cty.NilVal || !uv.IsWhollyKnown() {
+		ni := n.per[0]
+		if ni.deferred || ni.value == cty.NilVal || !unmarked(ni.value).IsWhollyKnown() {
 			continue
 		}
-		raw, err := encodeOutput(uv)
+		raw, err := encodeOutput(unmarked(ni.value))
 		if err != nil {
 			continue
 		}
-		res.Outputs[n.cfg.Name] = n.value
+		res.Outputs[n.cfg.Name] = ni.value
 		ch.PutOutputs = append(ch.PutOutputs, &state.Output{Name: n.cfg.Name, Value: raw, Sensitive: n.cfg.Sensitive})
 	}
 	for name := range p.outputs {
@@ -358,4 +490,27 @@ func (e *Engine) commitOutputs(ctx context.Context, p *Planned, res *Result) hcl
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot record outputs", Detail: err.Error()}}
 	}
 	return nil
+}
+
+func typeOf(n *node, in *instance) string {
+	if n.cfg != nil {
+		return n.cfg.Type
+	}
+	return in.recorded.Type
+}
+
+func providerOf(n *node, in *instance) string {
+	if n.cfg != nil {
+		return n.cfg.Provider
+	}
+	return in.recorded.Provider
+}
+
+// staticOf is the declaration address of an instance address.
+func staticOf(a string) string {
+	ia, err := addr.ParseInstance(a)
+	if err != nil {
+		return a
+	}
+	return ia.Static()
 }

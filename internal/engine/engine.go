@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/graph"
 	"github.com/tetherhq/tether/internal/marks"
@@ -52,49 +54,86 @@ type PlanOptions struct {
 type Planned struct {
 	Plan *plan.Plan
 
-	cfg     *config.Config
-	opts    PlanOptions
-	nodes   []*node
-	byAddr  map[string]int
-	outputs map[string]*state.Output // recorded before the plan
+	cfg    *config.Config
+	opts   PlanOptions
+	nodes  []*node
+	byAddr map[string]int
+	mods   map[string]*modPath
+	// recorded objects by module instance and resource, for claiming.
+	recorded map[string][]*state.Object
+	claimed  map[*state.Object]bool
+	claimMu  sync.Mutex
+	outputs  map[string]*state.Output // recorded before the plan
+	moves    []move
+	sem      chan struct{}
 }
 
-// node is one vertex of the plan and apply graphs: a configuration node, or
-// an object recorded in state that the configuration no longer declares.
+// node is one vertex of the plan and apply graphs: a configuration node
+// (all its instances in all module instances), or one recorded object that
+// nothing in the configuration claims any more.
 type node struct {
 	id   int
 	addr string
 	cfg  *config.Node // nil for an orphan
-	// deps are the graph nodes this one waits for.
 	deps []int
+	mod  *modPath
 
-	// For resources and data sources.
 	prov   provider.Provider
 	schema *provider.ResourceSchema
-	// recorded is the object as stored; prior is the object as refreshed.
+
+	// per holds the node in each instance of its module, aligned with
+	// mod.instances.
+	per []*nodeInst
+	// orphan is the recorded object of an orphan node.
+	orphan *instance
+	// configUnknown is set on a provider whose configuration was not
+	// wholly known during plan, so that apply configures it again.
+	configUnknown bool
+	// deferredAny is set when the node was deferred in any module
+	// instance; its recorded objects are then left alone.
+	deferredAny bool
+}
+
+// nodeInst is a node within one module instance.
+type nodeInst struct {
+	mi *modInstance
+	// value is what dependents in the same module instance see:
+	// planned during plan, final during apply. Marked.
+	value cty.Value
+	// pending is set when the node has, or passes on, a change not applied
+	// yet; a data source downstream of one is read during apply.
+	pending bool
+	// deferred is set when the node's instances cannot be known in this
+	// round; waiting names what it waits for.
+	deferred bool
+	waiting  string
+	// keys is the repetition (count or for_each value) as planned.
+	repeat cty.Value
+	insts  []*instance
+}
+
+// instance is one resource or data source instance.
+type instance struct {
+	addr string
+	key  cty.Value
+	each cty.Value
+
 	recorded     *state.Object
 	recordedVal  cty.Value
 	prior        cty.Value
 	priorPrivate []byte
 	change       *plan.ResourceChange
 	planned      cty.Value // unmarked
-	configVal    cty.Value // unmarked configuration the plan was made from
 	plannedPriv  []byte
-	// resourceDeps are the resources this one depends on, through any
-	// chain of locals, variables and data sources; they are recorded with
-	// the object so that destroy order survives the configuration.
-	resourceDeps []string
-	// configUnknown is set on a provider whose configuration was not
-	// wholly known during plan, so that apply configures it again.
-	configUnknown bool
-
-	// value is what dependents see: planned during plan, final during
-	// apply. Marked.
-	value cty.Value
-	// pending is set when the node has, or passes on, a change that is
-	// not applied yet; a data source downstream of one is read during
-	// apply rather than plan.
-	pending bool
+	configVal    cty.Value // unmarked configuration the plan was made from
+	forceReplace bool
+	// gone is set on a recorded instance whose key left count or
+	// for_each; it is destroyed.
+	gone bool
+	// checkAfterApply holds postconditions that were unknown at plan.
+	checkAfterApply bool
+	resourceDeps    []string
+	value           cty.Value // marked
 }
 
 func (e *Engine) parallelism() int {
@@ -112,44 +151,57 @@ func (e *Engine) providerFor(name string) (provider.Provider, *provider.Schema, 
 	return p, e.Schemas[name], nil
 }
 
-// errorDiag makes an error diagnostic about a node, naming its address and
-// pointing at its declaration when it has one.
-func errorDiag(n *node, summary, detail string) *hcl.Diagnostic {
-	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("%s: %s", n.addr, summary), Detail: detail}
-	if n.cfg != nil {
-		d.Subject = n.cfg.DeclRange.Ptr()
+// errorDiag makes an error diagnostic about an object, naming its address
+// and pointing at its declaration when it has one.
+func errorDiag(address string, cn *config.Node, summary, detail string) *hcl.Diagnostic {
+	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("%s: %s", address, summary), Detail: detail}
+	if cn != nil {
+		d.Subject = cn.DeclRange.Ptr()
 	}
 	return d
 }
 
-// attribute names a node and points at its declaration on diagnostics that
-// came from elsewhere (a provider, an evaluation) and say nothing of where.
-func attribute(n *node, diags hcl.Diagnostics) hcl.Diagnostics {
+// attribute names an object and points at its declaration on diagnostics
+// that came from elsewhere (a provider, an evaluation) and say nothing of
+// where.
+func attribute(address string, cn *config.Node, diags hcl.Diagnostics) hcl.Diagnostics {
 	for _, d := range diags {
-		if !strings.HasPrefix(d.Summary, n.addr+": ") {
-			d.Summary = n.addr + ": " + d.Summary
+		if !strings.HasPrefix(d.Summary, address+": ") {
+			d.Summary = address + ": " + d.Summary
 		}
-		if d.Subject == nil && n.cfg != nil {
-			d.Subject = n.cfg.DeclRange.Ptr()
+		if d.Subject == nil && cn != nil {
+			d.Subject = cn.DeclRange.Ptr()
 		}
 	}
 	return diags
 }
 
-// build makes the graph of a configuration plus the recorded objects it no
-// longer declares.
-func (e *Engine) build(cfg *config.Config, snap *state.Snapshot) (*Planned, hcl.Diagnostics) {
-	p := &Planned{cfg: cfg, byAddr: make(map[string]int, len(cfg.Nodes)), outputs: snap.Outputs}
+// build makes the graph of a configuration and indexes the recorded
+// objects so that each node can claim its own.
+func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOptions) (*Planned, hcl.Diagnostics) {
+	p := &Planned{
+		cfg: cfg, opts: opts, byAddr: make(map[string]int, len(cfg.Nodes)), outputs: snap.Outputs,
+		recorded: map[string][]*state.Object{}, claimed: map[*state.Object]bool{},
+		sem: make(chan struct{}, e.parallelism()),
+	}
 	var diags hcl.Diagnostics
+	p.moves, diags = applyMoves(cfg.Moved, snap)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	p.mods = modulePaths(cfg)
 	for _, cn := range cfg.Nodes {
-		n := &node{id: len(p.nodes), addr: cn.Addr, cfg: cn}
+		n := &node{id: len(p.nodes), addr: cn.Addr, cfg: cn, mod: p.mods[cn.Module]}
 		p.nodes = append(p.nodes, n)
 		p.byAddr[cn.Addr] = n.id
+		if cn.Kind == config.Module {
+			p.mods[cn.Addr].call = n
+		}
 	}
 	for _, n := range p.nodes {
 		cn := n.cfg
-		add := func(addr string) {
-			if id, ok := p.byAddr[addr]; ok {
+		add := func(a string) {
+			if id, ok := p.byAddr[a]; ok && id != n.id {
 				n.deps = append(n.deps, id)
 			}
 		}
@@ -158,12 +210,28 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot) (*Planned, hcl.
 		}
 		for _, r := range cn.DependsOn {
 			add(r.Addr)
+			// depends_on a module waits for everything in it.
+			if t, ok := p.byAddr[r.Addr]; ok && p.nodes[t].cfg.Kind == config.Module {
+				for _, m := range p.nodes {
+					if m.cfg.Module == r.Addr || strings.HasPrefix(m.cfg.Module, r.Addr+".") {
+						add(m.addr)
+					}
+				}
+			}
 		}
-		if cn.Kind == config.Resource || cn.Kind == config.DataSource {
+		if n.mod.call != nil {
+			add(n.mod.call.addr)
+			// A module's depends_on holds for everything inside it.
+			for _, r := range n.mod.call.cfg.DependsOn {
+				add(r.Addr)
+			}
+		}
+		switch cn.Kind {
+		case config.Resource, config.DataSource:
 			add("provider." + cn.Provider)
 			prov, schema, err := e.providerFor(cn.Provider)
 			if err != nil {
-				diags = append(diags, errorDiag(n, "Provider not available", err.Error()))
+				diags = append(diags, errorDiag(n.addr, cn, "Provider not available", err.Error()))
 				continue
 			}
 			n.prov = prov
@@ -173,52 +241,31 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot) (*Planned, hcl.
 			}
 			n.schema = types[cn.Type]
 			if n.schema == nil {
-				diags = append(diags, errorDiag(n, "Unknown resource type", fmt.Sprintf("Provider %q has no %s type %q.", cn.Provider, cn.Kind, cn.Type)))
+				diags = append(diags, errorDiag(n.addr, cn, "Unknown resource type", fmt.Sprintf("Provider %q has no %s type %q.", cn.Provider, cn.Kind, cn.Type)))
 			}
-		}
-		if cn.Kind == config.Provider {
+		case config.Provider:
 			n.prov = e.Providers[cn.Provider]
 		}
-		if cn.Kind == config.Resource {
-			if obj, ok := snap.Objects[cn.Addr]; ok && obj.Mode == state.Managed {
-				n.recorded = obj
-			}
-		}
 	}
-	// Recorded objects the configuration no longer declares are destroyed.
-	var orphans []string
-	for addr, obj := range snap.Objects {
+	for a, obj := range snap.Objects {
 		if obj.Mode != state.Managed {
 			continue
 		}
-		if id, ok := p.byAddr[addr]; ok && p.nodes[id].cfg.Kind == config.Resource {
-			continue
-		}
-		orphans = append(orphans, addr)
-	}
-	sort.Strings(orphans)
-	for _, addr := range orphans {
-		obj := snap.Objects[addr]
-		n := &node{id: len(p.nodes), addr: addr, recorded: obj}
-		prov, schema, err := e.providerFor(obj.Provider)
+		ia, err := addr.ParseInstance(a)
 		if err != nil {
-			diags = append(diags, errorDiag(n, "Provider not available", fmt.Sprintf("The recorded object %s needs %s to be destroyed.", addr, err)))
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unreadable address in state", Detail: err.Error()})
 			continue
 		}
-		n.prov = prov
-		n.schema = schema.Resources[obj.Type]
-		if n.schema == nil {
-			diags = append(diags, errorDiag(n, "Unknown resource type", fmt.Sprintf("Provider %q no longer has the resource type %q of the recorded object.", obj.Provider, obj.Type)))
-			continue
-		}
-		p.nodes = append(p.nodes, n)
-		p.byAddr[addr] = n.id
+		k := claimKey(addr.ModulePath(ia.Module), ia.Resource)
+		p.recorded[k] = append(p.recorded[k], obj)
 	}
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	return p, diags
 }
+
+func claimKey(moduleInstance, resource string) string { return moduleInstance + " " + resource }
 
 // cycleDiag describes a dependency cycle with every member and where it is
 // declared, in the order the dependencies run.
@@ -243,23 +290,22 @@ func cycleDiag(nodes []*node, members []int) *hcl.Diagnostic {
 
 // decodeRecorded turns a stored object into a value of the current schema,
 // asking the provider to upgrade it when an older schema version wrote it.
-func decodeRecorded(ctx context.Context, n *node) (cty.Value, hcl.Diagnostics) {
-	obj := n.recorded
-	ty := n.schema.Block.ImpliedType()
-	if obj.SchemaVersion == n.schema.Version {
+func decodeRecorded(ctx context.Context, prov provider.Provider, rs *provider.ResourceSchema, obj *state.Object, cn *config.Node) (cty.Value, hcl.Diagnostics) {
+	ty := rs.Block.ImpliedType()
+	if obj.SchemaVersion == rs.Version {
 		if v, err := ctyjson.Unmarshal(obj.Value, ty); err == nil {
 			return v, nil
 		}
 	}
-	resp := n.prov.UpgradeResourceState(ctx, provider.UpgradeRequest{TypeName: obj.Type, Version: obj.SchemaVersion, RawStateJSON: obj.Value})
+	resp := prov.UpgradeResourceState(ctx, provider.UpgradeRequest{TypeName: obj.Type, Version: obj.SchemaVersion, RawStateJSON: obj.Value})
 	if resp.Diagnostics.HasErrors() {
-		return cty.NilVal, attribute(n, resp.Diagnostics)
+		return cty.NilVal, attribute(obj.Address, cn, resp.Diagnostics)
 	}
 	return resp.UpgradedState, resp.Diagnostics
 }
 
-// sensitivePaths are the paths of v to mark: those the schema declares and
-// those recorded as sensitive.
+// withMarks marks the sensitive paths of v: those the schema declares and
+// those given.
 func withMarks(schema *provider.Block, v cty.Value, extra []cty.Path) cty.Value {
 	if v.IsNull() || !v.IsKnown() {
 		return v
@@ -268,23 +314,7 @@ func withMarks(schema *provider.Block, v cty.Value, extra []cty.Path) cty.Value 
 	return marks.MarkPaths(v, paths)
 }
 
-func addrOf(n *node) string { return n.addr }
-
-func typeOf(n *node) string {
-	if n.cfg != nil {
-		return n.cfg.Type
-	}
-	return n.recorded.Type
-}
-
-func providerOf(n *node) string {
-	if n.cfg != nil {
-		return n.cfg.Provider
-	}
-	return n.recorded.Provider
-}
-
-// order returns the plan graph in dependency order, or the cycle.
+// graph returns the plan graph in dependency order, or the cycle.
 func (p *Planned) graph() (*graph.Graph, []int, hcl.Diagnostics) {
 	g := graph.New(len(p.nodes))
 	for _, n := range p.nodes {
@@ -297,4 +327,32 @@ func (p *Planned) graph() (*graph.Graph, []int, hcl.Diagnostics) {
 		return nil, nil, hcl.Diagnostics{cycleDiag(p.nodes, cycle)}
 	}
 	return g, order, nil
+}
+
+// forEach runs f for every index below n, at most as many at once as the
+// engine's parallelism allows, and waits for all.
+func (p *Planned) forEach(n int, f func(i int)) {
+	if n == 1 {
+		f(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		p.sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-p.sem; wg.Done() }()
+			f(i)
+		}()
+	}
+	wg.Wait()
+}
+
+func sortedStrings(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

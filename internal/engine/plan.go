@@ -9,10 +9,12 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/plan"
 	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/state"
 )
 
 // Plan compares the configuration with recorded state, refreshed from the
@@ -23,27 +25,25 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, opts PlanOptions)
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read state", Detail: err.Error()}}
 	}
-	p, diags := e.build(cfg, snap)
+	p, diags := e.build(cfg, snap, opts)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	p.opts = opts
 	g, order, d := p.graph()
 	if d.HasErrors() {
 		return nil, append(diags, d...)
 	}
-
 	var mu sync.Mutex
-	scope := p.scope()
-	g.Walk(ctx, order, e.parallelism(), func(id int) bool {
-		n := p.nodes[id]
-		d := e.planNode(ctx, p, n, scope)
+	report := func(d hcl.Diagnostics) bool {
 		if len(d) > 0 {
 			mu.Lock()
 			diags = append(diags, d...)
 			mu.Unlock()
 		}
 		return !d.HasErrors()
+	}
+	g.Walk(ctx, order, e.parallelism(), func(id int) bool {
+		return report(e.planNode(ctx, p, p.nodes[id]))
 	}, nil)
 	if err := ctx.Err(); err != nil {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Plan interrupted", Detail: err.Error()})
@@ -51,297 +51,529 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, opts PlanOptions)
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	report(e.planOrphans(ctx, p, snap))
+	if diags.HasErrors() {
+		return nil, diags
+	}
 	p.Plan = p.assemble()
 	return p, diags
 }
 
-// scope reads node values for evaluation. The walk guarantees that a node's
-// dependencies are finished, and their values written, before it runs.
-func (p *Planned) scope() config.Scope {
-	return config.ScopeFunc(func(addr string) cty.Value {
-		id, ok := p.byAddr[addr]
-		if !ok {
-			return cty.DynamicVal
-		}
-		return p.nodes[id].value
-	})
-}
-
-func (p *Planned) depsPending(n *node) bool {
+// depsState reports whether any dependency of n, seen from mi, has pending
+// changes or is deferred, and what a deferred one waits for.
+func (p *Planned) depsState(n *node, mi *modInstance) (pending bool, waiting string) {
 	for _, d := range n.deps {
-		if p.nodes[d].pending {
-			return true
+		dn := p.nodes[d]
+		if ni := dn.at(mi); ni != nil {
+			if ni.deferred && waiting == "" {
+				waiting = ni.waiting
+				if waiting == "" {
+					waiting = dn.addr
+				}
+			}
+			pending = pending || ni.pending
+			continue
+		}
+		if dn.mod.parent == mi.path {
+			// An output of a module called from here.
+			if why := dn.mod.deferredIn[mi]; why != "" && waiting == "" {
+				waiting = why
+			}
+			for _, k := range dn.mod.children[mi] {
+				if ni := dn.at(k); ni != nil {
+					pending = pending || ni.pending
+					if ni.deferred && waiting == "" {
+						waiting = ni.waiting
+					}
+				}
+			}
 		}
 	}
-	return false
+	return pending || waiting != "", waiting
 }
 
-func (e *Engine) planNode(ctx context.Context, p *Planned, n *node, scope config.Scope) hcl.Diagnostics {
-	if n.cfg == nil {
-		return e.planOrphan(ctx, p, n)
+func (e *Engine) planNode(ctx context.Context, p *Planned, n *node) hcl.Diagnostics {
+	cn := n.cfg
+	if cn.Kind == config.Module {
+		return p.expandModule(n)
 	}
-	switch n.cfg.Kind {
-	case config.Variable, config.Local:
-		v, diags := n.cfg.Eval(scope)
-		n.value = v
-		n.pending = p.depsPending(n)
-		return attribute(n, diags)
-	case config.Output:
-		return p.planOutput(n, scope)
-	case config.Provider:
-		return e.configure(ctx, n, scope)
-	case config.DataSource:
-		return e.planData(ctx, p, n, scope)
-	case config.Resource:
-		return e.planResource(ctx, p, n, scope)
+	if len(n.mod.deferredIn) > 0 {
+		n.deferredAny = true
 	}
-	return nil
+	n.per = make([]*nodeInst, len(n.mod.instances))
+	for i, mi := range n.mod.instances {
+		n.per[i] = &nodeInst{mi: mi}
+	}
+	switch cn.Kind {
+	case config.Resource, config.DataSource:
+		return e.planResources(ctx, p, n)
+	}
+	var diags hcl.Diagnostics
+	for _, ni := range n.per {
+		pending, waiting := p.depsState(n, ni.mi)
+		ni.pending = pending
+		if waiting != "" {
+			ni.deferred, ni.waiting = true, waiting
+		}
+		var d hcl.Diagnostics
+		switch cn.Kind {
+		case config.Variable, config.Local:
+			ni.value, d = evalNode(p, n, ni.mi)
+		case config.Output:
+			d = p.planOutput(n, ni)
+		case config.Provider:
+			d = e.configure(ctx, p, n)
+		case config.Check:
+			d = p.check(n, ni, false)
+		}
+		diags = append(diags, attribute(n.addr, cn, d)...)
+	}
+	return diags
 }
 
-func (p *Planned) planOutput(n *node, scope config.Scope) hcl.Diagnostics {
-	v, diags := n.cfg.Eval(scope)
+// evalNode evaluates a variable, local or output in a module instance. A
+// module's input variable is its call's argument, evaluated where the call
+// is, with the module instance's count.index or each.*.
+func evalNode(p *Planned, n *node, mi *modInstance) (cty.Value, hcl.Diagnostics) {
+	if n.cfg.Argument && mi.parent != nil {
+		return n.cfg.Eval(p.scopeAt(mi.parent), config.Instance{Key: mi.key, Each: mi.each})
+	}
+	return n.cfg.Eval(p.scopeAt(mi), config.NoInstance)
+}
+
+func (p *Planned) planOutput(n *node, ni *nodeInst) hcl.Diagnostics {
+	if p.opts.Destroy {
+		ni.value = cty.NullVal(cty.DynamicPseudoType)
+		return nil
+	}
+	if d := p.conditions(n, ni.mi, config.NoInstance, n.cfg.Preconditions, cty.NilVal, "Output precondition failed"); d.HasErrors() {
+		return d
+	}
+	v, diags := evalNode(p, n, ni.mi)
 	if diags.HasErrors() {
-		return attribute(n, diags)
+		return diags
 	}
 	if !n.cfg.Sensitive && marks.ContainsSensitive(v) {
-		return hcl.Diagnostics{errorDiag(n, "Output refers to sensitive values",
+		return hcl.Diagnostics{errorDiag(n.addr, n.cfg, "Output refers to sensitive values",
 			"The value of this output includes sensitive values. Add sensitive = true to the output block to show that this is intended; Tether will then hide it.")}
 	}
 	if n.cfg.Sensitive {
 		v = v.Mark(marks.Sensitive)
 	}
-	n.value = v
-	n.pending = p.depsPending(n)
+	ni.value = v
 	return diags
 }
 
-func (e *Engine) configure(ctx context.Context, n *node, scope config.Scope) hcl.Diagnostics {
-	v, diags := n.cfg.Eval(scope)
+// conditions checks preconditions or postconditions. A condition that is
+// not known yet passes here and is checked again after apply.
+func (p *Planned) conditions(n *node, mi *modInstance, inst config.Instance, conds []config.Condition, self cty.Value, summary string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, c := range conds {
+		ok, msg, d := c.Eval(p.scopeAt(mi), inst, self)
+		diags = append(diags, d...)
+		if d.HasErrors() || !ok.IsKnown() || ok.True() {
+			continue
+		}
+		if msg == "" {
+			msg = "The condition is false."
+		}
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: msg, Subject: c.Range.Ptr()})
+	}
+	return diags
+}
+
+// conditionsKnown reports whether every condition can be decided now.
+func (p *Planned) conditionsKnown(mi *modInstance, inst config.Instance, conds []config.Condition, self cty.Value) bool {
+	for _, c := range conds {
+		ok, _, d := c.Eval(p.scopeAt(mi), inst, self)
+		if !d.HasErrors() && !ok.IsKnown() {
+			return false
+		}
+	}
+	return true
+}
+
+// check evaluates a check block's assertions; failures are warnings.
+func (p *Planned) check(n *node, ni *nodeInst, final bool) hcl.Diagnostics {
+	if p.opts.Destroy {
+		return nil
+	}
+	d := p.conditions(n, ni.mi, config.NoInstance, n.cfg.Postconditions, cty.NilVal, fmt.Sprintf("Check block assertion failed: %s", n.addr))
+	for _, x := range d {
+		x.Severity = hcl.DiagWarning
+	}
+	if !final && !p.conditionsKnown(ni.mi, config.NoInstance, n.cfg.Postconditions, cty.NilVal) {
+		return append(d, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: fmt.Sprintf("Check block assertion known after apply: %s", n.addr),
+			Detail: "The assertion depends on values not known until apply; it will be checked then.", Subject: n.cfg.DeclRange.Ptr()})
+	}
+	return d
+}
+
+func (e *Engine) configure(ctx context.Context, p *Planned, n *node) hcl.Diagnostics {
+	v, diags := n.cfg.Eval(p.scopeAt(n.mod.instances[0]), config.NoInstance)
 	if diags.HasErrors() {
-		return attribute(n, diags)
+		return diags
 	}
 	uv, _ := v.UnmarkDeep()
 	if !uv.IsWhollyKnown() {
 		// Configured again during apply, once the values are known.
 		n.configUnknown = true
 	}
-	diags = append(diags, attribute(n, n.prov.ValidateProviderConfig(uv))...)
+	diags = append(diags, n.prov.ValidateProviderConfig(uv)...)
 	if diags.HasErrors() {
 		return diags
 	}
-	return append(diags, attribute(n, n.prov.ConfigureProvider(ctx, uv))...)
+	return append(diags, n.prov.ConfigureProvider(ctx, uv)...)
+}
+
+// planResources plans every instance of a resource or data source node in
+// every instance of its module.
+func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	var all []*instance
+	owner := map[*instance]*nodeInst{}
+	for _, ni := range n.per {
+		mi := ni.mi
+		pending, waiting := p.depsState(n, mi)
+		ni.pending = pending
+		if p.opts.Destroy {
+			ni.value = cty.DynamicVal
+			continue
+		}
+		keys, deferredBy, d := p.repeatKeys(n, mi)
+		if d.HasErrors() {
+			return d
+		}
+		if deferredBy == "" && waiting != "" {
+			// Something this node depends on is deferred: so is this node,
+			// since its configuration cannot be complete this round.
+			deferredBy = waiting
+		}
+		recorded := p.claim(n, mi, deferredBy != "")
+		if deferredBy != "" {
+			ni.deferred, ni.waiting, ni.pending = true, deferredBy, true
+			ni.value = cty.DynamicVal
+			n.deferredAny = true
+			continue
+		}
+		byAddr := make(map[string]*state.Object, len(recorded))
+		for _, obj := range recorded {
+			byAddr[obj.Address] = obj
+		}
+		for _, k := range keys {
+			in := &instance{addr: instanceAddr(n, mi, k.key), key: k.key, each: k.each}
+			if obj, ok := byAddr[in.addr]; ok {
+				in.recorded = obj
+				delete(byAddr, in.addr)
+			}
+			ni.insts = append(ni.insts, in)
+			owner[in] = ni
+			all = append(all, in)
+		}
+		// Recorded instances whose keys are gone are destroyed with the
+		// node, so that they go before what they depended on.
+		gone := make([]string, 0, len(byAddr))
+		for a := range byAddr {
+			gone = append(gone, a)
+		}
+		sort.Strings(gone)
+		for _, a := range gone {
+			in := &instance{addr: a, recorded: byAddr[a], key: cty.NilVal, gone: true}
+			ni.insts = append(ni.insts, in)
+			owner[in] = ni
+			all = append(all, in)
+		}
+	}
+	var mu sync.Mutex
+	p.forEach(len(all), func(i int) {
+		in := all[i]
+		ni := owner[in]
+		var d hcl.Diagnostics
+		if n.cfg.Kind == config.DataSource {
+			d = e.planData(ctx, p, n, ni, in)
+		} else {
+			d = e.planInstance(ctx, p, n, ni, in)
+		}
+		if len(d) > 0 {
+			mu.Lock()
+			diags = append(diags, d...)
+			mu.Unlock()
+		}
+	})
+	if diags.HasErrors() {
+		return diags
+	}
+	for _, ni := range n.per {
+		if ni.deferred || p.opts.Destroy {
+			continue
+		}
+		for _, in := range ni.insts {
+			if in.change != nil && in.change.Action != plan.NoOp {
+				ni.pending = true
+			}
+		}
+		ni.value = aggregate(n.cfg, live(ni.insts))
+	}
+	return diags
+}
+
+// live drops the instances that are being destroyed because their key is
+// gone.
+func live(insts []*instance) []*instance {
+	out := make([]*instance, 0, len(insts))
+	for _, in := range insts {
+		if !in.gone {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// claim takes the recorded objects of a node in one module instance. A
+// deferred node claims them too, so that they are kept rather than
+// destroyed as orphans.
+func (p *Planned) claim(n *node, mi *modInstance, keep bool) []*state.Object {
+	objs := p.recorded[claimKey(mi.str, relAddr(n))]
+	if len(objs) == 0 {
+		return nil
+	}
+	p.claimMu.Lock()
+	for _, o := range objs {
+		p.claimed[o] = true
+	}
+	p.claimMu.Unlock()
+	if keep {
+		return nil
+	}
+	return objs
 }
 
 // refresh reads a recorded object back from its provider.
-func (e *Engine) refresh(ctx context.Context, p *Planned, n *node) hcl.Diagnostics {
-	v, diags := decodeRecorded(ctx, n)
+func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider, rs *provider.ResourceSchema, in *instance, cn *config.Node) hcl.Diagnostics {
+	v, diags := decodeRecorded(ctx, prov, rs, in.recorded, cn)
 	if diags.HasErrors() {
 		return diags
 	}
-	n.recordedVal = v
-	n.prior = v
-	n.priorPrivate = n.recorded.Private
+	in.recordedVal = v
+	in.prior = v
+	in.priorPrivate = in.recorded.Private
 	if p.opts.SkipRefresh {
 		return diags
 	}
-	resp := n.prov.ReadResource(ctx, provider.ReadRequest{TypeName: typeOf(n), PriorState: v, Private: n.recorded.Private})
-	diags = append(diags, attribute(n, resp.Diagnostics)...)
+	resp := prov.ReadResource(ctx, provider.ReadRequest{TypeName: in.recorded.Type, PriorState: v, Private: in.recorded.Private})
+	diags = append(diags, attribute(in.addr, cn, resp.Diagnostics)...)
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
-	n.prior = resp.NewState
-	n.priorPrivate = resp.Private
+	in.prior = resp.NewState
+	in.priorPrivate = resp.Private
 	return diags
 }
 
-func (e *Engine) planOrphan(ctx context.Context, p *Planned, n *node) hcl.Diagnostics {
-	diags := e.refresh(ctx, p, n)
-	if diags.HasErrors() {
-		return diags
-	}
-	sens, _ := decodePaths(n.recorded.Sensitive)
-	n.change = &plan.ResourceChange{
-		Addr: n.addr, Mode: plan.Managed, Type: typeOf(n), Provider: providerOf(n),
-		Action: plan.Delete,
-		Before: withMarks(n.schema.Block, n.prior, sens),
-		After:  cty.NullVal(n.schema.Block.ImpliedType()),
-	}
-	if !p.opts.Destroy {
-		n.change.Reason = "it is no longer in the configuration"
-	}
-	if n.prior.IsNull() {
-		n.change.Action = plan.NoOp
-	}
-	n.pending = true
-	return diags
-}
-
-func (e *Engine) planData(ctx context.Context, p *Planned, n *node, scope config.Scope) hcl.Diagnostics {
+func (e *Engine) planData(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
 	ty := n.schema.Block.ImpliedType()
-	if p.opts.Destroy {
-		// Nothing reads a data source during destroy; dependents see an
-		// unknown result.
-		n.value = cty.UnknownVal(ty)
-		return nil
+	inst := config.Instance{Key: in.key, Each: in.each}
+	if d := p.conditions(n, ni.mi, inst, n.cfg.Preconditions, cty.NilVal, "Resource precondition failed"); d.HasErrors() {
+		return attribute(in.addr, n.cfg, d)
 	}
-	cfgVal, diags := n.cfg.Eval(scope)
+	cfgVal, diags := n.cfg.Eval(p.scopeAt(ni.mi), inst)
 	if diags.HasErrors() {
-		return attribute(n, diags)
+		return attribute(in.addr, n.cfg, diags)
 	}
 	uv, cfgMarks := marks.Unmark(cfgVal)
-	diags = append(diags, attribute(n, n.prov.ValidateDataSourceConfig(n.cfg.Type, uv))...)
+	diags = append(diags, attribute(in.addr, n.cfg, n.prov.ValidateDataSourceConfig(n.cfg.Type, uv))...)
 	if diags.HasErrors() {
 		return diags
 	}
-	if !uv.IsWhollyKnown() || p.depsPending(n) {
+	pending, _ := p.depsState(n, ni.mi)
+	if !uv.IsWhollyKnown() || pending {
 		// Reading now would see the world before the pending changes it
 		// depends on; read it during apply, right after them.
-		n.planned = proposedNew(n.schema.Block, cty.NullVal(ty), uv)
-		n.value = withMarks(n.schema.Block, n.planned, cfgMarks)
-		n.pending = true
+		in.planned = proposedNew(n.schema.Block, cty.NullVal(ty), uv)
+		in.value = withMarks(n.schema.Block, in.planned, cfgMarks)
 		reason := "its configuration depends on values not known until apply"
 		if uv.IsWhollyKnown() {
-			reason = "it depends on " + p.firstPending(n) + ", which has changes pending"
+			reason = "it depends on " + p.waitingOn(n, ni.mi) + ", which has changes pending"
 		}
-		n.change = &plan.ResourceChange{
-			Addr: n.addr, Mode: plan.Data, Type: n.cfg.Type, Provider: n.cfg.Provider,
-			Action: plan.Read, Before: cty.NullVal(ty), After: n.value, Reason: reason,
+		in.change = &plan.ResourceChange{
+			Addr: in.addr, Mode: plan.Data, Type: n.cfg.Type, Provider: n.cfg.Provider,
+			Action: plan.Read, Before: cty.NullVal(ty), After: in.value, Reason: reason,
 		}
 		return diags
 	}
 	resp := n.prov.ReadDataSource(ctx, provider.ReadDataRequest{TypeName: n.cfg.Type, Config: uv})
-	diags = append(diags, attribute(n, resp.Diagnostics)...)
+	diags = append(diags, attribute(in.addr, n.cfg, resp.Diagnostics)...)
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
-	n.value = withMarks(n.schema.Block, resp.State, cfgMarks)
-	return diags
+	in.value = withMarks(n.schema.Block, resp.State, cfgMarks)
+	return append(diags, attribute(in.addr, n.cfg, p.conditions(n, ni.mi, inst, n.cfg.Postconditions, in.value, "Resource postcondition failed"))...)
 }
 
-func (p *Planned) firstPending(n *node) string {
-	for _, d := range n.deps {
-		if dn := p.nodes[d]; dn.pending {
-			if dn.cfg != nil && (dn.cfg.Kind == config.Resource || dn.cfg.Kind == config.DataSource) {
-				return dn.addr
-			}
-			if s := p.firstPending(dn); s != "" {
-				return s
-			}
-		}
-	}
-	return ""
-}
-
-func (e *Engine) planResource(ctx context.Context, p *Planned, n *node, scope config.Scope) hcl.Diagnostics {
+func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	block := n.schema.Block
 	ty := block.ImpliedType()
-	n.prior = cty.NullVal(ty)
-	n.recordedVal = cty.NullVal(ty)
-	if n.recorded != nil {
-		diags = e.refresh(ctx, p, n)
+	in.prior = cty.NullVal(ty)
+	in.recordedVal = cty.NullVal(ty)
+	if in.recorded != nil {
+		diags = e.refresh(ctx, p, n.prov, n.schema, in, n.cfg)
 		if diags.HasErrors() {
 			return diags
 		}
 	}
-	n.resourceDeps = p.resourceDeps(n)
+	in.resourceDeps = p.resourceDeps(n)
 	var priorMarks []cty.Path
-	if n.recorded != nil {
-		priorMarks, _ = decodePaths(n.recorded.Sensitive)
+	if in.recorded != nil {
+		priorMarks, _ = decodePaths(in.recorded.Sensitive)
 	}
-	before := withMarks(block, n.prior, priorMarks)
+	before := withMarks(block, in.prior, priorMarks)
+	in.value = before
 
-	if p.opts.Destroy {
-		n.change = &plan.ResourceChange{Addr: n.addr, Mode: plan.Managed, Type: n.cfg.Type, Provider: n.cfg.Provider,
-			Action: plan.Delete, Before: before, After: cty.NullVal(ty)}
-		if n.prior.IsNull() {
-			n.change.Action = plan.NoOp
+	// An instance whose key left count or for_each is destroyed.
+	if in.gone {
+		in.change = &plan.ResourceChange{Addr: in.addr, Mode: plan.Managed, Type: n.cfg.Type, Provider: n.cfg.Provider,
+			Action: plan.Delete, Before: before, After: cty.NullVal(ty), Reason: "its key is no longer in count or for_each"}
+		if in.prior.IsNull() {
+			in.change.Action = plan.NoOp
 		}
-		n.value = before
-		n.pending = true
+		if n.cfg.Lifecycle.PreventDestroy && in.change.Action == plan.Delete {
+			return append(diags, preventDestroy(in.addr, n.cfg, plan.Delete))
+		}
 		return diags
 	}
 
-	cfgVal, d := n.cfg.Eval(scope)
-	diags = append(diags, attribute(n, d)...)
+	inst := config.Instance{Key: in.key, Each: in.each}
+	if d := p.conditions(n, ni.mi, inst, n.cfg.Preconditions, cty.NilVal, "Resource precondition failed"); d.HasErrors() {
+		return append(diags, attribute(in.addr, n.cfg, d)...)
+	}
+	cfgVal, d := n.cfg.Eval(p.scopeAt(ni.mi), inst)
+	diags = append(diags, attribute(in.addr, n.cfg, d)...)
 	if d.HasErrors() {
 		return diags
 	}
-	change, planned, plannedPriv, d := e.planChange(ctx, n, cfgVal)
+	in.forceReplace = p.triggered(n, ni.mi)
+	change, planned, plannedPriv, d := e.planChange(ctx, n, in, cfgVal)
 	diags = append(diags, d...)
 	if d.HasErrors() {
 		return diags
 	}
 	change.Before = before
-	if n.recorded != nil && n.recorded.Status == "tainted" && change.Action != plan.Create {
-		change.Action = replaceAction(n)
+	if in.recorded != nil && in.recorded.Status == state.Tainted && change.Action != plan.Create {
+		change.Action = replaceAction(n.cfg)
 		change.Reason = "it is tainted: an earlier apply failed part way through creating it"
 	}
 	if n.cfg.Lifecycle.PreventDestroy && (change.Action.IsReplace() || change.Action == plan.Delete) {
-		return append(diags, errorDiag(n, "Instance cannot be destroyed",
-			fmt.Sprintf("%s has lifecycle.prevent_destroy set, but the plan would %s it. Remove prevent_destroy, or change the configuration so that it is updated in place.", n.addr, change.Action)))
+		return append(diags, preventDestroy(in.addr, n.cfg, change.Action))
 	}
-	n.change = change
-	n.planned = planned
-	n.plannedPriv = plannedPriv
-	n.value = change.After
-	n.pending = change.Action != plan.NoOp
+	in.change = change
+	in.planned = planned
+	in.plannedPriv = plannedPriv
+	in.value = change.After
+	if len(n.cfg.Postconditions) > 0 {
+		if p.conditionsKnown(ni.mi, inst, n.cfg.Postconditions, change.After) {
+			diags = append(diags, attribute(in.addr, n.cfg, p.conditions(n, ni.mi, inst, n.cfg.Postconditions, change.After, "Resource postcondition failed"))...)
+		} else {
+			in.checkAfterApply = true
+		}
+	}
 	return diags
 }
 
-func replaceAction(n *node) plan.Action {
-	if n.cfg != nil && n.cfg.Lifecycle.CreateBeforeDestroy {
+func preventDestroy(address string, cn *config.Node, action plan.Action) *hcl.Diagnostic {
+	return errorDiag(address, cn, "Instance cannot be destroyed",
+		fmt.Sprintf("%s has lifecycle.prevent_destroy set, but the plan would %s it. Remove prevent_destroy, or change the configuration so that it is updated in place.", address, action))
+}
+
+func replaceAction(cn *config.Node) plan.Action {
+	if cn != nil && cn.Lifecycle.CreateBeforeDestroy {
 		return plan.CreateThenDelete
 	}
 	return plan.DeleteThenCreate
 }
 
-// planChange asks the provider what applying cfgVal to the node's prior
-// object means. It is used during plan and again during apply, with the
-// values dependencies really produced.
-func (e *Engine) planChange(ctx context.Context, n *node, cfgVal cty.Value) (*plan.ResourceChange, cty.Value, []byte, hcl.Diagnostics) {
+// triggered reports whether a replace_triggered_by reference has a change
+// planned in the same module instance.
+func (p *Planned) triggered(n *node, mi *modInstance) bool {
+	for _, t := range n.cfg.Lifecycle.ReplaceTriggeredBy {
+		id, ok := p.byAddr[t.Addr]
+		if !ok {
+			continue
+		}
+		ni := p.nodes[id].at(mi)
+		if ni == nil {
+			continue
+		}
+		for _, in := range ni.insts {
+			c := in.change
+			if c == nil || c.Action == plan.NoOp || c.Action == plan.Read {
+				continue
+			}
+			if len(t.Path) == 0 || c.Action != plan.Update || pathChanged(t.Path, unmarked(c.Before), unmarked(c.After)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func unmarked(v cty.Value) cty.Value {
+	u, _ := v.UnmarkDeep()
+	return u
+}
+
+// planChange asks the provider what applying cfgVal to the instance's
+// prior object means. It is used during plan and again during apply, with
+// the values dependencies really produced.
+func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal cty.Value) (*plan.ResourceChange, cty.Value, []byte, hcl.Diagnostics) {
 	block := n.schema.Block
 	ty := block.ImpliedType()
 	uv, cfgMarks := marks.Unmark(cfgVal)
-	n.configVal = uv
-	diags := attribute(n, n.prov.ValidateResourceConfig(n.cfg.Type, uv))
+	if !in.prior.IsNull() {
+		uv = ignoreChanges(n.cfg.Lifecycle, block, in.prior, uv)
+	}
+	in.configVal = uv
+	diags := attribute(in.addr, n.cfg, n.prov.ValidateResourceConfig(n.cfg.Type, uv))
 	if diags.HasErrors() {
 		return nil, cty.NilVal, nil, diags
 	}
 	resp := n.prov.PlanResourceChange(ctx, provider.PlanRequest{
-		TypeName: n.cfg.Type, PriorState: n.prior, ProposedNewState: proposedNew(block, n.prior, uv),
-		Config: uv, PriorPrivate: n.priorPrivate,
+		TypeName: n.cfg.Type, PriorState: in.prior, ProposedNewState: proposedNew(block, in.prior, uv),
+		Config: uv, PriorPrivate: in.priorPrivate,
 	})
-	diags = append(diags, attribute(n, resp.Diagnostics)...)
+	diags = append(diags, attribute(in.addr, n.cfg, resp.Diagnostics)...)
 	if resp.Diagnostics.HasErrors() {
 		return nil, cty.NilVal, nil, diags
 	}
-	change := &plan.ResourceChange{Addr: n.addr, Mode: plan.Managed, Type: n.cfg.Type, Provider: n.cfg.Provider}
+	change := &plan.ResourceChange{Addr: in.addr, Mode: plan.Managed, Type: n.cfg.Type, Provider: n.cfg.Provider}
 	planned, priv := resp.PlannedState, resp.PlannedPrivate
 	switch {
-	case n.prior.IsNull():
+	case in.prior.IsNull():
 		change.Action = plan.Create
-		if n.recorded != nil {
+		if in.recorded != nil {
 			change.Reason = "it was deleted outside Tether"
 		}
-	case planned.RawEquals(n.prior):
+	case planned.RawEquals(in.prior) && !in.forceReplace:
 		change.Action = plan.NoOp
 	default:
 		change.Action = plan.Update
 		for _, path := range resp.RequiresReplace {
-			if pathChanged(path, n.prior, planned) {
+			if pathChanged(path, in.prior, planned) {
 				change.RequiresReplace = append(change.RequiresReplace, path)
 			}
 		}
-		if len(change.RequiresReplace) > 0 {
-			change.Action = replaceAction(n)
+		if len(change.RequiresReplace) > 0 || in.forceReplace {
+			if len(change.RequiresReplace) == 0 {
+				change.Reason = "a resource in its replace_triggered_by changed"
+			}
+			change.Action = replaceAction(n.cfg)
 			// A replacement is a create: plan it again from nothing so that
 			// computed attributes are unknown rather than carried over.
 			resp := n.prov.PlanResourceChange(ctx, provider.PlanRequest{
 				TypeName: n.cfg.Type, PriorState: cty.NullVal(ty), ProposedNewState: proposedNew(block, cty.NullVal(ty), uv),
 				Config: uv,
 			})
-			diags = append(diags, attribute(n, resp.Diagnostics)...)
+			diags = append(diags, attribute(in.addr, n.cfg, resp.Diagnostics)...)
 			if resp.Diagnostics.HasErrors() {
 				return nil, cty.NilVal, nil, diags
 			}
@@ -350,6 +582,39 @@ func (e *Engine) planChange(ctx context.Context, n *node, cfgVal cty.Value) (*pl
 	}
 	change.After = withMarks(block, planned, cfgMarks)
 	return change, planned, priv, diags
+}
+
+// ignoreChanges puts the prior values back into a configuration where the
+// lifecycle says to ignore changes.
+func ignoreChanges(lc config.Lifecycle, block *provider.Block, prior, cfg cty.Value) cty.Value {
+	if lc.IgnoreAllChanges {
+		attrs := map[string]cty.Value{}
+		for name, a := range block.Attributes {
+			if a.Computed && !a.Optional && !a.Required {
+				attrs[name] = cty.NullVal(a.Type)
+			} else {
+				attrs[name] = prior.GetAttr(name)
+			}
+		}
+		for name := range block.BlockTypes {
+			attrs[name] = prior.GetAttr(name)
+		}
+		return cty.ObjectVal(attrs)
+	}
+	if len(lc.IgnoreChanges) == 0 {
+		return cfg
+	}
+	out, _ := cty.Transform(cfg, func(p cty.Path, v cty.Value) (cty.Value, error) {
+		for _, ig := range lc.IgnoreChanges {
+			if p.Equals(ig) {
+				if pv, err := ig.Apply(prior); err == nil {
+					return pv, nil
+				}
+			}
+		}
+		return v, nil
+	})
+	return out
 }
 
 func pathChanged(path cty.Path, before, after cty.Value) bool {
@@ -365,7 +630,7 @@ func pathChanged(path cty.Path, before, after cty.Value) bool {
 }
 
 // resourceDeps collects the resources a node depends on, looking through
-// locals, variables, outputs and data sources.
+// locals, variables, outputs, modules and data sources.
 func (p *Planned) resourceDeps(n *node) []string {
 	seen := map[int]bool{}
 	var out []string
@@ -389,48 +654,161 @@ func (p *Planned) resourceDeps(n *node) []string {
 	return out
 }
 
+// planOrphans plans the destruction of recorded objects that no node
+// claimed: their resource or module left the configuration (or, for
+// destroy, everything).
+func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapshot) hcl.Diagnostics {
+	var orphans []*node
+	var diags hcl.Diagnostics
+	addrs := make([]string, 0, len(snap.Objects))
+	for a, obj := range snap.Objects {
+		if obj.Mode == state.Managed && !p.claimed[obj] {
+			addrs = append(addrs, a)
+		}
+	}
+	sort.Strings(addrs)
+	for _, a := range addrs {
+		obj := snap.Objects[a]
+		ia, _ := addr.ParseInstance(a)
+		static := ia.Static()
+		var cn *config.Node
+		if id, ok := p.byAddr[static]; ok {
+			cn = p.nodes[id].cfg
+			if p.kept(p.nodes[id]) {
+				continue
+			}
+		}
+		prov, schema, err := e.providerFor(obj.Provider)
+		if err != nil {
+			diags = append(diags, errorDiag(a, nil, "Provider not available", fmt.Sprintf("The recorded object %s needs %s to be destroyed.", a, err)))
+			continue
+		}
+		rs := schema.Resources[obj.Type]
+		if rs == nil {
+			diags = append(diags, errorDiag(a, nil, "Unknown resource type", fmt.Sprintf("Provider %q no longer has the resource type %q of the recorded object.", obj.Provider, obj.Type)))
+			continue
+		}
+		if cn != nil && cn.Lifecycle.PreventDestroy {
+			diags = append(diags, preventDestroy(a, cn, plan.Delete))
+			continue
+		}
+		n := &node{id: len(p.nodes), addr: a, prov: prov, schema: rs, orphan: &instance{addr: a, recorded: obj, key: cty.NilVal}}
+		p.nodes = append(p.nodes, n)
+		orphans = append(orphans, n)
+	}
+	if diags.HasErrors() {
+		return diags
+	}
+	var mu sync.Mutex
+	p.forEach(len(orphans), func(i int) {
+		n := orphans[i]
+		in := n.orphan
+		d := e.refresh(ctx, p, n.prov, n.schema, in, nil)
+		if !d.HasErrors() {
+			sens, _ := decodePaths(in.recorded.Sensitive)
+			in.change = &plan.ResourceChange{
+				Addr: in.addr, Mode: plan.Managed, Type: in.recorded.Type, Provider: in.recorded.Provider,
+				Action: plan.Delete,
+				Before: withMarks(n.schema.Block, in.prior, sens),
+				After:  cty.NullVal(n.schema.Block.ImpliedType()),
+			}
+			if !p.opts.Destroy {
+				in.change.Reason = "it is no longer in the configuration"
+			}
+			if in.prior.IsNull() {
+				in.change.Action = plan.NoOp
+			}
+		}
+		if len(d) > 0 {
+			mu.Lock()
+			diags = append(diags, d...)
+			mu.Unlock()
+		}
+	})
+	return diags
+}
+
+// kept reports whether the objects of a node's declaration stay untouched
+// this round because the node, or a module around it, is deferred.
+func (p *Planned) kept(n *node) bool {
+	if n.deferredAny {
+		return true
+	}
+	for m := n.mod; m != nil && m.call != nil; m = m.parent {
+		if m.call.deferredAny || len(m.deferredIn) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // assemble collects the proposed changes in address order.
 func (p *Planned) assemble() *plan.Plan {
 	pl := &plan.Plan{Destroy: p.opts.Destroy}
-	for _, n := range p.nodes {
-		if n.recorded != nil && n.cfg != nil && !n.recordedVal.IsNull() && !n.prior.RawEquals(n.recordedVal) {
-			sens, _ := decodePaths(n.recorded.Sensitive)
+	addChange := func(n *node, in *instance) {
+		if in.recorded != nil && !in.recordedVal.IsNull() && in.recordedVal != cty.NilVal && !in.prior.RawEquals(in.recordedVal) {
+			sens, _ := decodePaths(in.recorded.Sensitive)
+			action := plan.Update
+			if in.prior.IsNull() {
+				action = plan.Delete
+			}
 			pl.Drift = append(pl.Drift, &plan.ResourceChange{
-				Addr: n.addr, Mode: plan.Managed, Type: typeOf(n), Provider: providerOf(n),
-				Action: driftAction(n.prior),
-				Before: withMarks(n.schema.Block, n.recordedVal, sens),
-				After:  withMarks(n.schema.Block, n.prior, sens),
+				Addr: in.addr, Mode: plan.Managed, Type: in.recorded.Type, Provider: in.recorded.Provider,
+				Action: action,
+				Before: withMarks(n.schema.Block, in.recordedVal, sens),
+				After:  withMarks(n.schema.Block, in.prior, sens),
 			})
 		}
-		if n.change != nil {
-			pl.Changes = append(pl.Changes, n.change)
+		if in.change != nil {
+			pl.Changes = append(pl.Changes, in.change)
 		}
+	}
+	for _, n := range p.nodes {
+		if n.orphan != nil {
+			addChange(n, n.orphan)
+			continue
+		}
+		for _, ni := range n.per {
+			if ni.deferred && (n.cfg.Kind == config.Resource || n.cfg.Kind == config.DataSource || n.cfg.Kind == config.Module) {
+				pl.Deferred = append(pl.Deferred, p.deferredChange(n, ni))
+			}
+			for _, in := range ni.insts {
+				addChange(n, in)
+			}
+		}
+	}
+	for _, mv := range p.moves {
+		pl.Moved = append(pl.Moved, &plan.Move{From: mv.from, To: mv.to})
 	}
 	sort.Slice(pl.Changes, func(i, j int) bool { return pl.Changes[i].Addr < pl.Changes[j].Addr })
 	sort.Slice(pl.Drift, func(i, j int) bool { return pl.Drift[i].Addr < pl.Drift[j].Addr })
+	sort.Slice(pl.Deferred, func(i, j int) bool { return pl.Deferred[i].Addr < pl.Deferred[j].Addr })
 	pl.Outputs = p.outputChanges()
 	return pl
 }
 
-func driftAction(now cty.Value) plan.Action {
-	if now.IsNull() {
-		return plan.Delete
+func (p *Planned) deferredChange(n *node, ni *nodeInst) *plan.DeferredChange {
+	target := addr.Join(ni.mi.str, relAddr(n)) + "[*]"
+	if n.cfg.Repeat == nil && n.cfg.Kind != config.Module {
+		target = addr.Join(ni.mi.str, relAddr(n))
 	}
-	return plan.Update
+	existing := len(p.recorded[claimKey(ni.mi.str, relAddr(n))]) > 0
+	return &plan.DeferredChange{Addr: target, WaitingOn: ni.waiting, Existing: existing, Module: n.cfg.Kind == config.Module}
 }
 
 func (p *Planned) outputChanges() []*plan.OutputChange {
 	var out []*plan.OutputChange
 	declared := map[string]bool{}
 	for _, n := range p.nodes {
-		if n.cfg == nil || n.cfg.Kind != config.Output {
+		if n.cfg == nil || n.cfg.Kind != config.Output || n.cfg.Module != "" {
 			continue
 		}
+		ni := n.per[0]
 		declared[n.cfg.Name] = true
-		oc := &plan.OutputChange{Name: n.cfg.Name, Sensitive: n.cfg.Sensitive, After: n.value, Before: cty.NullVal(cty.DynamicPseudoType)}
-		if p.opts.Destroy {
-			oc.After = cty.NullVal(cty.DynamicPseudoType)
+		if ni.deferred && !p.opts.Destroy {
+			continue
 		}
+		oc := &plan.OutputChange{Name: n.cfg.Name, Sensitive: n.cfg.Sensitive, After: ni.value, Before: cty.NullVal(cty.DynamicPseudoType)}
 		rec, ok := p.outputs[n.cfg.Name]
 		switch {
 		case !ok && p.opts.Destroy:
@@ -443,12 +821,11 @@ func (p *Planned) outputChanges() []*plan.OutputChange {
 				before = before.Mark(marks.Sensitive)
 			}
 			oc.Before = before
-			after, _ := oc.After.UnmarkDeep()
-			prev, _ := before.UnmarkDeep()
 			switch {
 			case p.opts.Destroy:
 				oc.Action = plan.Delete
-			case err != nil || !after.RawEquals(prev):
+				oc.After = cty.NullVal(cty.DynamicPseudoType)
+			case err != nil || !unmarked(oc.After).RawEquals(unmarked(before)):
 				oc.Action = plan.Update
 			default:
 				oc.Action = plan.NoOp

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
 
@@ -26,27 +27,18 @@ var resourceMetaSchema = &hcl.BodySchema{
 	},
 }
 
-var lifecycleSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "create_before_destroy"},
-		{Name: "prevent_destroy"},
-		{Name: "ignore_changes"},
-		{Name: "replace_triggered_by"},
-	},
-	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}, {Type: "postcondition"}},
-}
-
-func (l *loader) resource(b *hcl.Block, kind config.Kind) {
+func (m *module) resource(b *hcl.Block, kind config.Kind) {
+	l := m.l
 	typ, name := b.Labels[0], b.Labels[1]
-	addr := typ + "." + name
+	rel := typ + "." + name
 	if kind == config.DataSource {
-		addr = "data." + addr
+		rel = "data." + rel
 	}
 	if !hclsyntaxValidName(name) {
 		l.errorf(b.LabelRanges[1], "Invalid resource name", "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.")
 		return
 	}
-	n := &config.Node{Kind: kind, Addr: addr, Type: typ, Name: name, DeclRange: b.DefRange}
+	n := &config.Node{Kind: kind, Addr: m.prefix(rel), Type: typ, Name: name, Module: m.path, DeclRange: b.DefRange}
 	if !l.declare(n) {
 		return
 	}
@@ -62,22 +54,20 @@ func (l *loader) resource(b *hcl.Block, kind config.Kind) {
 			n.Provider = t.RootName()
 		}
 	}
-	for _, name := range []string{"count", "for_each"} {
-		if a, ok := meta.Attributes[name]; ok {
-			l.errorf(a.NameRange, fmt.Sprintf("%q is not supported yet", name), "Repeating resources with %s is not available in this version of Tether; declare each instance as its own resource for now.", name)
-		}
-	}
+	var repeatKind string
+	n.Repeat, repeatKind = l.repeat(meta.Attributes, m, n)
+	var lc *hcl.Block
 	for _, blk := range meta.Blocks {
 		switch blk.Type {
 		case "provisioner", "connection":
 			l.errorf(blk.DefRange, fmt.Sprintf("%s blocks are not supported", blk.Type),
 				"Tether does not run provisioners; model the work as a resource (for example a tether_value with depends_on) instead.")
 		case "lifecycle":
-			l.lifecycle(n, blk)
+			lc = blk
 		}
 	}
 	if a, ok := meta.Attributes["depends_on"]; ok {
-		n.DependsOn = l.dependsOn(a)
+		n.DependsOn = m.dependsOn(a)
 	}
 
 	schema := l.resourceSchema(n, b)
@@ -86,13 +76,68 @@ func (l *loader) resource(b *hcl.Block, kind config.Kind) {
 	}
 	spec := l.spec(n, schema.Block)
 	l.checkBody(remain, spec, schema.Block)
-	traversals := hcldec.Variables(remain, spec)
+	traversals := dynblock.VariablesHCLDec(remain, spec)
+	var lifecycleTraversals []hcl.Traversal
+	if lc != nil {
+		lifecycleTraversals = m.lifecycle(n, lc, schema.Block, repeatKind)
+	}
+	dynamicTypes := dynamicBlockTypes(remain)
 	l.pending = append(l.pending, func() {
-		refs := l.resolve(n, traversals)
-		n.Eval = func(scope config.Scope) (cty.Value, hcl.Diagnostics) {
-			return hcldec.Decode(remain, spec, l.evalContext(refs, scope))
+		refs := m.resolve(n, append(traversals, lifecycleTraversals...), repeatKind)
+		m.resolveDependsOn(n)
+		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+			ctx := m.evalContext(refs, scope, inst, cty.NilVal)
+			if len(dynamicTypes) == 0 {
+				return hcldec.Decode(remain, spec, ctx)
+			}
+			return decodeDynamic(remain, spec, ctx, schema.Block, dynamicTypes)
 		}
 	})
+}
+
+// dynamicBlockTypes returns the block types that top-level dynamic blocks
+// of body generate, keyed by the start of their for_each expression.
+func dynamicBlockTypes(body hcl.Body) map[hcl.Pos]string {
+	content, _, _ := body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "dynamic", LabelNames: []string{"type"}}}})
+	if content == nil || len(content.Blocks) == 0 {
+		return nil
+	}
+	out := map[hcl.Pos]string{}
+	for _, b := range content.Blocks {
+		attrs, _ := b.Body.JustAttributes()
+		if a, ok := attrs["for_each"]; ok {
+			out[a.Expr.Range().Start] = b.Labels[0]
+		}
+	}
+	return out
+}
+
+// decodeDynamic expands dynamic blocks and decodes the result. A dynamic
+// block whose collection is unknown stands for an unknown number of
+// blocks: rather than dynblock's single placeholder block, the whole block
+// collection it generates is decoded as unknown, so that the plan says the
+// blocks are known only after apply.
+func decodeDynamic(body hcl.Body, spec hcldec.Spec, ctx *hcl.EvalContext, block *provider.Block, types map[hcl.Pos]string) (cty.Value, hcl.Diagnostics) {
+	unknown := map[string]bool{}
+	check := dynblock.OptCheckForEach(func(v cty.Value, expr hcl.Expression, _ *hcl.EvalContext) hcl.Diagnostics {
+		if !v.IsWhollyKnown() || !v.IsKnown() {
+			if name, ok := types[expr.Range().Start]; ok {
+				unknown[name] = true
+			}
+		}
+		return nil
+	})
+	val, diags := hcldec.Decode(dynblock.Expand(body, ctx, check), spec, ctx)
+	if diags.HasErrors() || len(unknown) == 0 || !val.Type().IsObjectType() {
+		return val, diags
+	}
+	attrs := val.AsValueMap()
+	for name := range unknown {
+		if _, ok := block.BlockTypes[name]; ok {
+			attrs[name] = cty.UnknownVal(attrs[name].Type())
+		}
+	}
+	return cty.ObjectVal(attrs), diags
 }
 
 // impliedProvider is Terraform's rule: a resource type belongs to the
@@ -144,7 +189,9 @@ func (l *loader) spec(n *config.Node, b *provider.Block) hcldec.Spec {
 // checkBody finds what can be found without values: unknown and missing
 // arguments, and arguments that only the provider may set.
 func (l *loader) checkBody(body hcl.Body, spec hcldec.Spec, block *provider.Block) {
-	content, d := body.Content(hcldec.ImpliedSchema(spec))
+	schema := hcldec.ImpliedSchema(spec)
+	schema.Blocks = append(schema.Blocks, hcl.BlockHeaderSchema{Type: "dynamic", LabelNames: []string{"type"}})
+	content, d := body.Content(schema)
 	for _, diag := range d {
 		if diag.Summary == "Unsupported argument" || diag.Summary == "Unsupported block type" {
 			diag.Detail += suggestFromSchema(diag, block)
@@ -161,6 +208,21 @@ func (l *loader) checkBody(body hcl.Body, spec hcldec.Spec, block *provider.Bloc
 				"%q is computed by the provider after apply; remove it from the configuration.", name)
 		}
 	}
+	for _, b := range content.Blocks {
+		if b.Type != "dynamic" {
+			continue
+		}
+		if _, ok := block.BlockTypes[b.Labels[0]]; !ok {
+			l.errorf(b.LabelRanges[0], fmt.Sprintf("Unsupported block type %q", b.Labels[0]),
+				"A dynamic block generates blocks of the type named by its label, and this resource has no %q blocks.%s", b.Labels[0], didYouMean(b.Labels[0], block.BlockTypeNames()))
+			continue
+		}
+		inner, _, _ := b.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "content"}}})
+		if inner != nil && len(inner.Blocks) == 0 {
+			l.errorf(b.DefRange, "Missing content block",
+				"A dynamic block needs a content block that describes each generated %q block: write content { ... } inside it.", b.Labels[0])
+		}
+	}
 }
 
 func suggestFromSchema(diag *hcl.Diagnostic, block *provider.Block) string {
@@ -173,51 +235,43 @@ func suggestFromSchema(diag *hcl.Diagnostic, block *provider.Block) string {
 	return didYouMean(parts[1], names)
 }
 
-func (l *loader) lifecycle(n *config.Node, b *hcl.Block) {
-	content, d := b.Body.Content(lifecycleSchema)
-	l.diags = append(l.diags, d...)
-	boolAttr := func(name string, dst *bool) {
-		a, ok := content.Attributes[name]
-		if !ok {
-			return
-		}
-		v, d := a.Expr.Value(nil)
-		if d.HasErrors() || v.Type() != cty.Bool || v.IsNull() {
-			l.errorf(a.Expr.Range(), fmt.Sprintf("Invalid %s", name), "%s must be true or false, written literally.", name)
-			return
-		}
-		*dst = v.True()
-	}
-	boolAttr("create_before_destroy", &n.Lifecycle.CreateBeforeDestroy)
-	boolAttr("prevent_destroy", &n.Lifecycle.PreventDestroy)
-	for _, name := range []string{"ignore_changes", "replace_triggered_by"} {
-		if a, ok := content.Attributes[name]; ok {
-			l.errorf(a.NameRange, fmt.Sprintf("%q is not supported yet", name), "This lifecycle setting is not available in this version of Tether.")
-		}
-	}
-	for _, blk := range content.Blocks {
-		l.errorf(blk.DefRange, fmt.Sprintf("%s blocks are not supported yet", blk.Type), "Conditions are not available in this version of Tether.")
-	}
-}
-
-func (l *loader) dependsOn(a *hcl.Attribute) []config.Ref {
+func (m *module) dependsOn(a *hcl.Attribute) []config.Ref {
+	l := m.l
 	exprs, d := hcl.ExprList(a.Expr)
 	l.diags = append(l.diags, d...)
 	var out []config.Ref
 	for _, e := range exprs {
 		t, d := hcl.AbsTraversalForExpr(e)
 		if d.HasErrors() {
-			l.errorf(e.Range(), "Invalid depends_on reference", "depends_on takes references to resources or data sources, such as tether_file.a, without quotes.")
+			l.errorf(e.Range(), "Invalid depends_on reference", "depends_on takes references to resources, data sources or modules, such as tether_file.a, without quotes.")
 			continue
 		}
-		addr, whole := traversalAddr(t)
-		if addr == "" || strings.HasPrefix(addr, "var.") || strings.HasPrefix(addr, "local.") || !whole {
-			l.errorf(e.Range(), "Invalid depends_on reference", "depends_on takes whole resources or data sources, such as tether_file.a; %s is not one.", traversalString(t))
+		rel, whole := traversalAddr(t)
+		if t.RootName() == "module" {
+			names := attrNames(t)
+			if len(names) == 2 && len(t) == 2 {
+				out = append(out, config.Ref{Addr: m.prefix("module." + names[1]), Range: e.Range()})
+				continue
+			}
+		}
+		if rel == "" || strings.HasPrefix(rel, "var.") || strings.HasPrefix(rel, "local.") || !whole {
+			l.errorf(e.Range(), "Invalid depends_on reference", "depends_on takes whole resources, data sources or modules, such as tether_file.a; %s is not one.", traversalString(t))
 			continue
 		}
-		out = append(out, config.Ref{Addr: addr, Range: e.Range()})
+		out = append(out, config.Ref{Addr: m.prefix(rel), Range: e.Range()})
 	}
 	return out
+}
+
+// resolveDependsOn checks depends_on entries once every declaration is
+// known.
+func (m *module) resolveDependsOn(n *config.Node) {
+	for _, d := range n.DependsOn {
+		t, ok := m.l.decls[d.Addr]
+		if !ok || (t.Kind != config.Resource && t.Kind != config.DataSource && t.Kind != config.Module) {
+			m.l.errorf(d.Range, "Reference to undeclared object in depends_on", "%s is not declared in this module.", strings.TrimPrefix(d.Addr, m.path+"."))
+		}
+	}
 }
 
 func (l *loader) provider(b *hcl.Block) {
@@ -239,10 +293,11 @@ func (l *loader) provider(b *hcl.Block) {
 	spec := decoderSpec(ps.Provider)
 	l.checkBody(remain, spec, orEmpty(ps.Provider))
 	traversals := hcldec.Variables(remain, spec)
+	root := &module{l: l, dir: l.dir}
 	l.pending = append(l.pending, func() {
-		refs := l.resolve(n, traversals)
-		n.Eval = func(scope config.Scope) (cty.Value, hcl.Diagnostics) {
-			return hcldec.Decode(remain, spec, l.evalContext(refs, scope))
+		refs := root.resolve(n, traversals, "")
+		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+			return hcldec.Decode(remain, spec, root.evalContext(refs, scope, inst, cty.NilVal))
 		}
 	})
 }
@@ -264,33 +319,32 @@ func (l *loader) implicitProviders() {
 		ps := l.opts.Schemas[name]
 		spec := decoderSpec(ps.Provider)
 		n := &config.Node{Kind: config.Provider, Addr: "provider." + name, Name: name, Provider: name, DeclRange: rng}
-		n.Eval = func(config.Scope) (cty.Value, hcl.Diagnostics) {
+		n.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
 			return hcldec.Decode(hcl.EmptyBody(), spec, nil)
 		}
 		l.declare(n)
 	}
 }
 
-func (l *loader) locals(b *hcl.Block) {
+func (m *module) locals(b *hcl.Block) {
 	attrs, d := b.Body.JustAttributes()
-	l.diags = append(l.diags, d...)
+	m.l.diags = append(m.l.diags, d...)
 	for _, a := range sortedAttrs(attrs) {
-		a := a
-		n := &config.Node{Kind: config.Local, Addr: "local." + a.Name, Name: a.Name, DeclRange: a.NameRange}
-		if !l.declare(n) {
+		n := &config.Node{Kind: config.Local, Addr: m.prefix("local." + a.Name), Name: a.Name, Module: m.path, DeclRange: a.NameRange}
+		if !m.l.declare(n) {
 			continue
 		}
-		l.expression(n, a.Expr)
+		m.expression(n, a.Expr)
 	}
 }
 
 // expression sets a node's value to that of one expression.
-func (l *loader) expression(n *config.Node, expr hcl.Expression) {
-	traversals := expr.Variables()
-	l.pending = append(l.pending, func() {
-		refs := l.resolve(n, traversals)
-		n.Eval = func(scope config.Scope) (cty.Value, hcl.Diagnostics) {
-			return expr.Value(l.evalContext(refs, scope))
+func (m *module) expression(n *config.Node, expr hcl.Expression, extra ...hcl.Traversal) {
+	traversals := append(expr.Variables(), extra...)
+	m.l.pending = append(m.l.pending, func() {
+		refs := m.resolve(n, traversals, "")
+		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+			return expr.Value(m.evalContext(refs, scope, inst, cty.NilVal))
 		}
 	})
 }
@@ -301,13 +355,15 @@ var outputSchema = &hcl.BodySchema{
 		{Name: "description"},
 		{Name: "sensitive"},
 		{Name: "depends_on"},
+		{Name: "ephemeral"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}},
 }
 
-func (l *loader) output(b *hcl.Block) {
+func (m *module) output(b *hcl.Block) {
+	l := m.l
 	name := b.Labels[0]
-	n := &config.Node{Kind: config.Output, Addr: "output." + name, Name: name, DeclRange: b.DefRange}
+	n := &config.Node{Kind: config.Output, Addr: m.prefix("output." + name), Name: name, Module: m.path, DeclRange: b.DefRange}
 	if !l.declare(n) {
 		return
 	}
@@ -322,12 +378,96 @@ func (l *loader) output(b *hcl.Block) {
 		}
 	}
 	if a, ok := content.Attributes["depends_on"]; ok {
-		n.DependsOn = l.dependsOn(a)
+		n.DependsOn = m.dependsOn(a)
+		l.pending = append(l.pending, func() { m.resolveDependsOn(n) })
 	}
+	var condTraversals []hcl.Traversal
 	for _, blk := range content.Blocks {
-		l.errorf(blk.DefRange, "precondition blocks are not supported yet", "Conditions are not available in this version of Tether.")
+		c, t := m.condition(n, blk, "", false)
+		if c != nil {
+			n.Preconditions = append(n.Preconditions, *c)
+			condTraversals = append(condTraversals, t...)
+		}
 	}
 	if a, ok := content.Attributes["value"]; ok {
-		l.expression(n, a.Expr)
+		m.expression(n, a.Expr, condTraversals...)
 	}
+}
+
+var movedSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "from", Required: true}, {Name: "to", Required: true}}}
+
+func (m *module) moved(b *hcl.Block) {
+	l := m.l
+	content, d := b.Body.Content(movedSchema)
+	l.diags = append(l.diags, d...)
+	if d.HasErrors() {
+		return
+	}
+	var ends [2]string
+	for i, name := range []string{"from", "to"} {
+		a := content.Attributes[name]
+		t, d := hcl.AbsTraversalForExpr(a.Expr)
+		if d.HasErrors() {
+			l.errorf(a.Expr.Range(), "Invalid moved address", "%s takes an address such as tether_file.a, tether_file.a[0] or module.net, without quotes.", name)
+			return
+		}
+		ends[i] = m.prefix(traversalSource(t))
+	}
+	l.cfg.Moved = append(l.cfg.Moved, config.Moved{From: ends[0], To: ends[1], Range: b.DefRange})
+}
+
+// traversalSource writes a traversal back as source text.
+func traversalSource(t hcl.Traversal) string {
+	var b strings.Builder
+	for _, step := range t {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			b.WriteString(s.Name)
+		case hcl.TraverseAttr:
+			b.WriteString("." + s.Name)
+		case hcl.TraverseIndex:
+			if s.Key.Type() == cty.String {
+				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
+			} else if s.Key.Type() == cty.Number {
+				b.WriteString("[" + s.Key.AsBigFloat().Text('f', -1) + "]")
+			}
+		}
+	}
+	return b.String()
+}
+
+var checkSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{{Type: "assert"}, {Type: "data", LabelNames: []string{"type", "name"}}},
+}
+
+// check declares a check block: its assertions are evaluated after the
+// rest and reported as warnings, as in Terraform.
+func (m *module) check(b *hcl.Block) {
+	l := m.l
+	name := b.Labels[0]
+	n := &config.Node{Kind: config.Check, Addr: m.prefix("check." + name), Name: name, Module: m.path, DeclRange: b.DefRange}
+	if !l.declare(n) {
+		return
+	}
+	content, d := b.Body.Content(checkSchema)
+	l.diags = append(l.diags, d...)
+	var traversals []hcl.Traversal
+	for _, blk := range content.Blocks {
+		if blk.Type == "data" {
+			l.errorf(blk.DefRange, "Scoped data sources are not supported yet", "Declare the data source outside the check block and refer to it from the assertion.")
+			continue
+		}
+		c, t := m.condition(n, blk, "", false)
+		if c != nil {
+			n.Postconditions = append(n.Postconditions, *c)
+			traversals = append(traversals, t...)
+		}
+	}
+	if len(n.Postconditions) == 0 {
+		l.errorf(b.DefRange, "Check without assertions", "A check block needs at least one assert { condition = ...; error_message = ... } block.")
+	}
+	l.pending = append(l.pending, func() {
+		m.resolve(n, traversals, "")
+		n.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) { return cty.NullVal(cty.DynamicPseudoType), nil }
+	})
 }

@@ -58,7 +58,7 @@ var topSchema = &hcl.BodySchema{
 
 // loader carries what the parts of one Load share.
 type loader struct {
-	dir   string
+	dir   string // the root module's folder
 	opts  Options
 	cfg   *config.Config
 	funcs map[string]function.Function
@@ -73,6 +73,8 @@ type loader struct {
 	diags        hcl.Diagnostics
 	// pending bodies are resolved once every declaration is known.
 	pending []func()
+	// evalRefs are each node's resolved references, by node address.
+	evalRefs map[string][]evalRef
 }
 
 // Load reads every *.tf and *.tf.json file in dir.
@@ -90,47 +92,12 @@ func Load(dir string, opts Options) (*config.Config, hcl.Diagnostics) {
 		providerUses: map[string]hcl.Range{},
 		specs:        map[string]hcldec.Spec{},
 		cwd:          cwdOrEmpty(),
+		evalRefs:     map[string][]evalRef{},
 	}
-	files, diags := l.parse()
-	if diags.HasErrors() {
-		return l.cfg, diags
+	root := &module{l: l, dir: abs}
+	if !root.load(nil) {
+		return l.cfg, l.diags
 	}
-	l.diags = diags
-	var vars []*hcl.Block
-	var terraformBlocks []*hcl.Block
-	for _, f := range files {
-		content, d := f.Body.Content(topSchema)
-		l.diags = append(l.diags, d...)
-		for _, b := range content.Blocks {
-			switch b.Type {
-			case "terraform":
-				terraformBlocks = append(terraformBlocks, b)
-			case "variable":
-				vars = append(vars, b)
-			case "provider":
-				l.provider(b)
-			case "resource":
-				l.resource(b, config.Resource)
-			case "data":
-				l.resource(b, config.DataSource)
-			case "locals":
-				l.locals(b)
-			case "output":
-				l.output(b)
-			default:
-				l.diags = append(l.diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  fmt.Sprintf("%q blocks are not supported yet", b.Type),
-					Detail:   fmt.Sprintf("Tether does not read %q blocks yet; remove this block or keep it in a Terraform-only configuration.", b.Type),
-					Subject:  b.DefRange.Ptr(),
-				})
-			}
-		}
-	}
-	for _, b := range terraformBlocks {
-		l.terraform(b)
-	}
-	l.variables(vars)
 	l.implicitProviders()
 	for _, f := range l.pending {
 		f()
@@ -138,8 +105,8 @@ func Load(dir string, opts Options) (*config.Config, hcl.Diagnostics) {
 	return l.cfg, l.diags
 }
 
-func (l *loader) parse() ([]*hcl.File, hcl.Diagnostics) {
-	entries, err := os.ReadDir(l.dir)
+func (l *loader) parse(dir string) ([]*hcl.File, hcl.Diagnostics) {
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read configuration folder", Detail: err.Error()}}
 	}
@@ -158,7 +125,7 @@ func (l *loader) parse() ([]*hcl.File, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "No configuration files",
-			Detail:   fmt.Sprintf("The folder %s has no *.tf or *.tf.json files.", l.dir),
+			Detail:   fmt.Sprintf("The folder %s has no *.tf or *.tf.json files.", dir),
 		}}
 	}
 	p := hclparse.NewParser()
@@ -167,9 +134,13 @@ func (l *loader) parse() ([]*hcl.File, hcl.Diagnostics) {
 	for _, n := range names {
 		var f *hcl.File
 		var d hcl.Diagnostics
-		// Diagnostics name files relative to the configuration folder,
-		// as users wrote them.
-		src, err := os.ReadFile(filepath.Join(l.dir, n))
+		// Diagnostics name files relative to the root folder, as users
+		// wrote them.
+		full := filepath.Join(dir, n)
+		if rel, err := filepath.Rel(l.dir, full); err == nil {
+			n = filepath.ToSlash(rel)
+		}
+		src, err := os.ReadFile(full)
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read file", Detail: err.Error()})
 			continue

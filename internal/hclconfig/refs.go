@@ -12,20 +12,23 @@ import (
 	"github.com/tetherhq/tether/internal/config"
 )
 
-// evalRef is one reference a node's expressions make, already resolved to
-// the node it names and to where in the evaluation context it goes.
+// evalRef is one reference a node's expressions make, resolved to the node
+// it names and to where in the evaluation context its value goes.
 type evalRef struct {
 	addr string
 	// path is the position in the evaluation context: ["var", "x"],
-	// ["tether_file", "a"], ["data", "tether_file", "b"].
+	// ["tether_file", "a"], ["data", "tether_file", "b"]; for a module
+	// output ["module", "net", "id"].
 	path []string
+	// repeat is the module call's count/for_each kind, for module outputs.
+	repeat string
 }
 
 func hclsyntaxValidName(name string) bool { return hclsyntax.ValidIdentifier(name) }
 
-// traversalAddr returns the address of the node a traversal refers to, and
-// whether the traversal names the node as a whole (no attribute after it).
-// It returns "" for roots that name no node (path, terraform, ...).
+// traversalAddr returns the module-relative address of the node a
+// traversal refers to, and whether the traversal names the node as a whole
+// (no attribute after it). It returns "" for roots that name no node.
 func traversalAddr(t hcl.Traversal) (addr string, whole bool) {
 	names := attrNames(t)
 	switch t.RootName() {
@@ -81,11 +84,46 @@ func traversalString(t hcl.Traversal) string {
 	return b.String()
 }
 
-// resolve checks every traversal of a node against the declarations and
-// records the node's references.
-func (l *loader) resolve(n *config.Node, traversals []hcl.Traversal) []evalRef {
+// resolveRepeat resolves the references of a count or for_each expression:
+// they are the node's references too, but count.* and each.* cannot appear
+// in them.
+func (m *module) resolveRepeat(n *config.Node, traversals []hcl.Traversal) []evalRef {
+	var keep []hcl.Traversal
+	for _, t := range traversals {
+		if r := t.RootName(); r == "count" || r == "each" {
+			m.l.errorf(t.SourceRange(), fmt.Sprintf("Invalid reference to %q in count or for_each", r),
+				"count and for_each decide how many instances there are, so they cannot depend on an instance's own %s.*.", r)
+			continue
+		}
+		keep = append(keep, t)
+	}
+	return m.refs(n, keep, "", false)
+}
+
+// resolve checks every traversal of a node against the declarations in the
+// module, records the node's references and returns them for evaluation.
+// repeatKind ("", "count", "for_each") says which of count.* and each.* the
+// node may use.
+func (m *module) resolve(n *config.Node, traversals []hcl.Traversal, repeatKind string) []evalRef {
+	refs := m.refs(n, traversals, repeatKind, true)
+	m.l.evalRefs[n.Addr] = append(m.l.evalRefs[n.Addr], refs...)
+	return m.l.evalRefs[n.Addr]
+}
+
+func (m *module) refs(n *config.Node, traversals []hcl.Traversal, repeatKind string, record bool) []evalRef {
+	l := m.l
 	var refs []evalRef
 	seen := map[string]bool{}
+	for _, r := range n.Refs {
+		seen[r.Addr] = true
+	}
+	add := func(addr string, rng hcl.Range, path []string, repeat string) {
+		refs = append(refs, evalRef{addr: addr, path: path, repeat: repeat})
+		if !seen[addr] {
+			seen[addr] = true
+			n.Refs = append(n.Refs, config.Ref{Addr: addr, Range: rng})
+		}
+	}
 	for _, t := range traversals {
 		rng := t.SourceRange()
 		root := t.RootName()
@@ -101,94 +139,238 @@ func (l *loader) resolve(n *config.Node, traversals []hcl.Traversal) []evalRef {
 				l.errorf(rng, "Invalid terraform attribute", "The terraform object has one attribute, workspace.")
 			}
 			continue
-		case "count", "each":
-			l.errorf(rng, fmt.Sprintf("Reference to %q in context without %s", root, map[string]string{"count": "count", "each": "for_each"}[root]),
-				"%s.* can be used only inside a resource that sets %s, and that is not supported in this version of Tether.", root, map[string]string{"count": "count", "each": "for_each"}[root])
+		case "count":
+			if repeatKind != "count" {
+				l.errorf(rng, `Reference to "count" in context without count`,
+					"count.index can be used only in a resource, data source or module block that sets count. Add count, or use a plain value instead.")
+			} else if len(names) < 2 || names[1] != "index" {
+				l.errorf(rng, "Invalid count attribute", "The count object has one attribute, index.")
+			}
+			continue
+		case "each":
+			if repeatKind != "for_each" {
+				l.errorf(rng, `Reference to "each" in context without for_each`,
+					"each.key and each.value can be used only in a resource, data source or module block that sets for_each. Add for_each, or use a plain value instead.")
+			} else if len(names) < 2 || (names[1] != "key" && names[1] != "value") {
+				l.errorf(rng, "Invalid each attribute", "The each object has the attributes key and value.")
+			}
 			continue
 		case "self":
-			l.errorf(rng, "Invalid reference to self", "self can be used only in provisioner and connection blocks, which Tether does not run.")
+			l.errorf(rng, "Invalid reference to self", "self refers to a resource instance only inside its own postconditions.")
 			continue
 		case "module":
-			l.errorf(rng, "Modules are not supported yet", "This version of Tether reads one folder of configuration; module calls are not available.")
+			if len(names) < 2 {
+				l.errorf(rng, "Invalid module reference", "A module reference names a module call, such as module.net.NAME.")
+				continue
+			}
+			call, ok := m.calls[names[1]]
+			if !ok {
+				var known []string
+				for c := range m.calls {
+					known = append(known, c)
+				}
+				l.errorf(rng, "Reference to undeclared module", "No module call named %q is declared in this module.%s", names[1], didYouMean(names[1], known))
+				continue
+			}
+			if call.child == nil || call.child.calls == nil {
+				continue // the call itself failed to load and said why
+			}
+			var outputs []string
+			if len(names) >= 3 && call.repeat == "" {
+				outputs = []string{names[2]}
+			} else {
+				// module.net["k"].x, module.net[0].x or the whole module:
+				// every output is needed to build the object.
+				outputs = call.child.outputNames()
+			}
+			for _, o := range outputs {
+				addr := call.child.prefix("output." + o)
+				if _, ok := l.decls[addr]; !ok {
+					l.errorf(rng, "Unsupported attribute", "The module %s has no output named %q.%s", call.node.Addr, o, didYouMean(o, call.child.outputNames()))
+					continue
+				}
+				add(addr, rng, []string{"module", names[1], o}, call.repeat)
+			}
+			// The call's own expansion must be known before its outputs.
+			if !seen[call.node.Addr] {
+				seen[call.node.Addr] = true
+				n.Refs = append(n.Refs, config.Ref{Addr: call.node.Addr, Range: rng})
+			}
 			continue
 		}
-		addr, _ := traversalAddr(t)
-		if addr == "" {
+		rel, _ := traversalAddr(t)
+		if rel == "" {
 			l.errorf(rng, "Invalid reference", "A reference to %q must name an object, such as %s.NAME.", root, root)
 			continue
 		}
+		addr := m.prefix(rel)
 		target, ok := l.decls[addr]
-		if !ok || target.Kind == config.Output || target.Kind == config.Provider {
-			l.undeclared(rng, addr, root, names)
+		if !ok || target.Kind == config.Output || target.Kind == config.Provider || target.Kind == config.Check {
+			m.undeclared(rng, rel, root, names)
 			continue
 		}
-		if target == n {
-			l.errorf(rng, "Self-referential block", "%s cannot refer to itself; remove the reference to %s.", n.Addr, addr)
+		if target == n && !n.Argument {
+			l.errorf(rng, "Self-referential block", "%s cannot refer to itself; remove the reference to %s.", n.Addr, rel)
 			continue
 		}
-		if seen[addr] {
-			continue
-		}
-		seen[addr] = true
-		n.Refs = append(n.Refs, config.Ref{Addr: addr, Range: rng})
-		path := strings.Split(addr, ".")
-		refs = append(refs, evalRef{addr: addr, path: path})
-	}
-	for _, d := range n.DependsOn {
-		if t, ok := l.decls[d.Addr]; !ok || (t.Kind != config.Resource && t.Kind != config.DataSource) {
-			l.undeclared(d.Range, d.Addr, strings.SplitN(d.Addr, ".", 2)[0], strings.Split(d.Addr, "."))
-		}
+		add(addr, rng, strings.Split(rel, "."), "")
 	}
 	return refs
 }
 
-func (l *loader) undeclared(rng hcl.Range, addr, root string, names []string) {
+func (m *module) outputNames() []string {
+	var out []string
+	prefix := m.prefix("output.")
+	for a, d := range m.l.decls {
+		if d.Kind == config.Output && strings.HasPrefix(a, prefix) && !strings.Contains(a[len(prefix):], ".") {
+			out = append(out, a[len(prefix):])
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (m *module) undeclared(rng hcl.Range, rel, root string, names []string) {
+	l := m.l
 	var candidates []string
 	for a, d := range l.decls {
-		if d.Kind != config.Output && d.Kind != config.Provider && strings.HasPrefix(a, root+".") == (root == "var" || root == "local" || root == "data") {
-			candidates = append(candidates, a)
+		if d.Module != m.path || d.Kind == config.Output || d.Kind == config.Provider || d.Kind == config.Module {
+			continue
 		}
+		candidates = append(candidates, strings.TrimPrefix(a, m.path+"."))
+	}
+	where := "this module"
+	if m.path == "" {
+		where = "the root module"
 	}
 	switch root {
 	case "var":
-		l.errorf(rng, "Reference to undeclared input variable", "An input variable named %q has not been declared.%s", names[1], didYouMean(addr, candidates))
+		l.errorf(rng, "Reference to undeclared input variable", "An input variable named %q has not been declared in %s.%s", names[1], where, didYouMean(rel, candidates))
 	case "local":
-		l.errorf(rng, "Reference to undeclared local value", "A local value named %q has not been declared.%s", names[1], didYouMean(addr, candidates))
+		l.errorf(rng, "Reference to undeclared local value", "A local value named %q has not been declared in %s.%s", names[1], where, didYouMean(rel, candidates))
 	case "data":
-		l.errorf(rng, "Reference to undeclared data source", "A data source %q %q has not been declared.%s", names[1], names[2], didYouMean(addr, candidates))
+		l.errorf(rng, "Reference to undeclared data source", "A data source %q %q has not been declared in %s.%s", names[1], names[2], where, didYouMean(rel, candidates))
 	default:
-		l.errorf(rng, "Reference to undeclared resource", "A managed resource %q %q has not been declared.%s", names[0], names[1], didYouMean(addr, candidates))
+		l.errorf(rng, "Reference to undeclared resource", "A managed resource %q %q has not been declared in %s.%s", names[0], names[1], where, didYouMean(rel, candidates))
 	}
 }
 
 // evalContext builds the variables for one evaluation, holding only what
 // the expression refers to: building the whole configuration's values for
 // every evaluation would cost the square of its size.
-func (l *loader) evalContext(refs []evalRef, scope config.Scope) *hcl.EvalContext {
+func (m *module) evalContext(refs []evalRef, scope config.Scope, inst config.Instance, self cty.Value) *hcl.EvalContext {
 	root := map[string]any{}
+	var modules map[string]*moduleValue
 	for _, r := range refs {
-		m := root
+		if r.path[0] == "module" {
+			if modules == nil {
+				modules = map[string]*moduleValue{}
+			}
+			mv := modules[r.path[1]]
+			if mv == nil {
+				mv = &moduleValue{repeat: r.repeat, outputs: map[string]cty.Value{}}
+				modules[r.path[1]] = mv
+			}
+			mv.outputs[r.path[2]] = scope.Value(r.addr)
+			continue
+		}
+		mm := root
 		for _, step := range r.path[:len(r.path)-1] {
-			next, ok := m[step].(map[string]any)
+			next, ok := mm[step].(map[string]any)
 			if !ok {
 				next = map[string]any{}
-				m[step] = next
+				mm[step] = next
 			}
-			m = next
+			mm = next
 		}
-		m[r.path[len(r.path)-1]] = scope.Value(r.addr)
+		mm[r.path[len(r.path)-1]] = scope.Value(r.addr)
 	}
-	vars := make(map[string]cty.Value, len(root)+2)
+	vars := make(map[string]cty.Value, len(root)+5)
 	for k, v := range root {
 		vars[k] = toObject(v)
 	}
+	if modules != nil {
+		mods := map[string]cty.Value{}
+		for name, mv := range modules {
+			mods[name] = mv.value()
+		}
+		vars["module"] = cty.ObjectVal(mods)
+	}
+	modDir := m.relDir
+	if modDir == "" {
+		modDir = "."
+	}
 	vars["path"] = cty.ObjectVal(map[string]cty.Value{
-		"module": cty.StringVal("."),
+		"module": cty.StringVal(modDir),
 		"root":   cty.StringVal("."),
-		"cwd":    cty.StringVal(l.cwd),
+		"cwd":    cty.StringVal(m.l.cwd),
 	})
 	vars["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal("default")})
-	return &hcl.EvalContext{Variables: vars, Functions: l.funcs}
+	if inst.Key != cty.NilVal {
+		if inst.Key.Type() == cty.Number {
+			vars["count"] = cty.ObjectVal(map[string]cty.Value{"index": inst.Key})
+		} else {
+			vars["each"] = cty.ObjectVal(map[string]cty.Value{"key": inst.Key, "value": inst.Each})
+		}
+	}
+	if self != cty.NilVal {
+		vars["self"] = self
+	}
+	return &hcl.EvalContext{Variables: vars, Functions: m.l.funcs}
+}
+
+// moduleValue gathers the outputs of a module call an expression refers to
+// and shapes them like the call: one object, a tuple of objects (count) or
+// an object of objects by key (for_each).
+type moduleValue struct {
+	repeat  string
+	outputs map[string]cty.Value // each aggregated over the call's instances
+}
+
+func (mv *moduleValue) value() cty.Value {
+	if mv.repeat == "" {
+		return cty.ObjectVal(mv.outputs)
+	}
+	for _, v := range mv.outputs {
+		if !v.IsKnown() {
+			return cty.DynamicVal
+		}
+	}
+	switch mv.repeat {
+	case "count":
+		n := -1
+		for _, v := range mv.outputs {
+			n = v.LengthInt()
+		}
+		if n < 0 {
+			return cty.DynamicVal
+		}
+		elems := make([]cty.Value, n)
+		for i := range elems {
+			attrs := map[string]cty.Value{}
+			for name, v := range mv.outputs {
+				attrs[name] = v.Index(cty.NumberIntVal(int64(i)))
+			}
+			elems[i] = cty.ObjectVal(attrs)
+		}
+		return cty.TupleVal(elems)
+	default:
+		byKey := map[string]map[string]cty.Value{}
+		for name, v := range mv.outputs {
+			for it := v.ElementIterator(); it.Next(); {
+				k, ev := it.Element()
+				if byKey[k.AsString()] == nil {
+					byKey[k.AsString()] = map[string]cty.Value{}
+				}
+				byKey[k.AsString()][name] = ev
+			}
+		}
+		obj := map[string]cty.Value{}
+		for k, attrs := range byKey {
+			obj[k] = cty.ObjectVal(attrs)
+		}
+		return cty.ObjectVal(obj)
+	}
 }
 
 func toObject(v any) cty.Value {

@@ -30,6 +30,8 @@ var variableSchema = &hcl.BodySchema{
 	Blocks: []hcl.BlockHeaderSchema{{Type: "validation"}},
 }
 
+var validationSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "condition", Required: true}, {Name: "error_message", Required: true}}}
+
 // variableDecl is a declared input variable while its value is worked out.
 type variableDecl struct {
 	node     *config.Node
@@ -39,7 +41,14 @@ type variableDecl struct {
 	hasDef   bool
 	value    cty.Value
 	// setAt is where the value in force was given, for error messages.
-	setAt hcl.Range
+	setAt       hcl.Range
+	validations []validation
+}
+
+// validation is a variable's validation block. Its condition may refer
+// only to the variable itself.
+type validation struct {
+	condition, message hcl.Expression
 }
 
 // variables declares input variables and settles their values from, in
@@ -49,8 +58,9 @@ type variableDecl struct {
 func (l *loader) variables(blocks []*hcl.Block) {
 	decls := map[string]*variableDecl{}
 	var order []*variableDecl
+	root := &module{l: l, dir: l.dir}
 	for _, b := range blocks {
-		v := l.variable(b)
+		v := root.variable(b)
 		if v != nil {
 			decls[v.node.Name] = v
 			order = append(order, v)
@@ -109,9 +119,10 @@ func (l *loader) variables(blocks []*hcl.Block) {
 	}
 }
 
-func (l *loader) variable(b *hcl.Block) *variableDecl {
+func (m *module) variable(b *hcl.Block) *variableDecl {
+	l := m.l
 	name := b.Labels[0]
-	n := &config.Node{Kind: config.Variable, Addr: "var." + name, Name: name, DeclRange: b.DefRange}
+	n := &config.Node{Kind: config.Variable, Addr: m.prefix("var." + name), Name: name, Module: m.path, DeclRange: b.DefRange}
 	if !hclsyntax.ValidIdentifier(name) {
 		l.errorf(b.LabelRanges[0], "Invalid variable name", "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.")
 		return nil
@@ -142,7 +153,23 @@ func (l *loader) variable(b *hcl.Block) *variableDecl {
 	literalBool("sensitive", &n.Sensitive)
 	literalBool("nullable", &v.nullable)
 	for _, blk := range content.Blocks {
-		l.errorf(blk.DefRange, "validation blocks are not supported yet", "Variable validation is not available in this version of Tether.")
+		vc, d := blk.Body.Content(validationSchema)
+		l.diags = append(l.diags, d...)
+		if d.HasErrors() {
+			continue
+		}
+		cond, msg := vc.Attributes["condition"].Expr, vc.Attributes["error_message"].Expr
+		ok := true
+		for _, t := range append(cond.Variables(), msg.Variables()...) {
+			if names := attrNames(t); len(names) < 2 || names[0] != "var" || names[1] != name {
+				l.errorf(t.SourceRange(), "Invalid reference in variable validation",
+					"The condition of a validation of variable %q may refer only to var.%s.", name, name)
+				ok = false
+			}
+		}
+		if ok {
+			v.validations = append(v.validations, validation{cond, msg})
+		}
 	}
 	v.value = cty.NullVal(cty.DynamicPseudoType)
 	if a, ok := content.Attributes["default"]; ok {
@@ -232,33 +259,69 @@ func (l *loader) finishVariable(v *variableDecl) {
 			n.Name, n.Name, n.Name)
 		return
 	}
-	val := v.value
+	rng := v.setAt
+	if rng.Start.Line == 0 {
+		rng = n.DeclRange
+	}
+	val, diags := v.convert(v.value, rng)
+	if diags.HasErrors() && v.setAt.Start.Line == 0 {
+		for _, d := range diags {
+			d.Detail = fmt.Sprintf("%s (value given by %s)", d.Detail, v.setAt.Filename)
+		}
+	}
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() {
+		return
+	}
+	n.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) { return val, nil }
+}
+
+// convert brings a value to the variable's type, applies defaults and
+// checks nullability and validations; the result is marked sensitive when
+// the variable is.
+func (v *variableDecl) convert(val cty.Value, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	n := v.node
 	if v.defaults != nil {
 		val = v.defaults.Apply(val)
 	}
 	conv, err := convert.Convert(val, v.typ)
 	if err != nil {
-		rng := v.setAt
-		d := &hcl.Diagnostic{
+		return cty.DynamicVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  fmt.Sprintf("Invalid value for variable %q", n.Name),
 			Detail:   fmt.Sprintf("The value does not match the variable's type %s: %s.", typeexpr.TypeString(v.typ), err),
-		}
-		if rng.Start.Line > 0 {
-			d.Subject = rng.Ptr()
-		} else {
-			d.Detail = fmt.Sprintf("The value given by %s does not match the variable's type %s: %s.", rng.Filename, typeexpr.TypeString(v.typ), err)
-			d.Subject = n.DeclRange.Ptr()
-		}
-		l.diags = append(l.diags, d)
-		return
+			Subject:  rng.Ptr(),
+		}}
 	}
 	if conv.IsNull() && !v.nullable {
-		l.errorf(n.DeclRange, "Required variable not set", "The variable %q is not nullable, but its value is null.", n.Name)
-		return
+		return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Required variable not set",
+			Detail: fmt.Sprintf("The variable %q is not nullable, but its value is null.", n.Name), Subject: rng.Ptr()}}
 	}
 	if n.Sensitive {
 		conv = conv.Mark(marks.Sensitive)
 	}
-	n.Eval = func(config.Scope) (cty.Value, hcl.Diagnostics) { return conv, nil }
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{n.Name: conv})}}
+	for _, vd := range v.validations {
+		ok, d := vd.condition.Value(ctx)
+		if d.HasErrors() {
+			return cty.DynamicVal, d
+		}
+		ok, _ = ok.Unmark()
+		if !ok.IsKnown() || ok.IsNull() {
+			continue
+		}
+		if b, err := convert.Convert(ok, cty.Bool); err == nil && b.False() {
+			msg := "The value fails this validation."
+			if mv, d := vd.message.Value(ctx); !d.HasErrors() && mv.Type() == cty.String && mv.IsKnown() && !mv.IsNull() && !marks.ContainsSensitive(mv) {
+				msg = mv.AsString()
+			}
+			return cty.DynamicVal, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  fmt.Sprintf("Invalid value for variable %q", n.Name),
+				Detail:   msg + fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rangeString(vd.condition.Range())),
+				Subject:  rng.Ptr(),
+			}}
+		}
+	}
+	return conv, nil
 }

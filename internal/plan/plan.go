@@ -92,6 +92,31 @@ type Plan struct {
 	Drift   []*ResourceChange
 	Changes []*ResourceChange
 	Outputs []*OutputChange
+	// Deferred lists what cannot be planned in this round because the
+	// number of instances (count, for_each) depends on values known only
+	// after apply. `up` applies the rest, then plans these.
+	Deferred []*DeferredChange
+	// Moved lists recorded objects that moved blocks rename.
+	Moved []*Move
+}
+
+// DeferredChange is a resource, data source or module whose instances are
+// not known in this round.
+type DeferredChange struct {
+	// Addr ends in [*] for a repeated node: `tether_file.x[*]`.
+	Addr string
+	// WaitingOn names the resource whose result decides the instances.
+	WaitingOn string
+	// Existing is set when instances are already recorded; they are left
+	// as they are until the node can be planned.
+	Existing bool
+	Module   bool
+}
+
+// Move is one recorded object (or module instance) renamed by a moved
+// block, without destroying it.
+type Move struct {
+	From, To string
 }
 
 // Summary counts the changes the way Terraform's summary line does: a
@@ -129,7 +154,7 @@ func (p *Plan) HasChanges() bool {
 			return true
 		}
 	}
-	return false
+	return len(p.Deferred) > 0 || len(p.Moved) > 0
 }
 
 // Phase is where an operation on one resource instance stands.

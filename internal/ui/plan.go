@@ -129,6 +129,45 @@ func (p *printer) plan(pl *plan.Plan) {
 		}
 	}
 
+	if len(pl.Moved) > 0 {
+		section()
+		p.str("Tether will record these objects at new addresses, without changing them:")
+		p.nl()
+		for _, m := range pl.Moved {
+			p.nl()
+			p.str("  # ")
+			p.safe(m.From)
+			p.str(" has moved to ")
+			p.safe(m.To)
+			p.nl()
+		}
+	}
+
+	if len(pl.Deferred) > 0 {
+		section()
+		p.colored(ansiBold, "Deferred until their inputs are known:")
+		p.nl()
+		p.str("(tether up applies the changes above, then plans and applies these)")
+		p.nl()
+		for _, d := range pl.Deferred {
+			p.nl()
+			p.str("  # ")
+			p.safe(d.Addr)
+			switch {
+			case d.Module || d.Existing:
+				p.str(" will be planned once ")
+			default:
+				p.str(" will be created once ")
+			}
+			p.safe(d.WaitingOn)
+			p.str(" is known")
+			if d.Existing {
+				p.str("; its existing instances are left as they are until then")
+			}
+			p.nl()
+		}
+	}
+
 	outputs := 0
 	for _, o := range pl.Outputs {
 		if o != nil && o.Action != plan.NoOp {
@@ -152,7 +191,7 @@ func (p *printer) plan(pl *plan.Plan) {
 			p.colored(ansiBold, " Your infrastructure matches the configuration.")
 		}
 	default:
-		if shown == 0 {
+		if shown == 0 && outputs > 0 && len(pl.Deferred) == 0 && len(pl.Moved) == 0 {
 			p.str("You can apply this plan to save these new output values to the Tether")
 			p.nl()
 			p.str("state, without changing any real infrastructure.")

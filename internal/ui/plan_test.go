@@ -646,25 +646,6 @@ type countWriter struct{ n int }
 
 func (w *countWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
 
-// TestRenderPlanLinear guards against accidental quadratic behaviour: ten
-// times the changes must cost far less than a hundred times the time.
-func TestRenderPlanLinear(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing test")
-	}
-	small, large := bigPlan(2_000), bigPlan(20_000)
-	measure := func(p *plan.Plan) float64 {
-		r := testing.Benchmark(func(b *testing.B) {
-			for b.Loop() {
-				RenderPlan(io.Discard, p, Options{})
-			}
-		})
-		return float64(r.NsPerOp())
-	}
-	if ratio := measure(large) / measure(small); ratio > 30 {
-		t.Errorf("10x the changes took %.1fx the time", ratio)
-	}
-}
 
 func TestRenderPlanForcesReplacementInside(t *testing.T) {
 	p := &plan.Plan{Changes: []*plan.ResourceChange{{

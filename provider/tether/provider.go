@@ -47,6 +47,7 @@ func New() provider.Provider {
 				"tether_file":   fileResourceSchema(),
 				"tether_random": randomResourceSchema(),
 				"tether_value":  valueResourceSchema(),
+				"tether_bundle": bundleResourceSchema(),
 			},
 			DataSources: map[string]*provider.ResourceSchema{
 				"tether_file": fileDataSourceSchema(),
@@ -56,6 +57,7 @@ func New() provider.Provider {
 			"tether_file":   fileResource{},
 			"tether_random": randomResource{},
 			"tether_value":  valueResource{},
+			"tether_bundle": bundleResource{},
 		},
 		dataSources: map[string]dataSourceType{
 			"tether_file": fileDataSource{},

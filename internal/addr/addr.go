@@ -1,0 +1,161 @@
+package addr
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Step is one module call in a module instance path.
+type Step struct {
+	Name string
+	Key  cty.Value // cty.NilVal when the call is not repeated
+}
+
+// Instance is the parsed address of one resource instance.
+type Instance struct {
+	Module []Step
+	// Resource is `type.name` or `data.type.name`.
+	Resource string
+	Key      cty.Value // cty.NilVal when the resource is not repeated
+}
+
+// KeyString formats an instance key the way addresses show it: `[0]`,
+// `["a"]`, or nothing.
+func KeyString(k cty.Value) string {
+	if k == cty.NilVal || k.IsNull() {
+		return ""
+	}
+	if k.Type() == cty.Number {
+		bf := k.AsBigFloat()
+		if i, acc := bf.Int64(); acc == 0 {
+			return "[" + strconv.FormatInt(i, 10) + "]"
+		}
+		return "[" + bf.Text('f', -1) + "]"
+	}
+	return "[" + strconv.Quote(k.AsString()) + "]"
+}
+
+// ModulePath formats a module instance path: `module.a["x"].module.b`.
+func ModulePath(steps []Step) string {
+	var b strings.Builder
+	for i, s := range steps {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString("module.")
+		b.WriteString(s.Name)
+		b.WriteString(KeyString(s.Key))
+	}
+	return b.String()
+}
+
+// Join prefixes a module instance path to a relative address.
+func Join(module, rel string) string {
+	if module == "" {
+		return rel
+	}
+	return module + "." + rel
+}
+
+func (a Instance) String() string {
+	return Join(ModulePath(a.Module), a.Resource+KeyString(a.Key))
+}
+
+// Static is the address of the declaration: every key removed.
+func (a Instance) Static() string {
+	var parts []string
+	for _, s := range a.Module {
+		parts = append(parts, "module."+s.Name)
+	}
+	parts = append(parts, a.Resource)
+	return strings.Join(parts, ".")
+}
+
+// ParseInstance parses an instance address as printed by String.
+func ParseInstance(s string) (Instance, error) {
+	t, diags := hclsyntax.ParseTraversalAbs([]byte(s), "", hcl.InitialPos)
+	if diags.HasErrors() {
+		return Instance{}, fmt.Errorf("invalid address %q: %s", s, diags.Errs()[0])
+	}
+	return FromTraversal(t)
+}
+
+// FromTraversal reads an instance address from a traversal such as the
+// `from` and `to` of a moved block.
+func FromTraversal(t hcl.Traversal) (Instance, error) {
+	var a Instance
+	names := func(i int) (string, bool) {
+		if i >= len(t) {
+			return "", false
+		}
+		switch s := t[i].(type) {
+		case hcl.TraverseRoot:
+			return s.Name, true
+		case hcl.TraverseAttr:
+			return s.Name, true
+		}
+		return "", false
+	}
+	key := func(i int) (cty.Value, bool) {
+		if i >= len(t) {
+			return cty.NilVal, false
+		}
+		if s, ok := t[i].(hcl.TraverseIndex); ok {
+			return s.Key, true
+		}
+		return cty.NilVal, false
+	}
+	i := 0
+	for {
+		n, ok := names(i)
+		if !ok {
+			return a, fmt.Errorf("invalid address: expected a name")
+		}
+		if n != "module" {
+			break
+		}
+		name, ok := names(i + 1)
+		if !ok {
+			return a, fmt.Errorf("invalid address: module needs a name")
+		}
+		step := Step{Name: name}
+		i += 2
+		if k, ok := key(i); ok {
+			step.Key = k
+			i++
+		}
+		a.Module = append(a.Module, step)
+	}
+	first, _ := names(i)
+	want := 2
+	if first == "data" {
+		want = 3
+	}
+	var parts []string
+	for j := 0; j < want; j++ {
+		n, ok := names(i + j)
+		if !ok {
+			if len(parts) == 0 && len(a.Module) > 0 {
+				// A whole module instance.
+				return a, nil
+			}
+			return a, fmt.Errorf("invalid address: expected a resource type and name")
+		}
+		parts = append(parts, n)
+	}
+	i += want
+	a.Resource = strings.Join(parts, ".")
+	if k, ok := key(i); ok {
+		a.Key = k
+		i++
+	}
+	if i != len(t) {
+		return a, fmt.Errorf("invalid address: unexpected %T after the resource", t[i])
+	}
+	return a, nil
+}

@@ -1,0 +1,40 @@
+package addr
+
+import "testing"
+
+func TestParseAndFormatRoundTrip(t *testing.T) {
+	for _, s := range []string{
+		`tether_file.a`,
+		`tether_file.a[0]`,
+		`tether_file.a["x y"]`,
+		`data.tether_file.b`,
+		`module.net.tether_file.a`,
+		`module.net["eu"].module.sub[2].tether_value.v["k"]`,
+	} {
+		a, err := ParseInstance(s)
+		if err != nil {
+			t.Fatalf("ParseInstance(%s): %v", s, err)
+		}
+		if got := a.String(); got != s {
+			t.Errorf("round trip of %s gave %s", s, got)
+		}
+	}
+}
+
+func TestStaticDropsKeys(t *testing.T) {
+	a, err := ParseInstance(`module.net["eu"].module.sub[2].tether_value.v["k"]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := a.Static(), "module.net.module.sub.tether_value.v"; got != want {
+		t.Fatalf("Static() = %s, want %s", got, want)
+	}
+}
+
+func TestParseRejectsNonsense(t *testing.T) {
+	for _, s := range []string{``, `tether_file`, `tether_file.a.b`, `module`, `"x"`} {
+		if _, err := ParseInstance(s); err == nil {
+			t.Errorf("ParseInstance(%q) succeeded, want an error", s)
+		}
+	}
+}

@@ -1,0 +1,304 @@
+package engine
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/addr"
+	"github.com/tetherhq/tether/internal/config"
+)
+
+// modPath is a static module path and its instances.
+type modPath struct {
+	name   string // "" or "module.a.module.b"
+	parent *modPath
+	call   *node // the module call; nil for the root
+	// instances are known once the call has been planned in every
+	// instance of the parent; a parent instance whose expansion is unknown
+	// contributes none and is listed in deferredIn.
+	instances  []*modInstance
+	deferredIn map[*modInstance]string
+	children   map[*modInstance][]*modInstance
+}
+
+// modInstance is one instance of a module.
+type modInstance struct {
+	path   *modPath
+	index  int
+	steps  []addr.Step
+	str    string // module.a["x"].module.b
+	parent *modInstance
+	key    cty.Value
+	each   cty.Value
+}
+
+// modulePaths makes the static module paths of a configuration; the root
+// has its one instance from the start.
+func modulePaths(cfg *config.Config) map[string]*modPath {
+	root := &modPath{name: ""}
+	root.instances = []*modInstance{{path: root}}
+	mods := map[string]*modPath{"": root}
+	var get func(name string) *modPath
+	get = func(name string) *modPath {
+		if m, ok := mods[name]; ok {
+			return m
+		}
+		parentName := ""
+		if i := strings.LastIndex(name, ".module."); i >= 0 {
+			parentName = name[:i]
+		}
+		m := &modPath{name: name, parent: get(parentName)}
+		mods[name] = m
+		return m
+	}
+	for _, n := range cfg.Nodes {
+		get(n.Module)
+		if n.Kind == config.Module {
+			get(n.Addr)
+		}
+	}
+	return mods
+}
+
+// expandModule plans a module call in every instance of the calling
+// module: it evaluates count or for_each and makes the module's instances.
+func (p *Planned) expandModule(n *node) hcl.Diagnostics {
+	child := p.mods[n.addr]
+	child.instances = nil
+	child.deferredIn = map[*modInstance]string{}
+	child.children = map[*modInstance][]*modInstance{}
+	var diags hcl.Diagnostics
+	n.per = make([]*nodeInst, len(n.mod.instances))
+	for i, pi := range n.mod.instances {
+		ni := &nodeInst{mi: pi}
+		n.per[i] = ni
+		if n.mod.deferredIn[pi] != "" {
+			continue
+		}
+		keys, deferredBy, d := p.repeatKeys(n, pi)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			return diags
+		}
+		if deferredBy != "" {
+			child.deferredIn[pi] = deferredBy
+			ni.deferred, ni.waiting = true, deferredBy
+			n.deferredAny = true
+			continue
+		}
+		for _, k := range keys {
+			mi := &modInstance{path: child, index: len(child.instances), parent: pi, key: k.key, each: k.each}
+			mi.steps = append(append([]addr.Step(nil), pi.steps...), addr.Step{Name: n.cfg.Name, Key: k.key})
+			mi.str = addr.ModulePath(mi.steps)
+			child.instances = append(child.instances, mi)
+			child.children[pi] = append(child.children[pi], mi)
+		}
+	}
+	// Instances of deferred parents count as deferred here too.
+	for pi, why := range n.mod.deferredIn {
+		child.deferredIn[pi] = why
+	}
+	return diags
+}
+
+// repeatKey is one instance key with its each.value.
+type repeatKey struct {
+	key, each cty.Value
+}
+
+// repeatKeys evaluates a node's count or for_each in one module instance.
+// When the collection is not known yet it returns what it waits for
+// instead.
+func (p *Planned) repeatKeys(n *node, mi *modInstance) ([]repeatKey, string, hcl.Diagnostics) {
+	r := n.cfg.Repeat
+	if r == nil {
+		return []repeatKey{{key: cty.NilVal, each: cty.NilVal}}, "", nil
+	}
+	v, diags := r.Eval(p.scopeAt(mi))
+	if diags.HasErrors() {
+		return nil, "", attribute(n.addr, n.cfg, diags)
+	}
+	uv, _ := v.UnmarkDeep()
+	if !uv.IsKnown() || (r.ForEach && !uv.IsWhollyKnown() && !keysKnown(uv)) {
+		why := p.waitingOn(n, mi)
+		if why == "" {
+			why = "values not known until apply"
+		}
+		return nil, why, nil
+	}
+	if !r.ForEach {
+		count, _ := uv.AsBigFloat().Int64()
+		keys := make([]repeatKey, count)
+		for i := range keys {
+			keys[i] = repeatKey{key: cty.NumberIntVal(int64(i)), each: cty.NilVal}
+		}
+		return keys, "", nil
+	}
+	var keys []repeatKey
+	if uv.Type().IsSetType() {
+		for it := uv.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			keys = append(keys, repeatKey{key: e, each: e})
+		}
+	} else {
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			keys = append(keys, repeatKey{key: k, each: e})
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].key.AsString() < keys[j].key.AsString() })
+	return keys, "", nil
+}
+
+// keysKnown reports whether a map's keys are known even though some of
+// its values are not: the instances are then known.
+func keysKnown(v cty.Value) bool {
+	if !v.IsKnown() || v.Type().IsSetType() {
+		return false
+	}
+	return v.Type().IsMapType() || v.Type().IsObjectType()
+}
+
+// waitingOn names the first resource with pending changes that a node's
+// references lead to, for saying what a deferred node waits for.
+func (p *Planned) waitingOn(n *node, mi *modInstance) string {
+	seen := map[int]bool{}
+	var find func(m *node) string
+	find = func(m *node) string {
+		for _, d := range m.deps {
+			if seen[d] {
+				continue
+			}
+			seen[d] = true
+			dn := p.nodes[d]
+			ni := dn.at(mi)
+			if ni == nil || !ni.pending {
+				continue
+			}
+			if ni.deferred && ni.waiting != "" {
+				return ni.waiting
+			}
+			if dn.cfg != nil && (dn.cfg.Kind == config.Resource || dn.cfg.Kind == config.DataSource) {
+				return dn.addr
+			}
+			if s := find(dn); s != "" {
+				return s
+			}
+		}
+		return ""
+	}
+	return find(n)
+}
+
+// at returns the node in the module instance mi, or in the ancestor of mi
+// that belongs to the node's module; nil when the node has no instance
+// there.
+func (n *node) at(mi *modInstance) *nodeInst {
+	for m := mi; m != nil; m = m.parent {
+		if m.path == n.mod {
+			if m.index < len(n.per) {
+				return n.per[m.index]
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// scopeAt evaluates references from within module instance mi.
+func (p *Planned) scopeAt(mi *modInstance) config.Scope {
+	return config.ScopeFunc(func(a string) cty.Value {
+		id, ok := p.byAddr[a]
+		if !ok {
+			return cty.DynamicVal
+		}
+		return p.valueAt(p.nodes[id], mi)
+	})
+}
+
+// valueAt is the value of node t as seen from module instance mi: its own
+// value when t is in mi's module or an enclosing one, and for an output of
+// a module called from mi, the outputs of all that call's instances shaped
+// like the call (one value, a tuple, or an object by key).
+func (p *Planned) valueAt(t *node, mi *modInstance) cty.Value {
+	if ni := t.at(mi); ni != nil {
+		if ni.value == cty.NilVal {
+			return cty.DynamicVal
+		}
+		return ni.value
+	}
+	if t.mod.parent != mi.path {
+		return cty.DynamicVal
+	}
+	child := t.mod
+	if child.deferredIn[mi] != "" || child.call == nil {
+		return cty.DynamicVal
+	}
+	kids := child.children[mi]
+	r := child.call.cfg.Repeat
+	switch {
+	case r == nil:
+		if len(kids) != 1 {
+			return cty.DynamicVal
+		}
+		return p.valueAt(t, kids[0])
+	case !r.ForEach:
+		elems := make([]cty.Value, len(kids))
+		for i, k := range kids {
+			elems[i] = p.valueAt(t, k)
+		}
+		return cty.TupleVal(elems)
+	default:
+		attrs := make(map[string]cty.Value, len(kids))
+		for _, k := range kids {
+			attrs[k.key.AsString()] = p.valueAt(t, k)
+		}
+		return cty.ObjectVal(attrs)
+	}
+}
+
+// aggregate is the value of a repeated node as expressions see it: a
+// tuple for count, an object by key for for_each, the one value
+// otherwise.
+func aggregate(cn *config.Node, insts []*instance) cty.Value {
+	r := cn.Repeat
+	switch {
+	case r == nil:
+		if len(insts) == 0 {
+			return cty.DynamicVal
+		}
+		return insts[0].value
+	case !r.ForEach:
+		elems := make([]cty.Value, len(insts))
+		for i, in := range insts {
+			elems[i] = in.value
+		}
+		return cty.TupleVal(elems)
+	default:
+		attrs := make(map[string]cty.Value, len(insts))
+		for _, in := range insts {
+			attrs[in.key.AsString()] = in.value
+		}
+		return cty.ObjectVal(attrs)
+	}
+}
+
+// instanceAddr is the address of one instance of a resource node.
+func instanceAddr(n *node, mi *modInstance, key cty.Value) string {
+	rel := strings.TrimPrefix(n.addr, n.mod.name+".")
+	if n.mod.name == "" {
+		rel = n.addr
+	}
+	return addr.Join(mi.str, rel+addr.KeyString(key))
+}
+
+// relAddr is a node's address within its module.
+func relAddr(n *node) string {
+	if n.mod.name == "" {
+		return n.addr
+	}
+	return strings.TrimPrefix(n.addr, n.mod.name+".")
+}

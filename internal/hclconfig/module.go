@@ -1,0 +1,231 @@
+package hclconfig
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/config"
+)
+
+// module is one module folder loaded for one module call (or the root).
+// The same folder called twice is loaded twice, under two paths.
+type module struct {
+	l      *loader
+	dir    string
+	relDir string // dir relative to the root, for path.module
+	// path is the static module path, "" for the root.
+	path string
+	// call is the call that loaded this module; nil for the root.
+	call *moduleCall
+	// calls are the module calls declared here, by name.
+	calls map[string]*moduleCall
+	depth int
+}
+
+// moduleCall is a module block.
+type moduleCall struct {
+	node   *config.Node
+	parent *module
+	child  *module
+	block  *hcl.Block
+	// args are the call's arguments other than the meta-arguments; they
+	// set the child's variables.
+	args hcl.Attributes
+	// repeat is "", "count" or "for_each".
+	repeat string
+}
+
+// prefix returns the address of a name declared in this module.
+func (m *module) prefix(rel string) string {
+	if m.path == "" {
+		return rel
+	}
+	return m.path + "." + rel
+}
+
+var moduleMetaSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "source", Required: true},
+		{Name: "version"},
+		{Name: "count"},
+		{Name: "for_each"},
+		{Name: "depends_on"},
+		{Name: "providers"},
+	},
+}
+
+// load reads the module's files and declares everything in them.
+func (m *module) load(calledFrom *hcl.Block) bool {
+	l := m.l
+	files, diags := l.parse(m.dir)
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() {
+		return false
+	}
+	m.calls = map[string]*moduleCall{}
+	var vars, terraformBlocks, moduleBlocks []*hcl.Block
+	for _, f := range files {
+		content, d := f.Body.Content(topSchema)
+		l.diags = append(l.diags, d...)
+		for _, b := range content.Blocks {
+			switch b.Type {
+			case "terraform":
+				terraformBlocks = append(terraformBlocks, b)
+			case "variable":
+				vars = append(vars, b)
+			case "provider":
+				if m.path != "" {
+					l.errorf(b.DefRange, "Provider configuration in a module",
+						"Configure providers in the root module; modules inherit them. Move this provider block to the root module.")
+					continue
+				}
+				l.provider(b)
+			case "resource":
+				m.resource(b, config.Resource)
+			case "data":
+				m.resource(b, config.DataSource)
+			case "locals":
+				m.locals(b)
+			case "output":
+				m.output(b)
+			case "module":
+				moduleBlocks = append(moduleBlocks, b)
+			case "moved":
+				m.moved(b)
+			case "check":
+				m.check(b)
+			default:
+				l.errorf(b.DefRange, fmt.Sprintf("%q blocks are not supported", b.Type),
+					"Tether does not read %q blocks; remove this block or keep it in a Terraform-only configuration.", b.Type)
+			}
+		}
+	}
+	for _, b := range terraformBlocks {
+		l.terraform(b)
+	}
+	if m.path == "" {
+		l.variables(vars)
+	} else {
+		m.arguments(vars)
+	}
+	for _, b := range moduleBlocks {
+		m.moduleCall(b)
+	}
+	return true
+}
+
+func (m *module) moduleCall(b *hcl.Block) {
+	l := m.l
+	name := b.Labels[0]
+	if !hclsyntaxValidName(name) {
+		l.errorf(b.LabelRanges[0], "Invalid module name", "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.")
+		return
+	}
+	n := &config.Node{Kind: config.Module, Addr: m.prefix("module." + name), Name: name, Module: m.path, DeclRange: b.DefRange}
+	if !l.declare(n) {
+		return
+	}
+	content, remain, d := b.Body.PartialContent(moduleMetaSchema)
+	l.diags = append(l.diags, d...)
+	if d.HasErrors() {
+		return
+	}
+	args, d := remain.JustAttributes()
+	l.diags = append(l.diags, d...)
+	call := &moduleCall{node: n, parent: m, block: b, args: args}
+	m.calls[name] = call
+
+	srcAttr := content.Attributes["source"]
+	srcVal, d := srcAttr.Expr.Value(nil)
+	if d.HasErrors() || srcVal.Type() != cty.String || srcVal.IsNull() {
+		l.errorf(srcAttr.Expr.Range(), "Invalid module source", "The module source must be a literal string such as \"./modules/net\".")
+		return
+	}
+	src := srcVal.AsString()
+	if !strings.HasPrefix(src, "./") && !strings.HasPrefix(src, "../") {
+		l.errorf(srcAttr.Expr.Range(), "Module source not supported",
+			"Tether loads modules from local folders only; write the source as a relative path starting with ./ or ../ (got %q).", src)
+		return
+	}
+	if a, ok := content.Attributes["version"]; ok {
+		l.errorf(a.NameRange, "Version not allowed for a local module", "A module loaded from a local folder has no version; remove the version argument.")
+	}
+	if a, ok := content.Attributes["providers"]; ok {
+		l.errorf(a.NameRange, "The providers argument is not supported yet", "Modules inherit the root module's providers; remove the providers argument.")
+	}
+	dir := filepath.Join(m.dir, filepath.FromSlash(src))
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		l.errorf(srcAttr.Expr.Range(), "Module not found",
+			"The module source %q does not name a folder (looked for %s). Create the folder or correct the path.", src, dir)
+		return
+	}
+	if m.depth >= 32 {
+		l.errorf(b.DefRange, "Modules nested too deeply", "Module calls are nested more than 32 levels deep; a module probably calls itself.")
+		return
+	}
+	rel, _ := filepath.Rel(l.dir, dir)
+	n.Repeat, call.repeat = l.repeat(content.Attributes, m, n)
+	if a, ok := content.Attributes["depends_on"]; ok {
+		n.DependsOn = m.dependsOn(a)
+	}
+	child := &module{l: l, dir: dir, relDir: filepath.ToSlash(rel), path: n.Addr, call: call, depth: m.depth + 1}
+	call.child = child
+	child.load(b)
+	l.pending = append(l.pending, func() { m.resolveDependsOn(n) })
+}
+
+// arguments declares a called module's variables, each set from the
+// call's argument of the same name or its default.
+func (m *module) arguments(blocks []*hcl.Block) {
+	l := m.l
+	call := m.call
+	declared := map[string]bool{}
+	for _, b := range blocks {
+		v := m.variable(b)
+		if v == nil {
+			continue
+		}
+		declared[v.node.Name] = true
+		v.node.Argument = true
+		arg, given := call.args[v.node.Name]
+		if !given {
+			if !v.hasDef {
+				l.errorf(call.block.DefRange, fmt.Sprintf("Missing required argument %q", v.node.Name),
+					"The module %s needs a value for its variable %q, which has no default. Add %s = ... to the module block.", call.node.Addr, v.node.Name, v.node.Name)
+				continue
+			}
+			l.finishVariable(v)
+			continue
+		}
+		traversals := arg.Expr.Variables()
+		l.pending = append(l.pending, func() {
+			refs := call.parent.resolve(v.node, traversals, call.repeat)
+			v.node.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+				val, diags := arg.Expr.Value(call.parent.evalContext(refs, scope, inst, cty.NilVal))
+				if diags.HasErrors() {
+					return cty.DynamicVal, diags
+				}
+				return v.convert(val, arg.Expr.Range())
+			}
+		})
+	}
+	for name, a := range call.args {
+		if !declared[name] {
+			l.errorf(a.NameRange, "Unsupported argument",
+				"The module %s declares no variable named %q.%s", call.node.Addr, name, didYouMean(name, keys(declared)))
+		}
+	}
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
