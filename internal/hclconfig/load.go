@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
@@ -154,6 +155,7 @@ func (l *loader) parse(dir string) ([]*hcl.File, hcl.Diagnostics) {
 		diags = append(diags, d...)
 		if f != nil {
 			files = append(files, f)
+			diags = append(diags, l.checkFunctions(f)...)
 		}
 	}
 	return files, diags
@@ -260,4 +262,48 @@ func (l *loader) providerNames() []string {
 func cwdOrEmpty() string {
 	wd, _ := os.Getwd()
 	return wd
+}
+
+// checkFunctions reports calls to functions that do not exist when the
+// file is read, rather than when (or if) the expression is evaluated.
+func (l *loader) checkFunctions(f *hcl.File) hcl.Diagnostics {
+	body, ok := f.Body.(*hclsyntax.Body)
+	if !ok {
+		return nil
+	}
+	// Type constraints such as list(string) look like calls but are not.
+	var types []hcl.Range
+	for _, b := range body.Blocks {
+		if b.Type == "variable" {
+			if a, ok := b.Body.Attributes["type"]; ok {
+				types = append(types, a.Expr.Range())
+			}
+		}
+	}
+	var diags hcl.Diagnostics
+	hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
+		call, ok := n.(*hclsyntax.FunctionCallExpr)
+		if !ok {
+			return nil
+		}
+		for _, t := range types {
+			if t.ContainsOffset(call.NameRange.Start.Byte) {
+				return nil
+			}
+		}
+		if _, ok := l.funcs[call.Name]; !ok {
+			var names []string
+			for name := range l.funcs {
+				names = append(names, name)
+			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Call to unknown function",
+				Detail:   fmt.Sprintf("There is no function named %q.%s", call.Name, didYouMean(call.Name, names)),
+				Subject:  call.NameRange.Ptr(),
+			})
+		}
+		return nil
+	})
+	return diags
 }
