@@ -468,6 +468,8 @@ func (m *module) check(b *hcl.Block) {
 	}
 	l.pending = append(l.pending, func() {
 		m.resolve(n, traversals, "")
-		n.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) { return cty.NullVal(cty.DynamicPseudoType), nil }
+		n.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
+			return cty.NullVal(cty.DynamicPseudoType), nil
+		}
 	})
 }

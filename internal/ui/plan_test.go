@@ -646,7 +646,6 @@ type countWriter struct{ n int }
 
 func (w *countWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
 
-
 func TestRenderPlanForcesReplacementInside(t *testing.T) {
 	p := &plan.Plan{Changes: []*plan.ResourceChange{{
 		Addr: "tether_dir.a", Action: plan.DeleteThenCreate,
