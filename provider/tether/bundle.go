@@ -58,7 +58,22 @@ func bundleResourceSchema() *provider.ResourceSchema {
 						"content": {
 							Type:        cty.String,
 							Required:    true,
-							Description: "Content of the file.",
+							Description: "Content of the file, written after its headers.",
+						},
+					},
+					BlockTypes: map[string]*provider.NestedBlock{
+						"header": {
+							Nesting: provider.NestingMap,
+							Block: provider.Block{
+								Description: "A header line written at the top of the file as \"NAME: value\", in name order, followed by a blank line. The block label is the name.",
+								Attributes: map[string]*provider.Attribute{
+									"value": {
+										Type:        cty.String,
+										Required:    true,
+										Description: "Value of the header.",
+									},
+								},
+							},
 						},
 					},
 				},
@@ -67,7 +82,11 @@ func bundleResourceSchema() *provider.ResourceSchema {
 	}}
 }
 
-var bundleFileType = cty.Object(map[string]cty.Type{"path": cty.String, "content": cty.String})
+var bundleFileType = cty.Object(map[string]cty.Type{
+	"path":    cty.String,
+	"content": cty.String,
+	"header":  cty.Map(cty.Object(map[string]cty.Type{"value": cty.String})),
+})
 
 func (bundleResource) validate(config cty.Value) hcl.Diagnostics {
 	var diags hcl.Diagnostics
@@ -129,9 +148,32 @@ func knownFiles(obj cty.Value) (map[string]string, bool) {
 		_, f := it.Element()
 		p, _ := knownString(attr(f, "path"))
 		c, _ := knownString(attr(f, "content"))
-		out[p] = c
+		out[p] = withHeaders(attr(f, "header"), c)
 	}
 	return out, true
+}
+
+// withHeaders puts a file's header lines before its content.
+func withHeaders(headers cty.Value, content string) string {
+	if headers.IsNull() || headers.LengthInt() == 0 {
+		return content
+	}
+	var names []string
+	values := map[string]string{}
+	for it := headers.ElementIterator(); it.Next(); {
+		k, h := it.Element()
+		v, _ := knownString(attr(h, "value"))
+		names = append(names, k.AsString())
+		values[k.AsString()] = v
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&b, "%s: %s\n", n, values[n])
+	}
+	b.WriteString("\n")
+	b.WriteString(content)
+	return b.String()
 }
 
 func bundleObject(dir, files cty.Value) cty.Value {
@@ -226,7 +268,17 @@ func (r bundleResource) read(ctx context.Context, req provider.ReadRequest) prov
 		if err != nil {
 			return provider.ReadResponse{NewState: req.PriorState, Diagnostics: opError(fmt.Sprintf("Cannot read %q", filepath.Join(dir, p)), err)}
 		}
-		now = append(now, cty.ObjectVal(map[string]cty.Value{"path": cty.StringVal(p), "content": cty.StringVal(onDisk.content)}))
+		// The headers are what the configuration said; whatever else the
+		// file holds now counts as its content, so a hand edit shows up
+		// as a change of content.
+		headers := attr(f, "header")
+		content := onDisk.content
+		if prefix := withHeaders(headers, ""); prefix != "" && strings.HasPrefix(content, prefix) {
+			content = content[len(prefix):]
+		} else if prefix != "" {
+			headers = cty.MapValEmpty(bundleFileType.AttributeType("header").ElementType())
+		}
+		now = append(now, cty.ObjectVal(map[string]cty.Value{"path": cty.StringVal(p), "content": cty.StringVal(content), "header": headers}))
 	}
 	list := cty.ListValEmpty(bundleFileType)
 	if len(now) > 0 {
