@@ -109,6 +109,10 @@ func Table(baseDir string) map[string]function.Function {
 		"nonsensitive": nonsensitiveFunc,
 		"sensitive":    sensitiveFunc,
 
+		"env_reference":  referenceFunc("env", "name"),
+		"file_reference": referenceFunc("file", "path"),
+		"reference":      referenceOfKind,
+
 		"file":       fileFunc(baseDir),
 		"fileexists": fileExistsFunc(baseDir),
 		"abspath":    absPathFunc(baseDir),

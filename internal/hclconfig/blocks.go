@@ -88,7 +88,7 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 			ctx := m.evalContext(refs, scope, inst, cty.NilVal)
 			if len(dynamicTypes) == 0 {
-				return hcldec.Decode(remain, spec, ctx)
+				return hcldec.Decode(referenceBody{remain}, spec, ctx)
 			}
 			return decodeDynamic(remain, spec, ctx, schema.Block, dynamicTypes)
 		}
@@ -127,7 +127,7 @@ func decodeDynamic(body hcl.Body, spec hcldec.Spec, ctx *hcl.EvalContext, block 
 		}
 		return nil
 	})
-	val, diags := hcldec.Decode(dynblock.Expand(body, ctx, check), spec, ctx)
+	val, diags := hcldec.Decode(referenceBody{dynblock.Expand(body, ctx, check)}, spec, ctx)
 	if diags.HasErrors() || len(unknown) == 0 || !val.Type().IsObjectType() {
 		return val, diags
 	}
@@ -344,7 +344,8 @@ func (m *module) expression(n *config.Node, expr hcl.Expression, extra ...hcl.Tr
 	m.l.pending = append(m.l.pending, func() {
 		refs := m.resolve(n, traversals, "")
 		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
-			return expr.Value(m.evalContext(refs, scope, inst, cty.NilVal))
+			v, diags := expr.Value(m.evalContext(refs, scope, inst, cty.NilVal))
+			return checkDerived(v, expr.Range(), diags)
 		}
 	})
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -156,8 +158,20 @@ func TestSchemaOverProtocol(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(md.Resources) != 3 || md.Resources[0].TypeName != "tether_file" || md.Resources[2].TypeName != "tether_value" {
-		t.Errorf("metadata resources = %+v", md.Resources)
+	// The metadata lists exactly the provider's resource types, in name
+	// order.
+	schema, _ := tether.New().GetSchema()
+	var wantTypes []string
+	for name := range schema.Resources {
+		wantTypes = append(wantTypes, name)
+	}
+	sort.Strings(wantTypes)
+	var gotTypes []string
+	for _, r := range md.Resources {
+		gotTypes = append(gotTypes, r.TypeName)
+	}
+	if strings.Join(gotTypes, ",") != strings.Join(wantTypes, ",") {
+		t.Errorf("metadata resources = %v, want %v", gotTypes, wantTypes)
 	}
 	if len(md.DataSources) != 1 || md.DataSources[0].TypeName != "tether_file" {
 		t.Errorf("metadata data sources = %+v", md.DataSources)

@@ -1,0 +1,500 @@
+package plugin
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	goplugin "github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/tetherhq/tether/internal/protocol"
+	"github.com/tetherhq/tether/internal/provider"
+	"github.com/zclconf/go-cty/cty"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// terraformVersion is what ConfigureProvider tells the provider it runs
+// under. Providers put it in User-Agent strings and a few compare it with
+// Terraform releases, so it must be a Terraform version, not Tether's: this
+// is the release the protocol interop tests run against.
+const terraformVersion = "1.11.4"
+
+// client is a provider.Provider backed by a plugin process. Every field is
+// set before Start returns and only read afterwards, except those guarded
+// below, so calls need no lock: the gRPC connection serves any number of
+// them at once.
+type client struct {
+	path            string
+	pid             int
+	protocolVersion int
+	proc            *goplugin.Client
+	rpc             rpcClient
+	exited          context.Context // done once the process has exited
+	stderr          *stderrTail
+
+	// life is the context of calls that take none (the Validate methods)
+	// and of applies left to finish; Close cancels it.
+	life      context.Context
+	cancel    context.CancelFunc
+	closed    atomic.Bool
+	closeOnce sync.Once
+
+	stopMu    sync.Mutex
+	stopping  bool // a StopProvider call is in flight
+	stopAgain bool // and another is wanted once it returns
+
+	schema       *provider.Schema
+	schemaDiags  hcl.Diagnostics
+	providerType cty.Type
+	resTypes     map[string]cty.Type
+	dataTypes    map[string]cty.Type
+	// providerMeta is sent with every call that carries provider_meta;
+	// nil when the provider declares no provider_meta schema.
+	providerMeta *tfprotov6.DynamicValue
+	planDestroy  bool
+}
+
+var _ provider.Provider = (*client)(nil)
+
+func (c *client) loadSchema(resp *tfprotov6.GetProviderSchemaResponse) {
+	diags := protocol.DiagnosticsFromTF(resp.Diagnostics)
+	sch := &provider.Schema{
+		Provider:    &provider.Block{},
+		Resources:   make(map[string]*provider.ResourceSchema, len(resp.ResourceSchemas)),
+		DataSources: make(map[string]*provider.ResourceSchema, len(resp.DataSourceSchemas)),
+	}
+	c.resTypes = make(map[string]cty.Type, len(resp.ResourceSchemas))
+	c.dataTypes = make(map[string]cty.Type, len(resp.DataSourceSchemas))
+	convert := func(what string, s *tfprotov6.Schema) *provider.ResourceSchema {
+		rs, err := protocol.SchemaFromTF(s)
+		if err != nil {
+			diags = append(diags, errorDiag("Invalid provider schema",
+				fmt.Sprintf("The provider declared a schema for %s that Tether cannot use: %s.", what, err)))
+		}
+		return rs
+	}
+	if resp.Provider != nil {
+		if rs := convert("the provider configuration", resp.Provider); rs != nil {
+			sch.Provider = rs.Block
+		}
+	}
+	c.providerType = sch.Provider.ImpliedType()
+	for name, s := range resp.ResourceSchemas {
+		if rs := convert("resource type "+name, s); rs != nil {
+			sch.Resources[name] = rs
+			c.resTypes[name] = rs.Block.ImpliedType()
+		}
+	}
+	for name, s := range resp.DataSourceSchemas {
+		if rs := convert("data source "+name, s); rs != nil {
+			sch.DataSources[name] = rs
+			c.dataTypes[name] = rs.Block.ImpliedType()
+		}
+	}
+	// Tether has no provider_meta blocks. Terraform sends a module without
+	// one as a null of the declared type, and providers that declare the
+	// schema decode whatever arrives with it, so send exactly that.
+	if resp.ProviderMeta != nil && resp.ProviderMeta.Block != nil {
+		if rs := convert("provider_meta", resp.ProviderMeta); rs != nil {
+			ty := rs.Block.ImpliedType()
+			if dv, err := protocol.EncodeValue(cty.NullVal(ty), ty); err == nil {
+				c.providerMeta = dv
+			}
+		}
+	}
+	c.planDestroy = resp.ServerCapabilities != nil && resp.ServerCapabilities.PlanDestroy
+	c.schema, c.schemaDiags = sch, diags
+}
+
+// GetSchema returns the schema read at start; callers must not modify it.
+func (c *client) GetSchema() (*provider.Schema, hcl.Diagnostics) {
+	return c.schema, c.schemaDiags
+}
+
+func (c *client) resourceType(name string) (cty.Type, hcl.Diagnostics) {
+	if ty, ok := c.resTypes[name]; ok {
+		return ty, nil
+	}
+	return cty.DynamicPseudoType, hcl.Diagnostics{errorDiag("Unsupported resource type",
+		fmt.Sprintf("The provider plugin %s has no resource type named %q.", c.path, name))}
+}
+
+func (c *client) dataSourceType(name string) (cty.Type, hcl.Diagnostics) {
+	if ty, ok := c.dataTypes[name]; ok {
+		return ty, nil
+	}
+	return cty.DynamicPseudoType, hcl.Diagnostics{errorDiag("Unsupported data source type",
+		fmt.Sprintf("The provider plugin %s has no data source type named %q.", c.path, name))}
+}
+
+func (c *client) ValidateProviderConfig(config cty.Value) hcl.Diagnostics {
+	var e encoder
+	cfg := e.encode("provider configuration", config, c.providerType)
+	if e.diags != nil {
+		return e.diags
+	}
+	resp, err := c.rpc.ValidateProviderConfig(c.life, &tfprotov6.ValidateProviderConfigRequest{Config: cfg})
+	if err != nil {
+		return c.rpcDiags(c.life, "ValidateProviderConfig", err)
+	}
+	return protocol.DiagnosticsFromTF(resp.Diagnostics)
+}
+
+func (c *client) ValidateResourceConfig(typeName string, config cty.Value) hcl.Diagnostics {
+	ty, diags := c.resourceType(typeName)
+	if diags != nil {
+		return diags
+	}
+	var e encoder
+	cfg := e.encode("configuration", config, ty)
+	if e.diags != nil {
+		return e.diags
+	}
+	resp, err := c.rpc.ValidateResourceConfig(c.life, &tfprotov6.ValidateResourceConfigRequest{TypeName: typeName, Config: cfg})
+	if err != nil {
+		return c.rpcDiags(c.life, "ValidateResourceConfig", err)
+	}
+	return protocol.DiagnosticsFromTF(resp.Diagnostics)
+}
+
+func (c *client) ValidateDataSourceConfig(typeName string, config cty.Value) hcl.Diagnostics {
+	ty, diags := c.dataSourceType(typeName)
+	if diags != nil {
+		return diags
+	}
+	var e encoder
+	cfg := e.encode("configuration", config, ty)
+	if e.diags != nil {
+		return e.diags
+	}
+	resp, err := c.rpc.ValidateDataResourceConfig(c.life, &tfprotov6.ValidateDataResourceConfigRequest{TypeName: typeName, Config: cfg})
+	if err != nil {
+		return c.rpcDiags(c.life, "ValidateDataResourceConfig", err)
+	}
+	return protocol.DiagnosticsFromTF(resp.Diagnostics)
+}
+
+func (c *client) ConfigureProvider(ctx context.Context, config cty.Value) hcl.Diagnostics {
+	var e encoder
+	cfg := e.encode("provider configuration", config, c.providerType)
+	if e.diags != nil {
+		return e.diags
+	}
+	resp, err := c.rpc.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{TerraformVersion: terraformVersion, Config: cfg})
+	if err != nil {
+		return c.rpcDiags(ctx, "ConfigureProvider", err)
+	}
+	return protocol.DiagnosticsFromTF(resp.Diagnostics)
+}
+
+func (c *client) UpgradeResourceState(ctx context.Context, req provider.UpgradeRequest) provider.UpgradeResponse {
+	ty, diags := c.resourceType(req.TypeName)
+	if diags != nil {
+		return provider.UpgradeResponse{UpgradedState: cty.NullVal(ty), Diagnostics: diags}
+	}
+	resp, err := c.rpc.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
+		TypeName: req.TypeName,
+		Version:  req.Version,
+		RawState: &tfprotov6.RawState{JSON: req.RawStateJSON},
+	})
+	if err != nil {
+		return provider.UpgradeResponse{UpgradedState: cty.NullVal(ty), Diagnostics: c.rpcDiags(ctx, "UpgradeResourceState", err)}
+	}
+	diags = protocol.DiagnosticsFromTF(resp.Diagnostics)
+	v := c.decode("upgraded state", resp.UpgradedState, ty, &diags, cty.NullVal(ty))
+	return provider.UpgradeResponse{UpgradedState: v, Diagnostics: diags}
+}
+
+func (c *client) ReadResource(ctx context.Context, req provider.ReadRequest) provider.ReadResponse {
+	ty, diags := c.resourceType(req.TypeName)
+	if diags != nil {
+		return provider.ReadResponse{NewState: req.PriorState, Private: req.Private, Diagnostics: diags}
+	}
+	var e encoder
+	preq := &tfprotov6.ReadResourceRequest{
+		TypeName:     req.TypeName,
+		CurrentState: e.encode("prior state", req.PriorState, ty),
+		Private:      req.Private,
+		ProviderMeta: c.providerMeta,
+	}
+	if e.diags != nil {
+		return provider.ReadResponse{NewState: req.PriorState, Private: req.Private, Diagnostics: e.diags}
+	}
+	resp, err := c.rpc.ReadResource(ctx, preq)
+	if err != nil {
+		return provider.ReadResponse{NewState: req.PriorState, Private: req.Private, Diagnostics: c.rpcDiags(ctx, "ReadResource", err)}
+	}
+	diags = append(protocol.DiagnosticsFromTF(resp.Diagnostics), deferredDiags(resp.Deferred)...)
+	v := c.decode("refreshed state", resp.NewState, ty, &diags, req.PriorState)
+	// A null state means the object is gone; one that comes with an error
+	// (as SDKv2 providers send when a read fails) must not read as that.
+	if diags.HasErrors() && isNull(v) {
+		v = req.PriorState
+	}
+	return provider.ReadResponse{NewState: v, Private: resp.Private, Diagnostics: diags}
+}
+
+func (c *client) PlanResourceChange(ctx context.Context, req provider.PlanRequest) provider.PlanResponse {
+	ty, diags := c.resourceType(req.TypeName)
+	if diags != nil {
+		return provider.PlanResponse{PlannedState: cty.NullVal(ty), Diagnostics: diags}
+	}
+	// Providers that do not announce PlanDestroy expect never to plan a
+	// destroy; Terraform plans it for them, as this.
+	if isNull(req.ProposedNewState) && !c.planDestroy {
+		return provider.PlanResponse{PlannedState: cty.NullVal(ty), PlannedPrivate: req.PriorPrivate}
+	}
+	var e encoder
+	preq := &tfprotov6.PlanResourceChangeRequest{
+		TypeName:         req.TypeName,
+		PriorState:       e.encode("prior state", req.PriorState, ty),
+		ProposedNewState: e.encode("proposed new state", req.ProposedNewState, ty),
+		Config:           e.encode("configuration", req.Config, ty),
+		PriorPrivate:     req.PriorPrivate,
+		ProviderMeta:     c.providerMeta,
+	}
+	if e.diags != nil {
+		return provider.PlanResponse{PlannedState: cty.NullVal(ty), Diagnostics: e.diags}
+	}
+	resp, err := c.rpc.PlanResourceChange(ctx, preq)
+	if err != nil {
+		return provider.PlanResponse{PlannedState: cty.NullVal(ty), Diagnostics: c.rpcDiags(ctx, "PlanResourceChange", err)}
+	}
+	diags = append(protocol.DiagnosticsFromTF(resp.Diagnostics), deferredDiags(resp.Deferred)...)
+	out := provider.PlanResponse{
+		PlannedState:   c.decode("planned state", resp.PlannedState, ty, &diags, cty.NullVal(ty)),
+		PlannedPrivate: resp.PlannedPrivate,
+	}
+	for _, p := range resp.RequiresReplace {
+		out.RequiresReplace = append(out.RequiresReplace, protocol.PathFromTF(p))
+	}
+	out.Diagnostics = diags
+	return out
+}
+
+func (c *client) ApplyResourceChange(ctx context.Context, req provider.ApplyRequest) provider.ApplyResponse {
+	ty, diags := c.resourceType(req.TypeName)
+	if diags != nil {
+		return provider.ApplyResponse{NewState: req.PriorState, Diagnostics: diags}
+	}
+	// Whatever goes wrong before the provider answers, the object is as it
+	// was: nothing for a create, the prior object otherwise.
+	failed := req.PriorState
+	if failed == cty.NilVal {
+		failed = cty.NullVal(ty)
+	}
+	var e encoder
+	preq := &tfprotov6.ApplyResourceChangeRequest{
+		TypeName:       req.TypeName,
+		PriorState:     e.encode("prior state", req.PriorState, ty),
+		PlannedState:   e.encode("planned state", req.PlannedState, ty),
+		Config:         e.encode("configuration", req.Config, ty),
+		PlannedPrivate: req.PlannedPrivate,
+		ProviderMeta:   c.providerMeta,
+	}
+	if e.diags != nil {
+		return provider.ApplyResponse{NewState: failed, Diagnostics: e.diags}
+	}
+	if err := ctx.Err(); err != nil {
+		return provider.ApplyResponse{NewState: failed, Diagnostics: c.rpcDiags(ctx, "ApplyResourceChange", err)}
+	}
+	resp, err := c.finish(ctx, func(ctx context.Context) (*tfprotov6.ApplyResourceChangeResponse, error) {
+		return c.rpc.ApplyResourceChange(ctx, preq)
+	})
+	if err != nil {
+		return provider.ApplyResponse{NewState: failed, Diagnostics: c.rpcDiags(c.life, "ApplyResourceChange", err)}
+	}
+	diags = protocol.DiagnosticsFromTF(resp.Diagnostics)
+	return provider.ApplyResponse{
+		NewState:    c.decode("new state", resp.NewState, ty, &diags, failed),
+		Private:     resp.Private,
+		Diagnostics: diags,
+	}
+}
+
+// finish runs an apply to completion even when ctx ends first: a provider
+// that has started changing real infrastructure must be heard out, or the
+// object it made is lost to state. When ctx ends, the provider is asked to
+// stop instead, the protocol's way to interrupt an operation, and answers
+// with what it got done. Only Close abandons the call.
+func (c *client) finish(ctx context.Context, call func(context.Context) (*tfprotov6.ApplyResourceChangeResponse, error)) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	callCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	defer context.AfterFunc(c.life, cancel)()
+	defer context.AfterFunc(ctx, c.requestStop)()
+	return call(callCtx)
+}
+
+// requestStop sends StopProvider, coalescing requests: a stop cancels
+// every operation in flight, so many cancelled applies need one call, plus
+// one more for any cancelled while it was under way, which the provider may
+// have begun after it stopped.
+func (c *client) requestStop() {
+	c.stopMu.Lock()
+	if c.stopping {
+		c.stopAgain = true
+		c.stopMu.Unlock()
+		return
+	}
+	c.stopping = true
+	c.stopMu.Unlock()
+	go func() {
+		for {
+			// Nothing to do if it fails: the apply still ends, later.
+			_ = c.rpc.StopProvider(c.life)
+			c.stopMu.Lock()
+			if !c.stopAgain {
+				c.stopping = false
+				c.stopMu.Unlock()
+				return
+			}
+			c.stopAgain = false
+			c.stopMu.Unlock()
+		}
+	}()
+}
+
+func (c *client) ImportResourceState(ctx context.Context, req provider.ImportRequest) provider.ImportResponse {
+	if _, diags := c.resourceType(req.TypeName); diags != nil {
+		return provider.ImportResponse{Diagnostics: diags}
+	}
+	resp, err := c.rpc.ImportResourceState(ctx, &tfprotov6.ImportResourceStateRequest{TypeName: req.TypeName, ID: req.ID})
+	if err != nil {
+		return provider.ImportResponse{Diagnostics: c.rpcDiags(ctx, "ImportResourceState", err)}
+	}
+	out := provider.ImportResponse{
+		Diagnostics: append(protocol.DiagnosticsFromTF(resp.Diagnostics), deferredDiags(resp.Deferred)...),
+	}
+	for _, ir := range resp.ImportedResources {
+		ty, diags := c.resourceType(ir.TypeName)
+		if diags != nil {
+			out.Diagnostics = append(out.Diagnostics, diags...)
+			continue
+		}
+		v := c.decode("imported state", ir.State, ty, &out.Diagnostics, cty.NilVal)
+		if v == cty.NilVal {
+			continue
+		}
+		out.Imported = append(out.Imported, provider.ImportedResource{TypeName: ir.TypeName, State: v, Private: ir.Private})
+	}
+	return out
+}
+
+func (c *client) ReadDataSource(ctx context.Context, req provider.ReadDataRequest) provider.ReadDataResponse {
+	ty, diags := c.dataSourceType(req.TypeName)
+	if diags != nil {
+		return provider.ReadDataResponse{State: cty.NullVal(ty), Diagnostics: diags}
+	}
+	var e encoder
+	preq := &tfprotov6.ReadDataSourceRequest{
+		TypeName:     req.TypeName,
+		Config:       e.encode("configuration", req.Config, ty),
+		ProviderMeta: c.providerMeta,
+	}
+	if e.diags != nil {
+		return provider.ReadDataResponse{State: cty.NullVal(ty), Diagnostics: e.diags}
+	}
+	resp, err := c.rpc.ReadDataSource(ctx, preq)
+	if err != nil {
+		return provider.ReadDataResponse{State: cty.NullVal(ty), Diagnostics: c.rpcDiags(ctx, "ReadDataSource", err)}
+	}
+	diags = append(protocol.DiagnosticsFromTF(resp.Diagnostics), deferredDiags(resp.Deferred)...)
+	return provider.ReadDataResponse{
+		State:       c.decode("data source state", resp.State, ty, &diags, cty.NullVal(ty)),
+		Diagnostics: diags,
+	}
+}
+
+// encoder encodes the values of one call, keeping the first failure so
+// that each method checks once.
+type encoder struct {
+	diags hcl.Diagnostics
+}
+
+func (e *encoder) encode(what string, v cty.Value, ty cty.Type) *tfprotov6.DynamicValue {
+	if e.diags != nil {
+		return nil
+	}
+	dv, err := protocol.EncodeValue(v, ty)
+	if err != nil {
+		e.diags = hcl.Diagnostics{errorDiag("Invalid value for provider",
+			fmt.Sprintf("The %s does not conform to the provider's schema and cannot be sent: %s.", what, err))}
+	}
+	return dv
+}
+
+// decode decodes a value the provider returned, appending to diags and
+// returning fallback if it does not fit the provider's own schema.
+func (c *client) decode(what string, dv *tfprotov6.DynamicValue, ty cty.Type, diags *hcl.Diagnostics, fallback cty.Value) cty.Value {
+	v, err := protocol.DecodeValue(dv, ty)
+	if err != nil {
+		*diags = append(*diags, errorDiag("Provider produced an invalid "+what,
+			fmt.Sprintf("The provider plugin %s returned a %s that does not conform to its own schema: %s. This is a bug in the provider.", c.path, what, err)))
+		return fallback
+	}
+	return v
+}
+
+// deferredDiags rejects a deferral: the client never offers one, so a
+// provider that defers anyway leaves the operation undone.
+func deferredDiags(d *tfprotov6.Deferred) hcl.Diagnostics {
+	if d == nil {
+		return nil
+	}
+	return hcl.Diagnostics{errorDiag("Provider deferred the operation",
+		fmt.Sprintf("The provider asked to defer this operation (%s), but Tether does not support deferred actions and did not offer them. This is a bug in the provider.", d.Reason))}
+}
+
+// rpcDiags explains a call that got no answer.
+func (c *client) rpcDiags(ctx context.Context, method string, err error) hcl.Diagnostics {
+	switch {
+	case c.closed.Load():
+		return hcl.Diagnostics{errorDiag("Provider plugin closed",
+			fmt.Sprintf("The provider plugin %s was shut down before it answered %s.", c.path, method))}
+	case ctx.Err() != nil:
+		return hcl.Diagnostics{errorDiag("Provider call cancelled",
+			fmt.Sprintf("%s was cancelled before the provider plugin %s answered: %s.", method, c.path, context.Cause(ctx)))}
+	case c.exitedAfter(err):
+		detail := fmt.Sprintf("The provider plugin %s exited while Tether waited for its answer to %s. This is a bug in the provider, unless something else killed it.", c.path, method)
+		if out := c.stderr.String(); out != "" {
+			detail += " Its last output was:\n\n" + out
+		}
+		return hcl.Diagnostics{errorDiag("Provider plugin crashed", detail)}
+	}
+	return hcl.Diagnostics{errorDiag("Provider plugin did not respond",
+		fmt.Sprintf("%s to the provider plugin %s failed: %s.", method, c.path, status.Convert(err).Message()))}
+}
+
+// exitedAfter reports whether the plugin process has exited. A crash
+// reaches the caller as a broken connection a moment before go-plugin
+// reaps the process, so an unavailable server gets that moment.
+func (c *client) exitedAfter(err error) bool {
+	select {
+	case <-c.exited.Done():
+		return true
+	default:
+	}
+	if status.Code(err) != codes.Unavailable {
+		return false
+	}
+	t := time.NewTimer(2 * time.Second)
+	defer t.Stop()
+	select {
+	case <-c.exited.Done():
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+func isNull(v cty.Value) bool {
+	return v == cty.NilVal || v.IsNull()
+}
+
+func errorDiag(summary, detail string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
+}

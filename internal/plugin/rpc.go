@@ -1,0 +1,57 @@
+package plugin
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/tetherhq/tether/internal/protocol"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// rpcClient is one major version of the plugin protocol, cut down to the
+// calls provider.Provider makes. Both versions answer in terraform-plugin-go's
+// public protocol 6 types, so that internal/protocol's converters turn
+// either into cty values and hcl diagnostics: for these calls version 5 is
+// version 6 with some RPCs renamed and no nested attributes, so nothing is
+// lost on the way.
+//
+// Requests carry only what the client sets; responses carry only what it
+// reads. An error is a transport failure: whatever the provider itself
+// reports arrives as diagnostics.
+type rpcClient interface {
+	GetProviderSchema(context.Context) (*tfprotov6.GetProviderSchemaResponse, error)
+	ValidateProviderConfig(context.Context, *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error)
+	ValidateResourceConfig(context.Context, *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error)
+	ValidateDataResourceConfig(context.Context, *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error)
+	ConfigureProvider(context.Context, *tfprotov6.ConfigureProviderRequest) (*tfprotov6.ConfigureProviderResponse, error)
+	UpgradeResourceState(context.Context, *tfprotov6.UpgradeResourceStateRequest) (*tfprotov6.UpgradeResourceStateResponse, error)
+	ReadResource(context.Context, *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error)
+	PlanResourceChange(context.Context, *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error)
+	ApplyResourceChange(context.Context, *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error)
+	ImportResourceState(context.Context, *tfprotov6.ImportResourceStateRequest) (*tfprotov6.ImportResourceStateResponse, error)
+	ReadDataSource(context.Context, *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error)
+	StopProvider(context.Context) error
+}
+
+// typeFromJSON decodes an attribute type as the protocol sends it. The
+// encoding is cty's own (Terraform decodes it with cty), so cty decodes it
+// here too; tftypes' parser is deprecated for use outside its module.
+func typeFromJSON(b []byte) (tftypes.Type, error) {
+	var ty cty.Type
+	if err := ty.UnmarshalJSON(b); err != nil {
+		return nil, fmt.Errorf("invalid type %q: %w", b, err)
+	}
+	return protocol.TypeToTF(ty)
+}
+
+// schemaDiag reports a schema the client cannot use. The type it is about
+// is left out of the schema; the rest stays usable.
+func schemaDiag(what string, err error) *tfprotov6.Diagnostic {
+	return &tfprotov6.Diagnostic{
+		Severity: tfprotov6.DiagnosticSeverityError,
+		Summary:  "Invalid provider schema",
+		Detail:   fmt.Sprintf("The provider declared a schema for %s that cannot be decoded: %s.", what, err),
+	}
+}

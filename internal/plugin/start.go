@@ -1,0 +1,199 @@
+package plugin
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/go-hclog"
+	goplugin "github.com/hashicorp/go-plugin"
+	"github.com/tetherhq/tether/internal/plugin/tfplugin5"
+	"github.com/tetherhq/tether/internal/plugin/tfplugin6"
+	"github.com/tetherhq/tether/internal/provider"
+	"google.golang.org/grpc"
+)
+
+// handshake is Terraform's: a provider plugin refuses to start without this
+// cookie in its environment, and go-plugin offers it the protocol versions
+// in versionedPlugins.
+var handshake = goplugin.HandshakeConfig{
+	MagicCookieKey:   "TF_PLUGIN_MAGIC_COOKIE",
+	MagicCookieValue: "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2",
+}
+
+// pluginName is the name Terraform dispenses providers under; go-plugin's
+// gRPC servers accept any, but keeping Terraform's costs nothing.
+const pluginName = "provider"
+
+func versionedPlugins() map[int]goplugin.PluginSet {
+	return map[int]goplugin.PluginSet{
+		5: {pluginName: grpcPlugin{version: 5}},
+		6: {pluginName: grpcPlugin{version: 6}},
+	}
+}
+
+// grpcPlugin is the client half of a go-plugin plugin: it turns the
+// connection go-plugin established into an rpcClient of the negotiated
+// version.
+type grpcPlugin struct {
+	goplugin.NetRPCUnsupportedPlugin
+	version int
+}
+
+// dispensed is what grpcPlugin hands back: the protocol client, and a
+// context go-plugin cancels once the plugin process has exited.
+type dispensed struct {
+	rpc    rpcClient
+	exited context.Context
+}
+
+func (p grpcPlugin) GRPCServer(*goplugin.GRPCBroker, *grpc.Server) error {
+	return errors.New("tether runs provider plugins; it does not serve them through this package")
+}
+
+func (p grpcPlugin) GRPCClient(exited context.Context, _ *goplugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
+	switch p.version {
+	case 5:
+		return dispensed{rpc: rpc5{c: tfplugin5.NewProviderClient(conn)}, exited: exited}, nil
+	case 6:
+		return dispensed{rpc: rpc6{c: tfplugin6.NewProviderClient(conn)}, exited: exited}, nil
+	}
+	return nil, fmt.Errorf("plugin protocol version %d is not supported", p.version)
+}
+
+// Start runs the provider plugin binary at path, as Terraform does, and
+// returns it as a provider.Provider. It speaks plugin protocol versions 5
+// and 6, whichever the binary offers (6 if both).
+//
+// ctx bounds the start only: launching the process, the handshake and
+// reading the schema, which every later call needs. The process then runs
+// until Close; the caller must call Close, including when the provider's
+// calls fail.
+func Start(ctx context.Context, path string) (provider.Provider, error) {
+	c, err := start(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func start(ctx context.Context, path string) (*client, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("provider plugin %s: not started: %w", path, err)
+	}
+	// life ends with the client. exec kills the process when it ends, which
+	// is how a cancelled ctx interrupts go-plugin's wait for the handshake:
+	// go-plugin itself takes no context.
+	life, cancel := context.WithCancel(context.Background())
+	stderr := &stderrTail{}
+	proc := goplugin.NewClient(&goplugin.ClientConfig{
+		HandshakeConfig:  handshake,
+		VersionedPlugins: versionedPlugins(),
+		Cmd:              exec.CommandContext(life, path),
+		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
+		AutoMTLS:         true,
+		// go-plugin logs at trace level to stderr unless told otherwise;
+		// what the plugin prints still reaches stderr below.
+		Logger: hclog.NewNullLogger(),
+		Stderr: stderr,
+	})
+	c := &client{path: path, proc: proc, stderr: stderr, life: life, cancel: cancel}
+
+	stopWatching := context.AfterFunc(ctx, cancel)
+	fail := func(err error) (*client, error) {
+		stopWatching()
+		// Close first: it waits for the process, so stderr is complete.
+		c.Close()
+		// A cancelled start fails however the killed process happened to
+		// disrupt it; the cancellation is the news.
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, fmt.Errorf("provider plugin %s: start interrupted: %w", path, ctxErr)
+		}
+		// A binary that is not a provider plugin, or one that cannot start,
+		// usually says why on stderr.
+		if out := strings.TrimSpace(c.stderr.String()); out != "" {
+			err = fmt.Errorf("%w\nThe plugin wrote to stderr:\n%s", err, out)
+		}
+		return nil, fmt.Errorf("provider plugin %s: %w", path, err)
+	}
+
+	rpcProto, err := proc.Client()
+	if err != nil {
+		return fail(err)
+	}
+	raw, err := rpcProto.Dispense(pluginName)
+	if err != nil {
+		return fail(err)
+	}
+	d, ok := raw.(dispensed)
+	if !ok {
+		return fail(fmt.Errorf("unexpected plugin client %T", raw))
+	}
+	c.rpc, c.exited, c.protocolVersion = d.rpc, d.exited, proc.NegotiatedVersion()
+	if rc := proc.ReattachConfig(); rc != nil {
+		c.pid = rc.Pid
+	}
+
+	resp, err := c.rpc.GetProviderSchema(ctx)
+	if err != nil {
+		return fail(fmt.Errorf("reading the provider schema: %w", err))
+	}
+	if !stopWatching() {
+		return fail(ctx.Err())
+	}
+	c.loadSchema(resp)
+	return c, nil
+}
+
+// Close stops the plugin process and waits until it has exited. Calls in
+// progress fail. Close is safe to call more than once.
+func (c *client) Close() error {
+	c.closeOnce.Do(func() {
+		c.closed.Store(true)
+		// Kill asks the plugin to shut down, kills it after a grace
+		// period, and returns once the process is reaped.
+		c.proc.Kill()
+		c.cancel()
+	})
+	return nil
+}
+
+// stderrTail keeps the end of what the plugin writes to stderr: when a
+// plugin dies, its last words are the only account of why. For a Go panic
+// the first line matters most, so from one on it keeps the beginning.
+type stderrTail struct {
+	mu        sync.Mutex
+	buf       []byte
+	panicking bool
+}
+
+const stderrTailSize = 8 << 10
+
+// Write is called by go-plugin with one line at a time, then its newline.
+func (t *stderrTail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case !t.panicking && (bytes.HasPrefix(p, []byte("panic: ")) || bytes.HasPrefix(p, []byte("fatal error: "))):
+		t.panicking = true
+		t.buf = append(t.buf[:0], p...)
+	case t.panicking:
+		t.buf = append(t.buf, p[:min(len(p), stderrTailSize-len(t.buf))]...)
+	default:
+		t.buf = append(t.buf, p...)
+		if over := len(t.buf) - stderrTailSize; over > 0 {
+			t.buf = append(t.buf[:0], t.buf[over:]...)
+		}
+	}
+	return len(p), nil
+}
+
+func (t *stderrTail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
