@@ -33,6 +33,9 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			// Scenarios must not pick up the developer's variables.
 			env.Setenv("NO_COLOR", "1")
+			// The state key lives in the user's configuration folder,
+			// which must be the scenario's own.
+			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
 			return nil
 		},
 	})

@@ -12,9 +12,9 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tetherhq/tether/internal/engine"
-	"github.com/tetherhq/tether/internal/hclconfig"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/protocol"
+	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
 	"github.com/tetherhq/tether/internal/ui"
 	tetherprovider "github.com/tetherhq/tether/provider/tether"
@@ -43,6 +43,16 @@ func (e *env) openState(dir string) (*state.SQLite, bool) {
 	return s, true
 }
 
+// keys loads the state's key, for reading sealed objects and outputs.
+func (e *env) keys() (*secrets.Keys, bool) {
+	k, err := secrets.Load(stateDir)
+	if err != nil {
+		e.errorf("%v", err)
+		return nil, false
+	}
+	return k, true
+}
+
 func (e *env) output(ctx context.Context, args []string) int {
 	fs := e.flags("output", nil)
 	dir := fs.String("C", ".", "configuration folder")
@@ -60,6 +70,10 @@ func (e *env) output(ctx context.Context, args []string) int {
 	if err != nil {
 		return e.errorf("%v", err)
 	}
+	keys, ok := e.keys()
+	if !ok {
+		return 1
+	}
 	names := sortedKeys(snap.Outputs)
 	if len(pos) > 0 {
 		if _, ok := snap.Outputs[pos[0]]; !ok {
@@ -75,14 +89,18 @@ func (e *env) output(ctx context.Context, args []string) int {
 	all := map[string]jsonOutput{}
 	for _, name := range names {
 		o := snap.Outputs[name]
+		opened, err := keys.Open(o.Value)
+		if err != nil {
+			return e.errorf("output %q: %v", name, err)
+		}
 		var raw struct {
 			Value json.RawMessage `json:"value"`
 			Type  json.RawMessage `json:"type"`
 		}
-		if err := json.Unmarshal(o.Value, &raw); err != nil {
+		if err := json.Unmarshal(opened, &raw); err != nil {
 			return e.errorf("output %q is recorded in a form this Tether cannot read: %v", name, err)
 		}
-		v, err := ctyjson.Unmarshal(o.Value, cty.DynamicPseudoType)
+		v, err := ctyjson.Unmarshal(opened, cty.DynamicPseudoType)
 		if err != nil {
 			return e.errorf("output %q is recorded in a form this Tether cannot read: %v", name, err)
 		}
@@ -154,7 +172,11 @@ func (e *env) state(ctx context.Context, args []string) int {
 		if !ok {
 			return e.errorf("no object at %s in state. Recorded: %s", pos[0], strings.Join(sortedKeys(snap.Objects), ", "))
 		}
-		v, err := decodeObject(obj)
+		keys, ok := e.keys()
+		if !ok {
+			return 1
+		}
+		v, err := decodeObject(keys, obj)
 		if err != nil {
 			return e.errorf("%s: %v", obj.Address, err)
 		}
@@ -179,7 +201,7 @@ func (e *env) state(ctx context.Context, args []string) int {
 
 // decodeObject reads a recorded object with its provider's schema, marking
 // what is sensitive.
-func decodeObject(obj *state.Object) (cty.Value, error) {
+func decodeObject(keys *secrets.Keys, obj *state.Object) (cty.Value, error) {
 	provs, schemas, _, _ := providers()
 	defer func() {
 		for _, p := range provs {
@@ -194,10 +216,10 @@ func decodeObject(obj *state.Object) (cty.Value, error) {
 	if !ok {
 		return cty.NilVal, fmt.Errorf("provider %q has no resource type %q", obj.Provider, obj.Type)
 	}
-	return engine.RecordedValue(obj, rs)
+	return engine.RecordedValue(keys, obj, rs)
 }
 
-func (e *env) graph(args []string) int {
+func (e *env) graph(ctx context.Context, args []string) int {
 	var c common
 	fs := e.flags("graph", &c)
 	if _, err := parse(fs, args); err != nil {
@@ -206,21 +228,11 @@ func (e *env) graph(args []string) int {
 	if err := c.chdir(); err != nil {
 		return e.errorf("%v", err)
 	}
-	_, schemas, sources, diags := providers()
-	var vars []hclconfig.VarArg
-	for _, v := range *c.vars.list {
-		vars = append(vars, hclconfig.VarArg{Name: v.name, Value: v.value, File: v.file})
+	provs, _, cfg, ok := e.load(ctx, &c)
+	for _, p := range provs {
+		p.Close()
 	}
-	cfg, d := hclconfig.Load(".", hclconfig.Options{Schemas: schemas, Sources: sources, Vars: vars, Environ: os.Environ()})
-	diags = append(diags, d...)
-	if len(diags) > 0 {
-		var srcs map[string][]byte
-		if cfg != nil {
-			srcs = cfg.Sources
-		}
-		ui.WriteDiagnostics(e.stderr, diags, srcs, e.color)
-	}
-	if diags.HasErrors() {
+	if !ok {
 		return 1
 	}
 	fmt.Fprintln(e.stdout, "digraph tether {")

@@ -14,8 +14,8 @@ import (
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/engine"
-	"github.com/tetherhq/tether/internal/hclconfig"
 	"github.com/tetherhq/tether/internal/plan"
+	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
 	"github.com/tetherhq/tether/internal/ui"
 )
@@ -44,21 +44,8 @@ func (e *env) open(ctx context.Context, c *common, op string) (*session, bool) {
 		e.errorf("%v", err)
 		return nil, false
 	}
-	provs, schemas, sources, diags := providers()
-	var vars []hclconfig.VarArg
-	for _, v := range *c.vars.list {
-		vars = append(vars, hclconfig.VarArg{Name: v.name, Value: v.value, File: v.file})
-	}
-	cfg, d := hclconfig.Load(".", hclconfig.Options{Schemas: schemas, Sources: sources, Vars: vars, Environ: os.Environ()})
-	diags = append(diags, d...)
-	var srcs map[string][]byte
-	if cfg != nil {
-		srcs = cfg.Sources
-	}
-	if len(diags) > 0 {
-		ui.WriteDiagnostics(e.stderr, diags, srcs, e.color)
-	}
-	if diags.HasErrors() {
+	provs, schemas, cfg, ok := e.load(ctx, c)
+	if !ok {
 		return nil, false
 	}
 	if err := os.MkdirAll(stateDir, 0o700); err != nil {
@@ -83,7 +70,13 @@ func (e *env) open(ctx context.Context, c *common, op string) (*session, bool) {
 		return nil, false
 	}
 	s.unlock = unlock
-	s.engine = &engine.Engine{Providers: provs, Schemas: schemas, Store: store, Parallelism: c.parallelism}
+	keys, err := secrets.Load(stateDir)
+	if err != nil {
+		s.close()
+		e.errorf("%v", err)
+		return nil, false
+	}
+	s.engine = &engine.Engine{Providers: provs, Schemas: schemas, Store: store, Parallelism: c.parallelism, Keys: keys}
 	return s, true
 }
 

@@ -278,6 +278,12 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 				"Some values in this resource's configuration are still unknown after all its dependencies were applied. This is a bug in Tether; please report it.")}
 		}
 		var d hcl.Diagnostics
+		// Resolved again: the values must be current when the provider
+		// acts on them, and a failure leaves this object as it was.
+		if in.res, d = e.resolveRefs(ctx, in.addr, cn, cfgVal); d.HasErrors() {
+			e.failed(in.addr, change.Action, time.Now(), d)
+			return d
+		}
 		change, planned, priv, d = e.planChange(ctx, n, in, cfgVal)
 		if d.HasErrors() {
 			return d
@@ -311,7 +317,7 @@ func (e *Engine) keep(ctx context.Context, n *node, in *instance) hcl.Diagnostic
 		return nil
 	}
 	_, sens := marks.Unmark(in.value)
-	return e.put(ctx, n, in, in.prior, in.priorPrivate, sens, state.Ready)
+	return e.put(ctx, n, in, in.prior, in.priorPrivate, sens, in.meta.Refs, state.Ready)
 }
 
 func sameStrings(a, b []string) bool {
@@ -358,34 +364,42 @@ func (e *Engine) execute(ctx context.Context, n *node, in *instance, change *pla
 	var diags hcl.Diagnostics
 	typ := typeOf(n, in)
 
+	records := in.res.records()
 	destroy := func(prior cty.Value, priorPriv []byte) bool {
 		resp := n.prov.ApplyResourceChange(ctx, provider.ApplyRequest{
 			TypeName: typ, PriorState: prior, PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: priorPriv,
 		})
-		diags = append(diags, attribute(in.addr, n.cfg, resp.Diagnostics)...)
+		diags = append(diags, attribute(in.addr, n.cfg, in.res.scrubDiags(resp.Diagnostics))...)
 		return !resp.Diagnostics.HasErrors()
 	}
 	create := func(prior cty.Value) bool {
 		resp := n.prov.ApplyResourceChange(ctx, provider.ApplyRequest{
 			TypeName: typ, PriorState: prior, PlannedState: planned, Config: in.configVal, PlannedPrivate: priv,
 		})
-		diags = append(diags, attribute(in.addr, n.cfg, resp.Diagnostics)...)
+		diags = append(diags, attribute(in.addr, n.cfg, in.res.scrubDiags(resp.Diagnostics))...)
+		// Nothing the provider returned is kept with a referenced value
+		// in it.
+		newState := resp.NewState
+		if newState != cty.NilVal {
+			newState = e.scrub(newState, in.res, nil)
+		}
 		if resp.Diagnostics.HasErrors() {
-			if resp.NewState != cty.NilVal && !resp.NewState.IsNull() {
+			if newState != cty.NilVal && !newState.IsNull() {
 				status := state.Ready
 				if prior.IsNull() {
 					status = state.Tainted
 				}
-				diags = append(diags, e.put(ctx, n, in, resp.NewState, resp.Private, sens, status)...)
+				diags = append(diags, e.put(ctx, n, in, newState, resp.Private, sens, records, status)...)
 			}
 			return false
 		}
-		if d := e.put(ctx, n, in, resp.NewState, resp.Private, sens, state.Ready); d.HasErrors() {
+		if d := e.put(ctx, n, in, newState, resp.Private, sens, records, state.Ready); d.HasErrors() {
 			diags = append(diags, d...)
 			return false
 		}
-		in.value = withMarks(n.schema.Block, resp.NewState, sens)
-		in.prior = resp.NewState
+		in.value = in.res.remark(withMarks(n.schema.Block, newState, sens))
+		in.prior = newState
+		in.providerPrior = resp.NewState
 		return true
 	}
 	forget := func() bool {
@@ -402,13 +416,13 @@ func (e *Engine) execute(ctx context.Context, n *node, in *instance, change *pla
 	case plan.Create:
 		ok = create(cty.NullVal(ty))
 	case plan.Update:
-		ok = create(in.prior)
+		ok = create(in.providerPriorOr())
 	case plan.Delete:
-		ok = destroy(in.prior, in.priorPrivate) && forget()
+		ok = destroy(in.providerPriorOr(), in.priorPrivate) && forget()
 	case plan.DeleteThenCreate:
-		ok = destroy(in.prior, in.priorPrivate) && forget() && create(cty.NullVal(ty))
+		ok = destroy(in.providerPriorOr(), in.priorPrivate) && forget() && create(cty.NullVal(ty))
 	case plan.CreateThenDelete:
-		old, oldPriv := in.prior, in.priorPrivate
+		old, oldPriv := in.providerPriorOr(), in.priorPrivate
 		ok = create(cty.NullVal(ty)) && destroy(old, oldPriv)
 	}
 	if !ok {
@@ -419,19 +433,23 @@ func (e *Engine) execute(ctx context.Context, n *node, in *instance, change *pla
 	return diags
 }
 
-func (e *Engine) put(ctx context.Context, n *node, in *instance, v cty.Value, priv []byte, sens []cty.Path, status state.Status) hcl.Diagnostics {
+func (e *Engine) put(ctx context.Context, n *node, in *instance, v cty.Value, priv []byte, sens []cty.Path, records []refRecord, status state.Status) hcl.Diagnostics {
 	ty := n.schema.Block.ImpliedType()
 	raw, err := ctyjson.Marshal(v, ty)
 	if err != nil {
 		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", fmt.Sprintf("The provider returned an object that cannot be stored: %s.", err))}
 	}
-	sensJSON, err := encodePaths(sens)
+	meta := objectMeta{Sensitive: sens, Refs: records}
+	metaJSON, err := encodeMeta(meta)
 	if err != nil {
 		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", err.Error())}
 	}
+	// An object with anything sensitive in it is sealed as a whole, so
+	// the state file holds no secret in clear text.
+	sensitive := len(sens) > 0 || len(n.schema.Block.SensitivePaths(v, nil)) > 0
 	obj := &state.Object{
 		Address: in.addr, Mode: state.Managed, Type: typeOf(n, in), Provider: providerOf(n, in),
-		SchemaVersion: n.schema.Version, Value: raw, Private: priv, Sensitive: sensJSON,
+		SchemaVersion: n.schema.Version, Value: seal(e.Keys, raw, sensitive), Private: priv, Sensitive: metaJSON,
 		Dependencies: in.resourceDeps, Status: status,
 	}
 	if n.cfg != nil {
@@ -440,7 +458,17 @@ func (e *Engine) put(ctx context.Context, n *node, in *instance, v cty.Value, pr
 	if err := e.Store.Commit(ctx, state.Changes{Put: []*state.Object{obj}}); err != nil {
 		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", err.Error())}
 	}
+	in.meta = meta
 	return nil
+}
+
+// providerPriorOr is the prior object as the provider last saw it:
+// referenced values resolved where they are unchanged.
+func (in *instance) providerPriorOr() cty.Value {
+	if in.providerPrior != cty.NilVal {
+		return in.providerPrior
+	}
+	return in.prior
 }
 
 func (e *Engine) event(ev plan.Event) {
@@ -476,7 +504,7 @@ func (e *Engine) commitOutputs(ctx context.Context, p *Planned, res *Result) hcl
 			continue
 		}
 		res.Outputs[n.cfg.Name] = ni.value
-		ch.PutOutputs = append(ch.PutOutputs, &state.Output{Name: n.cfg.Name, Value: raw, Sensitive: n.cfg.Sensitive})
+		ch.PutOutputs = append(ch.PutOutputs, &state.Output{Name: n.cfg.Name, Value: seal(e.Keys, raw, n.cfg.Sensitive), Sensitive: n.cfg.Sensitive})
 	}
 	for name := range p.outputs {
 		if !declared[name] {

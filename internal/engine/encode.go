@@ -2,12 +2,14 @@ package engine
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
 )
 
@@ -78,8 +80,17 @@ func encodeOutput(v cty.Value) ([]byte, error) {
 	return ctyjson.Marshal(v, cty.DynamicPseudoType)
 }
 
-func decodeOutput(b []byte) (cty.Value, error) {
+func decodeOutput(keys *secrets.Keys, b []byte) (cty.Value, error) {
+	b, err := open(keys, b)
+	if err != nil {
+		return cty.NilVal, err
+	}
 	return ctyjson.Unmarshal(b, cty.DynamicPseudoType)
+}
+
+// RecordedOutput decodes a stored root output, opening it when sealed.
+func RecordedOutput(keys *secrets.Keys, o *state.Output) (cty.Value, error) {
+	return decodeOutput(keys, o.Value)
 }
 
 // idOf returns a short identification of an object for progress lines.
@@ -102,14 +113,20 @@ func idOf(v cty.Value) string {
 
 // RecordedValue decodes a stored object written by the current schema
 // version, with its sensitive paths marked, for showing to people.
-func RecordedValue(obj *state.Object, rs *provider.ResourceSchema) (cty.Value, error) {
-	v, err := ctyjson.Unmarshal(obj.Value, rs.Block.ImpliedType())
+func RecordedValue(keys *secrets.Keys, obj *state.Object, rs *provider.ResourceSchema) (cty.Value, error) {
+	raw, err := open(keys, obj.Value)
+	if err != nil {
+		return cty.NilVal, err
+	}
+	v, err := ctyjson.Unmarshal(raw, rs.Block.ImpliedType())
 	if err != nil {
 		return cty.NilVal, fmt.Errorf("recorded object does not match the schema of %s: %v", obj.Type, err)
 	}
-	extra, err := decodePaths(obj.Sensitive)
+	meta, err := decodeMeta(obj.Sensitive)
 	if err != nil {
 		return cty.NilVal, fmt.Errorf("recorded sensitive paths are unreadable: %v", err)
 	}
-	return withMarks(rs.Block, v, extra), nil
+	return withMarks(rs.Block, v, meta.Sensitive), nil
 }
+
+var errNoKey = errors.New("this object is sealed and no state key is available: set TETHER_STATE_KEY or restore the key file named in the first run's output")

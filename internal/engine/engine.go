@@ -17,6 +17,7 @@ import (
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/plan"
 	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
 )
 
@@ -38,6 +39,10 @@ type Engine struct {
 	// Events, when set, receives progress while a plan is applied. It is
 	// called from many goroutines.
 	Events func(plan.Event)
+	// Keys seal sensitive objects in state and hash referenced values.
+	// Without keys, nothing is sealed and every referenced value is
+	// planned as changed.
+	Keys *secrets.Keys
 }
 
 // PlanOptions choose the kind of plan.
@@ -66,6 +71,7 @@ type Planned struct {
 	outputs  map[string]*state.Output // recorded before the plan
 	moves    []move
 	sem      chan struct{}
+	keys     *secrets.Keys
 }
 
 // node is one vertex of the plan and apply graphs: a configuration node
@@ -125,7 +131,12 @@ type instance struct {
 	change       *plan.ResourceChange
 	planned      cty.Value // unmarked
 	plannedPriv  []byte
-	configVal    cty.Value // unmarked configuration the plan was made from
+	configVal    cty.Value // unmarked configuration the plan was made from, references resolved
+	// res holds the configuration's references, resolved; providerPrior
+	// is the prior object as the provider saw it (see resolution.priorFor).
+	res           *resolution
+	providerPrior cty.Value
+	meta          objectMeta // what state recorded with the object
 	forceReplace bool
 	// gone is set on a recorded instance whose key left count or
 	// for_each; it is destroyed.
@@ -182,7 +193,7 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 	p := &Planned{
 		cfg: cfg, opts: opts, byAddr: make(map[string]int, len(cfg.Nodes)), outputs: snap.Outputs,
 		recorded: map[string][]*state.Object{}, claimed: map[*state.Object]bool{},
-		sem: make(chan struct{}, e.parallelism()),
+		sem: make(chan struct{}, e.parallelism()), keys: e.Keys,
 	}
 	var diags hcl.Diagnostics
 	p.moves, diags = applyMoves(cfg.Moved, snap)
@@ -290,14 +301,18 @@ func cycleDiag(nodes []*node, members []int) *hcl.Diagnostic {
 
 // decodeRecorded turns a stored object into a value of the current schema,
 // asking the provider to upgrade it when an older schema version wrote it.
-func decodeRecorded(ctx context.Context, prov provider.Provider, rs *provider.ResourceSchema, obj *state.Object, cn *config.Node) (cty.Value, hcl.Diagnostics) {
+func decodeRecorded(ctx context.Context, keys *secrets.Keys, prov provider.Provider, rs *provider.ResourceSchema, obj *state.Object, cn *config.Node) (cty.Value, hcl.Diagnostics) {
 	ty := rs.Block.ImpliedType()
+	raw, err := open(keys, obj.Value)
+	if err != nil {
+		return cty.NilVal, hcl.Diagnostics{errorDiag(obj.Address, cn, "Cannot read recorded object", err.Error())}
+	}
 	if obj.SchemaVersion == rs.Version {
-		if v, err := ctyjson.Unmarshal(obj.Value, ty); err == nil {
+		if v, err := ctyjson.Unmarshal(raw, ty); err == nil {
 			return v, nil
 		}
 	}
-	resp := prov.UpgradeResourceState(ctx, provider.UpgradeRequest{TypeName: obj.Type, Version: obj.SchemaVersion, RawStateJSON: obj.Value})
+	resp := prov.UpgradeResourceState(ctx, provider.UpgradeRequest{TypeName: obj.Type, Version: obj.SchemaVersion, RawStateJSON: raw})
 	if resp.Diagnostics.HasErrors() {
 		return cty.NilVal, attribute(obj.Address, cn, resp.Diagnostics)
 	}

@@ -26,7 +26,7 @@ func applyMoves(moved []config.Moved, snap *state.Snapshot) ([]move, hcl.Diagnos
 	for _, m := range moved {
 		var hits []string
 		for a := range snap.Objects {
-			if matchesMove(a, m.From) {
+			if matchesMove(a, m.From, m.To) {
 				hits = append(hits, a)
 			}
 		}
@@ -53,8 +53,9 @@ func applyMoves(moved []config.Moved, snap *state.Snapshot) ([]move, hcl.Diagnos
 }
 
 // matchesMove reports whether the recorded address a is the object, one
-// of the instances of the resource, or inside the module named by from.
-func matchesMove(a, from string) bool {
+// of the instances of the resource, or inside the module named by from
+// (moving to to).
+func matchesMove(a, from, to string) bool {
 	if a == from {
 		return true
 	}
@@ -66,7 +67,9 @@ func matchesMove(a, from string) bool {
 		ia, err := addr.ParseInstance(from)
 		return err == nil && ia.Resource == "" && len(ia.Module) > 0
 	case '[':
-		return !strings.HasSuffix(from, "]")
+		// An unkeyed from names every instance only when to is unkeyed
+		// too; moved to a keyed address it is the single unkeyed object.
+		return !strings.HasSuffix(from, "]") && !strings.HasSuffix(to, "]")
 	}
 	return false
 }

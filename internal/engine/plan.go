@@ -14,6 +14,7 @@ import (
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/plan"
 	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/refs"
 	"github.com/tetherhq/tether/internal/state"
 )
 
@@ -152,6 +153,10 @@ func (p *Planned) planOutput(n *node, ni *nodeInst) hcl.Diagnostics {
 	v, diags := evalNode(p, n, ni.mi)
 	if diags.HasErrors() {
 		return diags
+	}
+	// An output shows a reference by its description, never its value.
+	if pv, err := refs.Placeholders(v); err == nil {
+		v = pv
 	}
 	if !n.cfg.Sensitive && marks.ContainsSensitive(v) {
 		return hcl.Diagnostics{errorDiag(n.addr, n.cfg, "Output refers to sensitive values",
@@ -350,22 +355,30 @@ func (p *Planned) claim(n *node, mi *modInstance, keep bool) []*state.Object {
 
 // refresh reads a recorded object back from its provider.
 func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider, rs *provider.ResourceSchema, in *instance, cn *config.Node) hcl.Diagnostics {
-	v, diags := decodeRecorded(ctx, prov, rs, in.recorded, cn)
+	v, diags := decodeRecorded(ctx, e.Keys, prov, rs, in.recorded, cn)
 	if diags.HasErrors() {
 		return diags
 	}
+	meta, err := decodeMeta(in.recorded.Sensitive)
+	if err != nil {
+		return append(diags, errorDiag(in.addr, cn, "Cannot read recorded object", err.Error()))
+	}
+	in.meta = meta
 	in.recordedVal = v
 	in.prior = v
 	in.priorPrivate = in.recorded.Private
 	if p.opts.SkipRefresh {
 		return diags
 	}
-	resp := prov.ReadResource(ctx, provider.ReadRequest{TypeName: in.recorded.Type, PriorState: v, Private: in.recorded.Private})
-	diags = append(diags, attribute(in.addr, cn, resp.Diagnostics)...)
+	resp := prov.ReadResource(ctx, provider.ReadRequest{TypeName: in.recorded.Type, PriorState: in.res.priorFor(v, meta.Refs), Private: in.recorded.Private})
+	diags = append(diags, attribute(in.addr, cn, in.res.scrubDiags(resp.Diagnostics))...)
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
-	in.prior = resp.NewState
+	// What the real world holds at a referenced path is the referenced
+	// value (current or earlier): it is stored and shown as the
+	// description only.
+	in.prior = e.scrub(resp.NewState, in.res, meta.Refs)
 	in.priorPrivate = resp.Private
 	return diags
 }
@@ -416,18 +429,32 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 	ty := block.ImpliedType()
 	in.prior = cty.NullVal(ty)
 	in.recordedVal = cty.NullVal(ty)
+	inst := config.Instance{Key: in.key, Each: in.each}
+	// The configuration comes first: its references, resolved, let
+	// refresh recognise referenced values in what the provider reads back.
+	var cfgVal cty.Value
+	if !in.gone {
+		if d := p.conditions(n, ni.mi, inst, n.cfg.Preconditions, cty.NilVal, "Resource precondition failed"); d.HasErrors() {
+			return attribute(in.addr, n.cfg, d)
+		}
+		var d hcl.Diagnostics
+		cfgVal, d = n.cfg.Eval(p.scopeAt(ni.mi), inst)
+		diags = append(diags, attribute(in.addr, n.cfg, d)...)
+		if d.HasErrors() {
+			return diags
+		}
+		if in.res, d = e.resolveRefs(ctx, in.addr, n.cfg, cfgVal); d.HasErrors() {
+			return append(diags, d...)
+		}
+	}
 	if in.recorded != nil {
-		diags = e.refresh(ctx, p, n.prov, n.schema, in, n.cfg)
+		diags = append(diags, e.refresh(ctx, p, n.prov, n.schema, in, n.cfg)...)
 		if diags.HasErrors() {
 			return diags
 		}
 	}
 	in.resourceDeps = p.resourceDeps(n)
-	var priorMarks []cty.Path
-	if in.recorded != nil {
-		priorMarks, _ = decodePaths(in.recorded.Sensitive)
-	}
-	before := withMarks(block, in.prior, priorMarks)
+	before := withMarks(block, in.prior, in.meta.Sensitive)
 	in.value = before
 
 	// An instance whose key left count or for_each is destroyed.
@@ -443,15 +470,6 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		return diags
 	}
 
-	inst := config.Instance{Key: in.key, Each: in.each}
-	if d := p.conditions(n, ni.mi, inst, n.cfg.Preconditions, cty.NilVal, "Resource precondition failed"); d.HasErrors() {
-		return append(diags, attribute(in.addr, n.cfg, d)...)
-	}
-	cfgVal, d := n.cfg.Eval(p.scopeAt(ni.mi), inst)
-	diags = append(diags, attribute(in.addr, n.cfg, d)...)
-	if d.HasErrors() {
-		return diags
-	}
 	in.forceReplace = p.triggered(n, ni.mi)
 	change, planned, plannedPriv, d := e.planChange(ctx, n, in, cfgVal)
 	diags = append(diags, d...)
@@ -529,19 +547,22 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 	block := n.schema.Block
 	ty := block.ImpliedType()
 	uv, cfgMarks := marks.Unmark(cfgVal)
-	if !in.prior.IsNull() {
-		uv = ignoreChanges(n.cfg.Lifecycle, block, in.prior, uv)
+	uv = in.res.substitute(uv)
+	prior := in.res.priorFor(in.prior, in.meta.Refs)
+	in.providerPrior = prior
+	if !prior.IsNull() {
+		uv = ignoreChanges(n.cfg.Lifecycle, block, prior, uv)
 	}
 	in.configVal = uv
-	diags := attribute(in.addr, n.cfg, n.prov.ValidateResourceConfig(n.cfg.Type, uv))
+	diags := attribute(in.addr, n.cfg, in.res.scrubDiags(n.prov.ValidateResourceConfig(n.cfg.Type, uv)))
 	if diags.HasErrors() {
 		return nil, cty.NilVal, nil, diags
 	}
 	resp := n.prov.PlanResourceChange(ctx, provider.PlanRequest{
-		TypeName: n.cfg.Type, PriorState: in.prior, ProposedNewState: proposedNew(block, in.prior, uv),
+		TypeName: n.cfg.Type, PriorState: prior, ProposedNewState: proposedNew(block, prior, uv),
 		Config: uv, PriorPrivate: in.priorPrivate,
 	})
-	diags = append(diags, attribute(in.addr, n.cfg, resp.Diagnostics)...)
+	diags = append(diags, attribute(in.addr, n.cfg, in.res.scrubDiags(resp.Diagnostics))...)
 	if resp.Diagnostics.HasErrors() {
 		return nil, cty.NilVal, nil, diags
 	}
@@ -553,12 +574,12 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 		if in.recorded != nil {
 			change.Reason = "it was deleted outside Tether"
 		}
-	case planned.RawEquals(in.prior) && !in.forceReplace:
+	case planned.RawEquals(prior) && !in.forceReplace:
 		change.Action = plan.NoOp
 	default:
 		change.Action = plan.Update
 		for _, path := range resp.RequiresReplace {
-			if pathChanged(path, in.prior, planned) {
+			if pathChanged(path, prior, planned) {
 				change.RequiresReplace = append(change.RequiresReplace, path)
 			}
 		}
@@ -573,14 +594,17 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 				TypeName: n.cfg.Type, PriorState: cty.NullVal(ty), ProposedNewState: proposedNew(block, cty.NullVal(ty), uv),
 				Config: uv,
 			})
-			diags = append(diags, attribute(in.addr, n.cfg, resp.Diagnostics)...)
+			diags = append(diags, attribute(in.addr, n.cfg, in.res.scrubDiags(resp.Diagnostics))...)
 			if resp.Diagnostics.HasErrors() {
 				return nil, cty.NilVal, nil, diags
 			}
 			planned, priv = resp.PlannedState, resp.PlannedPrivate
 		}
 	}
-	change.After = withMarks(block, planned, cfgMarks)
+	// The plan shows, and dependents see, descriptions where the
+	// configuration had references; the resolved object stays in memory
+	// for the apply.
+	change.After = in.res.remark(withMarks(block, e.scrub(planned, in.res, nil), cfgMarks))
 	return change, planned, priv, diags
 }
 
@@ -705,11 +729,10 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 		in := n.orphan
 		d := e.refresh(ctx, p, n.prov, n.schema, in, nil)
 		if !d.HasErrors() {
-			sens, _ := decodePaths(in.recorded.Sensitive)
 			in.change = &plan.ResourceChange{
 				Addr: in.addr, Mode: plan.Managed, Type: in.recorded.Type, Provider: in.recorded.Provider,
 				Action: plan.Delete,
-				Before: withMarks(n.schema.Block, in.prior, sens),
+				Before: withMarks(n.schema.Block, in.prior, in.meta.Sensitive),
 				After:  cty.NullVal(n.schema.Block.ImpliedType()),
 			}
 			if !p.opts.Destroy {
@@ -747,7 +770,7 @@ func (p *Planned) assemble() *plan.Plan {
 	pl := &plan.Plan{Destroy: p.opts.Destroy}
 	addChange := func(n *node, in *instance) {
 		if in.recorded != nil && !in.recordedVal.IsNull() && in.recordedVal != cty.NilVal && !in.prior.RawEquals(in.recordedVal) {
-			sens, _ := decodePaths(in.recorded.Sensitive)
+			sens := in.meta.Sensitive
 			action := plan.Update
 			if in.prior.IsNull() {
 				action = plan.Delete
@@ -816,7 +839,7 @@ func (p *Planned) outputChanges() []*plan.OutputChange {
 		case !ok:
 			oc.Action = plan.Create
 		default:
-			before, err := decodeOutput(rec.Value)
+			before, err := decodeOutput(p.keys, rec.Value)
 			if err == nil && rec.Sensitive {
 				before = before.Mark(marks.Sensitive)
 			}
@@ -837,7 +860,7 @@ func (p *Planned) outputChanges() []*plan.OutputChange {
 		if declared[name] {
 			continue
 		}
-		before, _ := decodeOutput(rec.Value)
+		before, _ := decodeOutput(p.keys, rec.Value)
 		if rec.Sensitive {
 			before = before.Mark(marks.Sensitive)
 		}

@@ -26,6 +26,9 @@ func Placeholders(v cty.Value) (cty.Value, error) {
 		if r, ok := FromValue(leaf); ok {
 			return placeholder(r), nil
 		}
+		if isPlaceholder(leaf) {
+			return leaf, nil
+		}
 		if leaf.HasMark(Operand) && opErr == nil {
 			opErr = fmt.Errorf("a reference was used in an operation (interpolation, concatenation, comparison, arithmetic or a function that does not accept references); a reference can only be passed on whole, as a resource argument or as an argument of another reference")
 		}
@@ -86,7 +89,7 @@ func Derived(v cty.Value) bool {
 	}
 	found := false
 	cty.Walk(v, func(p cty.Path, leaf cty.Value) (bool, error) {
-		if _, ok := FromValue(leaf); ok {
+		if _, ok := FromValue(leaf); ok || isPlaceholder(leaf) {
 			return false, nil
 		}
 		if leaf.HasMark(Operand) {
@@ -96,4 +99,22 @@ func Derived(v cty.Value) bool {
 		return true, nil
 	})
 	return found
+}
+
+// isPlaceholder reports whether v is a reference's placeholder passed on
+// whole: a value an operation derived from one carries the same marks,
+// but not exactly the description.
+func isPlaceholder(v cty.Value) bool {
+	for m := range v.Marks() {
+		rm, ok := m.(Mark)
+		if !ok {
+			continue
+		}
+		u, _ := v.Unmark()
+		if !u.IsKnown() {
+			return true
+		}
+		return u.Type() == cty.String && !u.IsNull() && u.AsString() == rm.Ref.Description()
+	}
+	return false
 }

@@ -175,9 +175,11 @@ func init() {
 		if err != nil {
 			return cty.NilVal, err
 		}
-		v, ok := os.LookupEnv(name)
-		if !ok {
-			return cty.NilVal, fmt.Errorf("environment variable %s is not set", name)
+		// An empty value is almost always a variable that was meant to be
+		// set and was not; resolving it to "" would write an empty secret.
+		v := os.Getenv(name)
+		if v == "" {
+			return cty.NilVal, fmt.Errorf("environment variable %s is not set (or is empty)", name)
 		}
 		return cty.StringVal(v), nil
 	})

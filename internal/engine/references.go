@@ -1,0 +1,290 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/refs"
+	"github.com/tetherhq/tether/internal/secrets"
+)
+
+// A reference in a resource's configuration is resolved here, in memory,
+// right before each provider call, and never goes anywhere else: what the
+// provider returns has the resolved value replaced by the reference's
+// description before it is stored, shown or handed to dependents, and
+// state keeps only a keyed hash of the value, so that a change of the
+// value is still planned as an update.
+
+// refRecord is what state keeps of one reference in an object.
+type refRecord struct {
+	Path cty.Path
+	Hash string
+	Desc string
+}
+
+// resolution is the references of one configuration, resolved.
+type resolution struct {
+	found  []refs.Found
+	values []cty.Value
+	hashes []string
+	// secrets are the resolved strings, to find echoes of them.
+	secrets []string
+}
+
+func (r *resolution) empty() bool { return r == nil || len(r.found) == 0 }
+
+// resolveRefs resolves every reference placeholder in a configuration.
+// A failure names the reference and the resource, never a value.
+func (e *Engine) resolveRefs(ctx context.Context, address string, cn *config.Node, cfg cty.Value) (*resolution, hcl.Diagnostics) {
+	found := refs.Find(cfg)
+	if len(found) == 0 {
+		return nil, nil
+	}
+	res := &resolution{found: found}
+	for _, f := range found {
+		v, err := refs.Resolve(ctx, f.Ref)
+		if err != nil {
+			return nil, hcl.Diagnostics{errorDiag(address, cn, "Cannot resolve reference", err.Error())}
+		}
+		res.values = append(res.values, v)
+		res.hashes = append(res.hashes, e.hash(v))
+		if v.Type() == cty.String && !v.IsNull() && len(v.AsString()) >= 4 {
+			res.secrets = append(res.secrets, v.AsString())
+		}
+	}
+	return res, nil
+}
+
+func (e *Engine) hash(v cty.Value) string {
+	b, err := ctyjson.Marshal(v, cty.DynamicPseudoType)
+	if err != nil {
+		return ""
+	}
+	if e.Keys == nil {
+		// Without a key there is nothing to keep the hash secret with;
+		// an empty hash means "unknown, plan an update".
+		return ""
+	}
+	return e.Keys.Hash(b)
+}
+
+// substitute puts the resolved values into an (unmarked) configuration.
+func (r *resolution) substitute(v cty.Value) cty.Value {
+	if r.empty() {
+		return v
+	}
+	out, _ := cty.Transform(v, func(p cty.Path, leaf cty.Value) (cty.Value, error) {
+		for i, f := range r.found {
+			if p.Equals(f.Path) {
+				return r.values[i], nil
+			}
+		}
+		return leaf, nil
+	})
+	return out
+}
+
+// priorFor makes the prior object the provider sees: where the recorded
+// hash shows the referenced value has not changed, the description stored
+// in its place stands for the current value, so the provider plans no
+// change; otherwise the description stays and the provider plans an
+// update.
+func (r *resolution) priorFor(prior cty.Value, recorded []refRecord) cty.Value {
+	if r.empty() || prior.IsNull() {
+		return prior
+	}
+	out, _ := cty.Transform(prior, func(p cty.Path, leaf cty.Value) (cty.Value, error) {
+		for i, f := range r.found {
+			if !p.Equals(f.Path) {
+				continue
+			}
+			for _, rec := range recorded {
+				if rec.Path.Equals(p) && rec.Hash != "" && rec.Hash == r.hashes[i] && leaf.Type() == cty.String && leaf.IsKnown() && !leaf.IsNull() && leaf.AsString() == rec.Desc {
+					return r.values[i], nil
+				}
+			}
+		}
+		return leaf, nil
+	})
+	return out
+}
+
+// scrub replaces resolved values in what a provider returned with the
+// references' descriptions: at the referenced paths, and wherever else a
+// resolved string shows up. Values recorded by hash only (an older value
+// of a reference, read back by refresh) are recognised by their hash.
+func (e *Engine) scrub(v cty.Value, r *resolution, recorded []refRecord) cty.Value {
+	if (r.empty() && len(recorded) == 0) || v.IsNull() || !v.IsKnown() {
+		return v
+	}
+	out, _ := cty.Transform(v, func(p cty.Path, leaf cty.Value) (cty.Value, error) {
+		if !r.empty() {
+			for _, f := range r.found {
+				if p.Equals(f.Path) && leaf.IsKnown() {
+					return descriptionOf(f.Ref, leaf.Type()), nil
+				}
+			}
+		}
+		if leaf.Type() != cty.String || leaf.IsNull() || !leaf.IsKnown() {
+			return leaf, nil
+		}
+		s := leaf.AsString()
+		if len(recorded) > 0 && e.Keys != nil {
+			h := e.hash(leaf)
+			for _, rec := range recorded {
+				if rec.Hash == h {
+					return cty.StringVal(rec.Desc), nil
+				}
+			}
+		}
+		if !r.empty() {
+			for i, secret := range r.secrets {
+				if strings.Contains(s, secret) {
+					s = strings.ReplaceAll(s, secret, r.found[i].Ref.Description())
+				}
+			}
+		}
+		return cty.StringVal(s), nil
+	})
+	return out
+}
+
+func descriptionOf(r *refs.Ref, ty cty.Type) cty.Value {
+	if ty == cty.String {
+		return cty.StringVal(r.Description())
+	}
+	return cty.NullVal(ty)
+}
+
+// remark marks the descriptions in a scrubbed value as the references they
+// stand for, so that a dependent passing the attribute on whole passes the
+// reference on, and one using it in an operation is refused.
+func (r *resolution) remark(v cty.Value) cty.Value {
+	if r.empty() || v.IsNull() || !v.IsKnown() {
+		return v
+	}
+	var pvm []cty.PathValueMarks
+	for _, f := range r.found {
+		if leaf, err := f.Path.Apply(v); err == nil && leaf.Type() == cty.String {
+			pvm = append(pvm, cty.PathValueMarks{Path: f.Path, Marks: cty.NewValueMarks(refs.Mark{Ref: f.Ref}, refs.Operand)})
+		}
+	}
+	return v.MarkWithPaths(pvm)
+}
+
+// records is what state keeps of a resolution.
+func (r *resolution) records() []refRecord {
+	if r.empty() {
+		return nil
+	}
+	out := make([]refRecord, len(r.found))
+	for i, f := range r.found {
+		out[i] = refRecord{Path: f.Path, Hash: r.hashes[i], Desc: f.Ref.Description()}
+	}
+	return out
+}
+
+// scrubDiags removes resolved values from what a provider said.
+func (r *resolution) scrubDiags(diags hcl.Diagnostics) hcl.Diagnostics {
+	if r.empty() {
+		return diags
+	}
+	for _, d := range diags {
+		for i, secret := range r.secrets {
+			d.Summary = strings.ReplaceAll(d.Summary, secret, r.found[i].Ref.Description())
+			d.Detail = strings.ReplaceAll(d.Detail, secret, r.found[i].Ref.Description())
+		}
+	}
+	return diags
+}
+
+// objectMeta is the engine's own record kept with each object in
+// state.Object.Sensitive: which paths are sensitive, and the references.
+type objectMeta struct {
+	Sensitive []cty.Path
+	Refs      []refRecord
+}
+
+type metaJSON struct {
+	Sensitive json.RawMessage `json:"sensitive,omitempty"`
+	Refs      []refJSON       `json:"refs,omitempty"`
+}
+
+type refJSON struct {
+	Path json.RawMessage `json:"path"`
+	Hash string          `json:"hash"`
+	Desc string          `json:"desc"`
+}
+
+func encodeMeta(m objectMeta) ([]byte, error) {
+	if len(m.Sensitive) == 0 && len(m.Refs) == 0 {
+		return nil, nil
+	}
+	var out metaJSON
+	var err error
+	if out.Sensitive, err = encodePaths(m.Sensitive); err != nil {
+		return nil, err
+	}
+	for _, r := range m.Refs {
+		p, err := encodePaths([]cty.Path{r.Path})
+		if err != nil {
+			return nil, err
+		}
+		out.Refs = append(out.Refs, refJSON{Path: p, Hash: r.Hash, Desc: r.Desc})
+	}
+	return json.Marshal(out)
+}
+
+func decodeMeta(b []byte) (objectMeta, error) {
+	var m objectMeta
+	if len(b) == 0 {
+		return m, nil
+	}
+	if b[0] == '[' {
+		// Written before references existed: just the sensitive paths.
+		p, err := decodePaths(b)
+		m.Sensitive = p
+		return m, err
+	}
+	var raw metaJSON
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return m, err
+	}
+	p, err := decodePaths(raw.Sensitive)
+	if err != nil {
+		return m, err
+	}
+	m.Sensitive = p
+	for _, r := range raw.Refs {
+		ps, err := decodePaths(r.Path)
+		if err != nil || len(ps) != 1 {
+			continue
+		}
+		m.Refs = append(m.Refs, refRecord{Path: ps[0], Hash: r.Hash, Desc: r.Desc})
+	}
+	return m, nil
+}
+
+// seal encrypts a stored value when it holds anything sensitive.
+func seal(keys *secrets.Keys, raw []byte, sensitive bool) []byte {
+	if keys == nil || !sensitive {
+		return raw
+	}
+	return keys.Seal(raw)
+}
+
+func open(keys *secrets.Keys, raw []byte) ([]byte, error) {
+	if !secrets.IsSealed(raw) {
+		return raw, nil
+	}
+	if keys == nil {
+		return nil, errNoKey
+	}
+	return keys.Open(raw)
+}
