@@ -63,6 +63,9 @@ func Join(module, rel string) string {
 }
 
 func (a Instance) String() string {
+	if a.Resource == "" {
+		return ModulePath(a.Module) // a whole module instance
+	}
 	return Join(ModulePath(a.Module), a.Resource+KeyString(a.Key))
 }
 
@@ -114,6 +117,10 @@ func FromTraversal(t hcl.Traversal) (Instance, error) {
 	for {
 		n, ok := names(i)
 		if !ok {
+			if i == len(t) && len(a.Module) > 0 {
+				// A whole module instance, such as module.net["eu"].
+				return a, nil
+			}
 			return a, fmt.Errorf("invalid address: expected a name")
 		}
 		if n != "module" {

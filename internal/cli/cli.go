@@ -30,12 +30,24 @@ type env struct {
 	color          bool
 	tty            bool // stdout is a terminal
 	stdinTTY       bool
+	// src loads the configuration; nil means the HCL files of the
+	// configuration folder, or the Go program there.
+	src Source
 }
 
 // Main runs the tether command with args (without the program name) and
 // returns the process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	return Run(args, stdin, stdout, stderr, nil)
+}
+
+// Run is Main with the configuration taken from src instead of the
+// configuration folder's HCL files: a Go program built with the SDK runs
+// the same commands, flags, output and exit codes through it. With a nil
+// src it is Main, which hands a folder holding a Go program instead of
+// *.tf files to that program.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, src Source) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, src: src}
 	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		e.tty = true
 		e.color = os.Getenv("NO_COLOR") == ""
@@ -59,6 +71,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 
 	cmd, rest := args[0], args[1:]
+	if src == nil && loadsConfig(cmd) {
+		if dir, ok := goProgramDir(rest); ok {
+			return e.runGoProgram(dir, cmd, rest)
+		}
+	}
 	switch cmd {
 	case "plan":
 		return e.plan(ctx, rest)
@@ -71,7 +88,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "state":
 		return e.state(ctx, rest)
 	case "graph":
-		return e.graph(rest)
+		return e.graph(ctx, rest)
+	case "gen":
+		return e.gen(ctx, rest)
 	case "provider":
 		return e.provider(rest)
 	case "version", "--version", "-v":
@@ -96,6 +115,7 @@ Commands:
   output     Show root outputs               [--json] [NAME]
   state      Inspect state: list, show ADDRESS, unlock
   graph      Print the dependency graph as DOT
+  gen        Generate Go SDK bindings        [--from SOURCE]
   provider   serve: run the built-in provider for Terraform
   version    Print the version
 

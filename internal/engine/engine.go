@@ -137,7 +137,7 @@ type instance struct {
 	res           *resolution
 	providerPrior cty.Value
 	meta          objectMeta // what state recorded with the object
-	forceReplace bool
+	forceReplace  bool
 	// gone is set on a recorded instance whose key left count or
 	// for_each; it is destroyed.
 	gone bool

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/marks"
@@ -43,6 +44,8 @@ type variableDecl struct {
 	// setAt is where the value in force was given, for error messages.
 	setAt       hcl.Range
 	validations []validation
+	// funcs are the built-in functions validation conditions may call.
+	funcs map[string]function.Function
 }
 
 // validation is a variable's validation block. Its condition may refer
@@ -130,7 +133,7 @@ func (m *module) variable(b *hcl.Block) *variableDecl {
 	if !l.declare(n) {
 		return nil
 	}
-	v := &variableDecl{node: n, typ: cty.DynamicPseudoType, nullable: true}
+	v := &variableDecl{node: n, typ: cty.DynamicPseudoType, nullable: true, funcs: l.funcs}
 	content, d := b.Body.Content(variableSchema)
 	l.diags = append(l.diags, d...)
 	if a, ok := content.Attributes["type"]; ok {
@@ -300,7 +303,7 @@ func (v *variableDecl) convert(val cty.Value, rng hcl.Range) (cty.Value, hcl.Dia
 	if n.Sensitive {
 		conv = conv.Mark(marks.Sensitive)
 	}
-	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{n.Name: conv})}}
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{n.Name: conv})}, Functions: v.funcs}
 	for _, vd := range v.validations {
 		ok, d := vd.condition.Value(ctx)
 		if d.HasErrors() {
