@@ -104,7 +104,7 @@ func explainReferenceArguments(diags hcl.Diagnostics) {
 		if vd.HasErrors() {
 			continue
 		}
-		r, ok := refs.FromValue(v)
+		r, ok := firstReference(v)
 		if !ok {
 			continue
 		}
@@ -132,4 +132,16 @@ func checkDerived(v cty.Value, rng hcl.Range, diags hcl.Diagnostics) (cty.Value,
 		Detail:   "This expression uses a reference in an operation (interpolation, concatenation, comparison, arithmetic or a function that does not accept references). A reference can only be passed on whole, to a resource argument or another reference.",
 		Subject:  rng.Ptr(),
 	})
+}
+
+// firstReference finds a reference in v, at any depth.
+func firstReference(v cty.Value) (*refs.Ref, bool) {
+	var found *refs.Ref
+	cty.Walk(v, func(_ cty.Path, leaf cty.Value) (bool, error) {
+		if r, ok := refs.FromValue(leaf); ok && found == nil {
+			found = r
+		}
+		return found == nil, nil
+	})
+	return found, found != nil
 }
