@@ -28,9 +28,6 @@ func unmarshalRecorded(raw []byte, ty cty.Type) (cty.Value, error) {
 
 func valueFromJSON(doc any, ty cty.Type) (cty.Value, bool) {
 	if doc == nil {
-		if ty == cty.DynamicPseudoType {
-			return cty.NilVal, false // ctyjson's own rules for a bare null
-		}
 		return cty.NullVal(ty), true
 	}
 	switch {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/config"
@@ -219,22 +218,28 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 		for _, r := range cn.Refs {
 			add(r.Addr)
 		}
-		for _, r := range cn.DependsOn {
-			add(r.Addr)
+		dependOn := func(a string) {
+			add(a)
 			// depends_on a module waits for everything in it.
-			if t, ok := p.byAddr[r.Addr]; ok && p.nodes[t].cfg.Kind == config.Module {
+			if t, ok := p.byAddr[a]; ok && p.nodes[t].cfg.Kind == config.Module {
 				for _, m := range p.nodes {
-					if m.cfg.Module == r.Addr || strings.HasPrefix(m.cfg.Module, r.Addr+".") {
+					if m.cfg.Module == a || strings.HasPrefix(m.cfg.Module, a+".") {
 						add(m.addr)
 					}
 				}
 			}
 		}
+		for _, r := range cn.DependsOn {
+			dependOn(r.Addr)
+		}
 		if n.mod.call != nil {
 			add(n.mod.call.addr)
-			// A module's depends_on holds for everything inside it.
-			for _, r := range n.mod.call.cfg.DependsOn {
-				add(r.Addr)
+		}
+		// A module's depends_on holds for everything inside it, however
+		// deeply nested.
+		for m := n.mod; m != nil && m.call != nil; m = m.parent {
+			for _, r := range m.call.cfg.DependsOn {
+				dependOn(r.Addr)
 			}
 		}
 		switch cn.Kind {
@@ -308,7 +313,7 @@ func decodeRecorded(ctx context.Context, keys *secrets.Keys, prov provider.Provi
 		return cty.NilVal, hcl.Diagnostics{errorDiag(obj.Address, cn, "Cannot read recorded object", err.Error())}
 	}
 	if obj.SchemaVersion == rs.Version {
-		if v, err := ctyjson.Unmarshal(raw, ty); err == nil {
+		if v, err := unmarshalRecorded(raw, ty); err == nil {
 			return v, nil
 		}
 	}

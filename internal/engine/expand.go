@@ -125,7 +125,7 @@ func (p *Planned) repeatKeys(n *node, mi *modInstance) ([]repeatKey, string, hcl
 	if !uv.IsKnown() || (r.ForEach && !uv.IsWhollyKnown() && !keysKnown(uv)) {
 		why := p.waitingOn(n, mi)
 		if why == "" {
-			why = "values not known until apply"
+			why = "its count or for_each value"
 		}
 		return nil, why, nil
 	}

@@ -75,7 +75,18 @@ func (p *Planned) depsState(n *node, mi *modInstance) (pending bool, waiting str
 			pending = pending || ni.pending
 			continue
 		}
-		if dn.mod.parent == mi.path {
+		if dn.mod.parent != mi.path {
+			// A node in an unrelated module (through depends_on on a
+			// module): it counts as a whole.
+			for _, ni := range dn.per {
+				pending = pending || ni.pending
+				if ni.deferred && waiting == "" {
+					waiting = ni.waiting
+				}
+			}
+			continue
+		}
+		{
 			// An output of a module called from here.
 			if why := dn.mod.deferredIn[mi]; why != "" && waiting == "" {
 				waiting = why
@@ -96,6 +107,15 @@ func (p *Planned) depsState(n *node, mi *modInstance) (pending bool, waiting str
 func (e *Engine) planNode(ctx context.Context, p *Planned, n *node) hcl.Diagnostics {
 	cn := n.cfg
 	if cn.Kind == config.Module {
+		if p.opts.Destroy {
+			// Destroy removes what state records; module instances need
+			// not be known, and waiting for them would keep objects.
+			n.per = make([]*nodeInst, len(n.mod.instances))
+			for i, mi := range n.mod.instances {
+				n.per[i] = &nodeInst{mi: mi}
+			}
+			return nil
+		}
 		return p.expandModule(n)
 	}
 	if len(n.mod.deferredIn) > 0 {
@@ -754,6 +774,9 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 // kept reports whether the objects of a node's declaration stay untouched
 // this round because the node, or a module around it, is deferred.
 func (p *Planned) kept(n *node) bool {
+	if p.opts.Destroy {
+		return false
+	}
 	if n.deferredAny {
 		return true
 	}

@@ -1,6 +1,8 @@
 package funcs
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -146,5 +148,88 @@ var lengthFunc = function.New(&function.Spec{
 		}
 		n, err := stdlib.Length(v)
 		return n.WithMarks(m), err
+	},
+})
+
+// indexFunc is Terraform's index: the position of a value in a list.
+var indexFunc = function.New(&function.Spec{
+	Params: []function.Parameter{
+		{Name: "list", Type: cty.DynamicPseudoType},
+		{Name: "value", Type: cty.DynamicPseudoType},
+	},
+	Type: function.StaticReturnType(cty.Number),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		list := args[0]
+		if !(list.Type().IsListType() || list.Type().IsTupleType()) {
+			return cty.NilVal, function.NewArgErrorf(0, "index needs a list or tuple, not %s", list.Type().FriendlyName())
+		}
+		if !list.IsWhollyKnown() || !args[1].IsWhollyKnown() {
+			return cty.UnknownVal(cty.Number), nil
+		}
+		for it := list.ElementIterator(); it.Next(); {
+			i, v := it.Element()
+			if eq := v.Equals(args[1]); eq.IsKnown() && eq.True() {
+				return i, nil
+			}
+		}
+		return cty.NilVal, function.NewArgErrorf(1, "the value is not in the list")
+	},
+})
+
+// replaceFunc is Terraform's replace: a substring wrapped in slashes is a
+// regular expression.
+var replaceFunc = function.New(&function.Spec{
+	Params: []function.Parameter{
+		{Name: "str", Type: cty.String},
+		{Name: "substr", Type: cty.String},
+		{Name: "replace", Type: cty.String},
+	},
+	Type: function.StaticReturnType(cty.String),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		sub := args[1].AsString()
+		if len(sub) > 1 && strings.HasPrefix(sub, "/") && strings.HasSuffix(sub, "/") {
+			return stdlib.RegexReplace(args[0], cty.StringVal(sub[1:len(sub)-1]), args[2])
+		}
+		return stdlib.Replace(args[0], args[1], args[2])
+	},
+	RefineResult: refineNotNull,
+})
+
+// coalesceFunc is Terraform's coalesce: the first argument that is
+// neither null nor an empty string.
+var coalesceFunc = function.New(&function.Spec{
+	VarParam: &function.Parameter{Name: "vals", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowDynamicType: true},
+	Type: func(args []cty.Value) (cty.Type, error) {
+		var types []cty.Type
+		for _, a := range args {
+			// A bare null has no type of its own and takes any.
+			if a.IsNull() && a.Type() == cty.DynamicPseudoType {
+				continue
+			}
+			types = append(types, a.Type())
+		}
+		if len(types) == 0 {
+			return cty.DynamicPseudoType, nil
+		}
+		ty, _ := convert.UnifyUnsafe(types)
+		if ty == cty.NilType {
+			return cty.NilType, fmt.Errorf("all arguments of coalesce must be of one type")
+		}
+		return ty, nil
+	},
+	Impl: func(args []cty.Value, ty cty.Type) (cty.Value, error) {
+		for _, a := range args {
+			if !a.IsKnown() {
+				return cty.UnknownVal(ty), nil
+			}
+			if a.IsNull() {
+				continue
+			}
+			if a.Type() == cty.String && a.AsString() == "" {
+				continue
+			}
+			return convert.Convert(a, ty)
+		}
+		return cty.NilVal, errors.New("no non-null, non-empty-string arguments")
 	},
 })

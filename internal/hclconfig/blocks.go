@@ -128,7 +128,21 @@ func decodeDynamic(body hcl.Body, spec hcldec.Spec, ctx *hcl.EvalContext, block 
 		return nil
 	})
 	val, diags := hcldec.Decode(referenceBody{dynblock.Expand(body, ctx, check)}, spec, ctx)
-	if diags.HasErrors() || len(unknown) == 0 || !val.Type().IsObjectType() {
+	if len(unknown) > 0 {
+		// A placeholder block over an unknown collection cannot have known
+		// labels; its blocks are unknown as a whole, so that is no error.
+		kept := diags[:0]
+		for _, d := range diags {
+			if d.Summary != "Invalid dynamic block label" {
+				kept = append(kept, d)
+			}
+		}
+		diags = kept
+		if !diags.HasErrors() && (val == cty.NilVal || val.IsNull() || !val.Type().IsObjectType()) {
+			val = cty.UnknownVal(block.ImpliedType())
+		}
+	}
+	if diags.HasErrors() || len(unknown) == 0 || !val.IsKnown() || !val.Type().IsObjectType() {
 		return val, diags
 	}
 	attrs := val.AsValueMap()

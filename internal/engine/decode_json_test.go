@@ -1,0 +1,200 @@
+package engine
+
+import (
+	"encoding/json"
+	"math/big"
+	"strconv"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/tetherhq/tether/internal/provider"
+	tetherprovider "github.com/tetherhq/tether/provider/tether"
+)
+
+// decodeCases are values of the shapes state holds, each with the type it
+// is stored under.
+func decodeCases() []struct {
+	name string
+	ty   cty.Type
+	v    cty.Value
+} {
+	big1, _, _ := big.ParseFloat("123456789012345678901234567890.125", 10, 512, big.ToNearestEven)
+	obj := cty.Object(map[string]cty.Type{
+		"s": cty.String, "n": cty.Number, "b": cty.Bool, "d": cty.DynamicPseudoType,
+		"l": cty.List(cty.String), "set": cty.Set(cty.Number), "m": cty.Map(cty.Bool),
+		"t":      cty.Tuple([]cty.Type{cty.String, cty.Number}),
+		"o":      cty.Object(map[string]cty.Type{"x": cty.String, "y": cty.List(cty.Object(map[string]cty.Type{"z": cty.Number}))}),
+		"empty":  cty.EmptyObject,
+		"blocks": cty.Set(cty.Object(map[string]cty.Type{"k": cty.String})),
+	})
+	full := cty.ObjectVal(map[string]cty.Value{
+		"s": cty.StringVal("caf\u0065\u0301 ✓"), "n": cty.NumberVal(big1), "b": cty.True,
+		"d": cty.ObjectVal(map[string]cty.Value{
+			"list": cty.ListVal([]cty.Value{cty.StringVal("a"), cty.StringVal("b")}),
+			"tup":  cty.TupleVal([]cty.Value{cty.NumberIntVal(1), cty.StringVal("x"), cty.NullVal(cty.Bool)}),
+			"map":  cty.MapVal(map[string]cty.Value{"k": cty.NumberFloatVal(0.5)}),
+			"set":  cty.SetVal([]cty.Value{cty.StringVal("q")}),
+			"nest": cty.ObjectVal(map[string]cty.Value{"deep": cty.ListValEmpty(cty.Number)}),
+		}),
+		"l":      cty.ListVal([]cty.Value{cty.StringVal(""), cty.NullVal(cty.String)}),
+		"set":    cty.SetVal([]cty.Value{cty.NumberIntVal(-3), cty.NumberFloatVal(1e-9), cty.NumberIntVal(1 << 60)}),
+		"m":      cty.MapVal(map[string]cty.Value{"a": cty.True, "b": cty.False, "ü": cty.NullVal(cty.Bool)}),
+		"t":      cty.TupleVal([]cty.Value{cty.StringVal("x"), cty.NumberIntVal(7)}),
+		"o":      cty.ObjectVal(map[string]cty.Value{"x": cty.StringVal("y"), "y": cty.ListVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"z": cty.NumberIntVal(1)})})}),
+		"empty":  cty.EmptyObjectVal,
+		"blocks": cty.SetVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"k": cty.StringVal("1")}), cty.ObjectVal(map[string]cty.Value{"k": cty.StringVal("2")})}),
+	})
+	empties := cty.ObjectVal(map[string]cty.Value{
+		"s": cty.NullVal(cty.String), "n": cty.NullVal(cty.Number), "b": cty.False, "d": cty.NullVal(cty.DynamicPseudoType),
+		"l": cty.ListValEmpty(cty.String), "set": cty.SetValEmpty(cty.Number), "m": cty.MapValEmpty(cty.Bool),
+		"t":      cty.NullVal(cty.Tuple([]cty.Type{cty.String, cty.Number})),
+		"o":      cty.NullVal(cty.Object(map[string]cty.Type{"x": cty.String, "y": cty.List(cty.Object(map[string]cty.Type{"z": cty.Number}))})),
+		"empty":  cty.NullVal(cty.EmptyObject),
+		"blocks": cty.SetValEmpty(cty.Object(map[string]cty.Type{"k": cty.String})),
+	})
+	cases := []struct {
+		name string
+		ty   cty.Type
+		v    cty.Value
+	}{
+		{"full", obj, full},
+		{"empties", obj, empties},
+		{"null object", obj, cty.NullVal(obj)},
+		{"dynamic string", cty.DynamicPseudoType, cty.StringVal("v")},
+		{"dynamic number", cty.DynamicPseudoType, cty.NumberIntVal(42)},
+		{"dynamic bool", cty.DynamicPseudoType, cty.True},
+		{"dynamic null", cty.DynamicPseudoType, cty.NullVal(cty.DynamicPseudoType)},
+		{"dynamic empty tuple", cty.DynamicPseudoType, cty.EmptyTupleVal},
+		{"dynamic empty object", cty.DynamicPseudoType, cty.EmptyObjectVal},
+		{"list of dynamic", cty.List(cty.DynamicPseudoType), cty.ListVal([]cty.Value{cty.StringVal("a")})}, // left to ctyjson
+	}
+	// Every resource type of the built-in provider, as the engine stores it.
+	schema, _ := tetherprovider.New().GetSchema()
+	for name, rs := range schema.Resources {
+		ty := rs.Block.ImpliedType()
+		cases = append(cases, struct {
+			name string
+			ty   cty.Type
+			v    cty.Value
+		}{name + " (null attributes)", ty, nullAttrs(rs.Block)})
+	}
+	return cases
+}
+
+func nullAttrs(b *provider.Block) cty.Value {
+	ty := b.ImpliedType()
+	vals := map[string]cty.Value{}
+	for name, aty := range ty.AttributeTypes() {
+		vals[name] = cty.NullVal(aty)
+	}
+	if len(vals) == 0 {
+		return cty.EmptyObjectVal
+	}
+	return cty.ObjectVal(vals)
+}
+
+func TestUnmarshalRecordedMatchesCtyJSON(t *testing.T) {
+	for _, c := range decodeCases() {
+		raw, err := ctyjson.Marshal(c.v, c.ty)
+		if err != nil {
+			t.Fatalf("%s: marshal: %v", c.name, err)
+		}
+		want, wantErr := ctyjson.Unmarshal(raw, c.ty)
+		got, gotErr := unmarshalRecorded(raw, c.ty)
+		if (wantErr == nil) != (gotErr == nil) {
+			t.Errorf("%s: error %v, ctyjson's %v", c.name, gotErr, wantErr)
+			continue
+		}
+		if wantErr == nil && (!got.Type().Equals(want.Type()) || !got.RawEquals(want)) {
+			t.Errorf("%s:\n got %#v\nwant %#v", c.name, got, want)
+		}
+		// The point is speed: all but the cases ctyjson is left with must
+		// take the fast path.
+		var doc any
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := valueFromJSON(useNumbers(doc), c.ty); !ok && c.name != "list of dynamic" {
+			t.Errorf("%s: not decoded by the fast path", c.name)
+		}
+	}
+}
+
+// useNumbers turns float64s into json.Numbers, as the decoder's UseNumber
+// does.
+func useNumbers(doc any) any {
+	switch d := doc.(type) {
+	case float64:
+		return json.Number(strconv.FormatFloat(d, 'g', -1, 64))
+	case []any:
+		for i := range d {
+			d[i] = useNumbers(d[i])
+		}
+	case map[string]any:
+		for k := range d {
+			d[k] = useNumbers(d[k])
+		}
+	}
+	return doc
+}
+
+// TestUnmarshalRecordedDefersToCtyJSON: what the fast path does not accept
+// exactly as ctyjson would is left to ctyjson, with its result or error.
+func TestUnmarshalRecordedDefersToCtyJSON(t *testing.T) {
+	obj := cty.Object(map[string]cty.Type{"s": cty.String, "n": cty.Number, "b": cty.Bool, "d": cty.DynamicPseudoType})
+	for _, raw := range []string{
+		`{"s": 12, "n": "12.5", "b": "true"}`,       // conversions ctyjson makes
+		`{"s": true}`,                               //
+		`{"x": 1}`,                                  // unknown attribute
+		`{"d": {"value": "a"}}`,                     // dynamic without type
+		`{"d": {"value": 1, "type": "string"}}`,     // value of another type
+		`{"d": {"value": 1, "type": ["bogus", 1]}}`, // bad type
+		`{"d": {"value": {"a": 1}, "type": ["object", {"a": "number"}, ["a"]]}}`, // optional attributes
+		`{"s": "a"} trailing`,
+		`{"s": "a"`,
+		`[]`,
+		``,
+		`null`,
+	} {
+		want, wantErr := ctyjson.Unmarshal([]byte(raw), obj)
+		got, gotErr := unmarshalRecorded([]byte(raw), obj)
+		if (wantErr == nil) != (gotErr == nil) || (wantErr != nil && wantErr.Error() != gotErr.Error()) {
+			t.Errorf("%s: error %v, ctyjson's %v", raw, gotErr, wantErr)
+			continue
+		}
+		if wantErr == nil && !got.RawEquals(want) {
+			t.Errorf("%s:\n got %#v\nwant %#v", raw, got, want)
+		}
+	}
+}
+
+func BenchmarkUnmarshalRecorded(b *testing.B) {
+	schema, _ := tetherprovider.New().GetSchema()
+	ty := schema.Resources["tether_value"].Block.ImpliedType()
+	v := cty.ObjectVal(map[string]cty.Value{
+		"input": cty.StringVal("v12345"), "output": cty.StringVal("v12345"),
+		"delay_ms": cty.NullVal(cty.Number), "id": cty.StringVal("72e84963c2a144a0"),
+	})
+	raw, err := ctyjson.Marshal(v, ty)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("ctyjson", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := ctyjson.Unmarshal(raw, ty); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("unmarshalRecorded", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := unmarshalRecorded(raw, ty); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
