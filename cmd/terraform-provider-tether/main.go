@@ -9,6 +9,7 @@ import (
 )
 
 func main() {
+	tether.RuntimeMain()
 	if err := protocol.Serve(protocol.Address, tether.New); err != nil {
 		fmt.Fprintln(os.Stderr, "terraform-provider-tether:", err)
 		os.Exit(1)

@@ -4,8 +4,10 @@ import (
 	"os"
 
 	"github.com/tetherhq/tether/internal/cli"
+	"github.com/tetherhq/tether/provider/tether"
 )
 
 func main() {
+	tether.RuntimeMain()
 	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -12,11 +12,17 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/tetherhq/tether/internal/cli"
+	"github.com/tetherhq/tether/provider/tether"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"tether": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"tether": func() {
+			// As in main: the provider starts routers and stores by running
+			// this binary again.
+			tether.RuntimeMain()
+			os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
 	})
 }
 
@@ -27,8 +33,11 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"waitfile": waitFile,
-			"exitcode": exitCode,
+			"waitfile":  waitFile,
+			"exitcode":  exitCode,
+			"running":   running,
+			"listening": listening,
+			"httpget":   httpGet,
 		},
 		Setup: func(env *testscript.Env) error {
 			// Scenarios must not pick up the developer's variables.
@@ -36,6 +45,7 @@ func TestScripts(t *testing.T) {
 			// The state key lives in the user's configuration folder,
 			// which must be the scenario's own.
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
+			env.Defer(func() { killLeftovers(env.WorkDir) })
 			return nil
 		},
 	})

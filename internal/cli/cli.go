@@ -91,6 +91,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, src Source) i
 		return e.graph(ctx, rest)
 	case "gen":
 		return e.gen(ctx, rest)
+	case "test":
+		return e.test(ctx, rest)
 	case "provider":
 		return e.provider(rest)
 	case "version", "--version", "-v":

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/user"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -48,11 +49,12 @@ func (e *env) open(ctx context.Context, c *common, op string) (*session, bool) {
 	if !ok {
 		return nil, false
 	}
-	if err := os.MkdirAll(stateDir, 0o700); err != nil {
+	dir := stateDirOf(ctx)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		e.errorf("cannot create state folder: %v", err)
 		return nil, false
 	}
-	store, err := state.OpenSQLite(statePath())
+	store, err := state.OpenSQLite(filepath.Join(dir, "state.db"))
 	if err != nil {
 		e.errorf("%v", err)
 		return nil, false
@@ -70,7 +72,7 @@ func (e *env) open(ctx context.Context, c *common, op string) (*session, bool) {
 		return nil, false
 	}
 	s.unlock = unlock
-	keys, err := secrets.Load(stateDir)
+	keys, err := secrets.Load(dir)
 	if err != nil {
 		s.close()
 		e.errorf("%v", err)

@@ -231,6 +231,12 @@ func (p *Planned) valueAt(t *node, mi *modInstance) cty.Value {
 		return ni.value
 	}
 	if t.mod.parent != mi.path {
+		// A node of an unrelated module (a sibling's, or one nested deeper
+		// than a child): when that module has a single instance, its value
+		// is the same wherever it is seen from.
+		if len(t.mod.instances) == 1 && len(t.per) == 1 && t.per[0].value != cty.NilVal {
+			return t.per[0].value
+		}
 		return cty.DynamicVal
 	}
 	child := t.mod

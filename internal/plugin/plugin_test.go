@@ -122,7 +122,7 @@ func TestFileLifecycle(t *testing.T) {
 		dir := t.TempDir()
 		path := filepath.Join(dir, "sub", "a.txt")
 
-		noErrors(t, "configure", c.ConfigureProvider(ctx, cty.EmptyObjectVal))
+		noErrors(t, "configure", c.ConfigureProvider(ctx, cty.ObjectVal(map[string]cty.Value{"runtime_dir": cty.NullVal(cty.String)})))
 		cfg := fileConfig(path, "one\n", cty.NullVal(cty.String))
 		noErrors(t, "validate", c.ValidateResourceConfig("tether_file", cfg))
 

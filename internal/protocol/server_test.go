@@ -35,7 +35,11 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	noDiags(t, "GetProviderSchema", schemas.Diagnostics)
-	cfg := dynamic(t, schemas.Provider.ValueType(), tftypes.NewValue(schemas.Provider.ValueType(), map[string]tftypes.Value{}))
+	// The provider's only setting, runtime_dir, left out as in a
+	// configuration without a provider block.
+	cfg := dynamic(t, schemas.Provider.ValueType(), tftypes.NewValue(schemas.Provider.ValueType(), map[string]tftypes.Value{
+		"runtime_dir": tftypes.NewValue(tftypes.String, nil),
+	}))
 	cr, err := srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: cfg})
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,12 @@ type ResourceSchema struct {
 	// a way that needs UpgradeResourceState.
 	Version int64
 	Block   *Block
+	// Captured names the attributes that code running inside deployed
+	// infrastructure may read at run time (a router's url, say). Such code
+	// finds each one in the environment variable named by CapturedEnvName.
+	// It is the provider's own knowledge: the plugin protocol has no room
+	// for it, so schemas read from plugins leave it empty.
+	Captured []string
 }
 
 // Block describes an object: its attributes and its nested block types.

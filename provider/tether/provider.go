@@ -33,36 +33,58 @@ type tetherProvider struct {
 	// stateTypes caches the implied type of each resource schema, which
 	// UpgradeResourceState needs on every call.
 	stateTypes map[string]cty.Type
+	// rt is the configuration of the local runtime, shared by its
+	// resource types.
+	rt *runtimeConfig
 }
 
-// New returns the built-in provider. It holds no state of its own, needs no
-// configuration and is safe for concurrent use.
+// New returns the built-in provider. Its only configuration is where the
+// local runtime keeps its files; it is safe for concurrent use.
 func New() provider.Provider {
+	rt := &runtimeConfig{}
 	p := &tetherProvider{
 		schema: &provider.Schema{
 			Provider: &provider.Block{
-				Description: "The built-in provider: local files, random strings and plain values.",
+				Description: "The built-in provider: local files, random strings, plain values, and a local runtime of functions, routers, key-value stores and testers.",
+				Attributes: map[string]*provider.Attribute{
+					"runtime_dir": {
+						Type:        cty.String,
+						Optional:    true,
+						Description: "Folder where the local runtime keeps process files, logs, routes and stored data, one subfolder per resource. Relative to the working directory (the configuration folder for tether) unless absolute. Defaults to \".tether/runtime\".",
+					},
+				},
 			},
 			Resources: map[string]*provider.ResourceSchema{
-				"tether_file":   fileResourceSchema(),
-				"tether_random": randomResourceSchema(),
-				"tether_value":  valueResourceSchema(),
-				"tether_bundle": bundleResourceSchema(),
+				"tether_file":     fileResourceSchema(),
+				"tether_random":   randomResourceSchema(),
+				"tether_value":    valueResourceSchema(),
+				"tether_bundle":   bundleResourceSchema(),
+				"tether_function": functionResourceSchema(),
+				"tether_router":   routerResourceSchema(),
+				"tether_route":    routeResourceSchema(),
+				"tether_kv":       kvResourceSchema(),
+				"tether_tester":   testerResourceSchema(),
 			},
 			DataSources: map[string]*provider.ResourceSchema{
 				"tether_file": fileDataSourceSchema(),
 			},
 		},
 		resources: map[string]resourceType{
-			"tether_file":   fileResource{},
-			"tether_random": randomResource{},
-			"tether_value":  valueResource{},
-			"tether_bundle": bundleResource{},
+			"tether_file":     fileResource{},
+			"tether_random":   randomResource{},
+			"tether_value":    valueResource{},
+			"tether_bundle":   bundleResource{},
+			"tether_function": functionResource{rt: rt},
+			"tether_router":   routerResource(rt),
+			"tether_route":    routeResource{rt: rt},
+			"tether_kv":       kvResource(rt),
+			"tether_tester":   testerResource{},
 		},
 		dataSources: map[string]dataSourceType{
 			"tether_file": fileDataSource{},
 		},
 		stateTypes: map[string]cty.Type{},
+		rt:         rt,
 	}
 	for name, rs := range p.schema.Resources {
 		p.stateTypes[name] = rs.Block.ImpliedType()
@@ -77,6 +99,9 @@ func (p *tetherProvider) GetSchema() (*provider.Schema, hcl.Diagnostics) {
 }
 
 func (p *tetherProvider) ValidateProviderConfig(config cty.Value) hcl.Diagnostics {
+	if s, ok := knownString(attr(config, "runtime_dir")); ok && s == "" {
+		return hcl.Diagnostics{attrError("runtime_dir", "The runtime folder must not be empty; leave runtime_dir out to use \".tether/runtime\".")}
+	}
 	return nil
 }
 
@@ -97,6 +122,21 @@ func (p *tetherProvider) ValidateDataSourceConfig(typeName string, config cty.Va
 }
 
 func (p *tetherProvider) ConfigureProvider(ctx context.Context, config cty.Value) hcl.Diagnostics {
+	if d := p.ValidateProviderConfig(config); d.HasErrors() {
+		return d
+	}
+	v := attr(config, "runtime_dir")
+	if !v.IsKnown() {
+		// The engine configures again once the value is known.
+		return nil
+	}
+	dir := defaultRuntimeDir
+	if s, ok := knownString(v); ok {
+		dir = s
+	}
+	if err := p.rt.configure(dir); err != nil {
+		return hcl.Diagnostics{attrError("runtime_dir", fmt.Sprintf("Cannot use %q as the runtime folder: %v.", dir, err))}
+	}
 	return nil
 }
 
@@ -162,7 +202,9 @@ func (p *tetherProvider) PlanResourceChange(ctx context.Context, req provider.Pl
 		return provider.PlanResponse{PlannedState: cty.NullVal(cty.DynamicPseudoType), Diagnostics: unsupported("resource", req.TypeName)}
 	}
 	if req.ProposedNewState.IsNull() {
-		return provider.PlanResponse{PlannedState: req.ProposedNewState}
+		// Terraform hands the destroy the private state planned here, and
+		// the runtime resources find their processes in it.
+		return provider.PlanResponse{PlannedState: req.ProposedNewState, PlannedPrivate: req.PriorPrivate}
 	}
 	return r.plan(ctx, req)
 }

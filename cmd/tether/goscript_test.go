@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestGoScripts runs the scenarios in testdata/goscript: Go programs
+// written with the SDK, built by the go command in the scenario's folder
+// as a user's would be, and run through `tether -C DIR` and `go run`.
+//
+// The folder gets a go.mod that points the SDK at this repository, and
+// the go command works offline from the module cache that built these
+// tests.
+func TestGoScripts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds Go programs")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goEnv := map[string]string{}
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env: %v", err)
+	}
+	for i, v := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		goEnv[[]string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT"}[i]] = v
+	}
+	goVersion := "1.26"
+	if mod, err := os.ReadFile(filepath.Join(repo, "go.mod")); err == nil {
+		for _, line := range strings.Split(string(mod), "\n") {
+			if v, ok := strings.CutPrefix(line, "go "); ok {
+				goVersion = strings.TrimSpace(v)
+			}
+		}
+	}
+	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/goscript",
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exitcode": exitCode,
+			"newer":    newer,
+		},
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("NO_COLOR", "1")
+			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
+			env.Setenv("REPO", repo)
+			for k, v := range goEnv {
+				env.Setenv(k, v)
+			}
+			env.Setenv("GOFLAGS", "-mod=mod")
+			env.Setenv("GOPROXY", "off")
+			env.Setenv("GOSUMDB", "off")
+			env.Setenv("GOTOOLCHAIN", "local")
+			gomod := fmt.Sprintf("module example.com/scenario\n\ngo %s\n\nrequire github.com/tetherhq/tether v0.0.0\n\nreplace github.com/tetherhq/tether => %s\n", goVersion, repo)
+			if err := os.WriteFile(filepath.Join(env.WorkDir, "go.mod"), []byte(gomod), 0o644); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(env.WorkDir, "go.sum"), sum, 0o644)
+		},
+	})
+}
+
+// newer checks that the first file was last written after the second:
+// the order in which a run really wrote them.
+func newer(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: newer FILE OLDER")
+	}
+	a, err := os.Stat(ts.MkAbs(args[0]))
+	ts.Check(err)
+	b, err := os.Stat(ts.MkAbs(args[1]))
+	ts.Check(err)
+	isNewer := a.ModTime().After(b.ModTime())
+	if isNewer == neg {
+		ts.Fatalf("%s written at %s, %s at %s", args[0], a.ModTime().Format("15:04:05.000000"), args[1], b.ModTime().Format("15:04:05.000000"))
+	}
+}

@@ -1,0 +1,29 @@
+// Package tether is the Tether Go SDK: infrastructure declared in typed Go
+// code, planned and applied by the same engine, state and command line as
+// Tether's HCL configurations.
+//
+// A program calls Main with a function that declares resources in a
+// Stack, using bindings generated from provider schemas by `tether gen`
+// (package builtin holds those of the built-in provider):
+//
+//	func main() {
+//		tether.Main(func(s *tether.Stack) error {
+//			suffix := builtin.NewRandom(s, "suffix", builtin.RandomArgs{Length: 6})
+//			builtin.NewFile(s, "hello", builtin.FileArgs{
+//				Path:    "out/hello.txt",
+//				Content: fmt.Sprintf("hello %s\n", suffix.Result()),
+//			})
+//			return nil
+//		})
+//	}
+//
+// `go run . up` then deploys it, like `tether up` on a folder of *.tf files.
+//
+// Attribute getters return Output values, known once the resource is
+// planned or created. An Output's String form is a token that can be
+// concatenated or formatted into any string argument; Apply, Apply2,
+// Apply3 and All compute new Outputs with typed functions. Every use makes
+// the user wait for the values it comes from. DependsOn orders work that
+// values do not show. Components (NewComponent) group resources into
+// scopes of their own.
+package tether

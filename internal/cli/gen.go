@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tetherhq/tether/internal/codegen"
+	"github.com/tetherhq/tether/internal/plugin"
+	"github.com/tetherhq/tether/internal/provider"
+	tetherprovider "github.com/tetherhq/tether/provider/tether"
+)
+
+// BuiltinSource is the source address of the built-in provider.
+const BuiltinSource = "registry.terraform.io/tetherhq/tether"
+
+// gen writes Go bindings for a provider's schema, taken from the built-in
+// provider, a `terraform providers schema -json` file or a provider plugin
+// binary.
+func (e *env) gen(ctx context.Context, args []string) int {
+	fs := e.flags("gen", nil)
+	from := fs.String("from", "", "builtin, a `terraform providers schema -json` file, or a provider binary")
+	out := fs.String("out", "", "folder to write the package to (default: the package name)")
+	pkg := fs.String("package", "", "package name (default: the provider's name; builtin for the built-in provider)")
+	name := fs.String("provider", "", "the provider's local name; with a schema file holding several, which one")
+	split := fs.String("split", "auto", "auto, none or groups: one package per group of types sharing a word")
+	if _, err := parse(fs, args); err != nil {
+		return 1
+	}
+	if *from == "" {
+		return e.errorf("gen needs --from: builtin, a file written by `terraform providers schema -json`, or a provider plugin binary")
+	}
+	opts := codegen.Options{Package: *pkg}
+	switch *split {
+	case "auto":
+		opts.Split = codegen.SplitAuto
+	case "none":
+		opts.Split = codegen.SplitNone
+	case "groups":
+		opts.Split = codegen.SplitGroups
+	default:
+		return e.errorf("--split takes auto, none or groups, not %q", *split)
+	}
+	schema, err := e.genSchema(ctx, *from, *name, &opts)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	// The command is recorded in the bindings; it names the source by its
+	// base name so that regenerating elsewhere changes nothing.
+	cmd := []string{"tether gen --from " + filepath.Base(*from)}
+	if *from == "builtin" {
+		cmd[0] = "tether gen --from builtin"
+	}
+	if *pkg != "" {
+		cmd = append(cmd, "--package "+*pkg)
+	}
+	if *name != "" {
+		cmd = append(cmd, "--provider "+*name)
+	}
+	if *split != "auto" {
+		cmd = append(cmd, "--split "+*split)
+	}
+	opts.Command = strings.Join(cmd, " ")
+	dir := *out
+	if dir == "" {
+		dir = opts.Package
+		if dir == "" {
+			dir = filepath.Base(opts.Provider)
+		}
+	}
+	start := time.Now()
+	sum, err := codegen.WriteDir(dir, schema, opts)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	fmt.Fprintf(e.stdout, "Generated bindings for %s and %s of provider %q: %s in %s under %s (%.1fs).\n",
+		count(sum.Resources, "resource type"), count(sum.DataSources, "data source"), opts.Provider,
+		count(sum.Files, "file"), count(sum.Packages, "package"), dir, time.Since(start).Seconds())
+	return 0
+}
+
+// genSchema reads the schema named by from and fills in the provider's
+// name, source and default package in opts.
+func (e *env) genSchema(ctx context.Context, from, name string, opts *codegen.Options) (*provider.Schema, error) {
+	if from == "builtin" {
+		opts.Provider, opts.Source = "tether", BuiltinSource
+		if opts.Package == "" {
+			opts.Package = "builtin"
+		}
+		s, diags := tetherprovider.New().GetSchema()
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		return s, nil
+	}
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read --from %s: %v", from, err)
+	}
+	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' {
+		s, local, source, err := codegen.FromJSON(data, name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", from, err)
+		}
+		opts.Provider, opts.Source = local, source
+		if name != "" && !strings.Contains(name, "/") {
+			opts.Provider = name
+		}
+		return s, nil
+	}
+	// Anything else is taken for a provider plugin, named like
+	// terraform-provider-aws_v5.0.0.
+	local := name
+	if local == "" {
+		base := strings.TrimPrefix(filepath.Base(from), "terraform-provider-")
+		local, _, _ = strings.Cut(base, "_")
+		local = strings.TrimSuffix(local, ".exe")
+	}
+	path, err := filepath.Abs(from)
+	if err != nil {
+		return nil, err
+	}
+	startCtx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	p, err := plugin.Start(startCtx, path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot start the provider plugin %s: %v", from, err)
+	}
+	defer p.Close()
+	s, diags := p.GetSchema()
+	if diags.HasErrors() {
+		return nil, fmt.Errorf("provider plugin %s: %v", from, diags)
+	}
+	opts.Provider = local
+	return s, nil
+}
+
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

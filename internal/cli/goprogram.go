@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/tetherhq/tether/internal/provider"
+	tetherprovider "github.com/tetherhq/tether/provider/tether"
+)
+
+// loadsConfig reports whether a command reads the configuration, and so
+// must run inside a Go program when the configuration is one.
+func loadsConfig(cmd string) bool {
+	switch cmd {
+	case "plan", "up", "apply", "destroy", "graph":
+		return true
+	}
+	return false
+}
+
+// goProgramDir finds the configuration folder named by -C in a command's
+// arguments and reports whether it holds a Go main package and no *.tf
+// files: such a folder is a program written with the Go SDK.
+func goProgramDir(args []string) (string, bool) {
+	dir := "."
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-C" || a == "--C":
+			if i+1 < len(args) {
+				dir = args[i+1]
+			}
+			i++
+		case strings.HasPrefix(a, "-C=") || strings.HasPrefix(a, "--C="):
+			dir = a[strings.Index(a, "=")+1:]
+		case a == "-var" || a == "--var" || a == "-var-file" || a == "--var-file" || a == "-parallelism" || a == "--parallelism":
+			i++ // its value may look like a flag
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", false
+	}
+	hasMain := false
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() {
+			continue
+		}
+		if strings.HasSuffix(n, ".tf") || strings.HasSuffix(n, ".tf.json") {
+			return "", false
+		}
+		if hasMain || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, n), nil, parser.PackageClauseOnly)
+		hasMain = err == nil && f.Name.Name == "main"
+	}
+	return dir, hasMain
+}
+
+// withoutDir drops -C and its value from a command's arguments: the
+// program runs in that folder already.
+func withoutDir(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-C" || a == "--C":
+			i++
+		case strings.HasPrefix(a, "-C=") || strings.HasPrefix(a, "--C="):
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// runGoProgram builds the Go program in dir and runs the command through
+// it, with this process's streams, passing its exit code on. The binary
+// goes to a fixed place per folder so that the go command can tell that
+// it is up to date and skip linking it again.
+func (e *env) runGoProgram(dir, cmd string, args []string) int {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return e.errorf("%s holds a Go program, and running it needs the go command, which is not on PATH. Install Go, or run the program with `go run .` there", dir)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return e.errorf("cannot use -C %s: %v", dir, err)
+	}
+	sum := sha256.Sum256([]byte(abs))
+	binDir := filepath.Join(os.TempDir(), "tether-go", hex.EncodeToString(sum[:8]))
+	if err := os.MkdirAll(binDir, 0o700); err != nil {
+		return e.errorf("cannot build the Go program in %s: %v", dir, err)
+	}
+	bin := filepath.Join(binDir, "program")
+	build := exec.Command(goBin, "build", "-o", bin, ".")
+	build.Dir = abs
+	build.Stdout, build.Stderr = e.stderr, e.stderr
+	if err := build.Run(); err != nil {
+		return e.errorf("cannot build the Go program in %s: %v", dir, err)
+	}
+	run := exec.Command(bin, append([]string{cmd}, withoutDir(args)...)...)
+	run.Dir = abs
+	run.Stdin, run.Stdout, run.Stderr = e.stdin, e.stdout, e.stderr
+	err = run.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &exit) && exit.ExitCode() > 0:
+		return exit.ExitCode()
+	case errors.As(err, &exit):
+		return e.errorf("the Go program in %s ended abnormally: %v", dir, err)
+	}
+	return e.errorf("cannot run the Go program in %s: %v", dir, err)
+}
+
+// newProvider starts a fresh instance of a provider Tether runs.
+func newProvider(name string) (provider.Provider, error) {
+	if name == "tether" {
+		return tetherprovider.New(), nil
+	}
+	return nil, fmt.Errorf("provider %q is not available; Tether runs: tether", name)
+}

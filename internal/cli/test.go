@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tetherhq/tether/internal/secrets"
+	"github.com/tetherhq/tether/internal/state"
+	tetherprovider "github.com/tetherhq/tether/provider/tether"
+)
+
+// testStateDir holds the state of the stack `tether test` deploys, apart
+// from the configuration's own: testing never touches what up deployed.
+var testStateDir = filepath.Join(stateDir, "test")
+
+type stateDirKey struct{}
+
+// withStateDir makes the commands run with ctx use another state folder.
+func withStateDir(ctx context.Context, dir string) context.Context {
+	return context.WithValue(ctx, stateDirKey{}, dir)
+}
+
+// stateDirOf is the state folder of the commands run with ctx.
+func stateDirOf(ctx context.Context) string {
+	if d, ok := ctx.Value(stateDirKey{}).(string); ok {
+		return d
+	}
+	return stateDir
+}
+
+// test deploys the configuration to the test state, runs every
+// tether_tester's tests against what runs, and destroys it all, whatever
+// happened before. It fails when a test failed, and when anything could not
+// be deployed or cleaned up.
+func (e *env) test(ctx context.Context, args []string) int {
+	var c common
+	fs := e.flags("test", &c)
+	if _, err := parse(fs, args); err != nil {
+		return 1
+	}
+	if err := c.chdir(); err != nil {
+		return e.errorf("%v", err)
+	}
+	// up and destroy run in the folder we are in now.
+	args = append(withoutDir(args), "--yes")
+	tctx := withStateDir(ctx, testStateDir)
+
+	// up and destroy print plans and progress; a test run shows them only
+	// when they fail.
+	var out bytes.Buffer
+	quiet := *e
+	quiet.stdout, quiet.tty, quiet.color = &out, false, false
+
+	fmt.Fprintf(e.stdout, "Deploying the test stack (state in %s)...\n", testStateDir)
+	deployed := quiet.up(tctx, args, false) == 0
+	if !deployed {
+		e.stdout.Write(out.Bytes())
+		fmt.Fprintln(e.stdout, "\nThe test stack could not be deployed; no test ran.")
+	}
+
+	total, failed := 0, 0
+	if deployed {
+		total, failed = e.runTests(ctx)
+	}
+
+	// Cleaning up must happen even after Ctrl-C, which cancelled ctx.
+	out.Reset()
+	fmt.Fprintln(e.stdout, "Destroying the test stack...")
+	cleaned := quiet.up(withStateDir(context.WithoutCancel(ctx), testStateDir), args, true) == 0
+	if !cleaned {
+		e.stdout.Write(out.Bytes())
+		fmt.Fprintf(e.stdout, "\nCleanup failed: the test stack may still run. Run tether test again, which deploys and destroys it anew.\n")
+	}
+
+	switch {
+	case !deployed:
+		fmt.Fprintln(e.stdout, "FAIL: deploying the test stack failed")
+	case total == 0:
+		fmt.Fprintln(e.stdout, "No tests: the configuration has no tether_tester with a test block.")
+	case failed > 0:
+		fmt.Fprintf(e.stdout, "FAIL: %d of %d tests failed\n", failed, total)
+	default:
+		fmt.Fprintf(e.stdout, "PASS: %d tests passed\n", total)
+	}
+	if !deployed || !cleaned || failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// testerRun is one tester's tests, found in the test state.
+type testerRun struct {
+	addr  string
+	tests []tetherprovider.TestCase
+}
+
+// runTests runs the tests recorded in the test state, each tester's in
+// name order, and prints each result.
+func (e *env) runTests(ctx context.Context) (total, failed int) {
+	testers, err := e.recordedTesters(ctx)
+	if err != nil {
+		e.errorf("cannot read the tests from the test state: %v", err)
+		return 1, 1
+	}
+	for _, tr := range testers {
+		for _, tc := range tr.tests {
+			total++
+			name := tr.addr + "/" + tc.Name
+			if ctx.Err() != nil {
+				failed++
+				fmt.Fprintf(e.stdout, "--- SKIP: %s (interrupted)\n", name)
+				continue
+			}
+			res := tetherprovider.RunTest(ctx, tc)
+			if res.Passed {
+				fmt.Fprintf(e.stdout, "--- PASS: %s (%s)\n", name, duration(res.Duration))
+				continue
+			}
+			failed++
+			fmt.Fprintf(e.stdout, "--- FAIL: %s (%s)\n", name, duration(res.Duration))
+			if len(bytes.TrimSpace(res.Output)) > 0 {
+				fmt.Fprintln(e.stdout, indentLines(strings.TrimRight(string(res.Output), "\n"), "    "))
+			}
+			if res.Err != nil {
+				fmt.Fprintf(e.stdout, "    %s: %v\n", commandLine(tc.Command), res.Err)
+			}
+		}
+	}
+	return total, failed
+}
+
+// recordedTesters reads every tether_tester of the test state, where all
+// the values its tests use are known.
+func (e *env) recordedTesters(ctx context.Context) ([]testerRun, error) {
+	store, err := state.OpenSQLite(filepath.Join(testStateDir, "state.db"))
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	snap, err := store.Load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := secrets.Load(testStateDir)
+	if err != nil {
+		return nil, err
+	}
+	var out []testerRun
+	for _, addr := range sortedKeys(snap.Objects) {
+		obj := snap.Objects[addr]
+		if obj.Type != "tether_tester" || obj.Provider != "tether" || obj.Mode != state.Managed {
+			continue
+		}
+		v, err := decodeObject(keys, obj)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", addr, err)
+		}
+		tests, err := tetherprovider.TesterTests(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", addr, err)
+		}
+		out = append(out, testerRun{addr: addr, tests: tests})
+	}
+	return out, nil
+}
+
+// commandLine shows a command the way a shell would take it.
+func commandLine(argv []string) string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out[i] = a
+	}
+	return strings.Join(out, " ")
+}
+
+func duration(d time.Duration) string {
+	return fmt.Sprintf("%.2fs", d.Seconds())
+}
+
+func indentLines(s, prefix string) string {
+	lines := strings.Split(s, "\n")
+	for i := range lines {
+		lines[i] = prefix + lines[i]
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,57 @@
+package codegen
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tetherhq/tether/internal/provider"
+)
+
+// WriteDir generates the bindings into dir and removes generated files
+// there that this run did not produce (a type the provider dropped), so
+// that the folder holds exactly the current bindings. Files that were not
+// generated are left alone. A file whose content is unchanged is not
+// rewritten.
+func WriteDir(dir string, schema *provider.Schema, opts Options) (Summary, error) {
+	written := map[string]bool{}
+	sum, err := Generate(schema, opts, func(f File) error {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		written[p] = true
+		if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, f.Content) {
+			return nil
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(p, f.Content, 0o644)
+	})
+	if err != nil {
+		return sum, err
+	}
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || written[p] {
+			return err
+		}
+		if generated(p) {
+			return os.Remove(p)
+		}
+		return nil
+	})
+	return sum, err
+}
+
+// generated reports whether the file at p starts with the header that
+// Generate writes.
+func generated(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, len(header))
+	n, _ := f.Read(buf)
+	return string(buf[:n]) == header
+}

@@ -1,0 +1,235 @@
+package tether
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+func routeAttrs(routerID, method, path, target string) map[string]cty.Value {
+	return map[string]cty.Value{
+		"router_id": cty.StringVal(routerID),
+		"method":    cty.StringVal(method),
+		"path":      cty.StringVal(path),
+		"target":    cty.StringVal(target),
+	}
+}
+
+func TestRouter(t *testing.T) {
+	r := newRT(t)
+	router := r.up("tether_router", nil, nil)
+	routerID, url := str(t, router.state, "id"), str(t, router.state, "url")
+	fn := r.up("tether_function", nil, map[string]cty.Value{"command": r.echo()})
+	fnURL := str(t, fn.state, "url")
+
+	echo := r.up("tether_route", nil, routeAttrs(routerID, "GET", "/echo", fnURL))
+	panicky := r.up("tether_route", nil, routeAttrs(routerID, "ANY", "/panic", fnURL))
+
+	if code, body := get(t, "GET", url+"/echo?message=Hello%20Tether!"); code != 200 || body != "Hello Tether!" {
+		t.Fatalf("GET /echo: %d %q", code, body)
+	}
+	if code, _ := get(t, "GET", url+"/nowhere"); code != 404 {
+		t.Errorf("an unknown path answered %d, want 404", code)
+	}
+	if code, _ := get(t, "POST", url+"/echo"); code != 405 {
+		t.Errorf("a known path with another method answered %d, want 405", code)
+	}
+
+	// A handler that panics: the router says 502, the function's log
+	// keeps the stack, and the function goes on serving.
+	code, body := get(t, "GET", url+"/panic")
+	if code != http.StatusBadGateway || !strings.Contains(body, "did not answer") {
+		t.Errorf("a panicking handler answered %d %q, want 502", code, body)
+	}
+	log, _ := os.ReadFile(str(t, fn.state, "log_file"))
+	if !strings.Contains(string(log), "panic requested") || !strings.Contains(string(log), "goroutine") {
+		t.Errorf("the function's log lacks the panic and its stack:\n%s", log)
+	}
+	if code, _ := get(t, "GET", url+"/echo"); code != 200 {
+		t.Errorf("the function stopped serving after a panic: %d", code)
+	}
+
+	// Another route for the same method and path is refused, naming the
+	// route that has it.
+	_, diags := r.try("tether_route", nil, routeAttrs(routerID, "GET", "/echo", fnURL))
+	if !strings.Contains(diags.Error(), "GET /echo is already routed") {
+		t.Errorf("a second route for GET /echo: %s", diags.Error())
+	}
+	// So is a pattern the router cannot tell from an existing one.
+	a := r.up("tether_route", nil, routeAttrs(routerID, "GET", "/items/{id}/raw", fnURL))
+	_, diags = r.try("tether_route", nil, routeAttrs(routerID, "GET", "/items/latest/{what}", fnURL))
+	if !strings.Contains(diags.Error(), "conflicts with") {
+		t.Errorf("conflicting patterns: %s", diags.Error())
+	}
+	r.down(a)
+
+	// The admin endpoint wants the token.
+	var ri readyInfo
+	if err := readJSON(filepath.Join(r.root, routerID, readyFileName), &ri); err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("PUT", ri.Admin+"/v1/routes", bytes.NewReader([]byte(`{"method":"GET","path":"/x","target":"http://127.0.0.1:1"}`)))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the admin endpoint without token answered %d", resp.StatusCode)
+	}
+	info, _ := os.Stat(filepath.Join(r.root, routerID, tokenFileName))
+	if info == nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("the token file is not 0600: %v", info)
+	}
+
+	// A function that is down: 502.
+	fnPID := pidOf(t, fn)
+	r.down(fn)
+	r.gone(fnPID, fnURL, filepath.Join(r.root, str(t, fn.state, "id")))
+	if code, _ := get(t, "GET", url+"/echo"); code != http.StatusBadGateway {
+		t.Errorf("a route to a stopped function answered %d, want 502", code)
+	}
+
+	// A router that dies comes back on its port with its routes.
+	fn = r.up("tether_function", nil, map[string]cty.Value{"command": r.echo()})
+	echo = r.up("tether_route", echo, routeAttrs(routerID, "GET", "/echo", str(t, fn.state, "url")))
+	routerPID := pidOf(t, router)
+	syscall.Kill(routerPID, syscall.SIGKILL)
+	waitFor(context.Background(), 5*time.Second, func() bool { return !alive(routerPID) })
+	stopped, diags := r.refresh(router)
+	if stopped == nil || !stopped.state.GetAttr("pid").IsNull() || len(diags) != 1 {
+		t.Fatalf("refresh of a dead router: %#v %v", stopped, diags)
+	}
+	// Its routes are still on record.
+	if again, _ := r.refresh(echo); again == nil {
+		t.Fatal("the route vanished with its router's process")
+	}
+	if p, _ := urlPort(url); !portFree(p) {
+		out, _ := exec.Command("ss", "-tanpe").CombinedOutput()
+		for _, l := range strings.Split(string(out), "\n") {
+			if strings.Contains(l, fmt.Sprintf(":%d ", p)) {
+				t.Logf("DEBUG %s", l)
+			}
+		}
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", routerPID))
+		t.Logf("DEBUG router stat %s", b)
+	}
+	router = r.up("tether_router", stopped, nil)
+	if got := str(t, router.state, "url"); got != url {
+		t.Fatalf("the router came back on %s, not %s", got, url)
+	}
+	if code, body := get(t, "GET", url+"/echo?message=back"); code != 200 || body != "back" {
+		t.Fatalf("GET /echo after the router restarted: %d %q", code, body)
+	}
+
+	// A route removed behind Tether's back is drift.
+	if err := removeRoute(context.Background(), filepath.Join(r.root, routerID), entryOf(panicky.state)); err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := r.refresh(panicky); o != nil {
+		t.Errorf("a removed route still reads back: %#v", o.state)
+	}
+
+	// Destroy: routes first, then what they route to.
+	r.down(echo)
+	if code, _ := get(t, "GET", url+"/echo"); code != 404 {
+		t.Errorf("a deleted route answered %d, want 404", code)
+	}
+	fnPID, fnURL = pidOf(t, fn), str(t, fn.state, "url")
+	r.down(fn)
+	r.gone(fnPID, fnURL, filepath.Join(r.root, str(t, fn.state, "id")))
+	routerPID = pidOf(t, router)
+	r.down(router)
+	r.gone(routerPID, url, filepath.Join(r.root, routerID))
+}
+
+func TestRouterPortInUse(t *testing.T) {
+	r := newRT(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	_, diags := r.try("tether_router", nil, map[string]cty.Value{"port": cty.NumberIntVal(int64(port))})
+	wantAttrError(t, diags, "port")
+	l.Close()
+
+	// Free now: the router takes it.
+	router := r.up("tether_router", nil, map[string]cty.Value{"port": cty.NumberIntVal(int64(port))})
+	if got := str(t, router.state, "url"); got != loopbackURL(port) {
+		t.Fatalf("url %s, want port %d", got, port)
+	}
+	// A route to a router that does not exist names the id.
+	_, diags = r.try("tether_route", nil, routeAttrs("0123456789abcdef", "GET", "/", "http://127.0.0.1:1"))
+	if !strings.Contains(diags.Error(), `no running tether_router with id "0123456789abcdef"`) {
+		t.Errorf("a route to a missing router: %s", diags.Error())
+	}
+	pid := pidOf(t, router)
+	r.down(router)
+	r.gone(pid, loopbackURL(port), filepath.Join(r.root, str(t, router.state, "id")))
+}
+
+func TestRouteValidation(t *testing.T) {
+	r := newRT(t)
+	for _, tc := range []struct {
+		attr                 string
+		method, path, target string
+		detail               string
+	}{
+		{"method", "get", "/", "http://127.0.0.1:1", `Write it in upper case: "GET"`},
+		{"method", "CONNECT", "/", "http://127.0.0.1:1", "cannot serve the method"},
+		{"path", "GET", "echo", "http://127.0.0.1:1", `must start with "/"`},
+		{"path", "GET", "/echo me", "http://127.0.0.1:1", "space"},
+		{"path", "GET", "/a/{x", "http://127.0.0.1:1", "not one the router can match"},
+		{"path", "GET", "/{x}/{x}", "http://127.0.0.1:1", "not one the router can match"},
+		{"target", "GET", "/", "ftp://127.0.0.1", "not an http URL"},
+		{"target", "GET", "/", "http://127.0.0.1:1/?a=b", "query"},
+	} {
+		diags := r.p.ValidateResourceConfig("tether_route", r.config("tether_route", routeAttrs("x", tc.method, tc.path, tc.target)))
+		wantAttrError(t, diags, tc.attr)
+		if !strings.Contains(diags.Error(), tc.detail) {
+			t.Errorf("%s %s %s: %s lacks %q", tc.method, tc.path, tc.target, diags.Error(), tc.detail)
+		}
+	}
+	for _, p := range []string{"/", "/echo", "/static/", "/items/{id}", "/files/{path...}", "/{$}"} {
+		if d := r.p.ValidateResourceConfig("tether_route", r.config("tether_route", routeAttrs("x", "ANY", p, "http://127.0.0.1:1"))); d.HasErrors() {
+			t.Errorf("path %s: %s", p, d.Error())
+		}
+	}
+	// Changing where a route is replaces it; changing its target does not.
+	prior := &obj{typ: "tether_route", state: routeObject(r.config("tether_route", routeAttrs("r1", "GET", "/a", "http://127.0.0.1:1")), cty.StringVal("id1"))}
+	pr, _, _ := r.planFor("tether_route", prior, r.config("tether_route", routeAttrs("r1", "GET", "/b", "http://127.0.0.1:2")))
+	if !hasReplace(pr.RequiresReplace, "path") || hasReplace(pr.RequiresReplace, "target") {
+		t.Errorf("requires replace: %v", pr.RequiresReplace)
+	}
+}
+
+func TestRoutesFileFormat(t *testing.T) {
+	// The routes file is what a restarted router reads: keep it plain.
+	dir := t.TempDir()
+	want := []routeEntry{{ID: "a", Method: "GET", Path: "/echo", Target: "http://127.0.0.1:1"}}
+	if err := writeJSON(filepath.Join(dir, routesFileName), routesFile{Routes: want}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, routesFileName))
+	var raw map[string][]map[string]string
+	if err := json.Unmarshal(b, &raw); err != nil || raw["routes"][0]["path"] != "/echo" {
+		t.Fatalf("routes file: %s (%v)", b, err)
+	}
+	got, err := loadRoutes(dir)
+	if err != nil || len(got) != 1 || got[0] != want[0] {
+		t.Fatalf("loadRoutes: %v %v", got, err)
+	}
+}

@@ -1,0 +1,499 @@
+package tether
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/provider"
+)
+
+// TestMain lets the test binary act as the runtime's router and store, as
+// tether does: the provider starts them by running its own executable.
+func TestMain(m *testing.M) {
+	RuntimeMain()
+	os.Exit(m.Run())
+}
+
+// rt drives the runtime resources the way the engine does, private state
+// included, with a runtime folder of the test's own.
+type rt struct {
+	t    *testing.T
+	p    provider.Provider
+	s    *provider.Schema
+	root string
+	exe  string
+}
+
+// obj is a resource as the engine records it.
+type obj struct {
+	typ     string
+	state   cty.Value
+	private []byte
+}
+
+func newRT(t *testing.T) *rt {
+	t.Helper()
+	if !runtimeSupported {
+		t.Skip("the local runtime needs a Unix system")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(t.TempDir(), "runtime")
+	p := New()
+	s, _ := p.GetSchema()
+	cfg := objectOf(s.Provider, map[string]cty.Value{"runtime_dir": cty.StringVal(root)})
+	noErrors(t, "configure", p.ConfigureProvider(context.Background(), cfg))
+	// Whatever a failing test leaves running is killed, so that a failure
+	// never leaks processes into the rest of the run.
+	t.Cleanup(func() {
+		files, _ := filepath.Glob(filepath.Join(root, "*", processFileName))
+		for _, f := range files {
+			var pi procInfo
+			if readJSON(f, &pi) == nil && pi.running() {
+				t.Errorf("process %d (%s) still runs at the end of the test", pi.PID, f)
+				killGroup(pi.PID)
+			}
+		}
+	})
+	return &rt{t: t, p: p, s: s, root: root, exe: exe}
+}
+
+// config builds a configuration object: attributes not given are null,
+// nested blocks not given are empty, as the engine passes them.
+func (r *rt) config(typ string, attrs map[string]cty.Value) cty.Value {
+	b := r.s.Resources[typ].Block
+	vals := objectOf(b, attrs).AsValueMap()
+	if vals == nil {
+		vals = map[string]cty.Value{}
+	}
+	for name, nb := range b.BlockTypes {
+		if v, ok := attrs[name]; ok {
+			vals[name] = v
+		} else {
+			vals[name] = cty.MapValEmpty(nb.Block.ImpliedType())
+		}
+	}
+	return cty.ObjectVal(vals)
+}
+
+// proposed is the engine's merge: configured values win, and computed
+// attributes left out keep their prior value, or are unknown on create.
+func (r *rt) proposed(typ string, prior, cfg cty.Value) cty.Value {
+	b := r.s.Resources[typ].Block
+	vals := map[string]cty.Value{}
+	for name, a := range b.Attributes {
+		cv := cfg.GetAttr(name)
+		switch {
+		case !a.Computed || !cv.IsNull():
+			vals[name] = cv
+		case prior.IsNull():
+			vals[name] = cty.UnknownVal(a.Type)
+		default:
+			vals[name] = prior.GetAttr(name)
+		}
+	}
+	for name := range b.BlockTypes {
+		vals[name] = cfg.GetAttr(name)
+	}
+	return cty.ObjectVal(vals)
+}
+
+func (r *rt) planFor(typ string, prior *obj, cfg cty.Value) (provider.PlanResponse, cty.Value, []byte) {
+	ty := r.s.Resources[typ].Block.ImpliedType()
+	priorState, priorPriv := cty.NullVal(ty), []byte(nil)
+	if prior != nil {
+		priorState, priorPriv = prior.state, prior.private
+	}
+	pr := r.p.PlanResourceChange(context.Background(), provider.PlanRequest{
+		TypeName: typ, PriorState: priorState, ProposedNewState: r.proposed(typ, priorState, cfg),
+		Config: cfg, PriorPrivate: priorPriv,
+	})
+	return pr, priorState, priorPriv
+}
+
+// up plans and applies cfg over prior (nil to create) and returns the new
+// object, failing the test on any error.
+func (r *rt) up(typ string, prior *obj, attrs map[string]cty.Value) *obj {
+	r.t.Helper()
+	o, diags := r.try(typ, prior, attrs)
+	noErrors(r.t, typ, diags)
+	return o
+}
+
+// try is up that returns the errors instead.
+func (r *rt) try(typ string, prior *obj, attrs map[string]cty.Value) (*obj, hcl.Diagnostics) {
+	r.t.Helper()
+	cfg := r.config(typ, attrs)
+	if d := r.p.ValidateResourceConfig(typ, cfg); d.HasErrors() {
+		return prior, d
+	}
+	pr, priorState, _ := r.planFor(typ, prior, cfg)
+	if pr.Diagnostics.HasErrors() {
+		return prior, pr.Diagnostics
+	}
+	ar := r.p.ApplyResourceChange(context.Background(), provider.ApplyRequest{
+		TypeName: typ, PriorState: priorState, PlannedState: pr.PlannedState, Config: cfg, PlannedPrivate: pr.PlannedPrivate,
+	})
+	if ar.Diagnostics.HasErrors() {
+		if ar.NewState.IsNull() {
+			return nil, ar.Diagnostics
+		}
+		return &obj{typ: typ, state: ar.NewState, private: ar.Private}, ar.Diagnostics
+	}
+	if !ar.NewState.IsWhollyKnown() {
+		r.t.Fatalf("%s: apply left unknown values: %#v", typ, ar.NewState)
+	}
+	return &obj{typ: typ, state: ar.NewState, private: ar.Private}, nil
+}
+
+// down destroys an object the way Terraform does: the apply gets the
+// private state the destroy plan returned, not the prior one.
+func (r *rt) down(o *obj) {
+	r.t.Helper()
+	null := cty.NullVal(o.state.Type())
+	pr := r.p.PlanResourceChange(context.Background(), provider.PlanRequest{
+		TypeName: o.typ, PriorState: o.state, ProposedNewState: null, Config: null, PriorPrivate: o.private,
+	})
+	noErrors(r.t, "plan destroy "+o.typ, pr.Diagnostics)
+	ar := r.p.ApplyResourceChange(context.Background(), provider.ApplyRequest{
+		TypeName: o.typ, PriorState: o.state, PlannedState: null, Config: null, PlannedPrivate: pr.PlannedPrivate,
+	})
+	noErrors(r.t, "destroy "+o.typ, ar.Diagnostics)
+	if !ar.NewState.IsNull() {
+		r.t.Fatalf("destroy %s left %#v", o.typ, ar.NewState)
+	}
+}
+
+func (r *rt) refresh(o *obj) (*obj, hcl.Diagnostics) {
+	r.t.Helper()
+	rr := r.p.ReadResource(context.Background(), provider.ReadRequest{TypeName: o.typ, PriorState: o.state, Private: o.private})
+	if rr.NewState.IsNull() {
+		return nil, rr.Diagnostics
+	}
+	return &obj{typ: o.typ, state: rr.NewState, private: rr.Private}, rr.Diagnostics
+}
+
+func (r *rt) echo(extra ...string) cty.Value {
+	args := []cty.Value{cty.StringVal(r.exe), cty.StringVal("runtime"), cty.StringVal("echo")}
+	for _, a := range extra {
+		args = append(args, cty.StringVal(a))
+	}
+	return cty.ListVal(args)
+}
+
+func pidOf(t *testing.T, o *obj) int {
+	t.Helper()
+	v := o.state.GetAttr("pid")
+	if v.IsNull() || !v.IsKnown() {
+		t.Fatalf("%s has no pid: %#v", o.typ, o.state)
+	}
+	n, _ := v.AsBigFloat().Int64()
+	return int(n)
+}
+
+func alive(pid int) bool {
+	return (procInfo{PID: pid}).status() == procOurs
+}
+
+func listening(u string) bool {
+	host := strings.TrimPrefix(u, "http://")
+	if i := strings.IndexByte(host, '/'); i >= 0 {
+		host = host[:i]
+	}
+	c, err := net.DialTimeout("tcp", host, time.Second)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
+func get(t *testing.T, method, u string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := &http.Client{Timeout: 10 * time.Second}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, u, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// gone checks that destroy left nothing: no process, no listener, no file.
+func (r *rt) gone(pid int, url, dir string) {
+	r.t.Helper()
+	if processExists(pid) && alive(pid) {
+		r.t.Errorf("process %d still runs", pid)
+	}
+	if url != "" && listening(url) {
+		r.t.Errorf("%s still accepts connections", url)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		r.t.Errorf("%s still exists", dir)
+	}
+}
+
+func TestFunctionLifecycle(t *testing.T) {
+	r := newRT(t)
+	fn := r.up("tether_function", nil, map[string]cty.Value{
+		"command": r.echo(),
+		"env":     cty.MapVal(map[string]cty.Value{"GREETING": cty.StringVal("hi")}),
+	})
+	url := str(t, fn.state, "url")
+	pid := pidOf(t, fn)
+	if code, body := get(t, "GET", url+"/anything?message=hello"); code != 200 || body != "hello" {
+		t.Fatalf("echo answered %d %q", code, body)
+	}
+	logFile := str(t, fn.state, "log_file")
+	if !strings.HasPrefix(logFile, r.root) {
+		t.Errorf("log_file %s is not under the runtime folder %s", logFile, r.root)
+	}
+
+	// Nothing changed: nothing restarts.
+	pr, _, _ := r.planFor("tether_function", fn, r.config("tether_function", map[string]cty.Value{
+		"command": r.echo(), "env": cty.MapVal(map[string]cty.Value{"GREETING": cty.StringVal("hi")}),
+	}))
+	noErrors(t, "plan", pr.Diagnostics)
+	if !pr.PlannedState.RawEquals(fn.state) {
+		t.Fatalf("an unchanged function plans a change: %#v", pr.PlannedState)
+	}
+
+	// A changed environment restarts the process on the same port, so
+	// that what captured the url keeps working.
+	fn2 := r.up("tether_function", fn, map[string]cty.Value{
+		"command": r.echo(),
+		"env":     cty.MapVal(map[string]cty.Value{"GREETING": cty.StringVal("hello")}),
+	})
+	pid2 := pidOf(t, fn2)
+	if pid2 == pid || alive(pid) {
+		t.Fatalf("the process was not restarted: pids %d and %d", pid, pid2)
+	}
+	if got := str(t, fn2.state, "url"); got != url {
+		t.Fatalf("url changed on restart: %s, then %s", url, got)
+	}
+
+	// A process that ends outside Tether is drift: pid null, a warning
+	// with its last output, and a restart planned on the same port.
+	syscall.Kill(pid2, syscall.SIGKILL)
+	waitFor(context.Background(), 5*time.Second, func() bool { return !alive(pid2) })
+	fn3, diags := r.refresh(fn2)
+	if fn3 == nil || !fn3.state.GetAttr("pid").IsNull() {
+		t.Fatalf("refresh of a dead function: %#v", fn3)
+	}
+	if len(diags) != 1 || diags[0].Severity != hcl.DiagWarning || !strings.Contains(diags[0].Detail, "listening on") {
+		t.Fatalf("refresh diagnostics: %v", diags)
+	}
+	fn4 := r.up("tether_function", fn3, map[string]cty.Value{
+		"command": r.echo(),
+		"env":     cty.MapVal(map[string]cty.Value{"GREETING": cty.StringVal("hello")}),
+	})
+	if got := str(t, fn4.state, "url"); got != url {
+		t.Fatalf("url changed on restart after death: %s, then %s", url, got)
+	}
+	if code, body := get(t, "GET", url+"/?message=again"); code != 200 || body != "again" {
+		t.Fatalf("restarted echo answered %d %q", code, body)
+	}
+	// The log keeps what every start printed.
+	b, _ := os.ReadFile(logFile)
+	if n := strings.Count(string(b), "--- tether: starting the function"); n != 3 {
+		t.Errorf("the log holds %d starts, want 3:\n%s", n, b)
+	}
+
+	pid4 := pidOf(t, fn4)
+	r.down(fn4)
+	r.gone(pid4, url, filepath.Dir(logFile))
+	if _, err := os.Stat(r.root); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the empty runtime folder %s was left behind", r.root)
+	}
+}
+
+func TestFunctionWithoutHTTP(t *testing.T) {
+	r := newRT(t)
+	sleep, err := lookSleep()
+	if err != nil {
+		t.Skip(err)
+	}
+	fn := r.up("tether_function", nil, map[string]cty.Value{
+		"command": cty.ListVal([]cty.Value{cty.StringVal(sleep), cty.StringVal("300")}),
+		"http":    cty.False,
+	})
+	if !fn.state.GetAttr("url").IsNull() || !fn.state.GetAttr("port").IsNull() {
+		t.Fatalf("a function without http has a url or port: %#v", fn.state)
+	}
+	pid := pidOf(t, fn)
+	dir := filepath.Dir(str(t, fn.state, "log_file"))
+	r.down(fn)
+	r.gone(pid, "", dir)
+}
+
+func lookSleep() (string, error) {
+	for _, p := range []string{"/bin/sleep", "/usr/bin/sleep"} {
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	return "", errors.New("no sleep executable")
+}
+
+func TestFunctionBadInput(t *testing.T) {
+	r := newRT(t)
+
+	// A command that does not exist is refused at plan, by name.
+	_, diags := r.try("tether_function", nil, map[string]cty.Value{
+		"command": cty.ListVal([]cty.Value{cty.StringVal("tether-no-such-command")}),
+	})
+	wantAttrError(t, diags, "command")
+	if !strings.Contains(diags.Error(), `"tether-no-such-command" is not on PATH`) {
+		t.Errorf("the error does not name the command: %s", diags.Error())
+	}
+	_, diags = r.try("tether_function", nil, map[string]cty.Value{
+		"command": cty.ListVal([]cty.Value{cty.StringVal("./missing.sh")}),
+		"dir":     cty.StringVal(t.TempDir()),
+	})
+	wantAttrError(t, diags, "command")
+
+	// A command that exits at once fails the apply with its output, and
+	// leaves no folder.
+	o, diags := r.try("tether_function", nil, map[string]cty.Value{
+		"command": cty.ListVal([]cty.Value{cty.StringVal(r.exe), cty.StringVal("runtime"), cty.StringVal("no-such-mode")}),
+	})
+	if o != nil || !diags.HasErrors() {
+		t.Fatalf("a command that exits at once was created: %#v", o)
+	}
+	if d := diags.Error(); !strings.Contains(d, "exited (exit status 2)") || !strings.Contains(d, `unknown mode "no-such-mode"`) {
+		t.Errorf("the error does not say how the process ended and what it printed: %s", d)
+	}
+
+	// One that never listens is stopped after start_timeout.
+	if sleep, err := lookSleep(); err == nil {
+		o, diags = r.try("tether_function", nil, map[string]cty.Value{
+			"command":       cty.ListVal([]cty.Value{cty.StringVal(sleep), cty.StringVal("301")}),
+			"start_timeout": cty.StringVal("300ms"),
+		})
+		if o != nil || !strings.Contains(diags.Error(), "did not listen on 127.0.0.1:") {
+			t.Fatalf("a function that never listens: %#v %s", o, diags.Error())
+		}
+		if pids := processesWithArgs(sleep, "301"); len(pids) > 0 {
+			t.Errorf("the function that never listened still runs: %v", pids)
+		}
+	}
+
+	// A port in use is refused at plan.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	taken := l.Addr().(*net.TCPAddr).Port
+	_, diags = r.try("tether_function", nil, map[string]cty.Value{"command": r.echo(), "port": cty.NumberIntVal(int64(taken))})
+	wantAttrError(t, diags, "port")
+	if !strings.Contains(diags.Error(), "in use") {
+		t.Errorf("the error does not say the port is in use: %s", diags.Error())
+	}
+
+	for _, tc := range []struct {
+		attr  string
+		attrs map[string]cty.Value
+	}{
+		{"command", map[string]cty.Value{"command": cty.ListValEmpty(cty.String)}},
+		{"command", map[string]cty.Value{"command": cty.ListVal([]cty.Value{cty.StringVal("")})}},
+		{"env", map[string]cty.Value{"command": r.echo(), "env": cty.MapVal(map[string]cty.Value{"A=B": cty.StringVal("x")})}},
+		{"port", map[string]cty.Value{"command": r.echo(), "port": cty.NumberIntVal(0)}},
+		{"port", map[string]cty.Value{"command": r.echo(), "port": cty.NumberIntVal(8080), "http": cty.False}},
+		{"start_timeout", map[string]cty.Value{"command": r.echo(), "start_timeout": cty.StringVal("soon")}},
+		{"dir", map[string]cty.Value{"command": r.echo(), "dir": cty.StringVal("")}},
+	} {
+		wantAttrError(t, r.p.ValidateResourceConfig("tether_function", r.config("tether_function", tc.attrs)), tc.attr)
+	}
+	if entries, _ := os.ReadDir(r.root); len(entries) > 0 {
+		t.Errorf("failed creates left %d folders in the runtime folder", len(entries))
+	}
+}
+
+// processesWithArgs finds live processes whose command line is exactly
+// args, through /proc.
+func processesWithArgs(args ...string) []int {
+	want := strings.Join(args, "\x00") + "\x00"
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && string(b) == want && alive(pid) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// A pid that now belongs to another process is never signalled: the start
+// time tells them apart.
+func TestReusedPidIsLeftAlone(t *testing.T) {
+	if !procFSAvailable() {
+		t.Skip("needs /proc")
+	}
+	me := procInfo{PID: os.Getpid(), Start: "1"}
+	if s := me.status(); s != procOther {
+		t.Fatalf("status of a pid with another start time = %v, want procOther", s)
+	}
+	if err := stopProcess(context.Background(), me); err != nil {
+		t.Fatal(err)
+	}
+	if identify(os.Getpid()).status() != procOurs {
+		t.Fatal("this process does not identify as itself")
+	}
+}
+
+func TestRuntimeSchema(t *testing.T) {
+	p := New()
+	s, _ := p.GetSchema()
+	for typ, want := range map[string]string{"tether_function": "url", "tether_router": "url", "tether_kv": "endpoint"} {
+		rs := s.Resources[typ]
+		if len(rs.Captured) != 1 || rs.Captured[0] != want {
+			t.Errorf("%s captures %v, want [%s]", typ, rs.Captured, want)
+		}
+		if a := rs.Block.Attributes[want]; a == nil || !a.Computed {
+			t.Errorf("%s.%s is not a computed attribute", typ, want)
+		}
+	}
+	for _, typ := range []string{"tether_route", "tether_tester", "tether_file"} {
+		if c := s.Resources[typ].Captured; len(c) != 0 {
+			t.Errorf("%s captures %v", typ, c)
+		}
+	}
+
+	wantAttrError(t, p.ValidateProviderConfig(objectOf(s.Provider, map[string]cty.Value{"runtime_dir": cty.StringVal("")})), "runtime_dir")
+	// The engine configures an implicit provider with null attributes:
+	// that is the default folder, relative to the working directory.
+	noErrors(t, "configure", p.ConfigureProvider(context.Background(), objectOf(s.Provider, nil)))
+	dir, err := p.(*tetherProvider).rt.dir()
+	want, _ := filepath.Abs(defaultRuntimeDir)
+	if err != nil || dir != want {
+		t.Errorf("default runtime folder %s (%v), want %s", dir, err, want)
+	}
+	noErrors(t, "configure unknown", p.ConfigureProvider(context.Background(), cty.ObjectVal(map[string]cty.Value{"runtime_dir": cty.UnknownVal(cty.String)})))
+}

@@ -1,0 +1,296 @@
+package tether
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/provider"
+)
+
+// serviceResource is a long-lived server of the local runtime that this
+// very binary provides: a router or a key-value store. The provider starts
+// it as `BINARY runtime MODE -dir DIR -port N` (see RuntimeMain), because
+// the provider may run inside tether, inside terraform-provider-tether or
+// inside a Go program, and each of them outlives none of its servers.
+type serviceResource struct {
+	rt       *runtimeConfig
+	typeName string // tether_router
+	what     string // router
+	mode     string // the runtime mode: router
+	urlAttr  string // the attribute holding the server's URL
+}
+
+func routerResource(rt *runtimeConfig) serviceResource {
+	return serviceResource{rt: rt, typeName: "tether_router", what: "router", mode: "router", urlAttr: "url"}
+}
+
+func kvResource(rt *runtimeConfig) serviceResource {
+	return serviceResource{rt: rt, typeName: "tether_kv", what: "key-value store", mode: "kv", urlAttr: "endpoint"}
+}
+
+func routerResourceSchema() *provider.ResourceSchema {
+	return serviceSchema("url",
+		"An HTTP router on the loopback interface: a process that keeps running after up returns and sends each request to the function its tether_route names. Unknown routes get 404; a function that does not answer, 502.",
+		"http://127.0.0.1:PORT, where the router listens. Runtime code may read it (a captured property).")
+}
+
+func kvResourceSchema() *provider.ResourceSchema {
+	return serviceSchema("endpoint",
+		"A small key-value store served over HTTP on the loopback interface, its data kept under the runtime folder until destroy. Functions use it through the Go package github.com/tetherhq/tether/runtime/kv, or plain HTTP: GET, PUT and DELETE on /v1/kv/{key}. Keys are at most 1 KiB, values at most 1 MiB.",
+		"http://127.0.0.1:PORT, where the store listens. Runtime code may read it (a captured property).")
+}
+
+func serviceSchema(urlAttr, description, urlDescription string) *provider.ResourceSchema {
+	return &provider.ResourceSchema{
+		Captured: []string{urlAttr},
+		Block: &provider.Block{
+			Description: description,
+			Attributes: map[string]*provider.Attribute{
+				"port": {
+					Type:        cty.Number,
+					Optional:    true,
+					Computed:    true,
+					Description: "Port on 127.0.0.1, from 1 to 65535; a port in use is an error. Chosen by the system when not given, and kept across restarts while it is free. Changing it restarts the server.",
+				},
+				urlAttr: {
+					Type:        cty.String,
+					Computed:    true,
+					Description: urlDescription,
+				},
+				"pid": {
+					Type:        cty.Number,
+					Computed:    true,
+					Description: "Process id; null once the process has ended outside Tether.",
+				},
+				"log_file": {
+					Type:        cty.String,
+					Computed:    true,
+					Description: "File that receives the server's log, removed by destroy.",
+				},
+				"id": {
+					Type:        cty.String,
+					Computed:    true,
+					Description: "Random identifier assigned at creation; also the name of the server's folder in the runtime folder.",
+				},
+			},
+		},
+	}
+}
+
+func (r serviceResource) object(port, url, pid, logFile, id cty.Value) cty.Value {
+	return cty.ObjectVal(map[string]cty.Value{
+		"port":     port,
+		r.urlAttr:  url,
+		"pid":      pid,
+		"log_file": logFile,
+		"id":       id,
+	})
+}
+
+func (r serviceResource) validate(config cty.Value) hcl.Diagnostics {
+	if d := validatePort(attr(config, "port")); d != nil {
+		return hcl.Diagnostics{d}
+	}
+	return nil
+}
+
+func (r serviceResource) plan(ctx context.Context, req provider.PlanRequest) provider.PlanResponse {
+	cfg, prior := req.Config, req.PriorState
+	if diags := r.validate(cfg); diags.HasErrors() {
+		return provider.PlanResponse{PlannedState: req.ProposedNewState, Diagnostics: diags}
+	}
+	cfgPort := attr(cfg, "port")
+	created := prior.IsNull()
+	stopped := !created && attr(prior, "pid").IsNull()
+	portChanged := !cfgPort.IsNull() && (created || changed(attr(prior, "port"), cfgPort))
+	if !created && !stopped && !portChanged {
+		return provider.PlanResponse{PlannedState: prior, PlannedPrivate: req.PriorPrivate}
+	}
+
+	port := cty.UnknownVal(cty.Number)
+	switch {
+	case !cfgPort.IsNull():
+		port = cfgPort
+		if p, ok := portOf(cfgPort); ok && (portChanged || stopped) && !portFree(p) {
+			return provider.PlanResponse{PlannedState: req.ProposedNewState, Diagnostics: hcl.Diagnostics{attrError("port", portInUse(p))}}
+		}
+	case stopped:
+		// Restarted where it was, if it can be, so that whatever captured
+		// its URL need not change.
+		if p, ok := portOf(attr(prior, "port")); ok && portFree(p) {
+			port = cty.NumberIntVal(int64(p))
+		}
+	}
+	url := cty.UnknownVal(cty.String)
+	if p, ok := portOf(port); ok {
+		url = cty.StringVal(loopbackURL(p))
+	}
+	id, logFile := cty.UnknownVal(cty.String), cty.UnknownVal(cty.String)
+	if !created {
+		id, logFile = attr(prior, "id"), attr(prior, "log_file")
+	}
+	return provider.PlanResponse{
+		PlannedState:   r.object(port, url, cty.UnknownVal(cty.Number), logFile, id),
+		PlannedPrivate: req.PriorPrivate,
+	}
+}
+
+func (r serviceResource) apply(ctx context.Context, req provider.ApplyRequest) provider.ApplyResponse {
+	planned, prior := req.PlannedState, req.PriorState
+	inst := decodeInstance(req.PlannedPrivate)
+	if planned.IsNull() {
+		return destroyInstance(ctx, r.what, prior, inst)
+	}
+	if attr(planned, "pid").IsKnown() {
+		return provider.ApplyResponse{NewState: planned, Private: req.PlannedPrivate}
+	}
+	created := prior.IsNull()
+	fail := func(diags hcl.Diagnostics) provider.ApplyResponse {
+		if created {
+			return provider.ApplyResponse{NewState: cty.NullVal(planned.Type()), Diagnostics: diags}
+		}
+		inst.procInfo = procInfo{}
+		return provider.ApplyResponse{NewState: withAttrs(prior, map[string]cty.Value{"pid": cty.NullVal(cty.Number)}), Private: inst.encode(), Diagnostics: diags}
+	}
+	if !runtimeSupported {
+		return fail(opError(fmt.Sprintf("Cannot start the %s", r.what), errNoRuntime))
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return fail(opError(fmt.Sprintf("Cannot start the %s: this program cannot find its own executable", r.what), err))
+	}
+	id, ok := knownString(attr(planned, "id"))
+	if !ok {
+		id = newID()
+	}
+	if inst.Dir == "" {
+		dir, err := r.rt.instanceDir(id)
+		if err != nil {
+			return fail(opError(fmt.Sprintf("Cannot place the %s's files", r.what), err))
+		}
+		inst.Dir = dir
+	}
+	if err := stopProcess(ctx, inst.procInfo); err != nil {
+		return provider.ApplyResponse{NewState: prior, Private: req.PlannedPrivate, Diagnostics: opError(fmt.Sprintf("Cannot stop the %s's previous process", r.what), err)}
+	}
+	inst.procInfo = procInfo{}
+	cleanup := func() {
+		if created {
+			removeInstanceDir(inst.Dir)
+		}
+	}
+	if err := r.prepare(inst.Dir); err != nil {
+		cleanup()
+		return fail(opError(fmt.Sprintf("Cannot create the %s's folder", r.what), err))
+	}
+	port, known := portOf(attr(planned, "port"))
+	if known && !portFree(port) {
+		cleanup()
+		msg := portInUse(port)
+		if attr(req.Config, "port").IsNull() {
+			msg = portTaken(port, r.what)
+		}
+		return fail(hcl.Diagnostics{attrError("port", msg)})
+	}
+	if !known {
+		// Chosen here rather than by the server's bind to port 0, so
+		// that it comes from outside the ephemeral range (see freePort).
+		p, err := freePort()
+		if err != nil {
+			cleanup()
+			return fail(opError(fmt.Sprintf("Cannot find a free port for the %s", r.what), err))
+		}
+		port = p
+	}
+	logPath := filepath.Join(inst.Dir, logFileName)
+	argv := []string{exe, "runtime", r.mode, "-dir", inst.Dir, "-port", strconv.Itoa(port)}
+	c, err := spawn(argv, childEnv(nil), inst.Dir, logPath)
+	if err != nil {
+		cleanup()
+		return fail(opError(fmt.Sprintf("Cannot start the %s", r.what), err))
+	}
+	ready, err := waitReady(ctx, c, inst.Dir, defaultStartTimeout)
+	var got int
+	if err == nil {
+		got, err = urlPort(ready.URL)
+	}
+	if err == nil && got != port {
+		err = fmt.Errorf("it listens on port %d instead of %d", got, port)
+	}
+	if err != nil {
+		msg := withLog(fmt.Sprintf("The %s did not start: %v.", r.what, err), logPath)
+		stopProcess(context.WithoutCancel(ctx), c.info)
+		cleanup()
+		return fail(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("The %s did not start", r.what), Detail: msg}})
+	}
+	inst.procInfo = c.info
+	if err := writeJSON(filepath.Join(inst.Dir, processFileName), c.info); err != nil {
+		stopProcess(context.WithoutCancel(ctx), c.info)
+		cleanup()
+		inst.procInfo = procInfo{}
+		return fail(opError(fmt.Sprintf("Cannot record the %s's process", r.what), err))
+	}
+	return provider.ApplyResponse{
+		NewState: r.object(cty.NumberIntVal(int64(got)), cty.StringVal(loopbackURL(got)), cty.NumberIntVal(int64(c.info.PID)), cty.StringVal(logPath), cty.StringVal(id)),
+		Private:  inst.encode(),
+	}
+}
+
+// prepare makes the server's folder ready for a start: a router needs the
+// token that guards its admin endpoint, and no ready file may be left from
+// an earlier process.
+func (r serviceResource) prepare(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	if err := os.Remove(filepath.Join(dir, readyFileName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if r.mode != "router" {
+		return nil
+	}
+	tokenPath := filepath.Join(dir, tokenFileName)
+	if _, err := os.Stat(tokenPath); err == nil {
+		return nil // a restart keeps the token its routes were registered with
+	}
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return err
+	}
+	return writeFileAtomic(tokenPath, []byte(hex.EncodeToString(b[:])+"\n"), 0o600)
+}
+
+func urlPort(s string) (int, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return 0, err
+	}
+	p, err := strconv.Atoi(u.Port())
+	if err != nil {
+		return 0, fmt.Errorf("it reported the address %q, which has no port", s)
+	}
+	return p, nil
+}
+
+func (r serviceResource) read(ctx context.Context, req provider.ReadRequest) provider.ReadResponse {
+	what := "The router"
+	if r.mode == "kv" {
+		what = "The key-value store"
+	}
+	return readInstance(what, req)
+}
+
+func (r serviceResource) importState(ctx context.Context, id string) provider.ImportResponse {
+	return importRuntime(r.typeName)
+}

@@ -1,0 +1,525 @@
+package tether
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/marks"
+	"github.com/tetherhq/tether/internal/provider"
+)
+
+// Type describes a resource type, data source or provider to the SDK.
+// Generated bindings declare one for each; programs do not need to.
+type Type struct {
+	// Provider is the provider's local name, tether.
+	Provider string
+	// Source is the provider's source address, for messages.
+	Source string
+	// Name is the type's schema name, tether_file.
+	Name string
+	// Func is the Go function that declares it, builtin.NewFile, and
+	// OutputFunc a data source's output form, builtin.GetFileOutput.
+	Func       string
+	OutputFunc string
+}
+
+// Resource is embedded in the resource types of generated bindings. It
+// identifies one resource of a stack.
+type Resource struct{ c *construct }
+
+func (r *Resource) dependable() *construct { return r.c }
+
+// DataSource is embedded in the result types of output-form data source
+// reads in generated bindings.
+type DataSource struct{ c *construct }
+
+func (d *DataSource) dependable() *construct { return d.c }
+
+// ResourceOption changes how a resource is declared.
+type ResourceOption interface{ applyResource(*options) }
+
+// InvokeOption changes how a data source is read.
+type InvokeOption interface{ applyInvoke(*options) }
+
+// ResourceOrInvokeOption is an option for both.
+type ResourceOrInvokeOption interface {
+	ResourceOption
+	InvokeOption
+}
+
+type options struct {
+	dependsOn []dependsOnOpt
+	sets      []setOpt
+	lifecycle config.Lifecycle
+}
+
+func collect[O any](opts []O, apply func(O, *options)) *options {
+	o := &options{}
+	for _, opt := range opts {
+		if any(opt) != nil {
+			apply(opt, o)
+		}
+	}
+	return o
+}
+
+type dependsOnOpt struct {
+	deps []Dependable
+	pos  hcl.Range
+}
+
+func (d dependsOnOpt) applyResource(o *options) { o.dependsOn = append(o.dependsOn, d) }
+func (d dependsOnOpt) applyInvoke(o *options)   { o.dependsOn = append(o.dependsOn, d) }
+
+// DependsOn makes a resource, or a data source read in output form, wait
+// for others it takes no value from: they are created, updated or read
+// first. A component stands for everything in it. The direct form of a
+// data source cannot wait, so it rejects DependsOn.
+func DependsOn(deps ...Dependable) ResourceOrInvokeOption {
+	return dependsOnOpt{deps: deps, pos: caller(1)}
+}
+
+type setOpt struct {
+	name  string
+	value any
+	pos   hcl.Range
+}
+
+func (s setOpt) applyResource(o *options) { o.sets = append(o.sets, s) }
+func (s setOpt) applyInvoke(o *options)   { o.sets = append(o.sets, s) }
+
+// Set sets the argument name (its schema name, such as delay_ms) to value,
+// over what the args struct says. It is for what a typed field cannot
+// hold: a lazy value of a type other than string (an Output[float64] for a
+// number), or an explicit zero for an optional argument whose default is
+// not zero.
+func Set(name string, value any) ResourceOrInvokeOption {
+	return setOpt{name: name, value: value, pos: caller(1)}
+}
+
+type lifecycleOpt func(*config.Lifecycle)
+
+func (f lifecycleOpt) applyResource(o *options) { f(&o.lifecycle) }
+
+// PreventDestroy makes any plan that would destroy the resource fail.
+func PreventDestroy() ResourceOption {
+	return lifecycleOpt(func(l *config.Lifecycle) { l.PreventDestroy = true })
+}
+
+// CreateBeforeDestroy makes a replacement create the new object before
+// destroying the old one.
+func CreateBeforeDestroy() ResourceOption {
+	return lifecycleOpt(func(l *config.Lifecycle) { l.CreateBeforeDestroy = true })
+}
+
+// Declare declares a resource. Generated constructors call it directly:
+// messages point at the line that called the constructor, two frames up.
+func Declare(scope Scope, r *Resource, t *Type, id string, args any, opts ...ResourceOption) {
+	pos := caller(2)
+	o := collect(opts, func(opt ResourceOption, o *options) { opt.applyResource(o) })
+	r.c = declare(scope, pos, t, kindResource, id, args, o)
+}
+
+// Read declares an output-form data source read. Generated output-form
+// functions call it directly, as constructors call Declare.
+func Read(scope Scope, d *DataSource, t *Type, id string, args any, opts ...InvokeOption) {
+	pos := caller(2)
+	o := collect(opts, func(opt InvokeOption, o *options) { opt.applyInvoke(o) })
+	what := t.OutputFunc
+	if what == "" {
+		what = t.Func
+	}
+	tt := *t
+	tt.Func = what
+	d.c = declare(scope, pos, &tt, kindData, id, args, o)
+}
+
+func declare(scope Scope, pos hcl.Range, t *Type, kind constructKind, id string, args any, o *options) *construct {
+	c := &construct{kind: kind, id: id, pos: pos, what: t.Func, typ: t}
+	parent := scopeOf(scope, pos, t.Func)
+	if parent == nil {
+		return orphan(c)
+	}
+	st := parent.stack
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !st.add(parent, c) {
+		return c
+	}
+	rel := t.Name + "." + id
+	nodeKind := config.Resource
+	if kind == kindData {
+		rel = "data." + rel
+		nodeKind = config.DataSource
+	}
+	c.addr = join(parent.module, rel)
+	schema, diag := st.typeSchema(t, kind, pos)
+	if diag != nil {
+		st.report(diag)
+		c.dead = true
+		return c
+	}
+	c.schema = schema
+	b := &builder{where: t.Func, pos: pos, want: st}
+	tm := b.value(reflect.ValueOf(args), "", 0)
+	tm = st.applySets(b, tm, o.sets, schema.Block)
+	deps := st.dependsOn(o.dependsOn, t.Func)
+	st.diags = append(st.diags, b.diags...)
+	n := &config.Node{
+		Kind: nodeKind, Addr: c.addr, Module: parent.module, Type: t.Name, Name: id,
+		Provider: t.Provider, DeclRange: pos, Refs: refs(b.depList(), pos), DependsOn: deps,
+		Lifecycle: o.lifecycle,
+	}
+	// A wholly known configuration is checked now, so that a mistake
+	// stops the program before anything is planned.
+	if tm.kind == tKnown {
+		if _, err := conform(tm.val, schema.Block, nil); err != nil {
+			st.report(diagAt(pos, "Invalid arguments for "+t.Func, "%s", pathError(err)))
+		}
+	}
+	n.Eval = st.evalConfig(n, t.Func, tm, schema.Block)
+	st.nodes = append(st.nodes, n)
+	st.useProvider(t, pos)
+	return c
+}
+
+// typeSchema finds the schema of a type, or says why there is none: a
+// provider Tether does not run, or a type the provider does not have.
+func (st *Stack) typeSchema(t *Type, kind constructKind, pos hcl.Range) (*provider.ResourceSchema, *hcl.Diagnostic) {
+	ps, ok := st.in.Schemas[t.Provider]
+	if !ok {
+		src := ""
+		if t.Source != "" {
+			src = " (" + t.Source + ")"
+		}
+		var have []string
+		for name := range st.in.Schemas {
+			have = append(have, name)
+		}
+		return nil, diagAt(pos, fmt.Sprintf("Provider %q not available", t.Provider), "%s needs provider %q%s, which Tether cannot run here. Available providers: %s.", t.Func, t.Provider, src, strings.Join(sortedList(have), ", "))
+	}
+	types, what := ps.Resources, "resource type"
+	if kind == kindData {
+		types, what = ps.DataSources, "data source"
+	}
+	s, ok := types[t.Name]
+	if !ok || s == nil || s.Block == nil {
+		return nil, diagAt(pos, fmt.Sprintf("Unknown %s %q", what, t.Name), "%s declares a %s %q, which provider %q does not have: the bindings were generated from a different version of the provider. Regenerate them with tether gen.", t.Func, what, t.Name, t.Provider)
+	}
+	return s, nil
+}
+
+// applySets puts the values given with Set into a configuration.
+func (st *Stack) applySets(b *builder, tm *tmpl, sets []setOpt, block *provider.Block) *tmpl {
+	for _, s := range sets {
+		_, isAttr := block.Attributes[s.name]
+		_, isBlock := block.BlockTypes[s.name]
+		if !isAttr && !isBlock {
+			st.report(diagAt(s.pos, fmt.Sprintf("No argument %q", s.name), "tether.Set names %q, but %s has no argument or block of that name.", s.name, b.where))
+			continue
+		}
+		sb := &builder{where: fmt.Sprintf("tether.Set(%q)", s.name), pos: s.pos, want: st, noLazy: b.noLazy}
+		v := sb.value(reflect.ValueOf(s.value), "."+s.name, 0)
+		b.diags = append(b.diags, sb.diags...)
+		b.lazyArgs = append(b.lazyArgs, sb.lazyArgs...)
+		for d := range sb.deps {
+			if b.deps == nil {
+				b.deps = map[string]bool{}
+			}
+			b.deps[d] = true
+		}
+		tm = withAttr(tm, s.name, v)
+	}
+	return tm
+}
+
+// withAttr returns an object template with attribute name set to v.
+func withAttr(tm *tmpl, name string, v *tmpl) *tmpl {
+	var names []string
+	var attrs []*tmpl
+	switch {
+	case tm.kind == tObject:
+		names, attrs = tm.names, tm.attrs
+	case tm.kind == tKnown && tm.val.Type().IsObjectType() && !tm.val.IsNull():
+		for n, a := range tm.val.AsValueMap() {
+			names = append(names, n)
+			attrs = append(attrs, known(a))
+		}
+	}
+	out := &tmpl{kind: tObject}
+	for i, n := range names {
+		if n != name {
+			out.names = append(out.names, n)
+			out.attrs = append(out.attrs, attrs[i])
+		}
+	}
+	out.names = append(out.names, name)
+	out.attrs = append(out.attrs, v)
+	return object(out.names, out.attrs)
+}
+
+// dependsOn resolves DependsOn options to addresses. The caller holds mu.
+func (st *Stack) dependsOn(opts []dependsOnOpt, what string) []config.Ref {
+	var out []config.Ref
+	for _, o := range opts {
+		for _, d := range o.deps {
+			c, diag := constructOf(d, o.pos, "tether.DependsOn")
+			switch {
+			case diag != nil:
+				st.report(diag)
+			case c.dead:
+			case c.stack != st:
+				st.report(diagAt(o.pos, "Dependency in another stack", "tether.DependsOn given to %s names %s, which belongs to another stack.", what, c.addr))
+			default:
+				out = append(out, config.Ref{Addr: c.addr, Range: o.pos})
+			}
+		}
+	}
+	return out
+}
+
+// evalConfig evaluates a resource's or data source's arguments into an
+// object of its schema.
+func (st *Stack) evalConfig(n *config.Node, what string, tm *tmpl, block *provider.Block) func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
+	return func(sc config.Scope, _ config.Instance) (cty.Value, hcl.Diagnostics) {
+		v, diags := tm.eval(sc)
+		// Mistakes made while evaluating (a resource declared in an Apply
+		// function) are reported here, or by the next evaluation.
+		diags = append(diags, st.takeLate()...)
+		if diags.HasErrors() {
+			return cty.UnknownVal(block.ImpliedType()), diags
+		}
+		cv, err := conform(v, block, nil)
+		if err != nil {
+			return cty.UnknownVal(block.ImpliedType()), append(diags, diagAt(n.DeclRange, "Invalid arguments for "+what, "%s", pathError(err)))
+		}
+		return cv, diags
+	}
+}
+
+// pathError says where in the arguments a conversion failed.
+func pathError(err error) string {
+	pe, ok := err.(cty.PathError)
+	if !ok || len(pe.Path) == 0 {
+		return err.Error()
+	}
+	return fmt.Sprintf("%s: %v", pathString(pe.Path), pe.Error())
+}
+
+func pathString(p cty.Path) string {
+	var b strings.Builder
+	for _, step := range p {
+		switch s := step.(type) {
+		case cty.GetAttrStep:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s.Name)
+		case cty.IndexStep:
+			if s.Key.Type() == cty.String {
+				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
+			} else if s.Key.Type() == cty.Number {
+				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().Text('f', -1))
+			}
+		}
+	}
+	return b.String()
+}
+
+func sortedList(s []string) []string {
+	m := map[string]bool{}
+	for _, x := range s {
+		m[x] = true
+	}
+	return sortedSet(m)
+}
+
+// providerUse is one provider a stack uses: where first, and its
+// configuration if the program gave one.
+type providerUse struct {
+	name      string
+	first     hcl.Range
+	config    *tmpl
+	deps      []string
+	configPos hcl.Range
+	set       bool
+}
+
+// useProvider notes that a declaration needs a provider. The caller holds
+// mu.
+func (st *Stack) useProvider(t *Type, pos hcl.Range) *providerUse {
+	p, ok := st.providers[t.Provider]
+	if !ok {
+		p = &providerUse{name: t.Provider, first: pos, config: known(cty.EmptyObjectVal)}
+		st.providers[t.Provider] = p
+		st.provOrder = append(st.provOrder, t.Provider)
+	}
+	return p
+}
+
+// ConfigureProvider sets a provider's configuration for the whole stack.
+// Generated NewProvider functions call it.
+func ConfigureProvider(s *Stack, t *Type, args any) {
+	pos := caller(2)
+	if s == nil {
+		scopeOf(nil, pos, t.Func)
+		return
+	}
+	st := s
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.sealed {
+		st.report(diagAt(pos, t.Func+" called after the program's function returned", "Configure providers while the function given to tether.Main runs."))
+		return
+	}
+	if _, ok := st.in.Schemas[t.Provider]; !ok {
+		_, diag := st.typeSchema(t, kindResource, pos)
+		st.report(diag)
+		return
+	}
+	p := st.useProvider(t, pos)
+	if p.set {
+		st.report(diagAt(pos, fmt.Sprintf("Provider %q configured twice", t.Provider), "%s at %s configures provider %q, which %s already configured. A stack has one configuration per provider.", t.Func, posString(pos), t.Provider, posString(p.configPos)))
+		return
+	}
+	b := &builder{where: t.Func, pos: pos, want: st}
+	p.config = b.value(reflect.ValueOf(args), "", 0)
+	p.deps = b.depList()
+	p.configPos, p.set = pos, true
+	st.diags = append(st.diags, b.diags...)
+}
+
+// providerNode is the configuration node of a provider. The caller holds
+// mu.
+func (st *Stack) providerNode(p *providerUse) *config.Node {
+	pos := p.first
+	if p.set {
+		pos = p.configPos
+	}
+	block := &provider.Block{}
+	if ps := st.in.Schemas[p.name]; ps != nil && ps.Provider != nil {
+		block = ps.Provider
+	}
+	n := &config.Node{Kind: config.Provider, Addr: "provider." + p.name, Name: p.name, Provider: p.name, DeclRange: pos, Refs: refs(p.deps, pos)}
+	n.Eval = st.evalConfig(n, "provider "+p.name, p.config, block)
+	return n
+}
+
+// Invoke reads a data source now, while the program runs, into res.
+// Generated direct-form functions call it directly, as constructors call
+// Declare.
+func Invoke(scope Scope, t *Type, args any, res any, opts ...InvokeOption) error {
+	pos := caller(2)
+	o := collect(opts, func(opt InvokeOption, o *options) { opt.applyInvoke(o) })
+	outputForm := t.OutputFunc
+	if outputForm == "" {
+		outputForm = t.Func + "Output"
+	}
+	if len(o.dependsOn) > 0 {
+		return errorAt(pos, fmt.Sprintf("%s cannot take tether.DependsOn", t.Func),
+			fmt.Sprintf("%s is the direct form: it reads %s while the program runs, before anything is created, so it cannot wait for other resources. Use the output form, %s(scope, id, args, tether.DependsOn(...)), which returns lazy results and reads once what it waits on is done.", t.Func, t.Name, outputForm))
+	}
+	parent := scopeOf(scope, pos, t.Func)
+	if parent == nil {
+		return errorAt(pos, "Nil scope", t.Func+" was given a nil scope.")
+	}
+	st := parent.stack
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.sealed {
+		return errorAt(pos, t.Func+" called after the program's function returned", "Read data sources while the function given to tether.Main runs, or use "+outputForm+" for a read that waits for values.")
+	}
+	schema, diag := st.typeSchema(t, kindData, pos)
+	if diag != nil {
+		return errorAt(pos, diag.Summary, diag.Detail)
+	}
+	b := &builder{where: t.Func, pos: pos, want: st, noLazy: true}
+	tm := b.value(reflect.ValueOf(args), "", 0)
+	tm = st.applySets(b, tm, o.sets, schema.Block)
+	if len(b.lazyArgs) > 0 {
+		return errorAt(pos, fmt.Sprintf("%s was given lazy arguments", t.Func),
+			fmt.Sprintf("%s is the direct form: it reads %s while the program runs, when %s is not known yet. Use the output form, %s(scope, id, args), which waits for its arguments.", t.Func, t.Name, strings.Join(b.lazyArgs, " and "), outputForm))
+	}
+	if len(b.diags) > 0 || tm.kind != tKnown {
+		d := &hcl.Diagnostic{Summary: "Invalid arguments for " + t.Func}
+		if len(b.diags) > 0 {
+			d = b.diags[0]
+		}
+		return errorAt(pos, d.Summary, d.Detail)
+	}
+	cfg, err := conform(tm.val, schema.Block, nil)
+	if err != nil {
+		return errorAt(pos, "Invalid arguments for "+t.Func, pathError(err))
+	}
+	prov, err := st.instance(t.Provider, pos)
+	if err != nil {
+		return err
+	}
+	ucfg, _ := marks.Unmark(cfg)
+	if d := prov.ValidateDataSourceConfig(t.Name, ucfg); d.HasErrors() {
+		return errorAt(pos, fmt.Sprintf("%s: %s", t.Func, d[0].Summary), d[0].Detail)
+	}
+	ctx := st.in.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	resp := prov.ReadDataSource(ctx, provider.ReadDataRequest{TypeName: t.Name, Config: ucfg})
+	if resp.Diagnostics.HasErrors() {
+		d := resp.Diagnostics[0]
+		return errorAt(pos, fmt.Sprintf("%s: %s", t.Func, d.Summary), d.Detail)
+	}
+	if err := fromCty(resp.State, reflect.ValueOf(res).Elem()); err != nil {
+		return errorAt(pos, "Unexpected result from "+t.Func, err.Error())
+	}
+	return nil
+}
+
+// instance is a configured provider for direct-form reads. The caller
+// holds mu.
+func (st *Stack) instance(name string, pos hcl.Range) (provider.Provider, error) {
+	if p, ok := st.instances[name]; ok {
+		return p, nil
+	}
+	if st.in.NewProvider == nil {
+		return nil, errorAt(pos, fmt.Sprintf("Provider %q not available", name), "This program cannot start providers while it runs.")
+	}
+	p, err := st.in.NewProvider(name)
+	if err != nil {
+		return nil, errorAt(pos, fmt.Sprintf("Provider %q not available", name), err.Error())
+	}
+	block := &provider.Block{}
+	if ps := st.in.Schemas[name]; ps != nil && ps.Provider != nil {
+		block = ps.Provider
+	}
+	cfg := cty.EmptyObjectVal
+	if u, ok := st.providers[name]; ok && u.set {
+		if u.config.kind != tKnown {
+			p.Close()
+			return nil, errorAt(pos, fmt.Sprintf("Provider %q configured with lazy values", name),
+				fmt.Sprintf("Reading a data source while the program runs needs the provider configured with known values, and the configuration at %s holds lazy ones. Use the output form of the read instead.", posString(u.configPos)))
+		}
+		cfg = u.config.val
+	}
+	conf, err := conform(cfg, block, nil)
+	if err != nil {
+		p.Close()
+		return nil, errorAt(pos, fmt.Sprintf("Invalid configuration of provider %q", name), pathError(err))
+	}
+	uconf, _ := marks.Unmark(conf)
+	ctx := st.in.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if d := p.ConfigureProvider(ctx, uconf); d.HasErrors() {
+		p.Close()
+		return nil, errorAt(pos, fmt.Sprintf("Cannot configure provider %q", name), d[0].Summary+": "+d[0].Detail)
+	}
+	st.instances[name] = p
+	return p, nil
+}
