@@ -3,11 +3,11 @@
 # end-to-end tests that `tether test` runs against a deployment of its own.
 #
 # The function and the tests run `tether runtime ...`, so tether must be on
-# PATH: go install ./cmd/tether. Then:
+# PATH (go install ./cmd/tether). Then:
 #
-#   tether test -C examples/echo-hcl        deploy, test, destroy
-#   tether up -C examples/echo-hcl --yes    deploy; the url output answers:
-#   curl "$(tether output -C examples/echo-hcl -json | ...)/echo?message=Hi"
+#   tether test -C examples/echo-hcl         deploy, test, destroy
+#   tether up -C examples/echo-hcl --yes     deploy for real
+#   curl "$(tether output -C examples/echo-hcl url)"
 #   tether destroy -C examples/echo-hcl --yes
 
 terraform {

@@ -3,7 +3,10 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -38,8 +41,8 @@ func stateDirOf(ctx context.Context) string {
 // be deployed or cleaned up.
 func (e *env) test(ctx context.Context, args []string) int {
 	var c common
-	fs := e.flags("test", &c)
-	if _, err := parse(fs, args); err != nil {
+	flags := e.flags("test", &c)
+	if _, err := parse(flags, args); err != nil {
 		return 1
 	}
 	if err := c.chdir(); err != nil {
@@ -68,21 +71,27 @@ func (e *env) test(ctx context.Context, args []string) int {
 	}
 
 	// Cleaning up must happen even after Ctrl-C, which cancelled ctx.
-	out.Reset()
-	fmt.Fprintln(e.stdout, "Destroying the test stack...")
-	cleaned := quiet.up(withStateDir(context.WithoutCancel(ctx), testStateDir), args, true) == 0
-	if !cleaned {
-		e.stdout.Write(out.Bytes())
-		fmt.Fprintf(e.stdout, "\nCleanup failed: the test stack may still run. Run tether test again, which deploys and destroys it anew.\n")
+	cctx := withStateDir(context.WithoutCancel(ctx), testStateDir)
+	cleaned := true
+	if !e.testStackEmpty(cctx) {
+		out.Reset()
+		fmt.Fprintln(e.stdout, "Destroying the test stack...")
+		cleaned = quiet.up(cctx, args, true) == 0
+		if !cleaned {
+			e.stdout.Write(out.Bytes())
+			fmt.Fprintf(e.stdout, "\nCleanup failed: the test stack may still run. Run tether test again, which deploys and destroys it anew.\n")
+		}
 	}
 
 	switch {
 	case !deployed:
 		fmt.Fprintln(e.stdout, "FAIL: deploying the test stack failed")
-	case total == 0:
-		fmt.Fprintln(e.stdout, "No tests: the configuration has no tether_tester with a test block.")
 	case failed > 0:
 		fmt.Fprintf(e.stdout, "FAIL: %d of %d tests failed\n", failed, total)
+	case !cleaned:
+		fmt.Fprintf(e.stdout, "FAIL: the tests passed, but the test stack could not be destroyed\n")
+	case total == 0:
+		fmt.Fprintln(e.stdout, "No tests: the configuration has no tether_tester with a test block.")
 	default:
 		fmt.Fprintf(e.stdout, "PASS: %d tests passed\n", total)
 	}
@@ -90,6 +99,23 @@ func (e *env) test(ctx context.Context, args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// testStackEmpty reports whether the test state records nothing, so that a
+// deployment that failed before creating anything (a configuration error,
+// say) is not followed by a destroy that fails the same way.
+func (e *env) testStackEmpty(ctx context.Context) bool {
+	path := filepath.Join(stateDirOf(ctx), "state.db")
+	if _, err := os.Stat(path); err != nil {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	store, err := state.OpenSQLite(path)
+	if err != nil {
+		return false
+	}
+	defer store.Close()
+	snap, err := store.Load(ctx)
+	return err == nil && len(snap.Objects) == 0
 }
 
 // testerRun is one tester's tests, found in the test state.

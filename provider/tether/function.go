@@ -113,7 +113,14 @@ func (functionResource) validate(config cty.Value) hcl.Diagnostics {
 	if d := validatePort(attr(config, "port")); d != nil {
 		diags = append(diags, d)
 	}
-	if h := attr(config, "http"); h.IsKnown() && !h.IsNull() && h.False() && !attr(config, "port").IsNull() {
+	h := attr(config, "http")
+	httpOff := h.IsKnown() && !h.IsNull() && h.False()
+	if env := attr(config, "env"); !httpOff && !env.IsNull() && env.IsKnown() && env.Type().IsMapType() {
+		if has := env.HasIndex(cty.StringVal("PORT")); has.IsKnown() && has.True() {
+			diags = append(diags, attrError("env", "PORT is where Tether tells a function that serves HTTP which port to listen on; leave it out of env, and set port to choose the port."))
+		}
+	}
+	if httpOff && !attr(config, "port").IsNull() {
 		diags = append(diags, attrError("port", "port only applies to a function that serves HTTP; remove it or set http = true."))
 	}
 	if s, ok := knownString(attr(config, "start_timeout")); ok {
@@ -305,13 +312,13 @@ func (r functionResource) plan(ctx context.Context, req provider.PlanRequest) pr
 		// Our own running process holds its port; any other holder is
 		// someone else.
 		ours := !created && !stopped && !changed(attr(prior, "port"), cfgPort)
-		if known && !ours && !portFree(p) {
+		if known && !ours && !waitPortFree(ctx, p, portSettle) {
 			return provider.PlanResponse{PlannedState: req.ProposedNewState, Diagnostics: hcl.Diagnostics{attrError("port", portInUse(p))}}
 		}
 	case !created:
 		// Keep the port, and so the url that others may have captured,
 		// unless it went to someone else while the process was down.
-		if p, ok := portOf(attr(prior, "port")); ok && (!stopped || portFree(p)) {
+		if p, ok := portOf(attr(prior, "port")); ok && (!stopped || waitPortFree(ctx, p, portSettle)) {
 			port = cty.NumberIntVal(int64(p))
 		}
 	}
@@ -397,7 +404,7 @@ func (r functionResource) apply(ctx context.Context, req provider.ApplyRequest) 
 	port := 0
 	if httpOn.True() {
 		if p, ok := portOf(attr(planned, "port")); ok {
-			if !portFree(p) {
+			if !waitPortFree(ctx, p, portRelease) {
 				cleanup()
 				msg := portInUse(p)
 				if attr(req.Config, "port").IsNull() {
@@ -474,6 +481,11 @@ func incomplete(typeName, what string) hcl.Diagnostics {
 func destroyInstance(ctx context.Context, what string, prior cty.Value, inst instanceState) provider.ApplyResponse {
 	if err := stopProcess(ctx, inst.procInfo); err != nil {
 		return provider.ApplyResponse{NewState: prior, Private: inst.encode(), Diagnostics: opError(fmt.Sprintf("Cannot stop the %s", what), err)}
+	}
+	// Return once the port is free too: whatever runs next may want it.
+	// Busy longer means someone else has it, which is not ours to wait for.
+	if p, ok := portOf(attr(prior, "port")); ok && inst.PID != 0 {
+		waitPortFree(ctx, p, portRelease)
 	}
 	if err := removeInstanceDir(inst.Dir); err != nil {
 		inst.procInfo = procInfo{}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -95,7 +94,7 @@ func TestKV(t *testing.T) {
 	// Data outlives the process: a store that died restarts on its
 	// endpoint with its values.
 	pid := pidOf(t, store)
-	syscall.Kill(pid, syscall.SIGKILL)
+	killPID(t, pid)
 	waitFor(ctx, 5*time.Second, func() bool { return !alive(pid) })
 	stopped, _ := r.refresh(store)
 	store = r.up("tether_kv", stopped, nil)

@@ -29,7 +29,11 @@ const (
 	defaultStartTimeout = 15 * time.Second
 	// settle is how long a function that serves no HTTP must stay up to
 	// count as started: long enough to catch a command that fails at once.
-	settle       = 300 * time.Millisecond
+	settle = 300 * time.Millisecond
+	// portSettle bounds the wait at plan for a port a stopped process
+	// held; portRelease the wait at apply for one we just stopped.
+	portSettle   = 250 * time.Millisecond
+	portRelease  = 2 * time.Second
 	logTailLines = 25
 	logTailBytes = 8 << 10
 	pollInterval = 20 * time.Millisecond
@@ -432,6 +436,13 @@ func portFree(port int) bool {
 	}
 	l.Close()
 	return true
+}
+
+// waitPortFree polls until the port can be bound, or d passes. A port a
+// process held stays busy for a moment after the process is gone, while
+// the kernel finishes closing its sockets.
+func waitPortFree(ctx context.Context, port int, d time.Duration) bool {
+	return waitFor(ctx, d, func() bool { return portFree(port) })
 }
 
 func portInUse(port int) string {

@@ -4,14 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -106,7 +103,7 @@ func TestRouter(t *testing.T) {
 	fn = r.up("tether_function", nil, map[string]cty.Value{"command": r.echo()})
 	echo = r.up("tether_route", echo, routeAttrs(routerID, "GET", "/echo", str(t, fn.state, "url")))
 	routerPID := pidOf(t, router)
-	syscall.Kill(routerPID, syscall.SIGKILL)
+	killPID(t, routerPID)
 	waitFor(context.Background(), 5*time.Second, func() bool { return !alive(routerPID) })
 	stopped, diags := r.refresh(router)
 	if stopped == nil || !stopped.state.GetAttr("pid").IsNull() || len(diags) != 1 {
@@ -115,16 +112,6 @@ func TestRouter(t *testing.T) {
 	// Its routes are still on record.
 	if again, _ := r.refresh(echo); again == nil {
 		t.Fatal("the route vanished with its router's process")
-	}
-	if p, _ := urlPort(url); !portFree(p) {
-		out, _ := exec.Command("ss", "-tanpe").CombinedOutput()
-		for _, l := range strings.Split(string(out), "\n") {
-			if strings.Contains(l, fmt.Sprintf(":%d ", p)) {
-				t.Logf("DEBUG %s", l)
-			}
-		}
-		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", routerPID))
-		t.Logf("DEBUG router stat %s", b)
 	}
 	router = r.up("tether_router", stopped, nil)
 	if got := str(t, router.state, "url"); got != url {

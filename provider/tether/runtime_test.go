@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -295,7 +294,7 @@ func TestFunctionLifecycle(t *testing.T) {
 
 	// A process that ends outside Tether is drift: pid null, a warning
 	// with its last output, and a restart planned on the same port.
-	syscall.Kill(pid2, syscall.SIGKILL)
+	killPID(t, pid2)
 	waitFor(context.Background(), 5*time.Second, func() bool { return !alive(pid2) })
 	fn3, diags := r.refresh(fn2)
 	if fn3 == nil || !fn3.state.GetAttr("pid").IsNull() {
@@ -419,6 +418,7 @@ func TestFunctionBadInput(t *testing.T) {
 		{"command", map[string]cty.Value{"command": cty.ListValEmpty(cty.String)}},
 		{"command", map[string]cty.Value{"command": cty.ListVal([]cty.Value{cty.StringVal("")})}},
 		{"env", map[string]cty.Value{"command": r.echo(), "env": cty.MapVal(map[string]cty.Value{"A=B": cty.StringVal("x")})}},
+		{"env", map[string]cty.Value{"command": r.echo(), "env": cty.MapVal(map[string]cty.Value{"PORT": cty.StringVal("8080")})}},
 		{"port", map[string]cty.Value{"command": r.echo(), "port": cty.NumberIntVal(0)}},
 		{"port", map[string]cty.Value{"command": r.echo(), "port": cty.NumberIntVal(8080), "http": cty.False}},
 		{"start_timeout", map[string]cty.Value{"command": r.echo(), "start_timeout": cty.StringVal("soon")}},
@@ -496,4 +496,16 @@ func TestRuntimeSchema(t *testing.T) {
 		t.Errorf("default runtime folder %s (%v), want %s", dir, err, want)
 	}
 	noErrors(t, "configure unknown", p.ConfigureProvider(context.Background(), cty.ObjectVal(map[string]cty.Value{"runtime_dir": cty.UnknownVal(cty.String)})))
+}
+
+// killPID kills a process behind Tether's back, as a crash would.
+func killPID(t *testing.T, pid int) {
+	t.Helper()
+	p, err := os.FindProcess(pid)
+	if err == nil {
+		err = p.Kill()
+	}
+	if err != nil {
+		t.Fatalf("kill %d: %v", pid, err)
+	}
 }

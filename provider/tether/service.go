@@ -122,13 +122,13 @@ func (r serviceResource) plan(ctx context.Context, req provider.PlanRequest) pro
 	switch {
 	case !cfgPort.IsNull():
 		port = cfgPort
-		if p, ok := portOf(cfgPort); ok && (portChanged || stopped) && !portFree(p) {
+		if p, ok := portOf(cfgPort); ok && (portChanged || stopped) && !waitPortFree(ctx, p, portSettle) {
 			return provider.PlanResponse{PlannedState: req.ProposedNewState, Diagnostics: hcl.Diagnostics{attrError("port", portInUse(p))}}
 		}
 	case stopped:
 		// Restarted where it was, if it can be, so that whatever captured
 		// its URL need not change.
-		if p, ok := portOf(attr(prior, "port")); ok && portFree(p) {
+		if p, ok := portOf(attr(prior, "port")); ok && waitPortFree(ctx, p, portSettle) {
 			port = cty.NumberIntVal(int64(p))
 		}
 	}
@@ -195,7 +195,7 @@ func (r serviceResource) apply(ctx context.Context, req provider.ApplyRequest) p
 		return fail(opError(fmt.Sprintf("Cannot create the %s's folder", r.what), err))
 	}
 	port, known := portOf(attr(planned, "port"))
-	if known && !portFree(port) {
+	if known && !waitPortFree(ctx, port, portRelease) {
 		cleanup()
 		msg := portInUse(port)
 		if attr(req.Config, "port").IsNull() {
