@@ -269,7 +269,7 @@ func (m *module) dependsOn(a *hcl.Attribute) []config.Ref {
 			}
 		}
 		if rel == "" || strings.HasPrefix(rel, "var.") || strings.HasPrefix(rel, "local.") || !whole {
-			l.errorf(e.Range(), "Invalid depends_on reference", "depends_on takes whole resources, data sources or modules, such as tether_file.a; %s is not one.", traversalString(t))
+			l.errorf(e.Range(), "Invalid depends_on reference", "depends_on takes whole resources, data sources or modules, such as tether_file.a; %s is not one.", traversalSource(t))
 			continue
 		}
 		out = append(out, config.Ref{Addr: m.prefix(rel), Range: e.Range()})

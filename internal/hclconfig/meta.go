@@ -23,37 +23,29 @@ func (l *loader) repeat(attrs hcl.Attributes, m *module, n *config.Node) (*confi
 			"A %s may set count or for_each, not both. Use for_each with a map or set to name the instances, or count for numbered ones.", n.Kind)
 		return nil, ""
 	case hasCount:
-		expr := countAttr.Expr
-		r := &config.Repeat{Range: expr.Range()}
-		traversals := expr.Variables()
-		l.pending = append(l.pending, func() {
-			refs := m.resolveRepeat(n, traversals)
-			r.Eval = func(scope config.Scope) (cty.Value, hcl.Diagnostics) {
-				v, diags := expr.Value(m.evalContext(refs, scope, config.NoInstance, cty.NilVal))
-				if diags.HasErrors() {
-					return cty.DynamicVal, diags
-				}
-				return checkCount(v, expr.Range())
-			}
-		})
-		return r, "count"
+		return l.repeatOf(m, n, countAttr.Expr, false, checkCount), "count"
 	case hasForEach:
-		expr := forEachAttr.Expr
-		r := &config.Repeat{ForEach: true, Range: expr.Range()}
-		traversals := expr.Variables()
-		l.pending = append(l.pending, func() {
-			refs := m.resolveRepeat(n, traversals)
-			r.Eval = func(scope config.Scope) (cty.Value, hcl.Diagnostics) {
-				v, diags := expr.Value(m.evalContext(refs, scope, config.NoInstance, cty.NilVal))
-				if diags.HasErrors() {
-					return cty.DynamicVal, diags
-				}
-				return checkForEach(v, expr.Range())
-			}
-		})
-		return r, "for_each"
+		return l.repeatOf(m, n, forEachAttr.Expr, true, checkForEach), "for_each"
 	}
 	return nil, ""
+}
+
+// repeatOf makes the Repeat of a count or for_each expression, whose value
+// check validates.
+func (l *loader) repeatOf(m *module, n *config.Node, expr hcl.Expression, forEach bool, check func(cty.Value, hcl.Range) (cty.Value, hcl.Diagnostics)) *config.Repeat {
+	r := &config.Repeat{ForEach: forEach, Range: expr.Range()}
+	traversals := expr.Variables()
+	l.pending = append(l.pending, func() {
+		refs := m.resolveRepeat(n, traversals)
+		r.Eval = func(scope config.Scope) (cty.Value, hcl.Diagnostics) {
+			v, diags := expr.Value(m.evalContext(refs, scope, config.NoInstance, cty.NilVal))
+			if diags.HasErrors() {
+				return cty.DynamicVal, diags
+			}
+			return check(v, expr.Range())
+		}
+	})
+	return r
 }
 
 func checkCount(v cty.Value, rng hcl.Range) (cty.Value, hcl.Diagnostics) {

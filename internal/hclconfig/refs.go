@@ -69,21 +69,6 @@ func attrNames(t hcl.Traversal) []string {
 	return out
 }
 
-func traversalString(t hcl.Traversal) string {
-	var b strings.Builder
-	for _, step := range t {
-		switch s := step.(type) {
-		case hcl.TraverseRoot:
-			b.WriteString(s.Name)
-		case hcl.TraverseAttr:
-			b.WriteString("." + s.Name)
-		case hcl.TraverseIndex:
-			b.WriteString("[...]")
-		}
-	}
-	return b.String()
-}
-
 // resolveRepeat resolves the references of a count or for_each expression:
 // they are the node's references too, but count.* and each.* cannot appear
 // in them.
