@@ -9,6 +9,7 @@
 //	go run ./bench                          # quick set, a couple of minutes
 //	go run ./bench --full --write bench/RESULTS.md
 //	go run ./bench --tools tether --shapes wide --sizes 10000,100000
+//	go run ./bench --sizes wide=1000 --sizes chain=500 --runs 3
 //
 // Configurations and state live in a temporary folder that is removed at
 // the end (--keep leaves it).
@@ -76,7 +77,7 @@ func main() {
 
 func run() int {
 	var (
-		sizesFlag   = flag.String("sizes", "", "comma-separated sizes for every shape (default: a quick set per shape)")
+		sizesFlag   sizeFlags
 		shapesFlag  = flag.String("shapes", strings.Join(allShapes, ","), "comma-separated shapes: "+strings.Join(allShapes, ", "))
 		toolsFlag   = flag.String("tools", "tether,terraform", "comma-separated tools: tether, terraform")
 		full        = flag.Bool("full", false, "the full set of sizes, up to 100,000")
@@ -93,6 +94,7 @@ func run() int {
 		keep        = flag.Bool("keep", false, "keep the temporary folder with configurations, state and logs")
 		sdkN        = flag.Int("sdk", 10000, "resources of the Go SDK program whose graph build is timed; 0 skips it")
 	)
+	flag.Var(&sizesFlag, "sizes", "comma-separated sizes for every shape, or SHAPE=N,N,... for one shape (repeatable; default: a quick set per shape)")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "Usage: go run ./bench [flags]\n\n")
 		flag.PrintDefaults()
@@ -112,14 +114,34 @@ func run() int {
 	if *full {
 		h.sizes, h.tfMax = fullSizes, fullTFMax
 	}
-	if *sizesFlag != "" {
-		sizes, err := parseSizes(*sizesFlag)
-		if err != nil {
-			return fail(err)
-		}
+	if len(sizesFlag) > 0 {
+		// Explicit sizes: Terraform runs at all of them unless --tf-max.
 		h.sizes, h.tfMax = map[string][]int{}, map[string]int{}
-		for _, s := range allShapes {
-			h.sizes[s] = sizes
+		for _, arg := range sizesFlag {
+			shape, list, perShape := strings.Cut(arg, "=")
+			if !perShape {
+				list = arg
+			} else if !validShape(shape) {
+				return fail(fmt.Errorf("--sizes %s: unknown shape %q", arg, shape))
+			}
+			sizes, err := parseSizes(list)
+			if err != nil {
+				return fail(err)
+			}
+			for _, sh := range allShapes {
+				if !perShape || sh == shape {
+					h.sizes[sh] = sizes
+				}
+			}
+		}
+		// Shapes given sizes are the ones measured, unless --shapes says.
+		if !flagGiven("shapes") {
+			h.shapes = nil
+			for _, sh := range allShapes {
+				if len(h.sizes[sh]) > 0 {
+					h.shapes = append(h.shapes, sh)
+				}
+			}
 		}
 	}
 	if *tfMaxFlag >= 0 {
@@ -249,6 +271,18 @@ func run() int {
 		return 1
 	}
 	return 0
+}
+
+// sizeFlags are the --sizes arguments in order.
+type sizeFlags []string
+
+func (s *sizeFlags) String() string     { return strings.Join(*s, " ") }
+func (s *sizeFlags) Set(v string) error { *s = append(*s, v); return nil }
+
+func flagGiven(name string) bool {
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }
 
 func fail(err error) int {

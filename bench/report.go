@@ -265,7 +265,8 @@ func (r *report) targetsTable(b *strings.Builder) {
 			return
 		}
 		x := f.Wall.Seconds() / t.Wall.Seconds()
-		row(target, fmt.Sprintf("terraform %ss, tether %ss: %s", secs(f.Wall), secs(t.Wall), ratio(x)), verdict(x >= 100))
+		row(target, fmt.Sprintf("terraform %ss, tether %ss: %s (CPU: %ss, %ss: %s)", secs(f.Wall), secs(t.Wall), ratio(x),
+			secs(f.CPU), secs(t.CPU), ratio(f.CPU.Seconds()/t.CPU.Seconds())), verdict(x >= 100))
 	}
 	speedup(shapeWide, 1000, "1,000 wide, first apply ≥ 100× faster than Terraform")
 	speedup(shapeChain, 500, "500 in a chain, first apply ≥ 100× faster than Terraform")
@@ -273,7 +274,7 @@ func (r *report) targetsTable(b *strings.Builder) {
 	big := r.find(shapeWide, 100000)
 	limit := func(step string, max time.Duration, target string) {
 		if big == nil {
-			row(target, "", notMeasured("--tools tether --shapes wide --sizes 10000,100000"))
+			row(target, "", notMeasured("--tools tether --sizes wide=10000,100000"))
 			return
 		}
 		m, ok := big.get("tether", step)
@@ -281,7 +282,7 @@ func (r *report) targetsTable(b *strings.Builder) {
 			row(target, "", "failed")
 			return
 		}
-		row(target, secs(m.Wall)+" s", verdict(m.Wall < max))
+		row(target, fmt.Sprintf("%s s (CPU %s s)", secs(m.Wall), secs(m.CPU)), verdict(m.Wall < max))
 	}
 	limit(stepApply, 20*time.Second, "100,000 wide, first apply < 20 s")
 	limit(stepPlan, 10*time.Second, "100,000 wide, no-op plan < 10 s")
@@ -300,13 +301,13 @@ func (r *report) targetsTable(b *strings.Builder) {
 			row("100,000 wide, peak memory < 1 GB", "", "failed")
 		}
 	} else {
-		row("100,000 wide, peak memory < 1 GB", "", notMeasured("--tools tether --shapes wide --sizes 10000,100000"))
+		row("100,000 wide, peak memory < 1 GB", "", notMeasured("--tools tether --sizes wide=10000,100000"))
 	}
 	small := r.find(shapeWide, 10000)
 	for _, step := range []string{stepApply, stepPlan} {
 		target := fmt.Sprintf("wide, %s: time(100,000) / time(10,000) ≤ 12", step)
 		if big == nil || small == nil {
-			row(target, "", notMeasured("--tools tether --shapes wide --sizes 10000,100000"))
+			row(target, "", notMeasured("--tools tether --sizes wide=10000,100000"))
 			continue
 		}
 		a, aok := small.get("tether", step)
@@ -316,7 +317,7 @@ func (r *report) targetsTable(b *strings.Builder) {
 			continue
 		}
 		x := z.Wall.Seconds() / a.Wall.Seconds()
-		row(target, fmt.Sprintf("%ss / %ss = %.1f", secs(z.Wall), secs(a.Wall), x), verdict(x <= 12))
+		row(target, fmt.Sprintf("%ss / %ss = %.1f (CPU: %.1f)", secs(z.Wall), secs(a.Wall), x, z.CPU.Seconds()/a.CPU.Seconds()), verdict(x <= 12))
 	}
 	if len(r.latency) == 0 {
 		row("makespan with delays within 10% of its lower bound", "", notMeasured("--delay-ms 100"))

@@ -110,7 +110,7 @@ func blockFromJSON(b *tfjson.SchemaBlock) (*provider.Block, error) {
 		if err != nil {
 			return nil, fmt.Errorf("block %s: %v", name, err)
 		}
-		out.BlockTypes[name] = &provider.NestedBlock{Block: *inner, Nesting: nesting, MinItems: int(nb.MinItems), MaxItems: int(nb.MaxItems)}
+		out.BlockTypes[name] = &provider.NestedBlock{Block: provider.Block{Attributes: inner.Attributes, BlockTypes: inner.BlockTypes, Description: inner.Description, Deprecated: inner.Deprecated}, Nesting: nesting, MinItems: int(nb.MinItems), MaxItems: int(nb.MaxItems)}
 	}
 	return out, nil
 }

@@ -55,7 +55,16 @@ func (e *Engine) Apply(ctx context.Context, p *Planned) (*Result, hcl.Diagnostic
 			res.Destroyed++
 		}
 	}
-	g.Walk(ctx, order, e.parallelism(), func(id int) bool {
+	// The walk may run more nodes than --parallelism: only provider
+	// operations take one of the parallelism slots, so a node's own
+	// engine work overlaps other nodes' waits on their providers.
+	p.slots = newSlots(e.parallelism())
+	for i, d := range g.Depths(order) {
+		p.nodes[i].depth = d
+	}
+	extra := e.parallelism() + 64
+	p.sem = make(chan struct{}, extra)
+	g.Walk(ctx, order, extra, func(id int) bool {
 		d := e.applyNode(ctx, p, p.nodes[id], count)
 		mu.Lock()
 		defer mu.Unlock()
@@ -296,7 +305,7 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 			return e.keep(ctx, n, in)
 		}
 	}
-	diags := e.execute(ctx, n, in, change, planned, priv)
+	diags := e.execute(ctx, p, n, in, change, planned, priv)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -355,10 +364,25 @@ func (e *Engine) readDeferred(ctx context.Context, p *Planned, n *node, ni *node
 
 // execute performs one planned change through the provider and records the
 // outcome.
-func (e *Engine) execute(ctx context.Context, n *node, in *instance, change *plan.ResourceChange, planned cty.Value, priv []byte) hcl.Diagnostics {
-	start := time.Now()
+func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance, change *plan.ResourceChange, planned cty.Value, priv []byte) hcl.Diagnostics {
 	action := change.Action
-	e.event(plan.Event{Addr: in.addr, Action: action, Phase: plan.Started})
+	start := time.Now()
+	started := false
+	// apply holds a parallelism slot for the provider call alone: the
+	// commit that follows is the engine's work, not the provider's.
+	apply := func(req provider.ApplyRequest) (provider.ApplyResponse, bool) {
+		if err := p.slots.acquire(ctx, n.depth); err != nil {
+			return provider.ApplyResponse{}, false
+		}
+		defer p.slots.release()
+		if !started {
+			started = true
+			start = time.Now()
+			e.event(plan.Event{Addr: in.addr, Action: action, Phase: plan.Started})
+		}
+		return n.prov.ApplyResourceChange(ctx, req), true
+	}
+	interrupted := errorDiag(in.addr, n.cfg, "Not started", "The apply was interrupted before this operation could start.")
 	_, sens := marks.Unmark(change.After)
 	ty := n.schema.Block.ImpliedType()
 	var diags hcl.Diagnostics
@@ -366,16 +390,24 @@ func (e *Engine) execute(ctx context.Context, n *node, in *instance, change *pla
 
 	records := in.res.records()
 	destroy := func(prior cty.Value, priorPriv []byte) bool {
-		resp := n.prov.ApplyResourceChange(ctx, provider.ApplyRequest{
+		resp, ok := apply(provider.ApplyRequest{
 			TypeName: typ, PriorState: prior, PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: priorPriv,
 		})
+		if !ok {
+			diags = append(diags, interrupted)
+			return false
+		}
 		diags = append(diags, attribute(in.addr, n.cfg, in.res.scrubDiags(resp.Diagnostics))...)
 		return !resp.Diagnostics.HasErrors()
 	}
 	create := func(prior cty.Value) bool {
-		resp := n.prov.ApplyResourceChange(ctx, provider.ApplyRequest{
+		resp, ok := apply(provider.ApplyRequest{
 			TypeName: typ, PriorState: prior, PlannedState: planned, Config: in.configVal, PlannedPrivate: priv,
 		})
+		if !ok {
+			diags = append(diags, interrupted)
+			return false
+		}
 		diags = append(diags, attribute(in.addr, n.cfg, in.res.scrubDiags(resp.Diagnostics))...)
 		// Nothing the provider returned is kept with a referenced value
 		// in it.
@@ -399,7 +431,9 @@ func (e *Engine) execute(ctx context.Context, n *node, in *instance, change *pla
 		}
 		in.value = in.res.remark(withMarks(n.schema.Block, newState, sens))
 		in.prior = newState
-		in.providerPrior = resp.NewState
+		if !in.res.empty() {
+			in.providerPrior = resp.NewState
+		}
 		return true
 	}
 	forget := func() bool {
@@ -429,6 +463,9 @@ func (e *Engine) execute(ctx context.Context, n *node, in *instance, change *pla
 		e.failed(in.addr, action, start, diags)
 		return diags
 	}
+	// Done with what planning needed; at 100,000 instances these copies
+	// are most of the memory an apply holds.
+	in.planned, in.configVal = cty.NilVal, cty.NilVal
 	e.event(plan.Event{Addr: in.addr, Action: action, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: idOf(in.prior)})
 	return diags
 }

@@ -71,6 +71,8 @@ type Planned struct {
 	moves    []move
 	sem      chan struct{}
 	keys     *secrets.Keys
+	// slots limit provider operations during apply (see slots).
+	slots *slots
 }
 
 // node is one vertex of the plan and apply graphs: a configuration node
@@ -94,6 +96,9 @@ type node struct {
 	// configUnknown is set on a provider whose configuration was not
 	// wholly known during plan, so that apply configures it again.
 	configUnknown bool
+	// depth is the length of the longest chain of work behind the node,
+	// which decides who gets a free parallelism slot first.
+	depth int32
 	// deferredAny is set when the node was deferred in any module
 	// instance; its recorded objects are then left alone.
 	deferredAny bool

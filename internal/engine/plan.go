@@ -399,6 +399,9 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 	// value (current or earlier): it is stored and shown as the
 	// description only.
 	in.prior = e.scrub(resp.NewState, in.res, meta.Refs)
+	if in.prior.RawEquals(in.recordedVal) {
+		in.prior = in.recordedVal // share: refresh found no drift
+	}
 	in.priorPrivate = resp.Private
 	return diags
 }
@@ -503,6 +506,14 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 	}
 	if n.cfg.Lifecycle.PreventDestroy && (change.Action.IsReplace() || change.Action == plan.Delete) {
 		return append(diags, preventDestroy(in.addr, n.cfg, change.Action))
+	}
+	if change.Action == plan.NoOp && in.res.empty() {
+		// Nothing to apply: keep one object instead of three, since a
+		// large no-change plan is mostly these. (With references, the
+		// planned value carries their marks for dependents, so it stays.)
+		change.After = before
+		planned, plannedPriv = cty.NilVal, nil
+		in.configVal, in.providerPrior = cty.NilVal, cty.NilVal
 	}
 	in.change = change
 	in.planned = planned

@@ -2,7 +2,14 @@ package engine
 
 import (
 	"context"
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
+	"hash"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -35,6 +42,19 @@ type resolution struct {
 	hashes []string
 	// secrets are the resolved strings, to find echoes of them.
 	secrets []string
+	// digests are common digests of those strings (hex and base64 of
+	// MD5, SHA-1, SHA-256, SHA-512), mapped to what replaces them: a
+	// provider that reports a checksum of a secret would otherwise store
+	// a plain hash of it, which a short secret does not survive.
+	digests map[string]string
+	// undigest maps each label back to its digest, so that an unchanged
+	// value's digest recorded under its label reads as itself again.
+	undigest map[string]undigested
+}
+
+type undigested struct {
+	digest string
+	ref    int // index into found
 }
 
 func (r *resolution) empty() bool { return r == nil || len(r.found) == 0 }
@@ -56,9 +76,33 @@ func (e *Engine) resolveRefs(ctx context.Context, address string, cn *config.Nod
 		res.hashes = append(res.hashes, e.hash(v))
 		if v.Type() == cty.String && !v.IsNull() && len(v.AsString()) >= 4 {
 			res.secrets = append(res.secrets, v.AsString())
+			res.addDigests(v.AsString(), f.Ref.Description(), len(res.values)-1)
 		}
 	}
 	return res, nil
+}
+
+func (r *resolution) addDigests(secret, desc string, ref int) {
+	if r.digests == nil {
+		r.digests = map[string]string{}
+		r.undigest = map[string]undigested{}
+	}
+	of := strings.TrimPrefix(desc, "(")
+	for _, d := range []struct {
+		name string
+		h    hash.Hash
+	}{{"md5", md5.New()}, {"sha1", sha1.New()}, {"sha256", sha256.New()}, {"sha512", sha512.New()}} {
+		d.h.Write([]byte(secret))
+		sum := d.h.Sum(nil)
+		for _, enc := range []struct{ name, text string }{
+			{"", hex.EncodeToString(sum)},
+			{" base64", base64.StdEncoding.EncodeToString(sum)},
+		} {
+			label := "(" + d.name + enc.name + " of " + of
+			r.digests[enc.text] = label
+			r.undigest[label] = undigested{digest: enc.text, ref: ref}
+		}
+	}
 }
 
 func (e *Engine) hash(v cty.Value) string {
@@ -94,12 +138,28 @@ func (r *resolution) substitute(v cty.Value) cty.Value {
 // hash shows the referenced value has not changed, the description stored
 // in its place stands for the current value, so the provider plans no
 // change; otherwise the description stays and the provider plans an
-// update.
+// update. An echo of an unchanged value that scrub replaced elsewhere (a
+// computed attribute that repeats an argument) gets the value back too,
+// or the provider would plan to change it on every run.
 func (r *resolution) priorFor(prior cty.Value, recorded []refRecord) cty.Value {
 	if r.empty() || prior.IsNull() {
 		return prior
 	}
+	unchanged := func(i int) bool {
+		desc := r.found[i].Ref.Description()
+		for _, rec := range recorded {
+			if rec.Desc == desc && rec.Hash != "" && rec.Hash == r.hashes[i] {
+				return true
+			}
+		}
+		return false
+	}
 	out, _ := cty.Transform(prior, func(p cty.Path, leaf cty.Value) (cty.Value, error) {
+		if leaf.Type() == cty.String && leaf.IsKnown() && !leaf.IsNull() {
+			if u, ok := r.undigest[leaf.AsString()]; ok && unchanged(u.ref) {
+				return cty.StringVal(u.digest), nil
+			}
+		}
 		for i, f := range r.found {
 			if !p.Equals(f.Path) {
 				continue
@@ -109,8 +169,21 @@ func (r *resolution) priorFor(prior cty.Value, recorded []refRecord) cty.Value {
 					return r.values[i], nil
 				}
 			}
+			return leaf, nil
 		}
-		return leaf, nil
+		if leaf.Type() != cty.String || !leaf.IsKnown() || leaf.IsNull() || leaf.IsMarked() {
+			return leaf, nil
+		}
+		s := leaf.AsString()
+		for i, f := range r.found {
+			v := r.values[i]
+			desc := f.Ref.Description()
+			if v.Type() != cty.String || v.IsNull() || len(v.AsString()) < 4 || !strings.Contains(s, desc) || !unchanged(i) {
+				continue
+			}
+			s = strings.ReplaceAll(s, desc, v.AsString())
+		}
+		return cty.StringVal(s), nil
 	})
 	return out
 }
@@ -144,6 +217,9 @@ func (e *Engine) scrub(v cty.Value, r *resolution, recorded []refRecord) cty.Val
 			}
 		}
 		if !r.empty() {
+			if d, ok := r.digests[s]; ok {
+				return cty.StringVal(d), nil
+			}
 			for i, secret := range r.secrets {
 				if strings.Contains(s, secret) {
 					s = strings.ReplaceAll(s, secret, r.found[i].Ref.Description())

@@ -76,12 +76,19 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	}
 	spec := l.spec(n, schema.Block)
 	l.checkBody(remain, spec, schema.Block)
-	traversals := dynblock.VariablesHCLDec(remain, spec)
+	dynamicTypes := dynamicBlockTypes(remain)
+	// dynblock's walk costs a copy of every body; only bodies with
+	// dynamic blocks need it.
+	var traversals []hcl.Traversal
+	if len(dynamicTypes) > 0 {
+		traversals = dynblock.VariablesHCLDec(remain, spec)
+	} else {
+		traversals = hcldec.Variables(remain, spec)
+	}
 	var lifecycleTraversals []hcl.Traversal
 	if lc != nil {
 		lifecycleTraversals = m.lifecycle(n, lc, schema.Block, repeatKind)
 	}
-	dynamicTypes := dynamicBlockTypes(remain)
 	l.pending = append(l.pending, func() {
 		refs := m.resolve(n, append(traversals, lifecycleTraversals...), repeatKind)
 		m.resolveDependsOn(n)
@@ -203,8 +210,12 @@ func (l *loader) spec(n *config.Node, b *provider.Block) hcldec.Spec {
 // checkBody finds what can be found without values: unknown and missing
 // arguments, and arguments that only the provider may set.
 func (l *loader) checkBody(body hcl.Body, spec hcldec.Spec, block *provider.Block) {
-	schema := hcldec.ImpliedSchema(spec)
-	schema.Blocks = append(schema.Blocks, hcl.BlockHeaderSchema{Type: "dynamic", LabelNames: []string{"type"}})
+	schema, ok := l.schemas[block]
+	if !ok {
+		schema = hcldec.ImpliedSchema(spec)
+		schema.Blocks = append(schema.Blocks, hcl.BlockHeaderSchema{Type: "dynamic", LabelNames: []string{"type"}})
+		l.schemas[block] = schema
+	}
 	content, d := body.Content(schema)
 	for _, diag := range d {
 		if diag.Summary == "Unsupported argument" || diag.Summary == "Unsupported block type" {

@@ -76,6 +76,8 @@ type loader struct {
 	pending []func()
 	// evalRefs are each node's resolved references, by node address.
 	evalRefs map[string][]evalRef
+	// schemas caches each schema block's body schema for checkBody.
+	schemas map[*provider.Block]*hcl.BodySchema
 }
 
 // Load reads every *.tf and *.tf.json file in dir.
@@ -94,6 +96,7 @@ func Load(dir string, opts Options) (*config.Config, hcl.Diagnostics) {
 		specs:        map[string]hcldec.Spec{},
 		cwd:          cwdOrEmpty(),
 		evalRefs:     map[string][]evalRef{},
+		schemas:      map[*provider.Block]*hcl.BodySchema{},
 	}
 	root := &module{l: l, dir: abs}
 	if !root.load(nil) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -25,6 +26,10 @@ type module struct {
 	// calls are the module calls declared here, by name.
 	calls map[string]*moduleCall
 	depth int
+	// pathVal is path.* for this module, made once: every evaluation
+	// needs it.
+	fixedOnce sync.Once
+	pathVal   cty.Value
 }
 
 // moduleCall is a module block.

@@ -281,16 +281,19 @@ func (m *module) evalContext(refs []evalRef, scope config.Scope, inst config.Ins
 		}
 		vars["module"] = cty.ObjectVal(mods)
 	}
-	modDir := m.relDir
-	if modDir == "" {
-		modDir = "."
-	}
-	vars["path"] = cty.ObjectVal(map[string]cty.Value{
-		"module": cty.StringVal(modDir),
-		"root":   cty.StringVal("."),
-		"cwd":    cty.StringVal(m.l.cwd),
+	m.fixedOnce.Do(func() {
+		modDir := m.relDir
+		if modDir == "" {
+			modDir = "."
+		}
+		m.pathVal = cty.ObjectVal(map[string]cty.Value{
+			"module": cty.StringVal(modDir),
+			"root":   cty.StringVal("."),
+			"cwd":    cty.StringVal(m.l.cwd),
+		})
 	})
-	vars["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal("default")})
+	vars["path"] = m.pathVal
+	vars["terraform"] = terraformVal
 	if inst.Key != cty.NilVal {
 		if inst.Key.Type() == cty.Number {
 			vars["count"] = cty.ObjectVal(map[string]cty.Value{"index": inst.Key})
@@ -303,6 +306,8 @@ func (m *module) evalContext(refs []evalRef, scope config.Scope, inst config.Ins
 	}
 	return &hcl.EvalContext{Variables: vars, Functions: m.l.funcs}
 }
+
+var terraformVal = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal("default")})
 
 // moduleValue gathers the outputs of a module call an expression refers to
 // and shapes them like the call: one object, a tuple of objects (count) or

@@ -78,7 +78,7 @@ func BlockFromTF(b *tfprotov6.SchemaBlock) (*provider.Block, error) {
 			return nil, fmt.Errorf("block %q: %w", nb.TypeName, err)
 		}
 		out.BlockTypes[nb.TypeName] = &provider.NestedBlock{
-			Block:    *inner,
+			Block:    provider.Block{Attributes: inner.Attributes, BlockTypes: inner.BlockTypes, Description: inner.Description, Deprecated: inner.Deprecated},
 			Nesting:  nesting,
 			MinItems: int(nb.MinItems),
 			MaxItems: int(nb.MaxItems),

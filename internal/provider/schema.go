@@ -2,6 +2,7 @@ package provider
 
 import (
 	"sort"
+	"sync/atomic"
 
 	"github.com/zclconf/go-cty/cty"
 )
@@ -26,7 +27,31 @@ type ResourceSchema struct {
 	// It is the provider's own knowledge: the plugin protocol has no room
 	// for it, so schemas read from plugins leave it empty.
 	Captured []string
+	// Closures is how a Go program built with the SDK hands the type
+	// closures of its own code to run; the bindings generator writes the
+	// matching methods. Like Captured, it is the provider's own knowledge
+	// and absent from schemas read from plugins.
+	Closures ClosureAPI
 }
+
+// ClosureAPI names the methods Go bindings give a resource type for
+// deploying closures of the program itself.
+type ClosureAPI string
+
+const (
+	// NoClosures: the type takes no closures.
+	NoClosures ClosureAPI = ""
+	// ClosureRoutes is a router's: Get, Post, Put, Delete, Patch and
+	// Handle deploy an HTTP handler as a function behind a route. The
+	// provider must have <name>_function and <name>_route types.
+	ClosureRoutes ClosureAPI = "routes"
+	// ClosureTests is a tester's: Test adds a test that runs a function
+	// of the program.
+	ClosureTests ClosureAPI = "tests"
+	// ClosureHandler is a function's: NewXHandler declares one that
+	// serves an HTTP handler of the program.
+	ClosureHandler ClosureAPI = "handler"
+)
 
 // Block describes an object: its attributes and its nested block types.
 type Block struct {
@@ -34,6 +59,10 @@ type Block struct {
 	BlockTypes  map[string]*NestedBlock
 	Description string
 	Deprecated  bool
+
+	// implied caches ImpliedType: the engine asks for it several times
+	// per resource instance, and an object type is a map to rebuild.
+	implied atomic.Pointer[cty.Type]
 }
 
 // Attribute describes one attribute of a block.
@@ -83,10 +112,21 @@ type NestedBlock struct {
 }
 
 // ImpliedType is the cty type of an object conforming to the block.
+//
+// A block must not be changed after ImpliedType is first called.
 func (b *Block) ImpliedType() cty.Type {
 	if b == nil {
 		return cty.EmptyObject
 	}
+	if t := b.implied.Load(); t != nil {
+		return *t
+	}
+	t := b.impliedType()
+	b.implied.Store(&t)
+	return t
+}
+
+func (b *Block) impliedType() cty.Type {
 	atys := make(map[string]cty.Type, len(b.Attributes)+len(b.BlockTypes))
 	for name, a := range b.Attributes {
 		atys[name] = a.Type
