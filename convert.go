@@ -16,6 +16,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/refs"
 )
 
 // A tmpl is a Go value turned into what Tether evaluates: known parts are
@@ -29,6 +30,15 @@ type tmpl struct {
 	elems []*tmpl    // tTuple
 	names []string   // tObject, sorted
 	attrs []*tmpl    // tObject, by names
+	// site is where a tConcat string was given, for messages.
+	site *site
+}
+
+// site is an argument given to an SDK function: where, and at what path.
+type site struct {
+	where string
+	pos   hcl.Range
+	path  string
 }
 
 type tkind int
@@ -67,6 +77,13 @@ type builder struct {
 	// lazyArgs lists the lazy values met, by argument path, for the
 	// direct form's message.
 	lazyArgs []string
+	// refsAt lists the references met, by argument path, and refsMet
+	// the references themselves, for the callers that cannot take them.
+	refsAt  []string
+	refsMet []*refs.Ref
+	// resolving takes the arguments a Resolve method was given as the
+	// plain values they hold: it converts what Resolve returns.
+	resolving bool
 }
 
 func (b *builder) errorf(summary, format string, args ...any) {
@@ -80,6 +97,10 @@ func (b *builder) use(l *lazy, path string) bool {
 	if l.err != nil {
 		b.diags = append(b.diags, l.err)
 		return false
+	}
+	if l.ref != nil {
+		b.refsAt = append(b.refsAt, fmt.Sprintf("the reference %s at %s", l.ref.Description(), displayPath(path)))
+		b.refsMet = append(b.refsMet, l.ref)
 	}
 	if b.noLazy {
 		b.lazyArgs = append(b.lazyArgs, fmt.Sprintf("%s (%s)", displayPath(path), l.desc))
@@ -127,6 +148,19 @@ func (b *builder) value(rv reflect.Value, path string, depth int) *tmpl {
 	}
 	if !rv.IsValid() {
 		return nullTmpl
+	}
+	if rv.Type().Implements(refHolderType) {
+		info := rv.Interface().(refHolder).refInfo()
+		switch {
+		case info == nil:
+			return nullTmpl
+		case info.kind == refPlain, info.kind == refResolved && b.resolving:
+			return known(info.plain)
+		}
+		if !b.use(info.lazy, path) {
+			return nullTmpl
+		}
+		return &tmpl{kind: tLazy, lazy: info.lazy}
 	}
 	if rv.Type().Implements(lazyHolderType) {
 		if rv.Kind() == reflect.Interface && rv.IsNil() {
@@ -250,11 +284,34 @@ func (b *builder) str(s, path string) *tmpl {
 		b.errorf("Output formatted with "+verb, "%s was given a string at %s made by formatting an Output with %s. An Output is not known while the program runs, so only %%s and %%v work, without width or precision: they put a token in its place. To format the value itself, use tether.Apply, for example tether.Apply(out, func(n float64) string { return fmt.Sprintf(%q, n) }).", b.where, displayPath(path), verb, verb)
 		return nullTmpl
 	}
+	if i := strings.Index(s, refVerbPrefix); i >= 0 {
+		verb, _, _ := strings.Cut(s[i+len(refVerbPrefix):], "}")
+		b.errorf("Reference formatted with "+verb, "%s was given a string at %s made by formatting a reference with %s. A reference has no value in the program, so it cannot be formatted; pass it on whole, as its String form.", b.where, displayPath(path), verb)
+		return nullTmpl
+	}
 	parts := splitTokens(s)
 	if parts == nil {
 		return known(cty.StringVal(s))
 	}
-	t := &tmpl{kind: tConcat}
+	for _, p := range parts {
+		if p.lazy == nil || p.lazy.ref == nil {
+			continue
+		}
+		r := p.lazy.ref
+		if len(parts) > 1 {
+			b.errorf("Reference used inside a string", "%s was given a string at %s that puts the reference %s inside other text (concatenation or fmt.Sprintf). A reference has no value in the program: Tether resolves it only for the provider call that needs it, so it can only be passed on whole, as ref.String(). To build a string from a referenced value, do it in the Resolve method of a reference kind of your own (tether.RegisterReference).", b.where, displayPath(path), r.Description())
+			return nullTmpl
+		}
+		if r.Type != cty.String && r.Type != cty.DynamicPseudoType {
+			b.errorf("Reference to a "+r.Type.FriendlyName()+" in a string", "%s was given at %s the String form of the reference %s, which resolves to a %s. Only a Reference[string] goes in a string field; give this one with tether.Set(\"NAME\", ref).", b.where, displayPath(path), r.Description(), r.Type.FriendlyName())
+			return nullTmpl
+		}
+		if !b.use(p.lazy, path) {
+			return nullTmpl
+		}
+		return &tmpl{kind: tLazy, lazy: p.lazy}
+	}
+	t := &tmpl{kind: tConcat, site: &site{where: b.where, pos: b.pos, path: path}}
 	for _, p := range parts {
 		if p.lazy != nil && !b.use(p.lazy, path) {
 			return nullTmpl
@@ -323,7 +380,7 @@ func (t *tmpl) eval(sc config.Scope) (cty.Value, hcl.Diagnostics) {
 func (t *tmpl) concat(sc config.Scope) (cty.Value, hcl.Diagnostics) {
 	var b strings.Builder
 	var diags hcl.Diagnostics
-	marks := cty.NewValueMarks()
+	marks := cty.ValueMarks{}
 	unknown := false
 	for _, p := range t.parts {
 		if p.lazy == nil {
@@ -334,6 +391,19 @@ func (t *tmpl) concat(sc config.Scope) (cty.Value, hcl.Diagnostics) {
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			return cty.UnknownVal(cty.String), diags
+		}
+		if r, _, ok := refs.In(v); ok {
+			if len(t.parts) == 1 {
+				// A reference passed on whole, through an Output.
+				return v, diags
+			}
+			what := "a value computed from a reference"
+			if r != nil {
+				what = "the reference " + r.Description()
+			}
+			return cty.UnknownVal(cty.String), append(diags, diagAt(t.site.pos, "Reference used inside a string",
+				"%s was given a string at %s that puts %s, which holds %s, inside other text (concatenation or fmt.Sprintf). A reference has no value in the program, so it can only be passed on whole.",
+				t.site.where, displayPath(t.site.path), p.lazy.desc, what))
 		}
 		uv, m := v.UnmarkDeep()
 		for k := range m {
@@ -530,7 +600,14 @@ func structFields(t reflect.Type) []fieldInfo {
 // ctyTypeOf is the cty type that values of a Go type convert to. Object
 // types in it have optional attributes, for conversion; values of it are
 // made with its WithoutOptionalAttributesDeep.
-func ctyTypeOf(t reflect.Type) cty.Type {
+func ctyTypeOf(t reflect.Type) cty.Type { return typeOf(t, false) }
+
+// typeOf is ctyTypeOf; resolved makes a Reference[T] stand for T, as in
+// the value a reference resolves to, instead of any type.
+func typeOf(t reflect.Type, resolved bool) cty.Type {
+	if resolved && t.Implements(refHolderType) {
+		return typeOf(zeroRef(t).refElem(), true)
+	}
 	switch t.Kind() {
 	case reflect.String:
 		return cty.String
@@ -541,12 +618,12 @@ func ctyTypeOf(t reflect.Type) cty.Type {
 		reflect.Float32, reflect.Float64:
 		return cty.Number
 	case reflect.Pointer:
-		return ctyTypeOf(t.Elem())
+		return typeOf(t.Elem(), resolved)
 	case reflect.Slice, reflect.Array:
-		return cty.List(ctyTypeOf(t.Elem()))
+		return cty.List(typeOf(t.Elem(), resolved))
 	case reflect.Map:
 		if t.Key().Kind() == reflect.String {
-			return cty.Map(ctyTypeOf(t.Elem()))
+			return cty.Map(typeOf(t.Elem(), resolved))
 		}
 	case reflect.Struct:
 		if t.Implements(lazyHolderType) {
@@ -557,7 +634,7 @@ func ctyTypeOf(t reflect.Type) cty.Type {
 		attrs := map[string]cty.Type{}
 		var names []string
 		for _, f := range structFields(t) {
-			attrs[f.name] = ctyTypeOf(t.Field(f.index).Type)
+			attrs[f.name] = typeOf(t.Field(f.index).Type, resolved)
 			names = append(names, f.name)
 		}
 		return cty.ObjectWithOptionalAttrs(attrs, names)
@@ -575,6 +652,12 @@ func fromCty(v cty.Value, dst reflect.Value) error {
 		return fmt.Errorf("it is not known yet")
 	}
 	t := dst.Type()
+	if t.Implements(refHolderType) {
+		// An argument of a reference being resolved, or a field of a
+		// resolved struct: it holds its value.
+		dst.Set(zeroRef(t).withInfo(resolvedInfo(v)))
+		return nil
+	}
 	if t.Implements(lazyHolderType) {
 		return fmt.Errorf("%s cannot receive a value: functions given to Apply get plain values, so use %s's type argument instead", t, t)
 	}

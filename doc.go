@@ -26,4 +26,12 @@
 // the user wait for the values it comes from. DependsOn orders work that
 // values do not show. Components (NewComponent) group resources into
 // scopes of their own.
+//
+// A Reference describes where a value is without holding it:
+// EnvReference, FileReference, or a kind of the program's own
+// (RegisterReference, NewReference). The engine resolves it in memory
+// right before the provider call that needs it; everything else shows its
+// description. It can only be passed on whole; using it in an operation is
+// an error at the program's line. Secret marks a value the program holds
+// as sensitive through every use, and the engine seals it in state.
 package tether

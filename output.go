@@ -12,6 +12,8 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/marks"
+	"github.com/tetherhq/tether/internal/refs"
 )
 
 // Output is a value of type T that is not known while the program runs:
@@ -45,6 +47,11 @@ type lazy struct {
 	// an unknown attribute), reported where the value is used.
 	err  *hcl.Diagnostic
 	eval func(config.Scope) (cty.Value, hcl.Diagnostics)
+	// ref is set when the value is a reference, passed on whole.
+	ref *refs.Ref
+	// attr is set for an attribute of a resource (tether.Attr): what a
+	// closure reads at run time (see capture.go).
+	attr *attrRead
 }
 
 // lazyHolder is implemented by every Output, whatever its T.
@@ -62,10 +69,15 @@ func (o Output[T]) lazyRef() *lazy {
 // argument; Tether puts the value (converted to a string) in its place
 // once it is known, and whoever uses the string waits for it. A token
 // means nothing outside a resource argument or an export: written to a
-// file or compared while the program runs, it is just text.
+// file or compared while the program runs, it is just text. In code
+// running in a deployed function or test, String is the value itself
+// (see Get).
 func (o Output[T]) String() string {
 	if o.l == nil {
 		return ""
+	}
+	if running() {
+		return o.runtimeString()
 	}
 	return tokenFor(o.l)
 }
@@ -75,6 +87,10 @@ func (o Output[T]) String() string {
 // yet; it writes a marker that the SDK reports, at the call that is given
 // the string, as a mistake.
 func (o Output[T]) Format(f fmt.State, verb rune) {
+	if running() {
+		o.runtimeFormat(f, verb)
+		return
+	}
 	_, hasWidth := f.Width()
 	_, hasPrec := f.Precision()
 	if (verb == 's' || verb == 'v') && !hasWidth && !hasPrec {
@@ -225,10 +241,13 @@ func applyN(pos hcl.Range, what string, ins []*lazy, out reflect.Type, f func([]
 			if d.HasErrors() {
 				return cty.DynamicVal, diags
 			}
+			if r, _, ok := refs.In(v); ok {
+				return cty.DynamicVal, append(diags, referenceToFunc(pos, what, in.desc, r))
+			}
 			uv, m := v.UnmarkDeep()
 			if len(m) > 0 {
 				if all == nil {
-					all = cty.NewValueMarks()
+					all = cty.ValueMarks{}
 				}
 				for k := range m {
 					all[k] = struct{}{}
@@ -263,6 +282,55 @@ func applyN(pos hcl.Range, what string, ins []*lazy, out reflect.Type, f func([]
 		return cv.WithMarks(all), diags
 	}
 	return l
+}
+
+// referenceToFunc is the mistake of giving a reference to a function of
+// the program that takes plain values.
+func referenceToFunc(pos hcl.Range, what, desc string, r *refs.Ref) *hcl.Diagnostic {
+	held := "a value computed from a reference"
+	if r != nil {
+		held = "the reference " + r.Description()
+	}
+	return diagAt(pos, "Reference passed to "+what,
+		"%s at %s was given %s, which holds %s. The function given to %s takes plain values, and a reference has no value in the program: Tether resolves it only for the provider call that needs it. Pass the reference on whole to a resource argument instead. A function that accepts references must declare it: compute from a referenced value in the Resolve method of a reference kind of your own, whose field is declared as tether.Reference[T] (see tether.RegisterReference).",
+		what, posString(pos), desc, held, what)
+}
+
+// Secret makes an Output of a value that must stay secret: it is shown as
+// (sensitive value) in plans, in `up` and in `tether output`, and so is
+// every value computed from it (a string it is formatted into, the result
+// of Apply, the attribute of a resource it is given to). The engine seals
+// any resource object or output holding it in state (AES-256-GCM under
+// the state's key). Export it with Sensitive().
+//
+// Unlike a Reference, the value is in the program: it came from
+// somewhere the program read. Where it can be read by the engine itself
+// (an environment variable, a file), a reference keeps it out of state
+// altogether.
+func Secret[T any](v T) Output[T] {
+	pos := caller(1)
+	b := &builder{where: "tether.Secret", pos: pos}
+	t := b.value(reflect.ValueOf(&v).Elem(), "", 0)
+	l := &lazy{stack: b.stack, deps: b.depList(), desc: "the secret given to tether.Secret at " + posString(pos), ty: ctyTypeOf(reflect.TypeFor[T]())}
+	if len(b.diags) > 0 {
+		l.err = b.diags[0]
+	}
+	l.eval = func(sc config.Scope) (cty.Value, hcl.Diagnostics) {
+		v, diags := t.eval(sc)
+		if diags.HasErrors() {
+			return cty.DynamicVal, diags
+		}
+		if _, _, ok := refs.In(v); ok {
+			// A reference is never shown anyway; it stays a reference.
+			return v, diags
+		}
+		cv, err := convert.Convert(v, l.ty)
+		if err != nil {
+			return cty.DynamicVal, hcl.Diagnostics{diagAt(pos, "Invalid value for tether.Secret", "%v", err)}
+		}
+		return cv.Mark(marks.Sensitive), diags
+	}
+	return Output[T]{l: l}
 }
 
 // call runs a function from the program, turning a panic or an error
@@ -313,6 +381,7 @@ func Attr[T any](r Dependable, name string) Output[T] {
 	l.eval = func(sc config.Scope) (cty.Value, hcl.Diagnostics) {
 		return getAttr(sc.Value(addr), name, ty), nil
 	}
+	noteAttr(l, c, name, pos)
 	return Output[T]{l: l}
 }
 

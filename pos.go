@@ -79,8 +79,14 @@ func caller(skip int) hcl.Range {
 		return hcl.Range{Filename: "(unknown)", Start: hcl.Pos{Line: 1, Column: 1}, End: hcl.Pos{Line: 1, Column: 1}}
 	}
 	name := callee.Function
-	if i := strings.IndexByte(name, '['); i >= 0 {
-		name = name[:i]
+	// Drop type arguments: tether.Apply[...] and tether.Reference[...].Fields.
+	for {
+		i := strings.IndexByte(name, '[')
+		j := strings.IndexByte(name, ']')
+		if i < 0 || j < i {
+			break
+		}
+		name = name[:i] + name[j+1:]
 	}
 	if i := strings.LastIndex(name, "."); i >= 0 {
 		name = name[i+1:]
@@ -99,7 +105,12 @@ func position(file string, line int, name string) hcl.Range {
 			col = len(text) - len(trimmed) + 1
 		}
 		if text != nil && name != "" {
-			if i := bytes.Index(text, []byte(name+"(")); i >= 0 {
+			i := bytes.Index(text, []byte(name+"("))
+			if i < 0 {
+				// A generic function given its type arguments.
+				i = bytes.Index(text, []byte(name+"["))
+			}
+			if i >= 0 {
 				start := i
 				// Include a package qualifier: builtin.NewFile.
 				if start > 0 && text[start-1] == '.' {

@@ -12,6 +12,7 @@ import (
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/refs"
 )
 
 // Type describes a resource type, data source or provider to the SDK.
@@ -142,6 +143,7 @@ func Read(scope Scope, d *DataSource, t *Type, id string, args any, opts ...Invo
 
 func declare(scope Scope, pos hcl.Range, t *Type, kind constructKind, id string, args any, o *options) *construct {
 	c := &construct{kind: kind, id: id, pos: pos, what: t.Func, typ: t}
+	noteDeclared(c)
 	parent := scopeOf(scope, pos, t.Func)
 	if parent == nil {
 		return orphan(c)
@@ -173,7 +175,7 @@ func declare(scope Scope, pos hcl.Range, t *Type, kind constructKind, id string,
 	st.diags = append(st.diags, b.diags...)
 	n := &config.Node{
 		Kind: nodeKind, Addr: c.addr, Module: parent.module, Type: t.Name, Name: id,
-		Provider: t.Provider, DeclRange: pos, Refs: refs(b.depList(), pos), DependsOn: deps,
+		Provider: t.Provider, DeclRange: pos, Refs: nodeRefs(b.depList(), pos), DependsOn: deps,
 		Lifecycle: o.lifecycle,
 	}
 	// A wholly known configuration is checked now, so that a mistake
@@ -183,7 +185,7 @@ func declare(scope Scope, pos hcl.Range, t *Type, kind constructKind, id string,
 			st.report(diagAt(pos, "Invalid arguments for "+t.Func, "%s", pathError(err)))
 		}
 	}
-	n.Eval = st.evalConfig(n, t.Func, tm, schema.Block)
+	n.Eval = st.evalConfig(n, t.Func, tm, schema.Block, kind == kindResource)
 	st.nodes = append(st.nodes, n)
 	st.useProvider(t, pos)
 	return c
@@ -285,8 +287,10 @@ func (st *Stack) dependsOn(opts []dependsOnOpt, what string) []config.Ref {
 }
 
 // evalConfig evaluates a resource's or data source's arguments into an
-// object of its schema.
-func (st *Stack) evalConfig(n *config.Node, what string, tm *tmpl, block *provider.Block) func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
+// object of its schema. References in it become the placeholders the
+// engine resolves right before each provider call, as for HCL; only
+// resources (refsOK) resolve them.
+func (st *Stack) evalConfig(n *config.Node, what string, tm *tmpl, block *provider.Block, refsOK bool) func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
 	return func(sc config.Scope, _ config.Instance) (cty.Value, hcl.Diagnostics) {
 		v, diags := tm.eval(sc)
 		// Mistakes made while evaluating (a resource declared in an Apply
@@ -295,12 +299,69 @@ func (st *Stack) evalConfig(n *config.Node, what string, tm *tmpl, block *provid
 		if diags.HasErrors() {
 			return cty.UnknownVal(block.ImpliedType()), diags
 		}
-		cv, err := conform(v, block, nil)
+		fail := func(summary, format string, args ...any) (cty.Value, hcl.Diagnostics) {
+			return cty.UnknownVal(block.ImpliedType()), append(diags, diagAt(n.DeclRange, summary, format, args...))
+		}
+		pv, err := refs.Placeholders(v)
 		if err != nil {
+			at := "its arguments"
+			if p, ok := refs.DerivedAt(v); ok && len(p) > 0 {
+				at = pathString(p)
+			}
+			return fail("Invalid use of a reference", "%s was given a value at %s computed from a reference. %s.", what, at, capitalize(err.Error()))
+		}
+		found := refs.Find(pv)
+		if len(found) > 0 && !refsOK {
+			return fail("Reference given to "+what, "%s was given the reference %s at %s. References are resolved only for resources, right before their provider calls; a data source or provider configuration needs its arguments while planning. Give it a plain value.", what, found[0].Ref.Description(), pathString(found[0].Path))
+		}
+		// The engine resolves references to strings in resource arguments
+		// (it keeps their descriptions in place of their values); others
+		// are arguments of references.
+		for _, f := range found {
+			if f.Ref.Type != cty.String {
+				return fail("Reference to a "+f.Ref.Type.FriendlyName()+" in a resource argument", "%s was given the reference %s at %s, which resolves to a %s. Resource arguments take references to strings; a reference to any other type can be an argument of another reference: a field declared as tether.Reference[T] in a reference kind of your own, whose Resolve makes the string.", what, f.Ref.Description(), pathString(f.Path), f.Ref.Type.FriendlyName())
+			}
+		}
+		cv, err := conform(pv, block, nil)
+		if err != nil {
+			if pe, ok := err.(cty.PathError); ok {
+				for _, f := range found {
+					if f.Path.Equals(pe.Path) {
+						return fail("Reference to a string in a "+attrKind(block, pe.Path)+" argument", "%s was given the reference %s at %s, which resolves to a string; that argument does not take strings.", what, f.Ref.Description(), pathString(f.Path))
+					}
+				}
+			}
 			return cty.UnknownVal(block.ImpliedType()), append(diags, diagAt(n.DeclRange, "Invalid arguments for "+what, "%s", pathError(err)))
 		}
 		return cv, diags
 	}
+}
+
+// attrKind names the type of the attribute at p, for messages.
+func attrKind(block *provider.Block, p cty.Path) string {
+	ty := block.ImpliedType()
+	for _, step := range p {
+		switch {
+		case ty.IsObjectType():
+			a, ok := step.(cty.GetAttrStep)
+			if !ok || !ty.HasAttribute(a.Name) {
+				return "non-string"
+			}
+			ty = ty.AttributeType(a.Name)
+		case ty.IsCollectionType():
+			ty = ty.ElementType()
+		default:
+			return "non-string"
+		}
+	}
+	return ty.FriendlyName()
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // pathError says where in the arguments a conversion failed.
@@ -406,8 +467,8 @@ func (st *Stack) providerNode(p *providerUse) *config.Node {
 	if ps := st.in.Schemas[p.name]; ps != nil && ps.Provider != nil {
 		block = ps.Provider
 	}
-	n := &config.Node{Kind: config.Provider, Addr: "provider." + p.name, Name: p.name, Provider: p.name, DeclRange: pos, Refs: refs(p.deps, pos)}
-	n.Eval = st.evalConfig(n, "provider "+p.name, p.config, block)
+	n := &config.Node{Kind: config.Provider, Addr: "provider." + p.name, Name: p.name, Provider: p.name, DeclRange: pos, Refs: nodeRefs(p.deps, pos)}
+	n.Eval = st.evalConfig(n, "provider "+p.name, p.config, block, false)
 	return n
 }
 
@@ -442,6 +503,10 @@ func Invoke(scope Scope, t *Type, args any, res any, opts ...InvokeOption) error
 	b := &builder{where: t.Func, pos: pos, want: st, noLazy: true}
 	tm := b.value(reflect.ValueOf(args), "", 0)
 	tm = st.applySets(b, tm, o.sets, schema.Block)
+	if len(b.refsAt) > 0 {
+		return errorAt(pos, fmt.Sprintf("%s was given a reference", t.Func),
+			fmt.Sprintf("%s reads %s while the program runs, and %s has no value in the program: references are resolved only for resources, right before their provider calls. Give the data source a plain value.", t.Func, t.Name, strings.Join(b.refsAt, " and ")))
+	}
 	if len(b.lazyArgs) > 0 {
 		return errorAt(pos, fmt.Sprintf("%s was given lazy arguments", t.Func),
 			fmt.Sprintf("%s is the direct form: it reads %s while the program runs, when %s is not known yet. Use the output form, %s(scope, id, args), which waits for its arguments.", t.Func, t.Name, strings.Join(b.lazyArgs, " and "), outputForm))

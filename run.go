@@ -8,6 +8,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/cli"
 	"github.com/tetherhq/tether/internal/config"
+	tetherprovider "github.com/tetherhq/tether/provider/tether"
 )
 
 // Main runs a program written with the SDK as the tether command: `go run
@@ -17,7 +18,18 @@ import (
 // the configuration, Main calls build with a fresh Stack; an error it
 // returns, or a panic, is reported at the program's source and nothing is
 // planned or applied. Main does not return.
+//
+// The same program runs the closures it deploys (a router's handlers, a
+// tester's tests): the functions and tests it deploys start it again with
+// TETHER_CLOSURE naming one, and Main then runs build again, to rebuild
+// the closures, and runs that closure instead of a command. Main also
+// serves the local runtime's routers and stores, which the built-in
+// provider starts from this binary.
 func Main(build func(*Stack) error) {
+	tetherprovider.RuntimeMain()
+	if id, ok := os.LookupEnv(closureEnv); ok && id != "" {
+		os.Exit(runClosure(id, build, os.Stdout, os.Stderr))
+	}
 	os.Exit(Run(os.Args[1:], build))
 }
 
@@ -37,6 +49,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, build func(*S
 		}
 		st := newStack(in)
 		failed := st.build(build)
+		if len(failed) == 0 {
+			st.deployClosures()
+		}
 		// Mistakes in declaration order first: the error the function
 		// returned is often their consequence.
 		cfg, d := st.seal()

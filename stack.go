@@ -14,6 +14,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/cli"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/provider"
 )
 
@@ -38,6 +39,9 @@ type Stack struct {
 	exports   map[string]hcl.Range
 	// instances are providers started for direct-form reads.
 	instances map[string]provider.Provider
+	// closures are the functions of the program handed to
+	// infrastructure (see closure.go).
+	closures *closureSet
 }
 
 // Scope is where resources, data sources and components are declared: a
@@ -83,6 +87,11 @@ type construct struct {
 	// dead is set on a construct that could not be declared (the mistake
 	// is reported); nothing is declared inside it.
 	dead bool
+	// declStack is the call stack that declared a resource, and unseen
+	// marks one the SDK declares for a closure that the program never
+	// holds (see closure.go).
+	declStack []uintptr
+	unseen    bool
 }
 
 func (s *Stack) scopeConstruct() *construct { return s.root }
@@ -298,10 +307,15 @@ func (s *Stack) Export(name string, value any, opts ...ExportOption) {
 	b := &builder{where: "Export " + name, pos: pos, want: st}
 	t := b.value(reflect.ValueOf(value), "", 0)
 	st.diags = append(st.diags, b.diags...)
-	n := &config.Node{Kind: config.Output, Addr: "output." + name, Name: name, DeclRange: pos, Sensitive: o.sensitive, Refs: refs(b.depList(), pos)}
+	n := &config.Node{Kind: config.Output, Addr: "output." + name, Name: name, DeclRange: pos, Sensitive: o.sensitive, Refs: nodeRefs(b.depList(), pos)}
 	n.Eval = func(sc config.Scope, _ config.Instance) (cty.Value, hcl.Diagnostics) {
 		v, diags := t.eval(sc)
-		return v, append(diags, st.takeLate()...)
+		diags = append(diags, st.takeLate()...)
+		if !diags.HasErrors() && !o.sensitive && marks.ContainsSensitive(v) {
+			diags = append(diags, diagAt(pos, fmt.Sprintf("Export %q holds a secret", name),
+				"The value exported as %q is, or is computed from, a sensitive value (tether.Secret, or a sensitive attribute). Export it with tether.Sensitive() to show that this is intended: s.Export(%q, value, tether.Sensitive()). Tether then hides it.", name, name))
+		}
+		return v, diags
 	}
 	st.nodes = append(st.nodes, n)
 }
@@ -319,7 +333,7 @@ func (sensitiveOpt) applyExport(o *exportOptions) { o.sensitive = true }
 // (sensitive value) instead.
 func Sensitive() ExportOption { return sensitiveOpt{} }
 
-func refs(addrs []string, pos hcl.Range) []config.Ref {
+func nodeRefs(addrs []string, pos hcl.Range) []config.Ref {
 	out := make([]config.Ref, len(addrs))
 	for i, a := range addrs {
 		out[i] = config.Ref{Addr: a, Range: pos}
@@ -331,6 +345,7 @@ func refs(addrs []string, pos hcl.Range) []config.Ref {
 func newStack(in cli.LoadInput) *Stack {
 	st := &Stack{in: in, providers: map[string]*providerUse{}, exports: map[string]hcl.Range{}, instances: map[string]provider.Provider{}}
 	st.root = &construct{stack: st, kind: kindStack, what: "the stack"}
+	st.diags = registrationDiags()
 	st.tokens = newTokenTable(st)
 	current.Lock()
 	current.stack = st

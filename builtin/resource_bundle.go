@@ -13,7 +13,9 @@ type Bundle struct {
 
 // BundleArgs are the arguments of NewBundle. Required fields come first; an
 // optional field left at its zero value is not set. A string field takes
-// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs.
+// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs;
+// and a tether.Reference[string]'s String(), on its own (references to
+// other types go in with tether.Set).
 type BundleArgs struct {
 	// Folder the files are written in, relative to the working directory unless absolute. Changing it replaces the bundle. Required.
 	Dir string `tether:"dir,required"`

@@ -13,7 +13,9 @@ type File struct {
 
 // FileArgs are the arguments of NewFile. Required fields come first; an
 // optional field left at its zero value is not set. A string field takes
-// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs.
+// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs;
+// and a tether.Reference[string]'s String(), on its own (references to
+// other types go in with tether.Set).
 type FileArgs struct {
 	// Content of the file. Required.
 	Content string `tether:"content,required"`

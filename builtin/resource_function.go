@@ -2,7 +2,11 @@
 
 package builtin
 
-import "github.com/tetherhq/tether"
+import (
+	"net/http"
+
+	"github.com/tetherhq/tether"
+)
 
 // Function is a tether_function resource, declared with NewFunction.
 //
@@ -13,7 +17,9 @@ type Function struct {
 
 // FunctionArgs are the arguments of NewFunction. Required fields come first; an
 // optional field left at its zero value is not set. A string field takes
-// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs.
+// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs;
+// and a tether.Reference[string]'s String(), on its own (references to
+// other types go in with tether.Set).
 type FunctionArgs struct {
 	// The executable and its arguments. An executable without a slash is looked up on PATH; one with a slash is relative to dir. Changing it restarts the process. Required.
 	Command []string `tether:"command,required"`
@@ -40,6 +46,16 @@ func NewFunction(scope tether.Scope, id string, args FunctionArgs, opts ...tethe
 }
 
 var typeFunction = &tether.Type{Provider: "tether", Source: "registry.terraform.io/tetherhq/tether", Name: "tether_function", Func: "builtin.NewFunction"}
+
+// NewFunctionHandler declares a tether_function that serves handler: it runs this
+// program with the handler selected, listening on the port the function
+// is given. The captured properties the handler reads reach it as
+// environment variables.
+func NewFunctionHandler(scope tether.Scope, id string, handler http.HandlerFunc, opts ...tether.ClosureOption) *Function {
+	r := &Function{}
+	tether.DeclareHandler(scope, &r.Resource, typeFunction, id, handler, opts...)
+	return r
+}
 
 // Command returns command, described at FunctionArgs.Command.
 func (r *Function) Command() tether.Output[[]string] {

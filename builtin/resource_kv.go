@@ -2,7 +2,11 @@
 
 package builtin
 
-import "github.com/tetherhq/tether"
+import (
+	"github.com/tetherhq/tether/runtime/kv"
+
+	"github.com/tetherhq/tether"
+)
 
 // Kv is a tether_kv resource, declared with NewKv.
 //
@@ -13,7 +17,9 @@ type Kv struct {
 
 // KvArgs are the arguments of NewKv. Required fields come first; an
 // optional field left at its zero value is not set. A string field takes
-// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs.
+// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs;
+// and a tether.Reference[string]'s String(), on its own (references to
+// other types go in with tether.Set).
 type KvArgs struct {
 	// Port on 127.0.0.1, from 1 to 65535; a port in use is an error. Chosen by the system when not given, and kept across restarts while it is free. Changing it restarts the server. Optional: when unset, the provider computes it.
 	Port float64 `tether:"port"`
@@ -29,6 +35,17 @@ func NewKv(scope tether.Scope, id string, args KvArgs, opts ...tether.ResourceOp
 }
 
 var typeKv = &tether.Type{Provider: "tether", Source: "registry.terraform.io/tetherhq/tether", Name: "tether_kv", Func: "builtin.NewKv"}
+
+// Client opens a client of the tether_kv for code running in a deployed function
+// or test, from its endpoint (a captured property). While the program deploys
+// the endpoint is not known, and Client returns an error.
+func (r *Kv) Client() (*kv.Client, error) {
+	v, err := tether.Attr[string](r, "endpoint").Get()
+	if err != nil {
+		return nil, err
+	}
+	return kv.Open(v)
+}
 
 // Endpoint returns endpoint: http://127.0.0.1:PORT, where the store listens. Runtime code may read it (a captured property).
 func (r *Kv) Endpoint() tether.Output[string] {

@@ -13,7 +13,9 @@ type Random struct {
 
 // RandomArgs are the arguments of NewRandom. Required fields come first; an
 // optional field left at its zero value is not set. A string field takes
-// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs.
+// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs;
+// and a tether.Reference[string]'s String(), on its own (references to
+// other types go in with tether.Set).
 type RandomArgs struct {
 	// Number of characters to generate, from 1 to 4096. Changing it generates a new string. Required.
 	Length float64 `tether:"length,required"`

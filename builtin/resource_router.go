@@ -2,7 +2,11 @@
 
 package builtin
 
-import "github.com/tetherhq/tether"
+import (
+	"net/http"
+
+	"github.com/tetherhq/tether"
+)
 
 // Router is a tether_router resource, declared with NewRouter.
 //
@@ -13,7 +17,9 @@ type Router struct {
 
 // RouterArgs are the arguments of NewRouter. Required fields come first; an
 // optional field left at its zero value is not set. A string field takes
-// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs.
+// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs;
+// and a tether.Reference[string]'s String(), on its own (references to
+// other types go in with tether.Set).
 type RouterArgs struct {
 	// Port on 127.0.0.1, from 1 to 65535; a port in use is an error. Chosen by the system when not given, and kept across restarts while it is free. Changing it restarts the server. Optional: when unset, the provider computes it.
 	Port float64 `tether:"port"`
@@ -29,6 +35,54 @@ func NewRouter(scope tether.Scope, id string, args RouterArgs, opts ...tether.Re
 }
 
 var typeRouter = &tether.Type{Provider: "tether", Source: "registry.terraform.io/tetherhq/tether", Name: "tether_router", Func: "builtin.NewRouter"}
+
+// Get deploys handler as the answer to GET requests for path on the
+// router: a tether_function of its own runs this program with the handler
+// selected, behind a tether_route, both declared in the router's scope. The
+// captured properties the handler reads (found by the SDK's deducer, or
+// given with tether.Uses) reach it as environment variables. It returns
+// the function.
+func (r *Router) Get(path string, handler http.HandlerFunc, opts ...tether.ClosureOption) *Function {
+	f := &Function{}
+	tether.DeclareRoute(&r.Resource, &f.Resource, typeFunction, typeRoute, "GET", path, handler, opts...)
+	return f
+}
+
+// Post deploys handler as the answer to POST requests for path; see Get.
+func (r *Router) Post(path string, handler http.HandlerFunc, opts ...tether.ClosureOption) *Function {
+	f := &Function{}
+	tether.DeclareRoute(&r.Resource, &f.Resource, typeFunction, typeRoute, "POST", path, handler, opts...)
+	return f
+}
+
+// Put deploys handler as the answer to PUT requests for path; see Get.
+func (r *Router) Put(path string, handler http.HandlerFunc, opts ...tether.ClosureOption) *Function {
+	f := &Function{}
+	tether.DeclareRoute(&r.Resource, &f.Resource, typeFunction, typeRoute, "PUT", path, handler, opts...)
+	return f
+}
+
+// Delete deploys handler as the answer to DELETE requests for path; see Get.
+func (r *Router) Delete(path string, handler http.HandlerFunc, opts ...tether.ClosureOption) *Function {
+	f := &Function{}
+	tether.DeclareRoute(&r.Resource, &f.Resource, typeFunction, typeRoute, "DELETE", path, handler, opts...)
+	return f
+}
+
+// Patch deploys handler as the answer to PATCH requests for path; see Get.
+func (r *Router) Patch(path string, handler http.HandlerFunc, opts ...tether.ClosureOption) *Function {
+	f := &Function{}
+	tether.DeclareRoute(&r.Resource, &f.Resource, typeFunction, typeRoute, "PATCH", path, handler, opts...)
+	return f
+}
+
+// Handle deploys handler as the answer to requests with method (GET,
+// POST, ..., or ANY for every method) for path on the router; see Get.
+func (r *Router) Handle(method, path string, handler http.HandlerFunc, opts ...tether.ClosureOption) *Function {
+	f := &Function{}
+	tether.DeclareRoute(&r.Resource, &f.Resource, typeFunction, typeRoute, method, path, handler, opts...)
+	return f
+}
 
 // ID returns id: Random identifier assigned at creation; also the name of the server's folder in the runtime folder.
 func (r *Router) ID() tether.Output[string] {

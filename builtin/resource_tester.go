@@ -13,7 +13,9 @@ type Tester struct {
 
 // TesterArgs are the arguments of NewTester. Required fields come first; an
 // optional field left at its zero value is not set. A string field takes
-// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs.
+// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs;
+// and a tether.Reference[string]'s String(), on its own (references to
+// other types go in with tether.Set).
 type TesterArgs struct {
 	// Environment variables set for every test, such as the captured properties they read: env = { TETHER_ROUTER_MAIN_URL = tether_router.main.url }. Optional.
 	Env map[string]string `tether:"env"`
@@ -32,6 +34,14 @@ func NewTester(scope tether.Scope, id string, args TesterArgs, opts ...tether.Re
 
 var typeTester = &tether.Type{Provider: "tether", Source: "registry.terraform.io/tetherhq/tether", Name: "tether_tester", Func: "builtin.NewTester"}
 
+// Test adds the test name to the tester: `tether test` runs fn in this
+// program, against the stack it deployed, and the test passes unless fn
+// reports a failure through its *tether.T or panics. The captured
+// properties fn reads reach it as environment variables.
+func (r *Tester) Test(name string, fn func(*tether.T), opts ...tether.ClosureOption) {
+	tether.DeclareTest(&r.Resource, name, fn, opts...)
+}
+
 // Env returns env, described at TesterArgs.Env.
 func (r *Tester) Env() tether.Output[map[string]string] {
 	return tether.Attr[map[string]string](r, "env")
@@ -42,8 +52,8 @@ func (r *Tester) ID() tether.Output[string] {
 	return tether.Attr[string](r, "id")
 }
 
-// Test returns test, described at TesterArgs.Test.
-func (r *Tester) Test() tether.Output[map[string]TesterTest] {
+// Test2 returns test, described at TesterArgs.Test.
+func (r *Tester) Test2() tether.Output[map[string]TesterTest] {
 	return tether.Attr[map[string]TesterTest](r, "test")
 }
 

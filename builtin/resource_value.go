@@ -13,7 +13,9 @@ type Value struct {
 
 // ValueArgs are the arguments of NewValue. Required fields come first; an
 // optional field left at its zero value is not set. A string field takes
-// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs.
+// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs;
+// and a tether.Reference[string]'s String(), on its own (references to
+// other types go in with tether.Set).
 type ValueArgs struct {
 	// Milliseconds to wait on create and update, from 0 to 600000, to behave like a slow remote API. Optional.
 	DelayMs float64 `tether:"delay_ms"`

@@ -38,6 +38,7 @@ func TestScripts(t *testing.T) {
 			"running":   running,
 			"listening": listening,
 			"httpget":   httpGet,
+			"noleak":    noLeak,
 		},
 		Setup: func(env *testscript.Env) error {
 			// Scenarios must not pick up the developer's variables.

@@ -116,7 +116,8 @@ Commands:
   destroy    Destroy everything recorded     [--yes]
   output     Show root outputs               [--json] [NAME]
   state      Inspect state: list, show ADDRESS, unlock
-  graph      Print the dependency graph as DOT
+  graph      Print the dependency graph as DOT   [--arch]
+  test       Deploy a test stack, run its tests, destroy it
   gen        Generate Go SDK bindings        [--from SOURCE]
   provider   serve: run the built-in provider for Terraform
   version    Print the version
@@ -136,6 +137,9 @@ type common struct {
 	vars        varArgs
 	parallelism int
 	refresh     bool
+	// destroying is set by destroy: the configuration is loaded only to
+	// destroy what state records.
+	destroying bool
 }
 
 type varArgs struct{ list *[]varArg }

@@ -20,7 +20,7 @@ import (
 // must run inside a Go program when the configuration is one.
 func loadsConfig(cmd string) bool {
 	switch cmd {
-	case "plan", "up", "apply", "destroy", "graph":
+	case "plan", "up", "apply", "destroy", "graph", "test":
 		return true
 	}
 	return false

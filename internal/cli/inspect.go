@@ -222,6 +222,7 @@ func decodeObject(keys *secrets.Keys, obj *state.Object) (cty.Value, error) {
 func (e *env) graph(ctx context.Context, args []string) int {
 	var c common
 	fs := e.flags("graph", &c)
+	archFlag := fs.Bool("arch", false, "show the architecture of a Go program's closures")
 	if _, err := parse(fs, args); err != nil {
 		return 1
 	}
@@ -234,6 +235,9 @@ func (e *env) graph(ctx context.Context, args []string) int {
 	}
 	if !ok {
 		return 1
+	}
+	if *archFlag {
+		return e.archGraph()
 	}
 	fmt.Fprintln(e.stdout, "digraph tether {")
 	fmt.Fprintln(e.stdout, "  rankdir = \"RL\";")

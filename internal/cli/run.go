@@ -122,6 +122,7 @@ func (e *env) up(ctx context.Context, args []string, destroy bool) int {
 		name = "destroy"
 	}
 	fs := e.flags(name, &c)
+	c.destroying = destroy
 	yes := fs.Bool("yes", false, "apply without asking")
 	fs.BoolVar(yes, "auto-approve", false, "same as --yes")
 	if _, err := parse(fs, args); err != nil {

@@ -31,6 +31,10 @@ type LoadInput struct {
 	// NewProvider starts an instance of a provider, separate from the one
 	// the engine uses, for reads made while loading. The caller closes it.
 	NewProvider func(name string) (provider.Provider, error)
+	// Destroying is set when the configuration is loaded only to destroy
+	// what state records: a Go program then need not work out what its
+	// closures read.
+	Destroying bool
 }
 
 // hclSource reads the *.tf files of the working folder.
@@ -53,7 +57,7 @@ func (e *env) load(ctx context.Context, c *common) (map[string]provider.Provider
 	}
 	in := LoadInput{
 		Context: ctx, Schemas: schemas, Sources: sources, Vars: vars, Environ: os.Environ(),
-		NewProvider: newProvider,
+		NewProvider: newProvider, Destroying: c.destroying,
 	}
 	cfg, d := src(in)
 	diags = append(diags, d...)

@@ -213,7 +213,11 @@ func (g *generator) plan() {
 					return []string{"Get" + b, "Get" + b + "Args", "Get" + b + "Result", "Get" + b + "Output", "Get" + b + "ResultOutput"}
 				})
 			} else {
+				handler := e.schema.Closures == provider.ClosureHandler
 				e.base = p.ns.claimGroup(goName(e.rel), func(b string) []string {
+					if handler {
+						return []string{b, "New" + b, b + "Args", "New" + b + "Handler"}
+					}
 					return []string{b, "New" + b, b + "Args"}
 				})
 			}
@@ -418,7 +422,27 @@ func (g *generator) resourceFile(e *entry) []byte {
 	var w writer
 	p := e.pkg
 	w.p(header)
-	w.p("package %s\n\nimport %q\n\n", p.name, SDKImport)
+	api, reserved := g.closureAPI(e)
+	client := e.schema.Client
+	if client != nil {
+		reserved = append(reserved, "Client")
+	}
+	var imports []string
+	if api == provider.ClosureRoutes || api == provider.ClosureHandler {
+		imports = append(imports, "net/http")
+	}
+	if client != nil {
+		imports = append(imports, client.Import)
+	}
+	if len(imports) == 0 {
+		w.p("package %s\n\nimport %q\n\n", p.name, SDKImport)
+	} else {
+		w.p("package %s\n\nimport (\n", p.name)
+		for _, imp := range imports {
+			w.p("\t%q\n", imp)
+		}
+		w.p("\n\t%q\n)\n\n", SDKImport)
+	}
 	tn := &typeNamer{ns: p.ns}
 	x := e.base
 	fields := tn.blockFields(x, e.schema.Block)
@@ -432,7 +456,9 @@ func (g *generator) resourceFile(e *entry) []byte {
 
 	w.p("// %sArgs are the arguments of New%s. Required fields come first; an\n", x, x)
 	w.p("// optional field left at its zero value is not set. A string field takes\n")
-	w.p("// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs.\n")
+	w.p("// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs;\n")
+	w.p("// and a tether.Reference[string]'s String(), on its own (references to\n")
+	w.p("// other types go in with tether.Set).\n")
 	g.structBody(&w, x+"Args", inputs(fields))
 
 	w.p("\n// New%s declares a %s resource with the given id, which must be unique\n", x, e.name)
@@ -442,9 +468,98 @@ func (g *generator) resourceFile(e *entry) []byte {
 	w.p("var %s = &tether.Type{Provider: %q, Source: %q, Name: %q, Func: %q}\n",
 		g.typeVar(e), g.opts.Provider, g.opts.Source, e.name, p.name+".New"+x)
 
-	g.getters(&w, "r", x, fields, "Resource", x+"Args")
+	g.closureMethods(&w, e, api)
+	if client != nil {
+		w.p("\n// Client opens a client of the %s for code running in a deployed function\n", e.name)
+		w.p("// or test, from its %s (a captured property). While the program deploys\n", client.Property)
+		w.p("// the %s is not known, and Client returns an error.\n", client.Property)
+		w.p("func (r *%s) Client() (%s, error) {\n", x, client.Type)
+		w.p("\tv, err := tether.Attr[string](r, %q).Get()\n\tif err != nil {\n\t\treturn nil, err\n\t}\n", client.Property)
+		w.p("\treturn %s.%s(v)\n}\n", client.Package, client.Open)
+	}
+	g.getters(&w, "r", x, fields, "Resource", x+"Args", reserved...)
 	g.pending(&w, tn)
 	return w.Bytes()
+}
+
+// closureAPI is the closure API the bindings of e get, and the method
+// names it takes from the getters. A router's API needs the provider's
+// function and route types in the same package; without them it has none.
+func (g *generator) closureAPI(e *entry) (provider.ClosureAPI, []string) {
+	switch api := e.schema.Closures; api {
+	case provider.ClosureRoutes:
+		fn, route := g.sibling(e, "function"), g.sibling(e, "route")
+		if fn == nil || route == nil {
+			return provider.NoClosures, nil
+		}
+		return api, routeMethods
+	case provider.ClosureTests:
+		return api, []string{"Test"}
+	case provider.ClosureHandler:
+		return api, nil
+	}
+	return provider.NoClosures, nil
+}
+
+// routeMethods are the methods of a router's closure API, each an HTTP
+// method but Handle, which takes the method.
+var routeMethods = []string{"Get", "Post", "Put", "Delete", "Patch", "Handle"}
+
+// sibling finds the resource type <provider>_<rel> in e's package.
+func (g *generator) sibling(e *entry, rel string) *entry {
+	for _, o := range e.pkg.entries {
+		if !o.data && o.name == g.opts.Provider+"_"+rel {
+			return o
+		}
+	}
+	return nil
+}
+
+// closureMethods writes the methods that deploy closures of the program
+// (see provider.ClosureAPI); the SDK does the work.
+func (g *generator) closureMethods(w *writer, e *entry, api provider.ClosureAPI) {
+	x := e.base
+	switch api {
+	case provider.ClosureRoutes:
+		fn, route := g.sibling(e, "function"), g.sibling(e, "route")
+		for _, m := range routeMethods {
+			w.p("\n")
+			if m == "Handle" {
+				w.p("// Handle deploys handler as the answer to requests with method (GET,\n")
+				w.p("// POST, ..., or ANY for every method) for path on the router; see Get.\n")
+				w.p("func (r *%s) Handle(method, path string, handler http.HandlerFunc, opts ...tether.ClosureOption) *%s {\n", x, fn.base)
+				w.p("\tf := &%s{}\n\ttether.DeclareRoute(&r.Resource, &f.Resource, %s, %s, method, path, handler, opts...)\n\treturn f\n}\n", fn.base, g.typeVar(fn), g.typeVar(route))
+				continue
+			}
+			verb := strings.ToUpper(m)
+			if m == "Get" {
+				w.p("// Get deploys handler as the answer to GET requests for path on the\n")
+				w.p("// router: a %s of its own runs this program with the handler\n", fn.name)
+				w.p("// selected, behind a %s, both declared in the router's scope. The\n", route.name)
+				w.p("// captured properties the handler reads (found by the SDK's deducer, or\n")
+				w.p("// given with tether.Uses) reach it as environment variables. It returns\n")
+				w.p("// the function.\n")
+			} else {
+				w.p("// %s deploys handler as the answer to %s requests for path; see Get.\n", m, verb)
+			}
+			w.p("func (r *%s) %s(path string, handler http.HandlerFunc, opts ...tether.ClosureOption) *%s {\n", x, m, fn.base)
+			w.p("\tf := &%s{}\n\ttether.DeclareRoute(&r.Resource, &f.Resource, %s, %s, %q, path, handler, opts...)\n\treturn f\n}\n", fn.base, g.typeVar(fn), g.typeVar(route), verb)
+		}
+	case provider.ClosureTests:
+		w.p("\n// Test adds the test name to the tester: `tether test` runs fn in this\n")
+		w.p("// program, against the stack it deployed, and the test passes unless fn\n")
+		w.p("// reports a failure through its *tether.T or panics. The captured\n")
+		w.p("// properties fn reads reach it as environment variables.\n")
+		w.p("func (r *%s) Test(name string, fn func(*tether.T), opts ...tether.ClosureOption) {\n", x)
+		w.p("\ttether.DeclareTest(&r.Resource, name, fn, opts...)\n}\n")
+	case provider.ClosureHandler:
+		w.p("\n// New%sHandler declares a %s that serves handler: it runs this\n", x, e.name)
+		w.p("// program with the handler selected, listening on the port the function\n")
+		w.p("// is given. The captured properties the handler reads reach it as\n")
+		w.p("// environment variables.\n")
+		w.p("func New%sHandler(scope tether.Scope, id string, handler http.HandlerFunc, opts ...tether.ClosureOption) *%s {\n", x, x)
+		w.p("\tr := &%s{}\n\ttether.DeclareHandler(scope, &r.Resource, %s, id, handler, opts...)\n\treturn r\n}\n", x, g.typeVar(e))
+	}
 }
 
 // getters writes one method per attribute and block, returning its lazy
@@ -452,8 +567,8 @@ func (g *generator) resourceFile(e *entry) []byte {
 // a numeric suffix. A description is written once per type, so a getter
 // points to the struct field that has it when there is one: docs are most
 // of the source of a large provider.
-func (g *generator) getters(w *writer, recv, typ string, fields []*field, embedded, documented string) {
-	ns := newNamespace(embedded)
+func (g *generator) getters(w *writer, recv, typ string, fields []*field, embedded, documented string, reserved ...string) {
+	ns := newNamespace(append([]string{embedded}, reserved...)...)
 	for _, f := range fields {
 		name := ns.claim(f.goName)
 		w.p("\n")

@@ -32,6 +32,22 @@ type ResourceSchema struct {
 	// matching methods. Like Captured, it is the provider's own knowledge
 	// and absent from schemas read from plugins.
 	Closures ClosureAPI
+	// Client is how code running in a deployed closure opens a client of
+	// the resource, for the bindings' Client method; nil when there is
+	// none. Like Captured, it is the provider's own knowledge.
+	Client *ClientAPI
+}
+
+// ClientAPI is a Go function that opens a client of a resource from one of
+// its captured properties: Package.Open(property) returning (Type, error).
+type ClientAPI struct {
+	// Import is the package's import path, Package its name.
+	Import, Package string
+	// Open is the function, Type what it returns with an error
+	// (*kv.Client).
+	Open, Type string
+	// Property is the captured property Open is given.
+	Property string
 }
 
 // ClosureAPI names the methods Go bindings give a resource type for

@@ -28,6 +28,7 @@ type functionResource struct{ rt *runtimeConfig }
 func functionResourceSchema() *provider.ResourceSchema {
 	return &provider.ResourceSchema{
 		Captured: []string{"url"},
+		Closures: provider.ClosureHandler,
 		Block: &provider.Block{
 			Description: "A process on this machine that keeps running after up returns, typically an HTTP server on the loopback interface. Destroy stops it; a process that ended is restarted by the next up.",
 			Attributes: map[string]*provider.Attribute{

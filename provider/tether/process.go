@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -194,13 +195,16 @@ func spawn(argv []string, env []string, dir, logPath string) (*child, error) {
 		return nil, err
 	}
 	defer log.Close()
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = env
-	cmd.Dir = dir
-	cmd.Stdout = log
-	cmd.Stderr = log
-	cmd.SysProcAttr = detached()
-	if err := cmd.Start(); err != nil {
+	cmd, err := startRetrying(func() *exec.Cmd {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env = env
+		cmd.Dir = dir
+		cmd.Stdout = log
+		cmd.Stderr = log
+		cmd.SysProcAttr = detached()
+		return cmd
+	})
+	if err != nil {
 		return nil, err
 	}
 	c := &child{info: identify(cmd.Process.Pid), exited: make(chan struct{})}
@@ -212,6 +216,24 @@ func spawn(argv []string, env []string, dir, logPath string) (*child, error) {
 		close(c.exited)
 	}()
 	return c, nil
+}
+
+// startRetrying starts cmd, trying again for a moment while its
+// executable is busy: a program this process has just written (a
+// tether_program copy) stays open for writing in children forked in the
+// meantime until they exec, and exec refuses such a file (ETXTBSY).
+func startRetrying(command func() *exec.Cmd) (*exec.Cmd, error) {
+	delay := 10 * time.Millisecond
+	for i := 0; ; i++ {
+		// A Cmd cannot be started twice: each try makes a fresh one.
+		cmd := command()
+		err := cmd.Start()
+		if err == nil || !errors.Is(err, syscall.ETXTBSY) || i == 8 {
+			return cmd, err
+		}
+		time.Sleep(delay)
+		delay *= 2
+	}
 }
 
 var errNoRuntime = errors.New("the local runtime (tether_function, tether_router, tether_kv, tether test) needs a Unix system")

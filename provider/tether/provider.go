@@ -64,6 +64,7 @@ func New() provider.Provider {
 				"tether_route":    routeResourceSchema(),
 				"tether_kv":       kvResourceSchema(),
 				"tether_tester":   testerResourceSchema(),
+				"tether_program":  programResourceSchema(),
 			},
 			DataSources: map[string]*provider.ResourceSchema{
 				"tether_file": fileDataSourceSchema(),
@@ -79,6 +80,7 @@ func New() provider.Provider {
 			"tether_route":    routeResource{rt: rt},
 			"tether_kv":       kvResource(rt),
 			"tether_tester":   testerResource{},
+			"tether_program":  programResource{rt: rt},
 		},
 		dataSources: map[string]dataSourceType{
 			"tether_file": fileDataSource{},

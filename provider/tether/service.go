@@ -40,15 +40,19 @@ func kvResource(rt *runtimeConfig) serviceResource {
 }
 
 func routerResourceSchema() *provider.ResourceSchema {
-	return serviceSchema("url",
+	s := serviceSchema("url",
 		"An HTTP router on the loopback interface: a process that keeps running after up returns and sends each request to the function its tether_route names. Unknown routes get 404; a function that does not answer, 502.",
 		"http://127.0.0.1:PORT, where the router listens. Runtime code may read it (a captured property).")
+	s.Closures = provider.ClosureRoutes
+	return s
 }
 
 func kvResourceSchema() *provider.ResourceSchema {
-	return serviceSchema("endpoint",
+	s := serviceSchema("endpoint",
 		"A small key-value store served over HTTP on the loopback interface, its data kept under the runtime folder until destroy. Functions use it through the Go package github.com/tetherhq/tether/runtime/kv, or plain HTTP: GET, PUT and DELETE on /v1/kv/{key}. Keys are at most 1 KiB, values at most 1 MiB.",
 		"http://127.0.0.1:PORT, where the store listens. Runtime code may read it (a captured property).")
+	s.Client = &provider.ClientAPI{Import: "github.com/tetherhq/tether/runtime/kv", Package: "kv", Open: "Open", Type: "*kv.Client", Property: "endpoint"}
+	return s
 }
 
 func serviceSchema(urlAttr, description, urlDescription string) *provider.ResourceSchema {

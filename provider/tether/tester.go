@@ -30,7 +30,7 @@ const (
 type testerResource struct{}
 
 func testerResourceSchema() *provider.ResourceSchema {
-	return &provider.ResourceSchema{Block: &provider.Block{
+	return &provider.ResourceSchema{Closures: provider.ClosureTests, Block: &provider.Block{
 		Description: "A set of named end-to-end tests, each a command that passes when it exits 0. `tether test` deploys the configuration to a state of its own, runs every tester's tests in name order, and destroys what it deployed. up and destroy only record them.",
 		Attributes: map[string]*provider.Attribute{
 			"env": {
@@ -245,14 +245,16 @@ func RunTest(ctx context.Context, tc TestCase) TestResult {
 	ctx, cancel := context.WithTimeout(ctx, tc.Timeout)
 	defer cancel()
 	out := &tailBuffer{max: maxTestOutput}
-	cmd := exec.CommandContext(ctx, tc.Command[0], tc.Command[1:]...)
-	cmd.Env = childEnv(tc.Env)
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = grouped()
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
-	// A grandchild holding the output pipe must not keep the test alive.
-	cmd.WaitDelay = 2 * time.Second
-	err := cmd.Start()
+	cmd, err := startRetrying(func() *exec.Cmd {
+		cmd := exec.CommandContext(ctx, tc.Command[0], tc.Command[1:]...)
+		cmd.Env = childEnv(tc.Env)
+		cmd.Stdout, cmd.Stderr = out, out
+		cmd.SysProcAttr = grouped()
+		cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
+		// A grandchild holding the output pipe must not keep the test alive.
+		cmd.WaitDelay = 2 * time.Second
+		return cmd
+	})
 	if err == nil {
 		err = cmd.Wait()
 		killGroup(cmd.Process.Pid)

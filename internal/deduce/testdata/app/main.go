@@ -1,0 +1,169 @@
+// Command app is a program whose closures take every shape the deducer
+// must follow or refuse. Each closure's func line carries a "closure:"
+// marker, each declaration an "origin:" marker; deduce_test.go reads them.
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"reflect"
+	"sort"
+	"sync"
+
+	"github.com/tetherhq/tether"
+	"github.com/tetherhq/tether/builtin"
+	"github.com/tetherhq/tether/internal/deduce/testdata/app/helpers"
+)
+
+var global *builtin.Router
+
+type server struct {
+	router *builtin.Router
+}
+
+func (s *server) handle(w http.ResponseWriter, r *http.Request) {
+	fmt.Fprint(w, s.router.URL())
+}
+
+type urlGetter interface {
+	URL() tether.Output[string]
+}
+
+func named(w http.ResponseWriter, r *http.Request) { // closure: named
+	fmt.Fprint(w, global.URL())
+}
+
+// newRouter is a helper of the main package that declares a router.
+func newRouter(s *tether.Stack, id string) *builtin.Router {
+	return builtin.NewRouter(s, id, builtin.RouterArgs{}) // origin: in-helper
+}
+
+func main() {
+	tether.Main(func(s *tether.Stack) error {
+		r1 := builtin.NewRouter(s, "r1", builtin.RouterArgs{})   // origin: r1
+		r2 := builtin.NewRouter(s, "r2", builtin.RouterArgs{})   // origin: r2
+		r3 := builtin.NewRouter(s, "r3", builtin.RouterArgs{})   // origin: r3
+		store := builtin.NewKv(s, "store", builtin.KvArgs{})     // origin: store
+		global = builtin.NewRouter(s, "g", builtin.RouterArgs{}) // origin: g
+
+		r1.Get("/literal", func(w http.ResponseWriter, r *http.Request) { // closure: literal
+			fmt.Fprint(w, r1.URL())
+		})
+		r1.Get("/none", func(w http.ResponseWriter, r *http.Request) { // closure: none
+			fmt.Fprint(w, "nothing here")
+		})
+		r1.Get("/named", named)
+
+		srv := &server{router: r2}
+		r1.Get("/method", srv.handle) // a method value: found by name
+
+		r1.Get("/helper2", func(w http.ResponseWriter, r *http.Request) { // closure: helper-r2
+			fmt.Fprint(w, helpers.URLOf(r2), helpers.Nothing())
+		})
+		r1.Get("/helper3", func(w http.ResponseWriter, r *http.Request) { // closure: helper-r3
+			fmt.Fprint(w, helpers.URLOf(r3))
+		})
+		r1.Get("/made", helpers.Handler(r3))
+
+		// Reassigned before use: the closure runs later and reads the last.
+		v := builtin.NewRouter(s, "first", builtin.RouterArgs{})             // origin: first
+		v = builtin.NewRouter(s, "last", builtin.RouterArgs{})               // origin: last
+		r1.Get("/reassigned", func(w http.ResponseWriter, r *http.Request) { // closure: reassigned
+			fmt.Fprint(w, v.URL())
+		})
+
+		// Closures stored in a map, called with a constant key and with a
+		// key chosen at run time.
+		urls := map[string]func() string{
+			"one": func() string { return r1.URL().String() },
+			"two": func() string { return r2.URL().String() },
+		}
+		r1.Get("/map-const", func(w http.ResponseWriter, r *http.Request) { // closure: map-const
+			fmt.Fprint(w, urls["two"]())
+		})
+		r1.Get("/map-any", func(w http.ResponseWriter, r *http.Request) { // closure: map-any
+			fmt.Fprint(w, urls[r.URL.Query().Get("which")]())
+		})
+
+		// Handlers in a map, registered in a loop.
+		handlers := map[string]http.HandlerFunc{
+			"/a": func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, r2.URL()) }, // closure: stored-a
+			"/b": func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "b") },      // closure: stored-b
+		}
+		for path, h := range handlers {
+			r1.Get(path, h)
+		}
+
+		// Through an interface, a direct tether.Attr, a goroutine, a
+		// function given to the standard library, a helper of this package.
+		var g urlGetter = r3
+		r1.Get("/iface", func(w http.ResponseWriter, r *http.Request) { // closure: iface
+			fmt.Fprint(w, g.URL())
+		})
+		r1.Get("/attr", func(w http.ResponseWriter, r *http.Request) { // closure: attr
+			fmt.Fprint(w, tether.Attr[string](store, "endpoint"))
+		})
+		r1.Get("/client", func(w http.ResponseWriter, r *http.Request) { // closure: client
+			if c, err := store.Client(); err == nil {
+				c.Put(r.Context(), "k", nil)
+			}
+		})
+		r1.Get("/go", func(w http.ResponseWriter, r *http.Request) { // closure: go
+			var wg sync.WaitGroup
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				fmt.Fprint(w, r2.URL())
+			}()
+			wg.Wait()
+			xs := []string{"b", "a"}
+			sort.Slice(xs, func(i, j int) bool { return xs[i] < r3.URL().String() })
+		})
+		h := newRouter(s, "h")
+		r1.Get("/via-helper", func(w http.ResponseWriter, r *http.Request) { // closure: via-helper
+			fmt.Fprint(w, h.URL())
+		})
+
+		// A router and its handler made in each iteration of a loop.
+		for _, name := range []string{"l1", "l2"} {
+			lr := builtin.NewRouter(s, name, builtin.RouterArgs{})     // origin: in-loop
+			lr.Get("/", func(w http.ResponseWriter, r *http.Request) { // closure: loop
+				fmt.Fprint(w, lr.URL())
+			})
+		}
+
+		// One variable reassigned in each iteration: every closure reads
+		// the last router.
+		var last *builtin.Router
+		for _, name := range []string{"m1", "m2"} {
+			last = builtin.NewRouter(s, name, builtin.RouterArgs{})      // origin: in-loop-last
+			last.Get("/", func(w http.ResponseWriter, r *http.Request) { // closure: loop-last
+				fmt.Fprint(w, last.URL())
+			})
+		}
+
+		// A slice read with a constant index.
+		list := []*builtin.Router{r2, r3}
+		r1.Get("/index", func(w http.ResponseWriter, r *http.Request) { // closure: index
+			fmt.Fprint(w, list[1].URL())
+		})
+
+		// Refused: a resource chosen at run time, reflection.
+		routers := map[string]*builtin.Router{"r2": r2, "r3": r3}
+		r1.Get("/chosen", func(w http.ResponseWriter, r *http.Request) { // closure: chosen
+			fmt.Fprint(w, routers[r.URL.Query().Get("router")].URL())
+		})
+		r1.Get("/chosen-index", func(w http.ResponseWriter, r *http.Request) { // closure: chosen-index
+			fmt.Fprint(w, list[len(os.Args)].URL())
+		})
+		r1.Get("/reflect", func(w http.ResponseWriter, r *http.Request) { // closure: reflect
+			out := reflect.ValueOf(helpers.Nothing).Call(nil)
+			fmt.Fprint(w, out[0].String())
+		})
+		r1.Get("/not-captured", func(w http.ResponseWriter, r *http.Request) { // closure: not-captured
+			fmt.Fprint(w, r2.ID())
+		})
+		return nil
+	})
+}
