@@ -52,12 +52,41 @@ type Mark struct{ Ref *Ref }
 // plans, state, logs, errors. It never contains a resolved value.
 func (r *Ref) Description() string {
 	var b strings.Builder
+	r.describe(&b, nil)
+	return b.String()
+}
+
+// label names one member of a reference cycle: its kind and its plain
+// arguments (the reference arguments are the cycle itself).
+func (r *Ref) label() string {
+	parts := []string{r.Kind}
+	for _, a := range r.Args {
+		if _, ok := FromValue(a); ok {
+			continue
+		}
+		if a, _ := a.Unmark(); a.Type() == cty.String && a.IsKnown() && !a.IsNull() {
+			parts = append(parts, a.AsString())
+		}
+	}
+	return "(" + strings.Join(parts, " ") + ")"
+}
+
+// describe writes the description; path guards against a reference that
+// contains itself, which would otherwise describe forever.
+func (r *Ref) describe(b *strings.Builder, path []*Ref) {
+	for _, p := range path {
+		if p == r {
+			b.WriteString("(reference " + r.Kind + " ...)")
+			return
+		}
+	}
+	path = append(path, r)
 	b.WriteString("(reference ")
 	b.WriteString(r.Kind)
 	for _, a := range r.Args {
 		b.WriteByte(' ')
 		if inner, ok := FromValue(a); ok {
-			b.WriteString(inner.Description())
+			inner.describe(b, path)
 			continue
 		}
 		a, _ = a.Unmark()
@@ -71,13 +100,12 @@ func (r *Ref) Description() string {
 		case a.Type() == cty.Number:
 			b.WriteString(a.AsBigFloat().Text('f', -1))
 		case a.Type() == cty.Bool:
-			fmt.Fprint(&b, a.True())
+			fmt.Fprint(b, a.True())
 		default:
 			b.WriteString(a.Type().FriendlyName())
 		}
 	}
 	b.WriteByte(')')
-	return b.String()
 }
 
 // Resolver resolves one kind of reference from its arguments, which are
@@ -138,7 +166,7 @@ func resolve(ctx context.Context, r *Ref, path []*Ref) (cty.Value, error) {
 		if p == r {
 			var names []string
 			for _, m := range append(path[i:], r) {
-				names = append(names, m.Kind)
+				names = append(names, m.label())
 			}
 			return cty.NilVal, fmt.Errorf("reference cycle: %s", strings.Join(names, " -> "))
 		}
