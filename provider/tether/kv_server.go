@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -113,29 +112,21 @@ func (s *kvServer) fail(w http.ResponseWriter, op, key string, err error) {
 
 // runKV is the key-value store process.
 func runKV(args []string, stderr io.Writer) int {
-	fset := flag.NewFlagSet("kv", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	dir := fset.String("dir", "", "runtime folder of the store")
-	port := fset.Int("port", 0, "port on 127.0.0.1; 0 lets the system choose")
-	if err := fset.Parse(args); err != nil {
+	dir, port, logger, ok := serviceFlags("kv", "store", args, stderr)
+	if !ok {
 		return 2
 	}
-	logger := log.New(stderr, "kv: ", log.LstdFlags)
-	if *dir == "" {
-		logger.Print("-dir is required")
-		return 2
-	}
-	data := filepath.Join(*dir, dataDirName)
+	data := filepath.Join(dir, dataDirName)
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		logger.Printf("cannot create the data folder: %v", err)
 		return 1
 	}
-	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(*port)))
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	if err != nil {
 		logger.Printf("cannot listen: %v", err)
 		return 1
 	}
 	base := "http://" + ln.Addr().String()
 	srv := &http.Server{Handler: &kvServer{data: data, logger: logger}, ErrorLog: logger, ReadHeaderTimeout: 30 * time.Second}
-	return serve(logger, *dir, readyInfo{PID: os.Getpid(), URL: base}, []*http.Server{srv}, []net.Listener{ln}, "serving on "+base)
+	return serve(logger, dir, readyInfo{PID: os.Getpid(), URL: base}, []*http.Server{srv}, []net.Listener{ln}, "serving on "+base)
 }

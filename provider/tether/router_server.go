@@ -5,7 +5,6 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -280,25 +279,17 @@ func (s *routerServer) admin() http.Handler {
 
 // runRouter is the router process.
 func runRouter(args []string, stderr io.Writer) int {
-	fset := flag.NewFlagSet("router", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	dir := fset.String("dir", "", "runtime folder of the router")
-	port := fset.Int("port", 0, "port on 127.0.0.1; 0 lets the system choose")
-	if err := fset.Parse(args); err != nil {
+	dir, port, logger, ok := serviceFlags("router", "router", args, stderr)
+	if !ok {
 		return 2
 	}
-	logger := log.New(stderr, "router: ", log.LstdFlags)
-	if *dir == "" {
-		logger.Print("-dir is required")
-		return 2
-	}
-	token, err := os.ReadFile(filepath.Join(*dir, tokenFileName))
+	token, err := os.ReadFile(filepath.Join(dir, tokenFileName))
 	if err != nil {
 		logger.Printf("cannot read the admin token: %v", err)
 		return 1
 	}
-	s := &routerServer{dir: *dir, token: strings.TrimSpace(string(token)), logger: logger, routes: map[string]routeEntry{}}
-	saved, err := loadRoutes(*dir)
+	s := &routerServer{dir: dir, token: strings.TrimSpace(string(token)), logger: logger, routes: map[string]routeEntry{}}
+	saved, err := loadRoutes(dir)
 	if err != nil {
 		logger.Printf("cannot read the saved routes: %v", err)
 		return 1
@@ -313,7 +304,7 @@ func runRouter(args []string, stderr io.Writer) int {
 	}
 	s.mux.Store(mux)
 
-	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(*port)))
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
 	if err != nil {
 		logger.Printf("cannot listen: %v", err)
 		return 1
@@ -328,7 +319,7 @@ func runRouter(args []string, stderr io.Writer) int {
 		{Handler: s, ErrorLog: logger, ReadHeaderTimeout: 30 * time.Second},
 		{Handler: s.admin(), ErrorLog: logger, ReadHeaderTimeout: 30 * time.Second},
 	}
-	return serve(logger, *dir, readyInfo{PID: os.Getpid(), URL: base, Admin: "http://" + adminLn.Addr().String()},
+	return serve(logger, dir, readyInfo{PID: os.Getpid(), URL: base, Admin: "http://" + adminLn.Addr().String()},
 		servers, []net.Listener{ln, adminLn}, fmt.Sprintf("serving %d routes on %s", len(saved), base))
 }
 

@@ -5,8 +5,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"io/fs"
+	"log"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -297,4 +300,23 @@ func (r serviceResource) read(ctx context.Context, req provider.ReadRequest) pro
 
 func (r serviceResource) importState(ctx context.Context, id string) provider.ImportResponse {
 	return importRuntime(r.typeName)
+}
+
+// serviceFlags reads the arguments every long-lived runtime process takes
+// (its runtime folder and port) and makes its logger; ok is false after it
+// has said what was wrong.
+func serviceFlags(name, what string, args []string, stderr io.Writer) (dir string, port int, logger *log.Logger, ok bool) {
+	fset := flag.NewFlagSet(name, flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	fset.StringVar(&dir, "dir", "", "runtime folder of the "+what)
+	fset.IntVar(&port, "port", 0, "port on 127.0.0.1; 0 lets the system choose")
+	if err := fset.Parse(args); err != nil {
+		return "", 0, nil, false
+	}
+	logger = log.New(stderr, name+": ", log.LstdFlags)
+	if dir == "" {
+		logger.Print("-dir is required")
+		return "", 0, nil, false
+	}
+	return dir, port, logger, true
 }
