@@ -158,7 +158,9 @@ func (l *loader) parse(dir string) ([]*hcl.File, hcl.Diagnostics) {
 		diags = append(diags, d...)
 		if f != nil {
 			files = append(files, f)
-			diags = append(diags, l.checkFunctions(f)...)
+			if l.funcs != nil {
+				diags = append(diags, l.checkFunctions(f)...)
+			}
 		}
 	}
 	return files, diags

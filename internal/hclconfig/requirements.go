@@ -1,0 +1,216 @@
+package hclconfig
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	tfaddr "github.com/hashicorp/terraform-registry-address"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/config"
+)
+
+// Requirements lists the providers the configuration in dir needs, before
+// any provider runs: what `tether init` installs and what plan and up start.
+// It reads the required_providers blocks of the root module and of every
+// local module it calls, and the provider local names that resource types,
+// data sources, provider blocks and provider meta-arguments use. A local
+// name with no required_providers entry implies hashicorp/NAME, as in
+// Terraform, except "tether", which is Tether's built-in provider.
+//
+// The result is sorted by source address; constraints from several modules
+// on the same provider are all kept.
+func Requirements(dir string) ([]config.ProviderRequirement, hcl.Diagnostics) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read configuration", Detail: err.Error()}}
+	}
+	// The loader only parses here; without functions it checks no calls,
+	// which the full load does.
+	r := &reqScan{l: &loader{dir: abs, cfg: &config.Config{Sources: map[string][]byte{}}}, bySource: map[tfaddr.Provider]*config.ProviderRequirement{}, seen: map[string]bool{}}
+	r.module(abs, 0)
+	var out []config.ProviderRequirement
+	for _, req := range r.bySource {
+		out = append(out, *req)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Source.String() < out[j].Source.String() })
+	return out, r.diags
+}
+
+// reqScan carries one Requirements call.
+type reqScan struct {
+	l        *loader
+	bySource map[tfaddr.Provider]*config.ProviderRequirement
+	seen     map[string]bool // module folders already read
+	diags    hcl.Diagnostics
+}
+
+var reqTopSchema = &hcl.BodySchema{
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "terraform"},
+		{Type: "provider", LabelNames: []string{"name"}},
+		{Type: "resource", LabelNames: []string{"type", "name"}},
+		{Type: "data", LabelNames: []string{"type", "name"}},
+		{Type: "module", LabelNames: []string{"name"}},
+	},
+}
+
+func (r *reqScan) module(dir string, depth int) {
+	if r.seen[dir] || depth > 32 {
+		return
+	}
+	r.seen[dir] = true
+	files, diags := r.l.parse(dir)
+	r.diags = append(r.diags, diags...)
+	if diags.HasErrors() {
+		return
+	}
+	sources := map[string]*config.ProviderRequirement{} // by local name, this module's
+	var uses []struct {
+		name string
+		rng  hcl.Range
+	}
+	use := func(name string, rng hcl.Range) {
+		uses = append(uses, struct {
+			name string
+			rng  hcl.Range
+		}{name, rng})
+	}
+	for _, f := range files {
+		content, _, _ := f.Body.PartialContent(reqTopSchema)
+		for _, b := range content.Blocks {
+			switch b.Type {
+			case "terraform":
+				r.terraform(b, sources)
+			case "provider":
+				use(b.Labels[0], b.DefRange)
+			case "resource", "data":
+				name := impliedProvider(b.Labels[0])
+				if meta, _, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "provider"}}}); meta != nil {
+					if a, ok := meta.Attributes["provider"]; ok {
+						if t, d := hcl.AbsTraversalForExpr(a.Expr); !d.HasErrors() && len(t) > 0 {
+							name = t.RootName()
+						}
+					}
+				}
+				use(name, b.DefRange)
+			case "module":
+				r.moduleCall(dir, b, depth)
+			}
+		}
+	}
+	for _, u := range uses {
+		if _, ok := sources[u.name]; ok {
+			continue
+		}
+		src, err := impliedSource(u.name)
+		if err != nil {
+			r.diags = append(r.diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid provider local name",
+				Detail:   fmt.Sprintf("The provider local name %q implies no valid source address: %s. Declare it in required_providers with a source.", u.name, err),
+				Subject:  u.rng.Ptr(),
+			})
+			continue
+		}
+		sources[u.name] = &config.ProviderRequirement{Source: src, DeclRange: u.rng}
+	}
+	for _, req := range sources {
+		r.add(req)
+	}
+}
+
+// terraform reads the required_providers of a terraform block.
+func (r *reqScan) terraform(b *hcl.Block, sources map[string]*config.ProviderRequirement) {
+	content, _, _ := b.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}}})
+	for _, rb := range content.Blocks {
+		attrs, d := rb.Body.JustAttributes()
+		r.diags = append(r.diags, d...)
+		for name, a := range attrs {
+			v, d := a.Expr.Value(nil)
+			if d.HasErrors() {
+				r.diags = append(r.diags, d...)
+				continue
+			}
+			req := &config.ProviderRequirement{DeclRange: a.NameRange}
+			src := ""
+			switch {
+			case v.Type() == cty.String && !v.IsNull():
+				// The legacy form `name = "constraint"` names no source.
+				req.Constraints = append(req.Constraints, v.AsString())
+			case v.Type().IsObjectType():
+				if v.Type().HasAttribute("source") {
+					if s := v.GetAttr("source"); s.Type() == cty.String && !s.IsNull() {
+						src = s.AsString()
+					}
+				}
+				if v.Type().HasAttribute("version") {
+					if s := v.GetAttr("version"); s.Type() == cty.String && !s.IsNull() {
+						req.Constraints = append(req.Constraints, s.AsString())
+					}
+				}
+			}
+			var err error
+			if src == "" {
+				req.Source, err = impliedSource(name)
+			} else {
+				req.Source, err = tfaddr.ParseProviderSource(src)
+			}
+			if err != nil {
+				r.diags = append(r.diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid provider source",
+					Detail:   fmt.Sprintf("The source of provider %q is not a valid provider source address: %s.", name, err),
+					Subject:  a.Expr.Range().Ptr(),
+				})
+				continue
+			}
+			sources[name] = req
+		}
+	}
+}
+
+// moduleCall follows a call to a local module; other sources are left to
+// the loader, which reports them.
+func (r *reqScan) moduleCall(dir string, b *hcl.Block, depth int) {
+	content, _, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source"}}})
+	a, ok := content.Attributes["source"]
+	if !ok {
+		return
+	}
+	v, d := a.Expr.Value(nil)
+	if d.HasErrors() || v.Type() != cty.String || v.IsNull() {
+		return
+	}
+	src := v.AsString()
+	if !strings.HasPrefix(src, "./") && !strings.HasPrefix(src, "../") {
+		return
+	}
+	child := filepath.Join(dir, filepath.FromSlash(src))
+	if fi, err := os.Stat(child); err == nil && fi.IsDir() {
+		r.module(child, depth+1)
+	}
+}
+
+func (r *reqScan) add(req *config.ProviderRequirement) {
+	prev, ok := r.bySource[req.Source]
+	if !ok {
+		c := *req
+		r.bySource[req.Source] = &c
+		return
+	}
+	prev.Constraints = append(prev.Constraints, req.Constraints...)
+}
+
+// impliedSource is the source address a local name implies when no
+// required_providers entry gives one.
+func impliedSource(name string) (tfaddr.Provider, error) {
+	if name == "tether" {
+		return config.BuiltinSource, nil
+	}
+	return tfaddr.ParseProviderSource("hashicorp/" + name)
+}
