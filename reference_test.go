@@ -188,7 +188,7 @@ func TestReferenceKindsOfYourOwn(t *testing.T) {
 	if got := p.read("db.txt"); got != vault["secret/db"] {
 		t.Errorf("db.txt = %q", got)
 	}
-	if out := check("output", "db"); strings.TrimSpace(out) != `(reference vault secret/db (reference env VAULT_TOKEN))` {
+	if out := check("output", "db"); strings.TrimSpace(out) != `"(reference vault secret/db (reference env VAULT_TOKEN))"` {
 		t.Errorf("output db = %q", out)
 	}
 	// Only the files the program asked for hold secrets.

@@ -4,7 +4,7 @@
 // function and a test that run it again with the closure selected.
 //
 //	go run ./cmd/tether up -C examples/echo --yes     deploy; prints the URL
-//	curl "$(go run ./cmd/tether output -C examples/echo url)"
+//	curl "$(go run ./cmd/tether output -C examples/echo --raw url)"
 //	go run ./cmd/tether test -C examples/echo         deploy, test, destroy
 //	go run ./cmd/tether destroy -C examples/echo --yes
 package main

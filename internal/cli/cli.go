@@ -12,10 +12,12 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"golang.org/x/term"
 
+	"github.com/tetherhq/tether/internal/engine"
 	"github.com/tetherhq/tether/internal/provider"
 	tetherprovider "github.com/tetherhq/tether/provider/tether"
 )
@@ -89,6 +91,14 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, src Source) i
 		return e.state(ctx, rest)
 	case "graph":
 		return e.graph(ctx, rest)
+	case "taint":
+		return e.taint(ctx, rest, true)
+	case "untaint":
+		return e.taint(ctx, rest, false)
+	case "fmt":
+		return e.fmt(rest)
+	case "validate":
+		return e.validate(ctx, rest)
 	case "gen":
 		return e.gen(ctx, rest)
 	case "test":
@@ -114,13 +124,19 @@ Commands:
   plan       Show what would change          [--detailed-exitcode]
   up         Plan and apply the changes      [--yes]
   destroy    Destroy everything recorded     [--yes]
-  output     Show root outputs               [--json] [NAME]
-  state      Inspect state: list, show ADDRESS, unlock
+  validate   Check the configuration         [--json]
+  fmt        Rewrite files in the canonical format  [--check] [--diff]
+  output     Show root outputs               [--json] [--raw] [NAME]
+  state      Read and edit state: list, show, rm, mv, unlock
+  taint      Mark an object to be replaced by the next up
+  untaint    Keep an object the next up would replace
   graph      Print the dependency graph as DOT   [--arch]
   test       Deploy a test stack, run its tests, destroy it
   gen        Generate Go SDK bindings        [--from SOURCE]
   provider   serve: run the built-in provider for Terraform
   version    Print the version
+
+Run "tether COMMAND --help" for a command's options.
 
 Common options:
   -C DIR                  Use the configuration in DIR (default: current folder)
@@ -128,6 +144,9 @@ Common options:
   -var-file FILE          Read input variables from FILE (repeatable)
   --parallelism N         Provider operations at once (default 256)
   --refresh=false         Plan from recorded state without reading objects back
+  --input=false           Never ask; fail where an answer is needed
+  --lock-timeout D        Wait up to D (such as 30s) for the state lock
+  --no-color              Print no colours
 `)
 }
 
@@ -137,6 +156,13 @@ type common struct {
 	vars        varArgs
 	parallelism int
 	refresh     bool
+	// input=false forbids asking anything: where an answer is needed,
+	// the command fails instead.
+	input bool
+	// lockTimeout is how long to wait for a state lock another process
+	// holds; 0 fails at once.
+	lockTimeout time.Duration
+	noColor     bool
 	// destroying is set by destroy: the configuration is loaded only to
 	// destroy what state records.
 	destroying bool
@@ -151,7 +177,7 @@ func (v varArgs) String() string { return "" }
 func (v varArgs) Set(s string) error {
 	name, value, ok := strings.Cut(s, "=")
 	if !ok || name == "" {
-		return fmt.Errorf("want NAME=VALUE, got %q", s)
+		return fmt.Errorf("a variable is set as NAME=VALUE, such as -var 'region=eu-west-1'")
 	}
 	*v.list = append(*v.list, varArg{name: name, value: value})
 	return nil
@@ -166,18 +192,45 @@ func (v varFiles) Set(s string) error {
 }
 
 func (e *env) flags(name string, c *common) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := e.flagSet(name)
 	if c != nil {
 		var list []varArg
 		c.vars = varArgs{list: &list}
 		fs.StringVar(&c.dir, "C", ".", "configuration folder")
 		fs.Var(c.vars, "var", "set an input variable, NAME=VALUE")
 		fs.Var(varFiles(c.vars), "var-file", "read input variables from a file")
-		fs.IntVar(&c.parallelism, "parallelism", 0, "provider operations at once")
+		fs.IntVar(&c.parallelism, "parallelism", engine.DefaultParallelism, "provider operations at once")
 		fs.BoolVar(&c.refresh, "refresh", true, "read objects back from providers before planning")
+		fs.BoolVar(&c.input, "input", true, "ask for input where it is needed")
+		fs.DurationVar(&c.lockTimeout, "lock-timeout", 0, "wait this long for the state lock")
+		fs.BoolVar(&c.noColor, "no-color", false, "print no colours")
 	}
 	return fs
+}
+
+// parseCommon parses a command that loads configuration and takes no
+// other arguments, checking the shared flags' values. It returns the exit
+// code to stop with, or -1 to go on.
+func (e *env) parseCommon(fs *flag.FlagSet, c *common, args []string) int {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return e.flagError(fs, err)
+	}
+	if !e.noArgs(fs.Name(), pos) {
+		return 1
+	}
+	if c.parallelism < 1 {
+		fmt.Fprintf(e.stderr, "Error: --parallelism must be at least 1, not %d.\n", c.parallelism)
+		return 1
+	}
+	if c.lockTimeout < 0 {
+		fmt.Fprintf(e.stderr, "Error: --lock-timeout cannot be negative (%s).\n", c.lockTimeout)
+		return 1
+	}
+	if c.noColor {
+		e.color = false
+	}
+	return -1
 }
 
 // parse parses flags that may come before or after positional arguments.
@@ -187,12 +240,16 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		if err := fs.Parse(args); err != nil {
 			return nil, err
 		}
-		args = fs.Args()
-		if len(args) == 0 {
+		rest := fs.Args()
+		// "--" ends the options: everything after it is an argument.
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
 			return pos, nil
 		}
-		pos = append(pos, args[0])
-		args = args[1:]
+		pos = append(pos, rest[0])
+		args = rest[1:]
 	}
 }
 

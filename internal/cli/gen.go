@@ -28,8 +28,12 @@ func (e *env) gen(ctx context.Context, args []string) int {
 	pkg := fs.String("package", "", "package name (default: the provider's name; builtin for the built-in provider)")
 	name := fs.String("provider", "", "the provider's local name; with a schema file holding several, which one")
 	split := fs.String("split", "auto", "auto, none or groups: one package per group of types sharing a word")
-	if _, err := parse(fs, args); err != nil {
-		return 1
+	pos, err := parse(fs, args)
+	if err != nil {
+		return e.flagError(fs, err)
+	}
+	if len(pos) > 0 {
+		return e.errorf("gen takes no arguments, but was given %q; name the source with --from", strings.Join(pos, " "))
 	}
 	if *from == "" {
 		return e.errorf("gen needs --from: builtin, a file written by `terraform providers schema -json`, or a provider plugin binary")

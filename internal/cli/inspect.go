@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tetherhq/tether/internal/engine"
@@ -57,9 +58,19 @@ func (e *env) output(ctx context.Context, args []string) int {
 	fs := e.flags("output", nil)
 	dir := fs.String("C", ".", "configuration folder")
 	asJSON := fs.Bool("json", false, "print JSON")
+	raw := fs.Bool("raw", false, "print a string, number or bool as it is")
+	fs.BoolVar(new(bool), "no-color", false, "print no colours")
 	pos, err := parse(fs, args)
 	if err != nil {
-		return 1
+		return e.flagError(fs, err)
+	}
+	switch {
+	case len(pos) > 1:
+		return e.errorf("output takes at most one output name, but was given %q", strings.Join(pos, " "))
+	case *asJSON && *raw:
+		return e.errorf("--json and --raw cannot be used together: choose one")
+	case *raw && len(pos) == 0:
+		return e.errorf("--raw needs the name of an output: tether output --raw NAME")
 	}
 	store, ok := e.openState(*dir)
 	if !ok {
@@ -79,12 +90,12 @@ func (e *env) output(ctx context.Context, args []string) int {
 		if _, ok := snap.Outputs[pos[0]]; !ok {
 			return e.errorf("no output named %q. Outputs: %s", pos[0], strings.Join(names, ", "))
 		}
-		names = pos[:1]
+		names = pos
 	}
 	type jsonOutput struct {
 		Sensitive bool            `json:"sensitive"`
 		Type      json.RawMessage `json:"type"`
-		Value     json.RawMessage `json:"value,omitempty"`
+		Value     json.RawMessage `json:"value"`
 	}
 	all := map[string]jsonOutput{}
 	for _, name := range names {
@@ -93,38 +104,33 @@ func (e *env) output(ctx context.Context, args []string) int {
 		if err != nil {
 			return e.errorf("output %q: %v", name, err)
 		}
-		var raw struct {
+		var recorded struct {
 			Value json.RawMessage `json:"value"`
 			Type  json.RawMessage `json:"type"`
 		}
-		if err := json.Unmarshal(opened, &raw); err != nil {
+		if err := json.Unmarshal(opened, &recorded); err != nil {
 			return e.errorf("output %q is recorded in a form this Tether cannot read: %v", name, err)
 		}
 		v, err := ctyjson.Unmarshal(opened, cty.DynamicPseudoType)
 		if err != nil {
 			return e.errorf("output %q is recorded in a form this Tether cannot read: %v", name, err)
 		}
-		if o.Sensitive {
-			v = v.Mark(marks.Sensitive)
-			// Sensitive values stay off stdout, in JSON too.
-			raw.Value = nil
-		}
+		// As in Terraform, a sensitive output is hidden only in the list
+		// of all outputs: named, or asked for as JSON, its value is what
+		// the caller wants, and a placeholder would be taken for it.
 		switch {
+		case *raw:
+			return e.rawOutput(name, v)
 		case *asJSON && len(pos) > 0:
-			if o.Sensitive {
-				fmt.Fprintln(e.stdout, `"(sensitive value)"`)
-			} else {
-				fmt.Fprintln(e.stdout, string(raw.Value))
-			}
+			fmt.Fprintln(e.stdout, string(recorded.Value))
 		case *asJSON:
-			all[name] = jsonOutput{Sensitive: o.Sensitive, Type: raw.Type, Value: raw.Value}
+			all[name] = jsonOutput{Sensitive: o.Sensitive, Type: recorded.Type, Value: recorded.Value}
 		case len(pos) > 0:
-			if !o.Sensitive && v.Type() == cty.String {
-				fmt.Fprintln(e.stdout, v.AsString())
-			} else {
-				fmt.Fprintln(e.stdout, ui.FormatValue(v, 0))
-			}
+			fmt.Fprintln(e.stdout, ui.FormatValue(v, 0))
 		default:
+			if o.Sensitive {
+				v = v.Mark(marks.Sensitive)
+			}
 			fmt.Fprintf(e.stdout, "%s = %s\n", name, ui.FormatValue(v, 0))
 		}
 	}
@@ -135,15 +141,42 @@ func (e *env) output(ctx context.Context, args []string) int {
 	return 0
 }
 
+// rawOutput prints a primitive value as it is, with no quotes and no
+// newline, for shell scripts: `curl "$(tether output --raw url)"`.
+func (e *env) rawOutput(name string, v cty.Value) int {
+	if v.IsNull() {
+		return e.errorf("output %q is null; --raw can print only a string, number or bool", name)
+	}
+	s, err := convert.Convert(v, cty.String)
+	if err != nil || !v.Type().IsPrimitiveType() {
+		return e.errorf("output %q is of type %s; --raw can print only a string, number or bool: use --json", name, v.Type().FriendlyName())
+	}
+	fmt.Fprint(e.stdout, s.AsString())
+	return 0
+}
+
 func (e *env) state(ctx context.Context, args []string) int {
 	if len(args) == 0 {
-		return e.errorf("state needs a subcommand: list, show ADDRESS, unlock")
+		return e.errorf("state needs a subcommand: list, show, rm, mv or unlock. Run \"tether state --help\" for more")
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		e.printHelp("state")
+		return 0
+	}
+	switch args[0] {
+	case "list", "show", "rm", "mv", "unlock":
+	default:
+		return e.errorf("unknown state subcommand %q: use list, show, rm, mv or unlock", args[0])
 	}
 	fs := e.flags("state "+args[0], nil)
 	dir := fs.String("C", ".", "configuration folder")
+	dryRun := fs.Bool("dry-run", false, "show what would change, change nothing")
 	pos, err := parse(fs, args[1:])
 	if err != nil {
-		return 1
+		return e.flagError(fs, err)
+	}
+	if *dryRun && args[0] != "rm" && args[0] != "mv" {
+		return e.errorf("--dry-run applies to state rm and state mv only")
 	}
 	store, ok := e.openState(*dir)
 	if !ok {
@@ -156,10 +189,11 @@ func (e *env) state(ctx context.Context, args []string) int {
 		if err != nil {
 			return e.errorf("%v", err)
 		}
-		for _, addr := range sortedKeys(snap.Objects) {
-			fmt.Fprintln(e.stdout, addr)
-		}
-		return 0
+		return e.stateList(snap, pos)
+	case "rm":
+		return e.stateRemove(ctx, store, pos, *dryRun)
+	case "mv":
+		return e.stateMove(ctx, store, pos, *dryRun)
 	case "show":
 		if len(pos) != 1 {
 			return e.errorf("state show takes one resource address, e.g. tether_file.a")
@@ -185,6 +219,9 @@ func (e *env) state(ctx context.Context, args []string) int {
 		}
 		return 0
 	case "unlock":
+		if len(pos) > 0 {
+			return e.errorf("state unlock takes no arguments, but was given %q", strings.Join(pos, " "))
+		}
 		info, err := store.ForceUnlock(ctx)
 		if err != nil {
 			return e.errorf("%v", err)
@@ -196,7 +233,7 @@ func (e *env) state(ctx context.Context, args []string) int {
 		fmt.Fprintf(e.stdout, "Broke the lock held by %s (pid %d on %s, %s since %s).\n", info.Who, info.PID, info.Host, info.Operation, info.Created.Format("2006-01-02 15:04:05"))
 		return 0
 	}
-	return e.errorf("unknown state subcommand %q: use list, show ADDRESS or unlock", args[0])
+	return 1
 }
 
 // decodeObject reads a recorded object with its provider's schema, marking
@@ -223,8 +260,8 @@ func (e *env) graph(ctx context.Context, args []string) int {
 	var c common
 	fs := e.flags("graph", &c)
 	archFlag := fs.Bool("arch", false, "show the architecture of a Go program's closures")
-	if _, err := parse(fs, args); err != nil {
-		return 1
+	if code := e.parseCommon(fs, &c, args); code >= 0 {
+		return code
 	}
 	if err := c.chdir(); err != nil {
 		return e.errorf("%v", err)
@@ -275,7 +312,11 @@ func (e *env) graph(ctx context.Context, args []string) int {
 }
 
 func (e *env) provider(args []string) int {
-	if len(args) == 0 || args[0] != "serve" {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+		e.printHelp("provider")
+		return 0
+	}
+	if len(args) != 1 || args[0] != "serve" {
 		return e.errorf("provider takes one subcommand: serve (serves the built-in provider over the Terraform plugin protocol)")
 	}
 	if err := protocol.Serve("registry.terraform.io/tetherhq/tether", func() provider.Provider { return tetherprovider.New() }); err != nil {

@@ -65,7 +65,7 @@ func (e *env) open(ctx context.Context, c *common, op string) (*session, bool) {
 	if u, err := user.Current(); err == nil {
 		who = u.Username
 	}
-	unlock, err := store.Lock(ctx, state.LockInfo{Operation: op, Who: who + "@" + host, Host: host, PID: os.Getpid(), Created: time.Now()})
+	unlock, err := lockState(ctx, store, state.LockInfo{Operation: op, Who: who + "@" + host, Host: host, PID: os.Getpid(), Created: time.Now()}, c.lockTimeout)
 	if err != nil {
 		store.Close()
 		e.errorf("%v", err)
@@ -93,8 +93,8 @@ func (e *env) plan(ctx context.Context, args []string) int {
 	fs := e.flags("plan", &c)
 	detailed := fs.Bool("detailed-exitcode", false, "exit 2 when the plan has changes")
 	destroy := fs.Bool("destroy", false, "plan to destroy everything")
-	if _, err := parse(fs, args); err != nil {
-		return 1
+	if code := e.parseCommon(fs, &c, args); code >= 0 {
+		return code
 	}
 	s, ok := e.open(ctx, &c, "plan")
 	if !ok {
@@ -125,8 +125,8 @@ func (e *env) up(ctx context.Context, args []string, destroy bool) int {
 	c.destroying = destroy
 	yes := fs.Bool("yes", false, "apply without asking")
 	fs.BoolVar(yes, "auto-approve", false, "same as --yes")
-	if _, err := parse(fs, args); err != nil {
-		return 1
+	if code := e.parseCommon(fs, &c, args); code >= 0 {
+		return code
 	}
 	s, ok := e.open(ctx, &c, name)
 	if !ok {
@@ -145,7 +145,7 @@ func (e *env) up(ctx context.Context, args []string, destroy bool) int {
 		return 0
 	}
 	if !*yes {
-		if err := e.confirm(destroy); err != nil {
+		if err := e.confirm(destroy, c.input); err != nil {
 			return e.errorf("%v", err)
 		}
 	}
@@ -210,7 +210,10 @@ func (e *env) up(ctx context.Context, args []string, destroy bool) int {
 
 // confirm asks on a terminal; anywhere else it refuses, so that a script
 // never applies a plan nobody saw.
-func (e *env) confirm(destroy bool) error {
+func (e *env) confirm(destroy, input bool) error {
+	if !input {
+		return errors.New("refusing to apply: --input=false forbids asking for confirmation. Run again with --yes to apply without asking")
+	}
 	if !e.stdinTTY {
 		return errors.New("refusing to apply: stdin is not a terminal, so nobody can confirm the plan. Run again with --yes to apply without asking")
 	}

@@ -46,6 +46,17 @@ func hclSource(in LoadInput) (*config.Config, hcl.Diagnostics) {
 // invocation's source, printing diagnostics. The caller closes the
 // providers it gets back.
 func (e *env) load(ctx context.Context, c *common) (map[string]provider.Provider, map[string]*provider.Schema, *config.Config, bool) {
+	provs, schemas, cfg, diags := e.loadConfig(ctx, c)
+	e.configDiagnostics(cfg, diags)
+	if diags.HasErrors() {
+		return nil, nil, nil, false
+	}
+	return provs, schemas, cfg, true
+}
+
+// loadConfig is load without printing: on errors the providers are
+// already closed.
+func (e *env) loadConfig(ctx context.Context, c *common) (map[string]provider.Provider, map[string]*provider.Schema, *config.Config, hcl.Diagnostics) {
 	provs, schemas, sources, diags := providers()
 	var vars []hclconfig.VarArg
 	for _, v := range *c.vars.list {
@@ -61,6 +72,18 @@ func (e *env) load(ctx context.Context, c *common) (map[string]provider.Provider
 	}
 	cfg, d := src(in)
 	diags = append(diags, d...)
+	if diags.HasErrors() {
+		for _, p := range provs {
+			p.Close()
+		}
+		return nil, nil, cfg, diags
+	}
+	return provs, schemas, cfg, diags
+}
+
+// configDiagnostics prints diagnostics about a configuration, with
+// excerpts of its sources where it was read.
+func (e *env) configDiagnostics(cfg *config.Config, diags hcl.Diagnostics) {
 	var srcs map[string][]byte
 	if cfg != nil {
 		srcs = cfg.Sources
@@ -68,11 +91,4 @@ func (e *env) load(ctx context.Context, c *common) (map[string]provider.Provider
 	if len(diags) > 0 {
 		ui.WriteDiagnostics(e.stderr, diags, srcs, e.color)
 	}
-	if diags.HasErrors() {
-		for _, p := range provs {
-			p.Close()
-		}
-		return nil, nil, nil, false
-	}
-	return provs, schemas, cfg, true
 }

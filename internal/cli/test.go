@@ -42,8 +42,8 @@ func stateDirOf(ctx context.Context) string {
 func (e *env) test(ctx context.Context, args []string) int {
 	var c common
 	flags := e.flags("test", &c)
-	if _, err := parse(flags, args); err != nil {
-		return 1
+	if code := e.parseCommon(flags, &c, args); code >= 0 {
+		return code
 	}
 	if err := c.chdir(); err != nil {
 		return e.errorf("%v", err)

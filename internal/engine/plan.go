@@ -502,7 +502,7 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 	change.Before = before
 	if in.recorded != nil && in.recorded.Status == state.Tainted && change.Action != plan.Create {
 		change.Action = replaceAction(n.cfg)
-		change.Reason = "it is tainted: an earlier apply failed part way through creating it"
+		change.Tainted = true
 	}
 	if n.cfg.Lifecycle.PreventDestroy && (change.Action.IsReplace() || change.Action == plan.Delete) {
 		return append(diags, preventDestroy(in.addr, n.cfg, change.Action))

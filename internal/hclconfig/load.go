@@ -106,7 +106,30 @@ func Load(dir string, opts Options) (*config.Config, hcl.Diagnostics) {
 	for _, f := range l.pending {
 		f()
 	}
-	return l.cfg, l.diags
+	return l.cfg, uniqueDiags(l.diags)
+}
+
+// uniqueDiags drops repeats: a module called more than once is read once
+// per call, and a mistake in it is one mistake, said once.
+func uniqueDiags(diags hcl.Diagnostics) hcl.Diagnostics {
+	type key struct {
+		summary, detail string
+		subject         hcl.Range
+	}
+	seen := map[key]bool{}
+	out := diags[:0:0]
+	for _, d := range diags {
+		k := key{summary: d.Summary, detail: d.Detail}
+		if d.Subject != nil {
+			k.subject = *d.Subject
+		}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, d)
+	}
+	return out
 }
 
 func (l *loader) parse(dir string) ([]*hcl.File, hcl.Diagnostics) {

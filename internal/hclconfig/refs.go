@@ -191,7 +191,7 @@ func (m *module) refs(n *config.Node, traversals []hcl.Traversal, repeatKind str
 		addr := m.prefix(rel)
 		target, ok := l.decls[addr]
 		if !ok || target.Kind == config.Output || target.Kind == config.Provider || target.Kind == config.Check {
-			m.undeclared(rng, rel, root, names)
+			m.undeclared(n, rng, rel, root, names)
 			continue
 		}
 		if target == n && !n.Argument {
@@ -215,11 +215,13 @@ func (m *module) outputNames() []string {
 	return out
 }
 
-func (m *module) undeclared(rng hcl.Range, rel, root string, names []string) {
+// undeclared reports a reference from n to something not declared,
+// suggesting a close name; never n itself, which cannot refer to itself.
+func (m *module) undeclared(n *config.Node, rng hcl.Range, rel, root string, names []string) {
 	l := m.l
 	var candidates []string
 	for a, d := range l.decls {
-		if d.Module != m.path || d.Kind == config.Output || d.Kind == config.Provider || d.Kind == config.Module {
+		if d == n || d.Module != m.path || d.Kind == config.Output || d.Kind == config.Provider || d.Kind == config.Module {
 			continue
 		}
 		candidates = append(candidates, strings.TrimPrefix(a, m.path+"."))

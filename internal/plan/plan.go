@@ -72,6 +72,9 @@ type ResourceChange struct {
 	// "the file was deleted outside Tether" or "it depends on tether_file.a,
 	// which has changes pending".
 	Reason string
+	// Tainted is set when the object is replaced because it is tainted:
+	// its create failed part way, or `tether taint` marked it.
+	Tainted bool
 }
 
 // OutputChange is the planned change for one root output.

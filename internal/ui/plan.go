@@ -272,6 +272,8 @@ func (p *printer) change(c *plan.ResourceChange) {
 		what = " will be created"
 	case c.Action == plan.Update:
 		what = " will be updated in place"
+	case c.Action.IsReplace() && c.Tainted:
+		what = " is tainted, so must be replaced"
 	case c.Action.IsReplace():
 		what = " must be replaced"
 	case c.Action == plan.Delete:

@@ -1,0 +1,218 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// help is each command's --help text, in the style of the top-level
+// usage: what it does, then its options.
+var help = map[string]string{
+	"plan": `Usage: tether plan [options]
+
+  Shows what up would change: what it would create, update, replace and
+  destroy, and the outputs it would set.
+
+Options:
+  --detailed-exitcode   Exit 0 for no changes, 2 for changes, 1 on error
+  --destroy             Plan to destroy everything recorded
+` + commonHelp,
+	"up": `Usage: tether up [options]
+
+  Plans and applies the changes. Without --yes it shows the plan and asks;
+  off a terminal it refuses rather than apply a plan nobody saw.
+
+Options:
+  --yes, --auto-approve Apply without asking
+` + commonHelp,
+	"destroy": `Usage: tether destroy [options]
+
+  Destroys everything state records, dependents first.
+
+Options:
+  --yes, --auto-approve Destroy without asking
+` + commonHelp,
+	"output": `Usage: tether output [options] [NAME]
+
+  Shows the root module's outputs. With NAME, only that output's value;
+  a string is printed without quotes. A sensitive output is hidden when
+  all outputs are listed, and shown when it is named or with --json, as
+  Terraform does: the caller asked for it by name.
+
+Options:
+  --json                Print JSON: an object of all outputs, or NAME's value
+  --raw                 Print NAME's value as it is (a string, number or bool)
+  -C DIR                Use the state of the configuration in DIR
+`,
+	"state": `Usage: tether state SUBCOMMAND [options] [ARGS]
+
+  Reads and edits state.
+
+Subcommands:
+  list [ADDRESS...]     List recorded objects; with addresses, those they match
+  show ADDRESS          Show one recorded object
+  rm ADDRESS...         Forget objects without destroying them
+  mv SOURCE DEST        Record an object, a resource or a module under a new address
+  unlock                Break the lock a process that died left behind
+
+Options:
+  -C DIR                Use the state of the configuration in DIR
+  --dry-run             (rm, mv) Show what would change, change nothing
+`,
+	"taint": `Usage: tether taint [options] ADDRESS
+
+  Marks a recorded object as tainted, so that the next up replaces it.
+
+Options:
+  -C DIR                Use the state of the configuration in DIR
+`,
+	"untaint": `Usage: tether untaint [options] ADDRESS
+
+  Removes the tainted mark from a recorded object, so that the next up
+  keeps it.
+
+Options:
+  -C DIR                Use the state of the configuration in DIR
+`,
+	"graph": `Usage: tether graph [options]
+
+  Prints the configuration's dependency graph as DOT.
+
+Options:
+  --arch                Show the architecture of a Go program's closures
+` + commonHelp,
+	"test": `Usage: tether test [options]
+
+  Deploys a stack of its own (.tether/test), runs every tester's tests,
+  prints each with PASS or FAIL, and destroys the stack.
+
+Options:
+` + commonHelp,
+	"validate": `Usage: tether validate [options]
+
+  Checks that the configuration is valid: syntax, references, argument
+  names and types against the providers' schemas. It reads no state and
+  calls no provider's API.
+
+Options:
+  --json                Print the result as JSON, in Terraform's format
+  -C DIR                Validate the configuration in DIR
+`,
+	"fmt": `Usage: tether fmt [options] [TARGET...]
+
+  Rewrites Terraform-language files (*.tf, *.tfvars, *.tftest.hcl) in the
+  canonical format. TARGET is a file or folder (default: the current
+  folder); - reads standard input and writes standard output.
+
+Options:
+  --check               Change nothing; exit 3 when a file is not formatted
+  --diff                Print the differences
+  --list=false          Do not print the names of changed files
+  --write=false         Do not rewrite files
+  --recursive           Also format files in subfolders
+`,
+	"gen": `Usage: tether gen --from SOURCE [options]
+
+  Writes typed Go bindings for a provider's schema.
+
+Options:
+  --from SOURCE         builtin, a 'terraform providers schema -json' file, or a provider binary
+  --out DIR             Folder to write the package to (default: the package name)
+  --package NAME        Package name
+  --provider NAME       With a schema file holding several providers, which one
+  --split MODE          auto, none or groups: one package per group of types
+`,
+	"provider": `Usage: tether provider serve
+
+  Serves the built-in provider over the Terraform plugin protocol, as a
+  provider plugin that Terraform starts.
+`,
+}
+
+const commonHelp = `  -C DIR                Use the configuration in DIR (default: current folder)
+  -var NAME=VALUE       Set an input variable (repeatable)
+  -var-file FILE        Read input variables from FILE (repeatable)
+  --parallelism N       Provider operations at once (default 256)
+  --refresh=false       Plan from recorded state without reading objects back
+  --input=false         Never ask for input; fail where an answer is needed
+  --lock-timeout D      Wait up to D (such as 30s) for the state lock
+  --no-color            Print no colours
+`
+
+// errHelp is returned by parse after printing a command's help.
+var errHelp = errors.New("help printed")
+
+// flagSet makes the flag set of a command: Go's own usage dump and error
+// printing are replaced by the command's help and one Error line.
+func (e *env) flagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// flagError reports a failed parse and returns the exit code: 0 when the
+// user asked for help (which was printed), 1 otherwise.
+func (e *env) flagError(fs *flag.FlagSet, err error) int {
+	if errors.Is(err, errHelp) || errors.Is(err, flag.ErrHelp) {
+		e.printHelp(fs.Name())
+		return 0
+	}
+	fmt.Fprintf(e.stderr, "Error: %s\n\nRun \"tether %s --help\" to see its options.\n", flagMessage(err), fs.Name())
+	return 1
+}
+
+func (e *env) printHelp(name string) {
+	if h, ok := help[name]; ok {
+		fmt.Fprint(e.stdout, h)
+		return
+	}
+	if h, ok := help[strings.Fields(name)[0]]; ok {
+		fmt.Fprint(e.stdout, h)
+		return
+	}
+	usage(e.stdout)
+}
+
+// flagMessage turns the flag package's messages into sentences.
+func flagMessage(err error) string {
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return fmt.Sprintf("unknown option %s", rest)
+	}
+	if rest, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		return fmt.Sprintf("the option %s needs a value", rest)
+	}
+	if strings.HasPrefix(msg, "invalid value ") || strings.HasPrefix(msg, "invalid boolean value ") {
+		// invalid value "x" for flag -var: REASON
+		if i := strings.Index(msg, " for flag "); i >= 0 {
+			rest := msg[i+len(" for flag "):]
+			flagName, reason, _ := strings.Cut(rest, ": ")
+			value := msg[strings.Index(msg, "value ")+len("value ") : i]
+			return fmt.Sprintf("invalid value %s for the option %s: %s", value, flagName, reason)
+		}
+	}
+	return msg
+}
+
+// noArgs refuses words a command does not take: a word after a command
+// that takes none is a mistake (a resource address given to destroy, say),
+// and ignoring it would do something other than what was asked.
+func (e *env) noArgs(name string, pos []string) bool {
+	if len(pos) == 0 {
+		return true
+	}
+	hint := ""
+	switch name {
+	case "up", "apply":
+		hint = " Saved plan files are not supported yet: run up without one, and it plans again."
+	case "destroy", "plan":
+		hint = " Tether plans the whole configuration; a resource address cannot narrow it yet."
+	}
+	fmt.Fprintf(e.stderr, "Error: tether %s takes no arguments, but was given %q.%s\n\nRun \"tether %s --help\" to see its options.\n",
+		name, strings.Join(pos, " "), hint, name)
+	return false
+}
