@@ -23,6 +23,17 @@ import (
 // is the release the protocol interop tests run against.
 const terraformVersion = "1.11.4"
 
+// The client capabilities Tether announces. Deferral stays off until the
+// engine can fold a deferred change into its plan (a deferral that arrives
+// anyway is an error, see deferredDiags). Write-only attributes stay off
+// because the engine stores every attribute a provider returns in state:
+// a provider with such attributes then refuses them at validation instead
+// of having their values written down.
+const (
+	deferralAllowed            = false
+	writeOnlyAttributesAllowed = false
+)
+
 // client is a provider.Provider backed by a plugin process. Every field is
 // set before Start returns and only read afterwards, except those guarded
 // below, so calls need no lock: the gRPC connection serves any number of
@@ -146,36 +157,30 @@ func (c *client) ValidateProviderConfig(config cty.Value) hcl.Diagnostics {
 
 func (c *client) ValidateResourceConfig(typeName string, config cty.Value) hcl.Diagnostics {
 	ty, diags := c.resourceType(typeName)
-	if diags != nil {
-		return diags
-	}
-	var e encoder
-	cfg := e.encode("configuration", config, ty)
-	if e.diags != nil {
-		return e.diags
-	}
-	resp, err := c.rpc.ValidateResourceConfig(c.life, &tfprotov6.ValidateResourceConfigRequest{TypeName: typeName, Config: cfg})
-	if err != nil {
-		return c.rpcDiags(c.life, "ValidateResourceConfig", err)
-	}
-	return protocol.DiagnosticsFromTF(resp.Diagnostics)
+	return c.validateConfig("ValidateResourceConfig", c.rpc.ValidateResourceConfig, typeName, config, ty, diags)
 }
 
 func (c *client) ValidateDataSourceConfig(typeName string, config cty.Value) hcl.Diagnostics {
 	ty, diags := c.dataSourceType(typeName)
-	if diags != nil {
-		return diags
+	return c.validateConfig("ValidateDataResourceConfig", c.rpc.ValidateDataResourceConfig, typeName, config, ty, diags)
+}
+
+// validateConfig sends the configuration of a resource or data source of
+// type ty to method, unless looking the type up failed with lookupDiags.
+func (c *client) validateConfig(method string, call func(context.Context, string, *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error), typeName string, config cty.Value, ty cty.Type, lookupDiags hcl.Diagnostics) hcl.Diagnostics {
+	if lookupDiags != nil {
+		return lookupDiags
 	}
 	var e encoder
 	cfg := e.encode("configuration", config, ty)
 	if e.diags != nil {
 		return e.diags
 	}
-	resp, err := c.rpc.ValidateDataResourceConfig(c.life, &tfprotov6.ValidateDataResourceConfigRequest{TypeName: typeName, Config: cfg})
+	diags, err := call(c.life, typeName, cfg)
 	if err != nil {
-		return c.rpcDiags(c.life, "ValidateDataResourceConfig", err)
+		return c.rpcDiags(c.life, method, err)
 	}
-	return protocol.DiagnosticsFromTF(resp.Diagnostics)
+	return protocol.DiagnosticsFromTF(diags)
 }
 
 func (c *client) ConfigureProvider(ctx context.Context, config cty.Value) hcl.Diagnostics {

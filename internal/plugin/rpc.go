@@ -23,8 +23,10 @@ import (
 type rpcClient interface {
 	GetProviderSchema(context.Context) (*tfprotov6.GetProviderSchemaResponse, error)
 	ValidateProviderConfig(context.Context, *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error)
-	ValidateResourceConfig(context.Context, *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error)
-	ValidateDataResourceConfig(context.Context, *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error)
+	// The two type validations answer with nothing but diagnostics, and
+	// take the same arguments, so they share a shape.
+	ValidateResourceConfig(ctx context.Context, typeName string, config *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error)
+	ValidateDataResourceConfig(ctx context.Context, typeName string, config *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error)
 	ConfigureProvider(context.Context, *tfprotov6.ConfigureProviderRequest) (*tfprotov6.ConfigureProviderResponse, error)
 	UpgradeResourceState(context.Context, *tfprotov6.UpgradeResourceStateRequest) (*tfprotov6.UpgradeResourceStateResponse, error)
 	ReadResource(context.Context, *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error)

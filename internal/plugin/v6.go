@@ -1,3 +1,7 @@
+// v6.go is the source of v5.go: change this file, then run go generate.
+
+//go:generate go run gen_v5.go
+
 package plugin
 
 import (
@@ -10,7 +14,8 @@ import (
 	"github.com/tetherhq/tether/internal/plugin/tfplugin6"
 )
 
-// rpc6 speaks protocol version 6.
+// rpc6 speaks protocol version 6, and answers in version 6 types like
+// every rpcClient.
 type rpc6 struct {
 	c tfplugin6.ProviderClient
 }
@@ -65,32 +70,36 @@ func (r rpc6) ValidateProviderConfig(ctx context.Context, req *tfprotov6.Validat
 	return &tfprotov6.ValidateProviderConfigResponse{Diagnostics: diagsFrom6(resp.Diagnostics)}, nil
 }
 
-func (r rpc6) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
+func (r rpc6) ValidateResourceConfig(ctx context.Context, typeName string, config *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error) {
 	resp, err := r.c.ValidateResourceConfig(ctx, &tfplugin6.ValidateResourceConfig_Request{
-		TypeName: req.TypeName,
-		Config:   dvTo6(req.Config),
+		TypeName: typeName,
+		Config:   dvTo6(config),
+		ClientCapabilities: &tfplugin6.ClientCapabilities{
+			WriteOnlyAttributesAllowed: writeOnlyAttributesAllowed,
+		},
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: diagsFrom6(resp.Diagnostics)}, nil
+	return diagsFrom6(resp.Diagnostics), nil
 }
 
-func (r rpc6) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
+func (r rpc6) ValidateDataResourceConfig(ctx context.Context, typeName string, config *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error) {
 	resp, err := r.c.ValidateDataResourceConfig(ctx, &tfplugin6.ValidateDataResourceConfig_Request{
-		TypeName: req.TypeName,
-		Config:   dvTo6(req.Config),
+		TypeName: typeName,
+		Config:   dvTo6(config),
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &tfprotov6.ValidateDataResourceConfigResponse{Diagnostics: diagsFrom6(resp.Diagnostics)}, nil
+	return diagsFrom6(resp.Diagnostics), nil
 }
 
 func (r rpc6) ConfigureProvider(ctx context.Context, req *tfprotov6.ConfigureProviderRequest) (*tfprotov6.ConfigureProviderResponse, error) {
 	resp, err := r.c.ConfigureProvider(ctx, &tfplugin6.ConfigureProvider_Request{
-		TerraformVersion: req.TerraformVersion,
-		Config:           dvTo6(req.Config),
+		TerraformVersion:   req.TerraformVersion,
+		Config:             dvTo6(req.Config),
+		ClientCapabilities: callCapabilities6(),
 	})
 	if err != nil {
 		return nil, err
@@ -115,10 +124,11 @@ func (r rpc6) UpgradeResourceState(ctx context.Context, req *tfprotov6.UpgradeRe
 
 func (r rpc6) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
 	resp, err := r.c.ReadResource(ctx, &tfplugin6.ReadResource_Request{
-		TypeName:     req.TypeName,
-		CurrentState: dvTo6(req.CurrentState),
-		Private:      req.Private,
-		ProviderMeta: dvTo6(req.ProviderMeta),
+		TypeName:           req.TypeName,
+		CurrentState:       dvTo6(req.CurrentState),
+		Private:            req.Private,
+		ProviderMeta:       dvTo6(req.ProviderMeta),
+		ClientCapabilities: callCapabilities6(),
 	})
 	if err != nil {
 		return nil, err
@@ -133,12 +143,13 @@ func (r rpc6) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceReque
 
 func (r rpc6) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
 	resp, err := r.c.PlanResourceChange(ctx, &tfplugin6.PlanResourceChange_Request{
-		TypeName:         req.TypeName,
-		PriorState:       dvTo6(req.PriorState),
-		ProposedNewState: dvTo6(req.ProposedNewState),
-		Config:           dvTo6(req.Config),
-		PriorPrivate:     req.PriorPrivate,
-		ProviderMeta:     dvTo6(req.ProviderMeta),
+		TypeName:           req.TypeName,
+		PriorState:         dvTo6(req.PriorState),
+		ProposedNewState:   dvTo6(req.ProposedNewState),
+		Config:             dvTo6(req.Config),
+		PriorPrivate:       req.PriorPrivate,
+		ProviderMeta:       dvTo6(req.ProviderMeta),
+		ClientCapabilities: callCapabilities6(),
 	})
 	if err != nil {
 		return nil, err
@@ -177,7 +188,11 @@ func (r rpc6) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResou
 }
 
 func (r rpc6) ImportResourceState(ctx context.Context, req *tfprotov6.ImportResourceStateRequest) (*tfprotov6.ImportResourceStateResponse, error) {
-	resp, err := r.c.ImportResourceState(ctx, &tfplugin6.ImportResourceState_Request{TypeName: req.TypeName, Id: req.ID})
+	resp, err := r.c.ImportResourceState(ctx, &tfplugin6.ImportResourceState_Request{
+		TypeName:           req.TypeName,
+		Id:                 req.ID,
+		ClientCapabilities: callCapabilities6(),
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -200,9 +215,10 @@ func (r rpc6) ImportResourceState(ctx context.Context, req *tfprotov6.ImportReso
 
 func (r rpc6) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
 	resp, err := r.c.ReadDataSource(ctx, &tfplugin6.ReadDataSource_Request{
-		TypeName:     req.TypeName,
-		Config:       dvTo6(req.Config),
-		ProviderMeta: dvTo6(req.ProviderMeta),
+		TypeName:           req.TypeName,
+		Config:             dvTo6(req.Config),
+		ProviderMeta:       dvTo6(req.ProviderMeta),
+		ClientCapabilities: callCapabilities6(),
 	})
 	if err != nil {
 		return nil, err
@@ -223,6 +239,13 @@ func (r rpc6) StopProvider(ctx context.Context) error {
 		return errors.New(resp.Error)
 	}
 	return nil
+}
+
+// callCapabilities6 is what the client can do, for the calls that ask
+// (other than ValidateResourceConfig, which asks only about write-only
+// attributes).
+func callCapabilities6() *tfplugin6.ClientCapabilities {
+	return &tfplugin6.ClientCapabilities{DeferralAllowed: deferralAllowed}
 }
 
 func dvTo6(v *tfprotov6.DynamicValue) *tfplugin6.DynamicValue {
@@ -361,6 +384,7 @@ func attributeFrom6(a *tfplugin6.Schema_Attribute) (*tfprotov6.SchemaAttribute, 
 		DeprecationMessage: a.DeprecationMessage,
 		WriteOnly:          a.WriteOnly,
 	}
+	// Protocol 6 only: version 5 has no nested attributes.
 	if a.NestedType != nil {
 		obj := &tfprotov6.SchemaObject{Nesting: tfprotov6.SchemaObjectNestingMode(a.NestedType.Nesting)}
 		for _, na := range a.NestedType.Attributes {
