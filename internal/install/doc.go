@@ -1,9 +1,22 @@
 // Package install finds, installs and verifies the provider plugins a
-// configuration requires, the way Terraform does, so that one setup serves
-// both tools: versions chosen by constraints, the dependency lock file
-// .terraform.lock.hcl, and installed builds under .tether/providers/ in
-// Terraform's unpacked layout
-// (HOSTNAME/NAMESPACE/TYPE/VERSION/OS_ARCH/terraform-provider-TYPE...).
+// configuration requires, the way Terraform 1.11 does, so that one setup
+// serves both tools:
 //
-// It knows nothing of how providers are run: it hands back executables.
+//   - the CLI configuration (cliconfig.go): TF_CLI_CONFIG_FILE or
+//     ~/.terraformrc, provider_installation methods or the implied ones,
+//     dev_overrides, the plugin cache, registry tokens;
+//   - the sources (fsmirror.go, netmirror.go, registry.go, signature.go):
+//     filesystem mirrors in both layouts, network mirrors, and provider
+//     registries found by service discovery, with signed SHA256SUMS;
+//   - version selection (versions.go) and the dependency lock file
+//     .terraform.lock.hcl (lockfile.go) with "h1:" and "zh:" hashes
+//     (hash.go);
+//   - installation (install.go, place.go, unpack.go) under
+//     .tether/providers/ in Terraform's unpacked layout
+//     (HOSTNAME/NAMESPACE/TYPE/VERSION/OS_ARCH/terraform-provider-TYPE...),
+//     each package staged in a temporary sibling folder and renamed into
+//     place.
+//
+// Install is `tether init`; Ensure is what plan and up call. The package
+// knows nothing of how providers are run: it hands back executables.
 package install

@@ -1,0 +1,57 @@
+package install
+
+import (
+	"net/http"
+	"time"
+
+	tfaddr "github.com/hashicorp/terraform-registry-address"
+)
+
+// Options are the inputs of Install and Ensure besides the requirements.
+type Options struct {
+	// Dir is the configuration folder: the lock file and .tether/providers
+	// live here.
+	Dir string
+	// Config is the CLI configuration, from LoadCLIConfig. Nil means no
+	// CLI configuration at all: direct installation from each provider's
+	// registry, no plugin cache, no dev overrides.
+	Config *CLIConfig
+	// Upgrade ignores the versions in the lock file and selects the newest
+	// version the constraints allow, as `init -upgrade` does.
+	Upgrade bool
+	// HTTP is the client for registries and network mirrors; nil means a
+	// client with a 10-minute overall timeout. Tests pass one that trusts
+	// their CA.
+	HTTP *http.Client
+	// Progress, when set, receives Terraform-style progress lines such as
+	// "- Installing hashicorp/time v0.14.2...".
+	Progress func(line string)
+}
+
+// Package is an installed provider, ready to run.
+type Package struct {
+	Provider tfaddr.Provider
+	// Version is the installed version, "" for a dev override.
+	Version string
+	// Dir is the package folder (under .tether/providers, or the dev
+	// override folder), and Executable the provider binary in it.
+	Dir        string
+	Executable string
+	// Dev is true for a dev_overrides build, which is not locked.
+	Dev bool
+}
+
+var defaultClient = &http.Client{Timeout: 10 * time.Minute}
+
+func (o *Options) client() *http.Client {
+	if o.HTTP != nil {
+		return o.HTTP
+	}
+	return defaultClient
+}
+
+func (o *Options) progress(format string, args ...any) {
+	if o.Progress != nil {
+		o.Progress(sprintf(format, args...))
+	}
+}

@@ -1,0 +1,147 @@
+package install
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/mod/sumdb/dirhash"
+)
+
+// install puts the selected version of w in place, from the installed
+// folder, the plugin cache or its first source, and returns the package
+// and its new lock entry.
+//
+// The hashes locked for that version (when the lock has it) must match:
+// an installed or cached package that does not is replaced from the
+// source, and a fetched package that does not is refused. The new entry
+// keeps those hashes and adds the package's h1 and, when the source
+// signed them, the "zh:" hashes of every platform's zip.
+func (in *installer) install(ctx context.Context, w *want) (Package, *LockEntry, error) {
+	vs := w.pick.String()
+	final := in.packageDir(w.addr, vs)
+	var prior []string
+	if w.lock != nil && w.lock.Version == vs {
+		prior = w.lock.Hashes
+	}
+	done := func(hashes []string) (Package, *LockEntry, error) {
+		exe, err := executableIn(final, w.addr.Type)
+		if err != nil {
+			return Package{}, nil, fmt.Errorf("provider %s %s: %w", w.addr.ForDisplay(), vs, err)
+		}
+		entry := &LockEntry{Provider: w.addr, Version: vs, Constraints: w.cons.String(), Hashes: sortedUnique(hashes)}
+		return Package{Provider: w.addr, Version: vs, Dir: final, Executable: exe}, entry, nil
+	}
+
+	if len(prior) > 0 {
+		if _, err := os.Stat(final); err == nil {
+			if h, err := in.hashes.h1(final); err == nil && contains(prior, h) {
+				in.opts.progress("- Using previously-installed %s v%s", w.addr.ForDisplay(), vs)
+				return done(prior)
+			}
+		}
+	}
+	var cached string
+	if c := in.cfg.PluginCacheDir; c != "" {
+		abs, err := filepath.Abs(c)
+		if err != nil {
+			return Package{}, nil, err
+		}
+		cached = filepath.Join(abs, w.addr.Hostname.String(), w.addr.Namespace, w.addr.Type, vs, platform)
+		if len(prior) > 0 {
+			if h, err := hashDir(cached); err == nil && contains(prior, h) {
+				if err := link(cached, final); err != nil {
+					return Package{}, nil, fmt.Errorf("cannot link provider %s %s from the plugin cache: %w", w.addr.ForDisplay(), vs, err)
+				}
+				in.opts.progress("- Using %s v%s from the shared cache directory", w.addr.ForDisplay(), vs)
+				return done(prior)
+			}
+		}
+	}
+	if len(w.from) == 0 {
+		return Package{}, nil, fmt.Errorf("provider %s %s is not installed and no installation method has it", w.addr.ForDisplay(), vs)
+	}
+
+	src := w.from[0]
+	in.opts.progress("- Installing %s v%s...", w.addr.ForDisplay(), vs)
+	tmp, err := os.MkdirTemp("", "tether-provider-")
+	if err != nil {
+		return Package{}, nil, err
+	}
+	defer os.RemoveAll(tmp)
+	fail := func(err error) (Package, *LockEntry, error) {
+		return Package{}, nil, fmt.Errorf("cannot install provider %s %s from %s: %w", w.addr.ForDisplay(), vs, src, err)
+	}
+	f, err := src.fetch(ctx, w.addr, w.pick, tmp)
+	if err != nil {
+		return fail(err)
+	}
+	target := final
+	if cached != "" {
+		target = cached
+	}
+	staged, err := stage(f, target)
+	if err != nil {
+		return fail(err)
+	}
+	h1, err := in.verify(f, staged, prior)
+	if err == nil {
+		_, err = executableIn(staged, w.addr.Type)
+	}
+	if err == nil {
+		err = commit(staged, target)
+	}
+	if err != nil {
+		os.RemoveAll(staged)
+		return fail(err)
+	}
+	if cached != "" {
+		if err := link(cached, final); err != nil {
+			return fail(fmt.Errorf("cannot link it from the plugin cache: %w", err))
+		}
+	}
+	in.hashes.put(final, h1)
+	in.opts.progress("- Installed %s v%s (%s)", w.addr.ForDisplay(), vs, f.auth)
+	hashes := append([]string{h1}, prior...)
+	return done(append(hashes, f.signedHashes...))
+}
+
+// verify checks a staged package against the hashes its source gave and
+// those locked for its version, and returns its h1 hash.
+func (in *installer) verify(f *fetched, staged string, prior []string) (string, error) {
+	h1, err := dirhash.HashDir(staged, "", dirhash.Hash1)
+	if err != nil {
+		return "", err
+	}
+	if len(f.wantHashes) > 0 && len(h1Hashes(f.wantHashes)) > 0 && !contains(f.wantHashes, h1) {
+		return "", fmt.Errorf("the package has hash %s, but the mirror lists %v", h1, f.wantHashes)
+	}
+	if len(prior) == 0 || contains(prior, h1) {
+		return h1, nil
+	}
+	if f.zip != "" {
+		if zh, err := zipSHA256(f.zip); err == nil && contains(prior, zh) {
+			return h1, nil
+		}
+	}
+	return "", fmt.Errorf("%s; run \"tether init -upgrade\" if the new package is to be trusted", hashMismatch("the package", prior, h1))
+}
+
+// link makes final a symlink to the cached package folder, replacing what
+// was there atomically. Terraform links from its plugin cache the same way.
+func link(cached, final string) error {
+	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
+		return err
+	}
+	tmp := fmt.Sprintf("%s.link-%d", final, os.Getpid())
+	os.Remove(tmp)
+	if err := os.Symlink(cached, tmp); err != nil {
+		return err
+	}
+	if err := commit(tmp, final); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
