@@ -3,6 +3,7 @@ package plugin
 import (
 	"context"
 	"fmt"
+	"os/exec"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -43,6 +44,7 @@ type client struct {
 	pid             int
 	protocolVersion int
 	proc            *goplugin.Client
+	cmd             *exec.Cmd
 	rpc             rpcClient
 	exited          context.Context // done once the process has exited
 	stderr          *stderrTail

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ var (
 	binDir     string
 	tether6Bin string // cmd/terraform-provider-tether: protocol 6
 	tether5Bin string // testdata/tether5: the same provider over protocol 5
+	otherBin   string // testdata/othercookie: a go-plugin plugin, not Terraform's
 )
 
 func TestMain(m *testing.M) {
@@ -26,6 +28,9 @@ func TestMain(m *testing.M) {
 }
 
 func runTests(m *testing.M) int {
+	if path := os.Getenv(parentEnv); path != "" {
+		return startedByParent(path)
+	}
 	var err error
 	binDir, err = os.MkdirTemp("", "tether-plugin-test-")
 	if err != nil {
@@ -35,15 +40,27 @@ func runTests(m *testing.M) int {
 	defer os.RemoveAll(binDir)
 	tether6Bin = filepath.Join(binDir, "terraform-provider-tether")
 	tether5Bin = filepath.Join(binDir, "terraform-provider-tether5")
-	for bin, pkg := range map[string]string{
+	otherBin = filepath.Join(binDir, "othercookie")
+	builds := map[string]string{
 		tether6Bin: "github.com/tetherhq/tether/cmd/terraform-provider-tether",
 		tether5Bin: "./testdata/tether5",
-	} {
-		out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "go build %s: %v\n%s", pkg, err, out)
-			return 1
-		}
+		otherBin:   "./testdata/othercookie",
+	}
+	failed := make(chan string, len(builds))
+	var wg sync.WaitGroup
+	for bin, pkg := range builds {
+		wg.Go(func() {
+			out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput()
+			if err != nil {
+				failed <- fmt.Sprintf("go build %s: %v\n%s", pkg, err, out)
+			}
+		})
+	}
+	wg.Wait()
+	close(failed)
+	for msg := range failed {
+		fmt.Fprintln(os.Stderr, msg)
+		return 1
 	}
 	code := m.Run()
 	// Every test closes what it starts; a process still running from one
@@ -76,6 +93,36 @@ func processesUnder(dir string) []int {
 		}
 	}
 	return pids
+}
+
+// parentEnv makes the test binary a stand-in for Tether: it starts the
+// plugin the variable names, prints its pid, and waits to be killed.
+const parentEnv = "TETHER_PLUGIN_TEST_PARENT"
+
+func startedByParent(path string) int {
+	p, err := Start(context.Background(), path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println(p.(*client).pid)
+	select {}
+}
+
+// running reports whether a process with this pid exists and has not
+// exited: unlike alive, it does not count a zombie, which only waits for
+// its parent (here, whatever adopted it) to reap it.
+func running(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return alive(pid)
+	}
+	// The state follows the command name, which is in parentheses.
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2] != 'Z'
+	}
+	return true
 }
 
 // alive reports whether a process with this pid exists (a zombie counts:

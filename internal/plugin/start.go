@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
@@ -89,11 +91,13 @@ func start(ctx context.Context, path string) (*client, error) {
 	// is how a cancelled ctx interrupts go-plugin's wait for the handshake:
 	// go-plugin itself takes no context.
 	life, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(life, path)
+	ownProcessGroup(cmd)
 	stderr := &stderrTail{}
 	proc := goplugin.NewClient(&goplugin.ClientConfig{
 		HandshakeConfig:  handshake,
 		VersionedPlugins: versionedPlugins(),
-		Cmd:              exec.CommandContext(life, path),
+		Cmd:              cmd,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		AutoMTLS:         true,
 		// go-plugin logs at trace level to stderr unless told otherwise;
@@ -101,11 +105,14 @@ func start(ctx context.Context, path string) (*client, error) {
 		Logger: hclog.NewNullLogger(),
 		Stderr: stderr,
 	})
-	c := &client{path: path, proc: proc, stderr: stderr, life: life, cancel: cancel}
+	c := &client{path: path, proc: proc, cmd: cmd, stderr: stderr, life: life, cancel: cancel}
 
 	stopWatching := context.AfterFunc(ctx, cancel)
 	fail := func(err error) (*client, error) {
 		stopWatching()
+		// A plugin that failed to start gets no graceful shutdown, nor do
+		// the processes it started, which could hold its stderr open.
+		killProcessGroup(cmd)
 		// Close first: it waits for the process, so stderr is complete.
 		c.Close()
 		// A cancelled start fails however the killed process happened to
@@ -121,6 +128,9 @@ func start(ctx context.Context, path string) (*client, error) {
 		return nil, fmt.Errorf("provider plugin %s: %w", path, err)
 	}
 
+	if err := c.launch(); err != nil {
+		return fail(err)
+	}
 	rpcProto, err := proc.Client()
 	if err != nil {
 		return fail(err)
@@ -149,18 +159,58 @@ func start(ctx context.Context, path string) (*client, error) {
 	return c, nil
 }
 
-// Close stops the plugin process and waits until it has exited. Calls in
+// launch starts the process and waits for its handshake, from a goroutine
+// that keeps its OS thread until the client's life ends. Where the process
+// is started with a parent-death signal (ownProcessGroup), the kernel
+// sends it when the thread that started the process ends, not the parent
+// process: holding the thread makes that "when the client is done", and
+// still "when Tether dies", however it dies. (A thread Go would otherwise
+// end, after some other goroutine's LockOSThread, would kill the provider
+// under a running client.)
+func (c *client) launch() error {
+	started := make(chan error, 1)
+	go func() {
+		// Never unlocked: the thread ends with this goroutine.
+		runtime.LockOSThread()
+		_, err := c.proc.Start()
+		started <- err
+		<-c.life.Done()
+	}()
+	return <-started
+}
+
+// Close stops the plugin process and waits until it has exited, with
+// every process it started that stayed in its process group. Calls in
 // progress fail. Close is safe to call more than once.
 func (c *client) Close() error {
 	c.closeOnce.Do(func() {
 		c.closed.Store(true)
 		// Kill asks the plugin to shut down, kills it after a grace
-		// period, and returns once the process is reaped.
-		c.proc.Kill()
+		// period, and returns once the process is reaped, which needs its
+		// stdout and stderr closed. A child the plugin left behind can
+		// keep them open, so the group goes after killGrace: until Kill
+		// returns, the plugin is not reaped and its group id is its own.
+		killed := make(chan struct{})
+		go func() {
+			c.proc.Kill()
+			close(killed)
+		}()
+		select {
+		case <-killed:
+		case <-time.After(killGrace):
+			killProcessGroup(c.cmd)
+			<-killed
+		}
+		killProcessGroup(c.cmd)
 		c.cancel()
 	})
 	return nil
 }
+
+// killGrace is how long Close waits for go-plugin's own shutdown (which
+// gives the plugin two seconds to exit by itself) before killing the
+// whole process group.
+const killGrace = 3 * time.Second
 
 // stderrTail keeps the end of what the plugin writes to stderr: when a
 // plugin dies, its last words are the only account of why. For a Go panic
