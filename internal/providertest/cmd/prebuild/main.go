@@ -1,0 +1,27 @@
+// Command prebuild builds the test providers of package providertest into
+// their cache folder, so that the tests find them; CI runs it before
+// `go test ./...`. It exits 1 when a build fails.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/tetherhq/tether/internal/providertest"
+)
+
+func main() {
+	failed := false
+	for _, name := range providertest.Names() {
+		p, err := providertest.Build(name)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			failed = true
+			continue
+		}
+		fmt.Printf("%s %s: %s\n", p.Source.ForDisplay(), p.Version, p.Executable)
+	}
+	if failed {
+		os.Exit(1)
+	}
+}
