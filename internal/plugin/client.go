@@ -35,11 +35,11 @@ const (
 	writeOnlyAttributesAllowed = false
 )
 
-// client is a provider.Provider backed by a plugin process. Every field is
+// Client is a provider.Provider backed by a plugin process. Every field is
 // set before Start returns and only read afterwards, except those guarded
 // below, so calls need no lock: the gRPC connection serves any number of
 // them at once.
-type client struct {
+type Client struct {
 	path            string
 	pid             int
 	protocolVersion int
@@ -69,11 +69,14 @@ type client struct {
 	// nil when the provider declares no provider_meta schema.
 	providerMeta *tfprotov6.DynamicValue
 	planDestroy  bool
+	// schemaFromCache is set when the schema came from StartOptions'
+	// cache instead of the provider.
+	schemaFromCache bool
 }
 
-var _ provider.Provider = (*client)(nil)
+var _ provider.Provider = (*Client)(nil)
 
-func (c *client) loadSchema(resp *tfprotov6.GetProviderSchemaResponse) {
+func (c *Client) loadSchema(resp *tfprotov6.GetProviderSchemaResponse) {
 	diags := protocol.DiagnosticsFromTF(resp.Diagnostics)
 	sch := &provider.Schema{
 		Provider:    &provider.Block{},
@@ -124,11 +127,11 @@ func (c *client) loadSchema(resp *tfprotov6.GetProviderSchemaResponse) {
 }
 
 // GetSchema returns the schema read at start; callers must not modify it.
-func (c *client) GetSchema() (*provider.Schema, hcl.Diagnostics) {
+func (c *Client) GetSchema() (*provider.Schema, hcl.Diagnostics) {
 	return c.schema, c.schemaDiags
 }
 
-func (c *client) resourceType(name string) (cty.Type, hcl.Diagnostics) {
+func (c *Client) resourceType(name string) (cty.Type, hcl.Diagnostics) {
 	if ty, ok := c.resTypes[name]; ok {
 		return ty, nil
 	}
@@ -136,7 +139,7 @@ func (c *client) resourceType(name string) (cty.Type, hcl.Diagnostics) {
 		fmt.Sprintf("The provider plugin %s has no resource type named %q.", c.path, name))}
 }
 
-func (c *client) dataSourceType(name string) (cty.Type, hcl.Diagnostics) {
+func (c *Client) dataSourceType(name string) (cty.Type, hcl.Diagnostics) {
 	if ty, ok := c.dataTypes[name]; ok {
 		return ty, nil
 	}
@@ -144,7 +147,7 @@ func (c *client) dataSourceType(name string) (cty.Type, hcl.Diagnostics) {
 		fmt.Sprintf("The provider plugin %s has no data source type named %q.", c.path, name))}
 }
 
-func (c *client) ValidateProviderConfig(config cty.Value) hcl.Diagnostics {
+func (c *Client) ValidateProviderConfig(config cty.Value) hcl.Diagnostics {
 	var e encoder
 	cfg := e.encode("provider configuration", config, c.providerType)
 	if e.diags != nil {
@@ -157,19 +160,19 @@ func (c *client) ValidateProviderConfig(config cty.Value) hcl.Diagnostics {
 	return protocol.DiagnosticsFromTF(resp.Diagnostics)
 }
 
-func (c *client) ValidateResourceConfig(typeName string, config cty.Value) hcl.Diagnostics {
+func (c *Client) ValidateResourceConfig(typeName string, config cty.Value) hcl.Diagnostics {
 	ty, diags := c.resourceType(typeName)
 	return c.validateConfig("ValidateResourceConfig", c.rpc.ValidateResourceConfig, typeName, config, ty, diags)
 }
 
-func (c *client) ValidateDataSourceConfig(typeName string, config cty.Value) hcl.Diagnostics {
+func (c *Client) ValidateDataSourceConfig(typeName string, config cty.Value) hcl.Diagnostics {
 	ty, diags := c.dataSourceType(typeName)
 	return c.validateConfig("ValidateDataResourceConfig", c.rpc.ValidateDataResourceConfig, typeName, config, ty, diags)
 }
 
 // validateConfig sends the configuration of a resource or data source of
 // type ty to method, unless looking the type up failed with lookupDiags.
-func (c *client) validateConfig(method string, call func(context.Context, string, *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error), typeName string, config cty.Value, ty cty.Type, lookupDiags hcl.Diagnostics) hcl.Diagnostics {
+func (c *Client) validateConfig(method string, call func(context.Context, string, *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error), typeName string, config cty.Value, ty cty.Type, lookupDiags hcl.Diagnostics) hcl.Diagnostics {
 	if lookupDiags != nil {
 		return lookupDiags
 	}
@@ -185,7 +188,7 @@ func (c *client) validateConfig(method string, call func(context.Context, string
 	return protocol.DiagnosticsFromTF(diags)
 }
 
-func (c *client) ConfigureProvider(ctx context.Context, config cty.Value) hcl.Diagnostics {
+func (c *Client) ConfigureProvider(ctx context.Context, config cty.Value) hcl.Diagnostics {
 	var e encoder
 	cfg := e.encode("provider configuration", config, c.providerType)
 	if e.diags != nil {
@@ -198,7 +201,7 @@ func (c *client) ConfigureProvider(ctx context.Context, config cty.Value) hcl.Di
 	return protocol.DiagnosticsFromTF(resp.Diagnostics)
 }
 
-func (c *client) UpgradeResourceState(ctx context.Context, req provider.UpgradeRequest) provider.UpgradeResponse {
+func (c *Client) UpgradeResourceState(ctx context.Context, req provider.UpgradeRequest) provider.UpgradeResponse {
 	ty, diags := c.resourceType(req.TypeName)
 	if diags != nil {
 		return provider.UpgradeResponse{UpgradedState: cty.NullVal(ty), Diagnostics: diags}
@@ -216,7 +219,7 @@ func (c *client) UpgradeResourceState(ctx context.Context, req provider.UpgradeR
 	return provider.UpgradeResponse{UpgradedState: v, Diagnostics: diags}
 }
 
-func (c *client) ReadResource(ctx context.Context, req provider.ReadRequest) provider.ReadResponse {
+func (c *Client) ReadResource(ctx context.Context, req provider.ReadRequest) provider.ReadResponse {
 	ty, diags := c.resourceType(req.TypeName)
 	if diags != nil {
 		return provider.ReadResponse{NewState: req.PriorState, Private: req.Private, Diagnostics: diags}
@@ -245,7 +248,7 @@ func (c *client) ReadResource(ctx context.Context, req provider.ReadRequest) pro
 	return provider.ReadResponse{NewState: v, Private: resp.Private, Diagnostics: diags}
 }
 
-func (c *client) PlanResourceChange(ctx context.Context, req provider.PlanRequest) provider.PlanResponse {
+func (c *Client) PlanResourceChange(ctx context.Context, req provider.PlanRequest) provider.PlanResponse {
 	ty, diags := c.resourceType(req.TypeName)
 	if diags != nil {
 		return provider.PlanResponse{PlannedState: cty.NullVal(ty), Diagnostics: diags}
@@ -283,7 +286,7 @@ func (c *client) PlanResourceChange(ctx context.Context, req provider.PlanReques
 	return out
 }
 
-func (c *client) ApplyResourceChange(ctx context.Context, req provider.ApplyRequest) provider.ApplyResponse {
+func (c *Client) ApplyResourceChange(ctx context.Context, req provider.ApplyRequest) provider.ApplyResponse {
 	ty, diags := c.resourceType(req.TypeName)
 	if diags != nil {
 		return provider.ApplyResponse{NewState: req.PriorState, Diagnostics: diags}
@@ -328,7 +331,7 @@ func (c *client) ApplyResourceChange(ctx context.Context, req provider.ApplyRequ
 // object it made is lost to state. When ctx ends, the provider is asked to
 // stop instead, the protocol's way to interrupt an operation, and answers
 // with what it got done. Only Close abandons the call.
-func (c *client) finish(ctx context.Context, call func(context.Context) (*tfprotov6.ApplyResourceChangeResponse, error)) (*tfprotov6.ApplyResourceChangeResponse, error) {
+func (c *Client) finish(ctx context.Context, call func(context.Context) (*tfprotov6.ApplyResourceChangeResponse, error)) (*tfprotov6.ApplyResourceChangeResponse, error) {
 	callCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
 	defer context.AfterFunc(c.life, cancel)()
@@ -340,7 +343,7 @@ func (c *client) finish(ctx context.Context, call func(context.Context) (*tfprot
 // every operation in flight, so many cancelled applies need one call, plus
 // one more for any cancelled while it was under way, which the provider may
 // have begun after it stopped.
-func (c *client) requestStop() {
+func (c *Client) requestStop() {
 	c.stopMu.Lock()
 	if c.stopping {
 		c.stopAgain = true
@@ -365,7 +368,7 @@ func (c *client) requestStop() {
 	}()
 }
 
-func (c *client) ImportResourceState(ctx context.Context, req provider.ImportRequest) provider.ImportResponse {
+func (c *Client) ImportResourceState(ctx context.Context, req provider.ImportRequest) provider.ImportResponse {
 	if _, diags := c.resourceType(req.TypeName); diags != nil {
 		return provider.ImportResponse{Diagnostics: diags}
 	}
@@ -391,7 +394,7 @@ func (c *client) ImportResourceState(ctx context.Context, req provider.ImportReq
 	return out
 }
 
-func (c *client) ReadDataSource(ctx context.Context, req provider.ReadDataRequest) provider.ReadDataResponse {
+func (c *Client) ReadDataSource(ctx context.Context, req provider.ReadDataRequest) provider.ReadDataResponse {
 	ty, diags := c.dataSourceType(req.TypeName)
 	if diags != nil {
 		return provider.ReadDataResponse{State: cty.NullVal(ty), Diagnostics: diags}
@@ -436,7 +439,7 @@ func (e *encoder) encode(what string, v cty.Value, ty cty.Type) *tfprotov6.Dynam
 
 // decode decodes a value the provider returned, appending to diags and
 // returning fallback if it does not fit the provider's own schema.
-func (c *client) decode(what string, dv *tfprotov6.DynamicValue, ty cty.Type, diags *hcl.Diagnostics, fallback cty.Value) cty.Value {
+func (c *Client) decode(what string, dv *tfprotov6.DynamicValue, ty cty.Type, diags *hcl.Diagnostics, fallback cty.Value) cty.Value {
 	v, err := protocol.DecodeValue(dv, ty)
 	if err != nil {
 		*diags = append(*diags, errorDiag("Provider produced an invalid "+what,
@@ -457,7 +460,7 @@ func deferredDiags(d *tfprotov6.Deferred) hcl.Diagnostics {
 }
 
 // rpcDiags explains a call that got no answer.
-func (c *client) rpcDiags(ctx context.Context, method string, err error) hcl.Diagnostics {
+func (c *Client) rpcDiags(ctx context.Context, method string, err error) hcl.Diagnostics {
 	switch {
 	case c.closed.Load():
 		return hcl.Diagnostics{errorDiag("Provider plugin closed",
@@ -479,7 +482,7 @@ func (c *client) rpcDiags(ctx context.Context, method string, err error) hcl.Dia
 // exitedAfter reports whether the plugin process has exited. A crash
 // reaches the caller as a broken connection a moment before go-plugin
 // reaps the process, so an unavailable server gets that moment.
-func (c *client) exitedAfter(err error) bool {
+func (c *Client) exitedAfter(err error) bool {
 	select {
 	case <-c.exited.Done():
 		return true

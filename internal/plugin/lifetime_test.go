@@ -135,7 +135,7 @@ func TestStartOtherProgramsPlugin(t *testing.T) {
 // A plugin killed during an apply makes the apply fail with a diagnostic
 // that names the plugin and the call: no hang, no panic.
 func TestKilledDuringApply(t *testing.T) {
-	protocols(t, func(t *testing.T, c *client) {
+	protocols(t, func(t *testing.T, c *Client) {
 		ty := c.resTypes["tether_value"]
 		cfg := valueConfig(cty.StringVal("slow"), cty.NumberIntVal(600_000))
 		plan := c.PlanResourceChange(context.Background(), provider.PlanRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), ProposedNewState: cfg, Config: cfg})

@@ -105,7 +105,7 @@ func startedByParent(path string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	fmt.Println(p.(*client).pid)
+	fmt.Println(p.(*Client).pid)
 	select {}
 }
 
@@ -133,7 +133,7 @@ func alive(pid int) bool {
 
 // protocols runs f once per protocol version, against the built-in
 // provider served over it.
-func protocols(t *testing.T, f func(t *testing.T, c *client)) {
+func protocols(t *testing.T, f func(t *testing.T, c *Client)) {
 	for _, tc := range []struct {
 		name    string
 		bin     *string
@@ -153,7 +153,7 @@ func protocols(t *testing.T, f func(t *testing.T, c *client)) {
 	}
 }
 
-func startClient(t *testing.T, path string) *client {
+func startClient(t *testing.T, path string) *Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -162,5 +162,5 @@ func startClient(t *testing.T, path string) *client {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
-	return p.(*client)
+	return p.(*Client)
 }

@@ -25,7 +25,7 @@ func TestSchemaMatchesInProcess(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	protocols(t, func(t *testing.T, c *client) {
+	protocols(t, func(t *testing.T, c *Client) {
 		got, diags := c.GetSchema()
 		if len(diags) > 0 {
 			t.Fatalf("schema diagnostics: %v", diags)
@@ -116,7 +116,7 @@ func noErrors(t *testing.T, what string, diags hcl.Diagnostics) {
 }
 
 func TestFileLifecycle(t *testing.T) {
-	protocols(t, func(t *testing.T, c *client) {
+	protocols(t, func(t *testing.T, c *Client) {
 		ctx := context.Background()
 		ty := c.resTypes["tether_file"]
 		dir := t.TempDir()
@@ -226,7 +226,7 @@ func checkFile(t *testing.T, path, content string, perm os.FileMode) {
 }
 
 func TestImportAndUpgrade(t *testing.T) {
-	protocols(t, func(t *testing.T, c *client) {
+	protocols(t, func(t *testing.T, c *Client) {
 		ctx := context.Background()
 		path := filepath.Join(t.TempDir(), "imported.txt")
 		if err := os.WriteFile(path, []byte("hello"), 0o600); err != nil {
@@ -277,7 +277,7 @@ func TestDynamicValue(t *testing.T) {
 		}),
 		"extra": cty.TupleVal([]cty.Value{cty.True, cty.NullVal(cty.String), cty.NumberFloatVal(1.5)}),
 	})
-	protocols(t, func(t *testing.T, c *client) {
+	protocols(t, func(t *testing.T, c *Client) {
 		ctx := context.Background()
 		ty := c.resTypes["tether_value"]
 		cfg := valueConfig(input, cty.NullVal(cty.Number))
@@ -306,7 +306,7 @@ func TestDynamicValue(t *testing.T) {
 }
 
 func TestDataSource(t *testing.T) {
-	protocols(t, func(t *testing.T, c *client) {
+	protocols(t, func(t *testing.T, c *Client) {
 		ctx := context.Background()
 		path := filepath.Join(t.TempDir(), "data.txt")
 		if err := os.WriteFile(path, []byte("data\n"), 0o644); err != nil {
@@ -364,7 +364,7 @@ func checkPathDiag(t *testing.T, diags hcl.Diagnostics, path cty.Path, summary s
 }
 
 func TestDiagnosticPaths(t *testing.T) {
-	protocols(t, func(t *testing.T, c *client) {
+	protocols(t, func(t *testing.T, c *Client) {
 		ctx := context.Background()
 		bad := fileConfig(filepath.Join(t.TempDir(), "x"), "x", cty.StringVal("0999"))
 		checkPathDiag(t, c.ValidateResourceConfig("tether_file", bad), cty.GetAttrPath("file_permission"), "not a file permission")
@@ -389,7 +389,7 @@ func TestDiagnosticPaths(t *testing.T) {
 }
 
 func TestConcurrentCalls(t *testing.T) {
-	protocols(t, func(t *testing.T, c *client) {
+	protocols(t, func(t *testing.T, c *Client) {
 		ctx := context.Background()
 		ty := c.resTypes["tether_value"]
 		dir := t.TempDir()
@@ -453,7 +453,7 @@ func TestConcurrentCalls(t *testing.T) {
 // stop and its own answer (here, the built-in provider's report that it was
 // interrupted) comes back.
 func TestApplyCancelStopsProvider(t *testing.T) {
-	protocols(t, func(t *testing.T, c *client) {
+	protocols(t, func(t *testing.T, c *Client) {
 		ty := c.resTypes["tether_value"]
 		cfg := valueConfig(cty.StringVal("slow"), cty.NumberIntVal(600_000))
 		plan := c.PlanResourceChange(context.Background(), provider.PlanRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), ProposedNewState: cfg, Config: cfg})
@@ -488,7 +488,7 @@ func TestApplyCancelStopsProvider(t *testing.T) {
 }
 
 func TestCloseKillsProcess(t *testing.T) {
-	protocols(t, func(t *testing.T, c *client) {
+	protocols(t, func(t *testing.T, c *Client) {
 		if c.pid <= 0 || !alive(c.pid) {
 			t.Fatalf("plugin pid %d not running", c.pid)
 		}

@@ -21,7 +21,14 @@ import (
 // reads. An error is a transport failure: whatever the provider itself
 // reports arrives as diagnostics.
 type rpcClient interface {
-	GetProviderSchema(context.Context) (*tfprotov6.GetProviderSchemaResponse, error)
+	// GetMetadata fails with codes.Unimplemented for providers older than
+	// the call.
+	GetMetadata(context.Context) (*tfprotov6.GetMetadataResponse, error)
+	// GetProviderSchema hands keep, unless nil, the response in the
+	// protocol's own encoding, which SchemaFromWire decodes again (the
+	// schema cache keeps it).
+	GetProviderSchema(ctx context.Context, keep func(wire []byte)) (*tfprotov6.GetProviderSchemaResponse, error)
+	SchemaFromWire(wire []byte) (*tfprotov6.GetProviderSchemaResponse, error)
 	ValidateProviderConfig(context.Context, *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error)
 	// The two type validations answer with nothing but diagnostics, and
 	// take the same arguments, so they share a shape.

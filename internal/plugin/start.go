@@ -76,16 +76,35 @@ func (p grpcPlugin) GRPCClient(exited context.Context, _ *goplugin.GRPCBroker, c
 // until Close; the caller must call Close, including when the provider's
 // calls fail.
 func Start(ctx context.Context, path string) (provider.Provider, error) {
-	c, err := start(ctx, path)
+	c, err := StartWith(ctx, path, StartOptions{})
 	if err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-func start(ctx context.Context, path string) (*client, error) {
+// StartOptions changes how StartWith runs a provider plugin. The zero
+// value starts it as Start does.
+type StartOptions struct {
+	// SchemaCacheDir, if not empty, is a directory (created as needed)
+	// where schemas are kept across runs, keyed by the SHA-256 of the
+	// binary. A provider that declares GetProviderSchemaOptional then gets
+	// its schema from there, saving the call, which for a large provider
+	// costs seconds and hundreds of megabytes; any other provider is still
+	// asked, as Terraform does, and the cache only written. Problems with
+	// the cache never fail a start. Several processes may share one
+	// directory.
+	SchemaCacheDir string
+}
+
+// StartWith is Start with options, returning the client itself.
+func StartWith(ctx context.Context, path string, opts StartOptions) (*Client, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("provider plugin %s: not started: %w", path, err)
+	}
+	var cache *schemaCache
+	if opts.SchemaCacheDir != "" {
+		cache = openSchemaCache(opts.SchemaCacheDir, path)
 	}
 	// life ends with the client. exec kills the process when it ends, which
 	// is how a cancelled ctx interrupts go-plugin's wait for the handshake:
@@ -105,10 +124,10 @@ func start(ctx context.Context, path string) (*client, error) {
 		Logger: hclog.NewNullLogger(),
 		Stderr: stderr,
 	})
-	c := &client{path: path, proc: proc, cmd: cmd, stderr: stderr, life: life, cancel: cancel}
+	c := &Client{path: path, proc: proc, cmd: cmd, stderr: stderr, life: life, cancel: cancel}
 
 	stopWatching := context.AfterFunc(ctx, cancel)
-	fail := func(err error) (*client, error) {
+	fail := func(err error) (*Client, error) {
 		stopWatching()
 		// A plugin that failed to start gets no graceful shutdown, nor do
 		// the processes it started, which could hold its stderr open.
@@ -148,7 +167,7 @@ func start(ctx context.Context, path string) (*client, error) {
 		c.pid = rc.Pid
 	}
 
-	resp, err := c.rpc.GetProviderSchema(ctx)
+	resp, err := c.readSchema(ctx, cache)
 	if err != nil {
 		return fail(fmt.Errorf("reading the provider schema: %w", err))
 	}
@@ -167,7 +186,7 @@ func start(ctx context.Context, path string) (*client, error) {
 // still "when Tether dies", however it dies. (A thread Go would otherwise
 // end, after some other goroutine's LockOSThread, would kill the provider
 // under a running client.)
-func (c *client) launch() error {
+func (c *Client) launch() error {
 	started := make(chan error, 1)
 	go func() {
 		// Never unlocked: the thread ends with this goroutine.
@@ -182,7 +201,7 @@ func (c *client) launch() error {
 // Close stops the plugin process and waits until it has exited, with
 // every process it started that stayed in its process group. Calls in
 // progress fail. Close is safe to call more than once.
-func (c *client) Close() error {
+func (c *Client) Close() error {
 	c.closeOnce.Do(func() {
 		c.closed.Store(true)
 		// Kill asks the plugin to shut down, kills it after a grace

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/tetherhq/tether/internal/plugin/tfplugin5"
+	"google.golang.org/protobuf/proto"
 )
 
 // rpc5 speaks protocol version 5, and answers in version 6 types like
@@ -18,23 +19,44 @@ type rpc5 struct {
 	c tfplugin5.ProviderClient
 }
 
-func (r rpc5) GetProviderSchema(ctx context.Context) (*tfprotov6.GetProviderSchemaResponse, error) {
+func (r rpc5) GetMetadata(ctx context.Context) (*tfprotov6.GetMetadataResponse, error) {
+	resp, err := r.c.GetMetadata(ctx, &tfplugin5.GetMetadata_Request{})
+	if err != nil {
+		return nil, err
+	}
+	return &tfprotov6.GetMetadataResponse{
+		ServerCapabilities: serverCapabilitiesFrom5(resp.ServerCapabilities),
+		Diagnostics:        diagsFrom5(resp.Diagnostics),
+	}, nil
+}
+
+func (r rpc5) GetProviderSchema(ctx context.Context, keep func(wire []byte)) (*tfprotov6.GetProviderSchemaResponse, error) {
 	resp, err := r.c.GetSchema(ctx, &tfplugin5.GetProviderSchema_Request{})
 	if err != nil {
 		return nil, err
 	}
-	out := &tfprotov6.GetProviderSchemaResponse{
-		Diagnostics:       diagsFrom5(resp.Diagnostics),
-		ResourceSchemas:   make(map[string]*tfprotov6.Schema, len(resp.ResourceSchemas)),
-		DataSourceSchemas: make(map[string]*tfprotov6.Schema, len(resp.DataSourceSchemas)),
-	}
-	if sc := resp.ServerCapabilities; sc != nil {
-		out.ServerCapabilities = &tfprotov6.ServerCapabilities{
-			PlanDestroy:               sc.PlanDestroy,
-			GetProviderSchemaOptional: sc.GetProviderSchemaOptional,
-			MoveResourceState:         sc.MoveResourceState,
-			GenerateResourceConfig:    sc.GenerateResourceConfig,
+	if keep != nil {
+		if wire, err := proto.Marshal(resp); err == nil {
+			keep(wire)
 		}
+	}
+	return schemaResponseFrom5(resp), nil
+}
+
+func (r rpc5) SchemaFromWire(wire []byte) (*tfprotov6.GetProviderSchemaResponse, error) {
+	var resp tfplugin5.GetProviderSchema_Response
+	if err := proto.Unmarshal(wire, &resp); err != nil {
+		return nil, err
+	}
+	return schemaResponseFrom5(&resp), nil
+}
+
+func schemaResponseFrom5(resp *tfplugin5.GetProviderSchema_Response) *tfprotov6.GetProviderSchemaResponse {
+	out := &tfprotov6.GetProviderSchemaResponse{
+		Diagnostics:        diagsFrom5(resp.Diagnostics),
+		ServerCapabilities: serverCapabilitiesFrom5(resp.ServerCapabilities),
+		ResourceSchemas:    make(map[string]*tfprotov6.Schema, len(resp.ResourceSchemas)),
+		DataSourceSchemas:  make(map[string]*tfprotov6.Schema, len(resp.DataSourceSchemas)),
 	}
 	convert := func(what string, s *tfplugin5.Schema) *tfprotov6.Schema {
 		ts, err := schemaFrom5(s)
@@ -57,7 +79,19 @@ func (r rpc5) GetProviderSchema(ctx context.Context) (*tfprotov6.GetProviderSche
 			out.DataSourceSchemas[name] = ts
 		}
 	}
-	return out, nil
+	return out
+}
+
+func serverCapabilitiesFrom5(sc *tfplugin5.ServerCapabilities) *tfprotov6.ServerCapabilities {
+	if sc == nil {
+		return nil
+	}
+	return &tfprotov6.ServerCapabilities{
+		PlanDestroy:               sc.PlanDestroy,
+		GetProviderSchemaOptional: sc.GetProviderSchemaOptional,
+		MoveResourceState:         sc.MoveResourceState,
+		GenerateResourceConfig:    sc.GenerateResourceConfig,
+	}
 }
 
 func (r rpc5) ValidateProviderConfig(ctx context.Context, req *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error) {

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/tetherhq/tether/internal/plugin/tfplugin6"
+	"google.golang.org/protobuf/proto"
 )
 
 // rpc6 speaks protocol version 6, and answers in version 6 types like
@@ -20,23 +21,44 @@ type rpc6 struct {
 	c tfplugin6.ProviderClient
 }
 
-func (r rpc6) GetProviderSchema(ctx context.Context) (*tfprotov6.GetProviderSchemaResponse, error) {
+func (r rpc6) GetMetadata(ctx context.Context) (*tfprotov6.GetMetadataResponse, error) {
+	resp, err := r.c.GetMetadata(ctx, &tfplugin6.GetMetadata_Request{})
+	if err != nil {
+		return nil, err
+	}
+	return &tfprotov6.GetMetadataResponse{
+		ServerCapabilities: serverCapabilitiesFrom6(resp.ServerCapabilities),
+		Diagnostics:        diagsFrom6(resp.Diagnostics),
+	}, nil
+}
+
+func (r rpc6) GetProviderSchema(ctx context.Context, keep func(wire []byte)) (*tfprotov6.GetProviderSchemaResponse, error) {
 	resp, err := r.c.GetProviderSchema(ctx, &tfplugin6.GetProviderSchema_Request{})
 	if err != nil {
 		return nil, err
 	}
-	out := &tfprotov6.GetProviderSchemaResponse{
-		Diagnostics:       diagsFrom6(resp.Diagnostics),
-		ResourceSchemas:   make(map[string]*tfprotov6.Schema, len(resp.ResourceSchemas)),
-		DataSourceSchemas: make(map[string]*tfprotov6.Schema, len(resp.DataSourceSchemas)),
-	}
-	if sc := resp.ServerCapabilities; sc != nil {
-		out.ServerCapabilities = &tfprotov6.ServerCapabilities{
-			PlanDestroy:               sc.PlanDestroy,
-			GetProviderSchemaOptional: sc.GetProviderSchemaOptional,
-			MoveResourceState:         sc.MoveResourceState,
-			GenerateResourceConfig:    sc.GenerateResourceConfig,
+	if keep != nil {
+		if wire, err := proto.Marshal(resp); err == nil {
+			keep(wire)
 		}
+	}
+	return schemaResponseFrom6(resp), nil
+}
+
+func (r rpc6) SchemaFromWire(wire []byte) (*tfprotov6.GetProviderSchemaResponse, error) {
+	var resp tfplugin6.GetProviderSchema_Response
+	if err := proto.Unmarshal(wire, &resp); err != nil {
+		return nil, err
+	}
+	return schemaResponseFrom6(&resp), nil
+}
+
+func schemaResponseFrom6(resp *tfplugin6.GetProviderSchema_Response) *tfprotov6.GetProviderSchemaResponse {
+	out := &tfprotov6.GetProviderSchemaResponse{
+		Diagnostics:        diagsFrom6(resp.Diagnostics),
+		ServerCapabilities: serverCapabilitiesFrom6(resp.ServerCapabilities),
+		ResourceSchemas:    make(map[string]*tfprotov6.Schema, len(resp.ResourceSchemas)),
+		DataSourceSchemas:  make(map[string]*tfprotov6.Schema, len(resp.DataSourceSchemas)),
 	}
 	convert := func(what string, s *tfplugin6.Schema) *tfprotov6.Schema {
 		ts, err := schemaFrom6(s)
@@ -59,7 +81,19 @@ func (r rpc6) GetProviderSchema(ctx context.Context) (*tfprotov6.GetProviderSche
 			out.DataSourceSchemas[name] = ts
 		}
 	}
-	return out, nil
+	return out
+}
+
+func serverCapabilitiesFrom6(sc *tfplugin6.ServerCapabilities) *tfprotov6.ServerCapabilities {
+	if sc == nil {
+		return nil
+	}
+	return &tfprotov6.ServerCapabilities{
+		PlanDestroy:               sc.PlanDestroy,
+		GetProviderSchemaOptional: sc.GetProviderSchemaOptional,
+		MoveResourceState:         sc.MoveResourceState,
+		GenerateResourceConfig:    sc.GenerateResourceConfig,
+	}
 }
 
 func (r rpc6) ValidateProviderConfig(ctx context.Context, req *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error) {

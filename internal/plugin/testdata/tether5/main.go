@@ -4,9 +4,11 @@
 //
 // It translates to and from protocol.Server, whose version 6 messages
 // differ from version 5's only in names for everything the built-in
-// provider uses. Two departures serve the tests: it does not announce
-// PlanDestroy, so the client must plan destroys itself, and it panics when
-// asked to apply a tether_value whose input is the string "panic".
+// provider uses. Three departures serve the tests: it does not announce
+// PlanDestroy, so the client must plan destroys itself; it announces
+// GetProviderSchemaOptional, so the client may take its schema from a
+// cache; and it panics when asked to apply a tether_value whose input is
+// the string "panic".
 package main
 
 import (
@@ -40,13 +42,30 @@ type server struct {
 	s tfprotov6.ProviderServer
 }
 
+var serverCapabilities = &tfprotov5.ServerCapabilities{GetProviderSchemaOptional: true}
+
+func (s *server) GetMetadata(ctx context.Context, req *tfprotov5.GetMetadataRequest) (*tfprotov5.GetMetadataResponse, error) {
+	r, err := s.s.GetMetadata(ctx, &tfprotov6.GetMetadataRequest{})
+	if err != nil {
+		return nil, err
+	}
+	out := &tfprotov5.GetMetadataResponse{ServerCapabilities: serverCapabilities, Diagnostics: diags5(r.Diagnostics)}
+	for _, m := range r.Resources {
+		out.Resources = append(out.Resources, tfprotov5.ResourceMetadata{TypeName: m.TypeName})
+	}
+	for _, m := range r.DataSources {
+		out.DataSources = append(out.DataSources, tfprotov5.DataSourceMetadata{TypeName: m.TypeName})
+	}
+	return out, nil
+}
+
 func (s *server) GetProviderSchema(ctx context.Context, req *tfprotov5.GetProviderSchemaRequest) (*tfprotov5.GetProviderSchemaResponse, error) {
 	r, err := s.s.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil {
 		return nil, err
 	}
 	out := &tfprotov5.GetProviderSchemaResponse{
-		ServerCapabilities: &tfprotov5.ServerCapabilities{},
+		ServerCapabilities: serverCapabilities,
 		Provider:           schema5(r.Provider),
 		ResourceSchemas:    map[string]*tfprotov5.Schema{},
 		DataSourceSchemas:  map[string]*tfprotov5.Schema{},

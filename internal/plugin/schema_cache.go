@@ -1,0 +1,188 @@
+package plugin
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+)
+
+// schemaCache keeps providers' schemas across runs, in a directory:
+//
+//	binaries/<hash of the binary's path>.json  the binary's size, times and SHA-256
+//	schemas-1/<SHA-256>.tfplugin<N>.pb         GetProviderSchema's response, as sent
+//
+// A schema is keyed by the SHA-256 of the binary, so that a binary
+// replaced in place gets its own; the record under binaries/ saves hashing
+// a binary again (the AWS provider is 700 MB) until its size or times
+// change. The response is kept in protobuf, as the provider sent it, and
+// decoded by the same code as a fresh one, so the two cannot differ.
+//
+// Nothing here fails a start: a cache that cannot be read or written is a
+// cache miss.
+type schemaCache struct {
+	dir string
+	// key delivers the binary's SHA-256 in hex, or "" when it could not
+	// be had; it is computed while the plugin starts.
+	key <-chan string
+}
+
+// schemaCacheFormat names the directory of schemas, so that a change in
+// how they are kept starts a new one.
+const schemaCacheFormat = "schemas-1"
+
+func openSchemaCache(dir, binary string) *schemaCache {
+	key := make(chan string, 1)
+	go func() { key <- binaryHash(dir, binary) }()
+	return &schemaCache{dir: dir, key: key}
+}
+
+// file is where the schema of the binary, spoken in protocol version,
+// lives; "" if the binary's hash is unknown.
+func (sc *schemaCache) file(version int) string {
+	sum := <-sc.key
+	// Later callers get the same answer.
+	sc.key = closedWith(sum)
+	if sum == "" {
+		return ""
+	}
+	return filepath.Join(sc.dir, schemaCacheFormat, fmt.Sprintf("%s.tfplugin%d.pb", sum, version))
+}
+
+func closedWith(s string) <-chan string {
+	ch := make(chan string, 1)
+	ch <- s
+	return ch
+}
+
+// binaryRecord is what binaries/ holds for one path.
+type binaryRecord struct {
+	Path   string `json:"path"`
+	Stat   string `json:"stat"`
+	SHA256 string `json:"sha256"`
+}
+
+// binaryHash returns the SHA-256 of the file at path, from the record in
+// dir while the file's stat key (statKey) is the one recorded, else by
+// reading the file, and then records it.
+func binaryHash(dir, path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	info, err := os.Stat(abs)
+	if err != nil {
+		return ""
+	}
+	pathSum := sha256.Sum256([]byte(abs))
+	recordFile := filepath.Join(dir, "binaries", hex.EncodeToString(pathSum[:16])+".json")
+	if b, err := os.ReadFile(recordFile); err == nil {
+		var rec binaryRecord
+		if json.Unmarshal(b, &rec) == nil && rec.Path == abs && rec.Stat == statKey(info) && len(rec.SHA256) == 64 {
+			return rec.SHA256
+		}
+	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	// A binary that changed while it was read gets no record: the hash may
+	// be of neither version.
+	if after, err := f.Stat(); err == nil && statKey(after) == statKey(info) {
+		if b, err := json.Marshal(binaryRecord{Path: abs, Stat: statKey(info), SHA256: sum}); err == nil {
+			writeFileAtomic(recordFile, b)
+		}
+	}
+	return sum
+}
+
+// statKey is what must stay the same for a file's recorded hash to hold:
+// its size and modification time, and where the system has them its
+// inode and change time, which no copy that keeps the modification time
+// (cp -p, tar) keeps.
+func statKey(info os.FileInfo) string {
+	return fmt.Sprintf("%d %d%s", info.Size(), info.ModTime().UnixNano(), statKeyExtra(info))
+}
+
+// writeFileAtomic writes a file whole or not at all, so that concurrent
+// runs read either the old file or the new one.
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// readSchema reads the provider's schema: from the cache, if there is one
+// and the provider declares (in GetMetadata) that it needs no
+// GetProviderSchema call, as Terraform does; else from the provider, and
+// then into the cache for the next run.
+func (c *Client) readSchema(ctx context.Context, cache *schemaCache) (*tfprotov6.GetProviderSchemaResponse, error) {
+	if cache == nil {
+		return c.rpc.GetProviderSchema(ctx, nil)
+	}
+	optional := false
+	// An older provider has no GetMetadata; a failing one fails again
+	// below, where the error says what the call was for.
+	if meta, err := c.rpc.GetMetadata(ctx); err == nil && meta.ServerCapabilities != nil {
+		optional = meta.ServerCapabilities.GetProviderSchemaOptional
+	}
+	file := cache.file(c.protocolVersion)
+	if file == "" {
+		return c.rpc.GetProviderSchema(ctx, nil)
+	}
+	wire, err := os.ReadFile(file)
+	if err == nil && optional {
+		if resp, err := c.rpc.SchemaFromWire(wire); err == nil {
+			c.schemaFromCache = true
+			return resp, nil
+		}
+	}
+	var keep func([]byte)
+	// A schema already kept is the same: the binary is.
+	if err != nil || optional {
+		keep = func(b []byte) { wire = b }
+	}
+	wire = nil
+	resp, err := c.rpc.GetProviderSchema(ctx, keep)
+	if err != nil {
+		return nil, err
+	}
+	if wire != nil && !hasErrors(resp.Diagnostics) {
+		writeFileAtomic(file, wire)
+	}
+	return resp, nil
+}
+
+func hasErrors(diags []*tfprotov6.Diagnostic) bool {
+	for _, d := range diags {
+		if d != nil && d.Severity != tfprotov6.DiagnosticSeverityWarning {
+			return true
+		}
+	}
+	return false
+}

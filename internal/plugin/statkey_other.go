@@ -1,0 +1,7 @@
+//go:build !linux
+
+package plugin
+
+import "os"
+
+func statKeyExtra(os.FileInfo) string { return "" }
