@@ -272,12 +272,11 @@ func (in *installer) selectVersion(ctx context.Context, w *want) error {
 		}
 		locked = v
 		in.opts.progress("- Reusing previous version of %s from the dependency lock file", w.addr.ForDisplay())
-		// A locked version already installed needs no source.
-		if _, err := os.Stat(in.packageDir(w.addr, w.lock.Version)); err == nil {
-			if in.checkInstalled(w, in.packageDir(w.addr, w.lock.Version)) == nil && len(w.lock.Hashes) > 0 {
-				w.pick = v
-				return nil
-			}
+		// A locked version already installed or cached needs no source
+		// (Terraform asks the sources all the same; this works offline).
+		if in.local(w, w.lock.Version) != "" {
+			w.pick = v
+			return nil
 		}
 	} else if s := w.cons.String(); s != "" {
 		in.opts.progress("- Finding %s versions matching %q...", w.addr.ForDisplay(), s)

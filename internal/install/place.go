@@ -34,31 +34,18 @@ func (in *installer) install(ctx context.Context, w *want) (Package, *LockEntry,
 		return Package{Provider: w.addr, Version: vs, Dir: final, Executable: exe}, entry, nil
 	}
 
-	if len(prior) > 0 {
-		if _, err := os.Stat(final); err == nil {
-			if h, err := in.hashes.h1(final); err == nil && contains(prior, h) {
-				in.opts.progress("- Using previously-installed %s v%s", w.addr.ForDisplay(), vs)
-				return done(prior)
-			}
+	switch in.local(w, vs) {
+	case "installed":
+		in.opts.progress("- Using previously-installed %s v%s", w.addr.ForDisplay(), vs)
+		return done(prior)
+	case "cached":
+		if err := link(in.cachedDir(w, vs), final); err != nil {
+			return Package{}, nil, fmt.Errorf("cannot link provider %s %s from the plugin cache: %w", w.addr.ForDisplay(), vs, err)
 		}
+		in.opts.progress("- Using %s v%s from the shared cache directory", w.addr.ForDisplay(), vs)
+		return done(prior)
 	}
-	var cached string
-	if c := in.cfg.PluginCacheDir; c != "" {
-		abs, err := filepath.Abs(c)
-		if err != nil {
-			return Package{}, nil, err
-		}
-		cached = filepath.Join(abs, w.addr.Hostname.String(), w.addr.Namespace, w.addr.Type, vs, platform)
-		if len(prior) > 0 {
-			if h, err := hashDir(cached); err == nil && contains(prior, h) {
-				if err := link(cached, final); err != nil {
-					return Package{}, nil, fmt.Errorf("cannot link provider %s %s from the plugin cache: %w", w.addr.ForDisplay(), vs, err)
-				}
-				in.opts.progress("- Using %s v%s from the shared cache directory", w.addr.ForDisplay(), vs)
-				return done(prior)
-			}
-		}
-	}
+	cached := in.cachedDir(w, vs)
 	if len(w.from) == 0 {
 		return Package{}, nil, fmt.Errorf("provider %s %s is not installed and no installation method has it", w.addr.ForDisplay(), vs)
 	}
@@ -71,6 +58,7 @@ func (in *installer) install(ctx context.Context, w *want) (Package, *LockEntry,
 	}
 	defer os.RemoveAll(tmp)
 	fail := func(err error) (Package, *LockEntry, error) {
+		removeEmptyParents(final, in.root)
 		return Package{}, nil, fmt.Errorf("cannot install provider %s %s from %s: %w", w.addr.ForDisplay(), vs, src, err)
 	}
 	f, err := src.fetch(ctx, w.addr, w.pick, tmp)
@@ -105,6 +93,41 @@ func (in *installer) install(ctx context.Context, w *want) (Package, *LockEntry,
 	in.opts.progress("- Installed %s v%s (%s)", w.addr.ForDisplay(), vs, f.auth)
 	hashes := append([]string{h1}, prior...)
 	return done(append(hashes, f.signedHashes...))
+}
+
+// local says where version vs of w is already on disk with a hash the
+// lock file has for that version: "installed" under the providers folder,
+// "cached" in the plugin cache, or "" (also when the lock has no hashes
+// for it, since then there is nothing to check the package against).
+func (in *installer) local(w *want, vs string) string {
+	if w.lock == nil || w.lock.Version != vs || len(w.lock.Hashes) == 0 {
+		return ""
+	}
+	if _, err := os.Stat(in.packageDir(w.addr, vs)); err == nil {
+		if h, err := in.hashes.h1(in.packageDir(w.addr, vs)); err == nil && contains(w.lock.Hashes, h) {
+			return "installed"
+		}
+	}
+	if c := in.cachedDir(w, vs); c != "" {
+		if h, err := hashDir(c); err == nil && contains(w.lock.Hashes, h) {
+			return "cached"
+		}
+	}
+	return ""
+}
+
+// cachedDir is where version vs of w is in the plugin cache, or "" when
+// there is no plugin cache.
+func (in *installer) cachedDir(w *want, vs string) string {
+	c := in.cfg.PluginCacheDir
+	if c == "" {
+		return ""
+	}
+	abs, err := filepath.Abs(c)
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(abs, w.addr.Hostname.String(), w.addr.Namespace, w.addr.Type, vs, platform)
 }
 
 // verify checks a staged package against the hashes its source gave and
@@ -144,4 +167,15 @@ func link(cached, final string) error {
 		return err
 	}
 	return nil
+}
+
+// removeEmptyParents removes the folders from dir up to (not including)
+// root that are empty, such as those made for a package that then failed.
+func removeEmptyParents(dir, root string) {
+	for dir != root && len(dir) > len(root) {
+		if err := os.Remove(dir); err != nil && !os.IsNotExist(err) {
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
 }

@@ -37,28 +37,38 @@ type registry struct {
 
 func newRegistry(client *http.Client, tokens map[string]string) *registry {
 	d := disco.New()
-	d.Transport = client.Transport
-	if d.Transport == nil {
-		d.Transport = http.DefaultTransport
-	}
-	d.SetUserAgent("tether")
 	return &registry{http: client, disco: d, tokens: tokens, base: map[svchost.Hostname]*url.URL{}}
 }
 
 func (r *registry) String() string { return "the provider registry (direct)" }
 
-// serviceURL discovers the providers.v1 base URL of host, once.
-func (r *registry) serviceURL(host svchost.Hostname) (*url.URL, error) {
+// serviceURL discovers the providers.v1 base URL of host, once. The
+// discovery document is fetched here, with the registry's client and
+// token, and handed to disco, which interprets it as Terraform does (the
+// service's URL relative to the document, versions of service IDs); disco's
+// own fetch would log to the standard logger.
+func (r *registry) serviceURL(ctx context.Context, host svchost.Hostname) (*url.URL, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if u, ok := r.base[host]; ok {
 		return u, nil
 	}
+	docURL := "https://" + host.String() + "/.well-known/terraform.json"
+	services := map[string]any{}
+	err := getJSON(ctx, r.http, docURL, r.tokens[host.String()], &services)
+	var se *statusError
+	if errors.As(err, &se) && se.code == http.StatusNotFound {
+		services, err = nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("service discovery for %s failed: %v", host.ForDisplay(), err)
+	}
+	r.disco.ForceHostServices(host, services)
 	u, err := r.disco.DiscoverServiceURL(host, "providers.v1")
 	if err != nil {
 		var notProvided *disco.ErrServiceNotProvided
 		if errors.As(err, &notProvided) {
-			return nil, fmt.Errorf("host %s does not offer a provider registry (no providers.v1 in https://%s/.well-known/terraform.json)", host.ForDisplay(), host.ForDisplay())
+			return nil, fmt.Errorf("host %s does not offer a provider registry (no providers.v1 in %s)", host.ForDisplay(), docURL)
 		}
 		return nil, fmt.Errorf("service discovery for %s failed: %v", host.ForDisplay(), err)
 	}
@@ -69,8 +79,8 @@ func (r *registry) serviceURL(host svchost.Hostname) (*url.URL, error) {
 	return u, nil
 }
 
-func (r *registry) apiURL(p tfaddr.Provider, rest string) (string, string, error) {
-	base, err := r.serviceURL(p.Hostname)
+func (r *registry) apiURL(ctx context.Context, p tfaddr.Provider, rest string) (string, string, error) {
+	base, err := r.serviceURL(ctx, p.Hostname)
 	if err != nil {
 		return "", "", err
 	}
@@ -79,7 +89,7 @@ func (r *registry) apiURL(p tfaddr.Provider, rest string) (string, string, error
 }
 
 func (r *registry) versions(ctx context.Context, p tfaddr.Provider) ([]*version.Version, error) {
-	u, token, err := r.apiURL(p, "versions")
+	u, token, err := r.apiURL(ctx, p, "versions")
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +159,7 @@ type downloadInfo struct {
 
 func (r *registry) fetch(ctx context.Context, p tfaddr.Provider, v *version.Version, tmp string) (*fetched, error) {
 	osName, arch, _ := strings.Cut(platform, "_")
-	u, token, err := r.apiURL(p, v.String()+"/download/"+osName+"/"+arch)
+	u, token, err := r.apiURL(ctx, p, v.String()+"/download/"+osName+"/"+arch)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,193 @@
+package install
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tfaddr "github.com/hashicorp/terraform-registry-address"
+
+	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/providertest"
+)
+
+// TestPluginCache installs through a plugin cache: the first folder fills
+// it and links to it, the second links to it without asking any source.
+func TestPluginCache(t *testing.T) {
+	tm := providertest.Time(t)
+	mirror := providertest.UnpackedMirror(t, t.TempDir(), tm)
+	cache := t.TempDir()
+	cli := "plugin_cache_dir = \"" + cache + "\"\n" + mirrorConfig(FilesystemMirror, mirror)
+	reqs := require("hashicorp/time", "0.14.2")
+
+	a := newFixture(t, cli, nil)
+	pkgs, _, err := a.install(reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cached := filepath.Join(cache, "registry.terraform.io/hashicorp/time/0.14.2", platform)
+	if target, err := os.Readlink(pkgs[tm.Source].Dir); err != nil || target != cached {
+		t.Errorf("package folder links to %q (%v), want %q", target, err, cached)
+	}
+	if _, err := os.Stat(filepath.Join(cached, tm.BinaryName())); err != nil {
+		t.Errorf("cache not filled: %v", err)
+	}
+
+	// The second folder has the first one's lock; the mirror is gone, so
+	// only the cache can serve it.
+	os.RemoveAll(mirror)
+	b := newFixture(t, cli, nil)
+	lock, _ := os.ReadFile(filepath.Join(a.dir, LockFileName))
+	b.writeLock(string(lock))
+	pkgs, _, err = b.install(reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLines(t, b.lines,
+		"- Reusing previous version of hashicorp/time from the dependency lock file",
+		"- Using hashicorp/time v0.14.2 from the shared cache directory")
+	if target, _ := os.Readlink(pkgs[tm.Source].Dir); target != cached {
+		t.Errorf("second folder links to %q", target)
+	}
+	if _, _, err := b.ensure(reqs); err != nil {
+		t.Errorf("Ensure through the cache link: %v", err)
+	}
+}
+
+// TestDevOverrides uses the override folder's binary with a warning, and
+// locks nothing for it.
+func TestDevOverrides(t *testing.T) {
+	tm := providertest.Time(t)
+	local := providertest.Local(t)
+	dev := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dev, "terraform-provider-time"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mirror := providertest.UnpackedMirror(t, t.TempDir(), local)
+	f := newFixture(t, "provider_installation {\n  dev_overrides {\n    \"hashicorp/time\" = \""+dev+"\"\n  }\n  filesystem_mirror {\n    path = \""+mirror+"\"\n  }\n}\n", nil)
+	reqs := require("hashicorp/time", "0.14.2", "hashicorp/local", "")
+	for _, run := range []struct {
+		name string
+		do   func([]config.ProviderRequirement) (map[tfaddr.Provider]Package, []string, error)
+	}{{"Install", f.install}, {"Ensure", f.ensure}} {
+		t.Run(run.name, func(t *testing.T) {
+			pkgs, warnings, err := run.do(reqs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := pkgs[tm.Source]
+			if !p.Dev || p.Executable != filepath.Join(dev, "terraform-provider-time") || p.Version != "" {
+				t.Errorf("override package %+v", p)
+			}
+			if len(warnings) != 1 || !strings.Contains(warnings[0], "hashicorp/time in "+dev) {
+				t.Errorf("warnings %q", warnings)
+			}
+			locks := f.locks()
+			if _, ok := locks[tm.Source]; ok {
+				t.Error("the override is locked")
+			}
+			if e := locks[local.Source]; e == nil || e.Version != "1.4.1" {
+				t.Errorf("hashicorp/local lock %+v", e)
+			}
+		})
+	}
+	// An override folder without the binary is an error naming it.
+	os.Remove(filepath.Join(dev, "terraform-provider-time"))
+	_, _, err := f.install(reqs)
+	wantErr(t, err, "dev override of provider hashicorp/time", dev, "terraform-provider-time*")
+}
+
+// TestUpgrade keeps the locked version until -upgrade, which selects the
+// newest allowed; prereleases are chosen only when named exactly.
+func TestUpgrade(t *testing.T) {
+	tm := providertest.Time(t)
+	srv := providertest.NewServer(t, tm, tm.As("0.15.0"), tm.As("0.16.0-beta1"))
+	addr := srv.Address("hashicorp", "time")
+	f := newFixture(t, "", srv.Client)
+	name := addr.ForDisplay()
+	f.writeLock("provider \"" + addr.String() + "\" {\n  version = \"0.14.2\"\n}\n")
+
+	pkgs, _, err := f.install(requireAt(addr, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := pkgs[addr].Version; v != "0.14.2" {
+		t.Errorf("without -upgrade: %s", v)
+	}
+	pkgs, _, err = f.upgrade(requireAt(addr, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLines(t, f.lines,
+		"- Finding latest version of "+name+"...",
+		"- Installing "+name+" v0.15.0...",
+		"- Installed "+name+" v0.15.0 (self-signed, key ID "+srv.KeyID+")")
+	if v := pkgs[addr].Version; v != "0.15.0" || f.locks()[addr].Version != "0.15.0" {
+		t.Errorf("with -upgrade: %s, locked %s", v, f.locks()[addr].Version)
+	}
+	if h := h1Hashes(f.locks()[addr].Hashes); len(h) != 1 || h[0] != h1(t, tm.As("0.15.0")) {
+		t.Errorf("hashes of the old version kept: %q", h)
+	}
+	pkgs, _, err = f.upgrade(requireAt(addr, "0.16.0-beta1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := pkgs[addr].Version; v != "0.16.0-beta1" {
+		t.Errorf("prerelease named exactly: %s", v)
+	}
+	// Back down: a lock that no longer meets the constraints is refused
+	// without -upgrade.
+	_, _, err = f.install(requireAt(addr, "< 0.16.0"))
+	wantErr(t, err, name+" is locked at version 0.16.0-beta1", "tether init -upgrade")
+}
+
+// TestEnsure covers what plan and up meet: a new provider is installed and
+// locked, a missing package reinstalled, a changed one refused.
+func TestEnsure(t *testing.T) {
+	tm := providertest.Time(t)
+	local := providertest.Local(t)
+	mirror := providertest.UnpackedMirror(t, t.TempDir(), tm, local)
+	f := newFixture(t, mirrorConfig(FilesystemMirror, mirror), nil)
+	if _, _, err := f.install(require("hashicorp/time", "")); err != nil {
+		t.Fatal(err)
+	}
+
+	// A provider new to the configuration is installed and added.
+	both := require("hashicorp/time", "", "hashicorp/local", "")
+	pkgs, _, err := f.ensure(both)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLines(t, f.lines,
+		"- Finding latest version of hashicorp/local...",
+		"- Installing hashicorp/local v1.4.1...",
+		"- Installed hashicorp/local v1.4.1 (unauthenticated)")
+	if len(pkgs) != 2 || f.locks()[local.Source] == nil {
+		t.Fatalf("packages %v, locks %v", pkgs, f.locks())
+	}
+
+	// A package removed by hand is installed again from the lock.
+	os.RemoveAll(filepath.Join(f.dir, ".tether"))
+	if _, _, err := f.ensure(both); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(f.lines, "\n"), "- Installed hashicorp/time v0.14.2") {
+		t.Errorf("not reinstalled: %q", f.lines)
+	}
+
+	// A binary changed after installation is refused, naming both hashes.
+	exe := pkgs[tm.Source].Executable
+	if err := os.WriteFile(exe, []byte("tampered"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = f.ensure(both)
+	wantErr(t, err, "provider hashicorp/time 0.14.2", "does not match the dependency lock file", "allows only "+h1(t, tm), "tether init -upgrade", "restore")
+	if strings.Contains(err.Error(), "hashicorp/local") {
+		t.Errorf("error names a provider that is fine: %v", err)
+	}
+
+	// Requirements tightened past the lock are refused too.
+	_, _, err = f.ensure(require("hashicorp/time", "> 0.14.2"))
+	wantErr(t, err, "hashicorp/time is locked at version 0.14.2", "tether init -upgrade")
+}
