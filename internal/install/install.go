@@ -37,7 +37,10 @@ const ProvidersDir = ".tether/providers"
 // and a warning for the caller to print.
 //
 // Every package is unpacked into a temporary sibling folder, checked, and
-// renamed into place, so a failure never leaves half a package. Errors of
+// renamed into place, so a failure never leaves half a package. As in
+// Terraform, a package from the plugin cache or an unpacked filesystem
+// mirror is not copied: its folder under .tether/providers is a symlink to
+// it, made atomically once the package is checked. Errors of
 // several providers are joined; each names the provider and every place
 // looked. The lock file is written only when every provider installed;
 // entries of providers no longer required are dropped.

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-
-	"golang.org/x/mod/sumdb/dirhash"
 )
 
 // install puts the selected version of w in place, from the installed
@@ -64,6 +62,16 @@ func (in *installer) install(ctx context.Context, w *want) (Package, *LockEntry,
 	f, err := src.fetch(ctx, w.addr, w.pick, tmp)
 	if err != nil {
 		return fail(err)
+	}
+	if f.dir != "" && cached == "" {
+		// An unpacked local package is linked, not copied, as Terraform
+		// links it into .terraform/providers.
+		h1, err := in.linkLocal(f, final, prior, w.addr.Type)
+		if err != nil {
+			return fail(err)
+		}
+		in.opts.progress("- Installed %s v%s (%s)", w.addr.ForDisplay(), vs, f.auth)
+		return done(append([]string{h1}, prior...))
 	}
 	target := final
 	if cached != "" {
@@ -130,10 +138,31 @@ func (in *installer) cachedDir(w *want, vs string) string {
 	return filepath.Join(abs, w.addr.Hostname.String(), w.addr.Namespace, w.addr.Type, vs, platform)
 }
 
+// linkLocal installs the unpacked package folder f.dir by making final a
+// symlink to it, after checking its hash and executable, and returns its h1.
+func (in *installer) linkLocal(f *fetched, final string, prior []string, typ string) (string, error) {
+	src, err := filepath.Abs(f.dir)
+	if err != nil {
+		return "", err
+	}
+	h1, err := in.verify(f, src, prior)
+	if err != nil {
+		return "", err
+	}
+	if _, err := executableIn(src, typ); err != nil {
+		return "", err
+	}
+	if err := link(src, final); err != nil {
+		return "", err
+	}
+	in.hashes.put(final, h1)
+	return h1, nil
+}
+
 // verify checks a staged package against the hashes its source gave and
 // those locked for its version, and returns its h1 hash.
 func (in *installer) verify(f *fetched, staged string, prior []string) (string, error) {
-	h1, err := dirhash.HashDir(staged, "", dirhash.Hash1)
+	h1, err := hashDir(staged)
 	if err != nil {
 		return "", err
 	}
@@ -151,8 +180,9 @@ func (in *installer) verify(f *fetched, staged string, prior []string) (string, 
 	return "", fmt.Errorf("%s; run \"tether init -upgrade\" if the new package is to be trusted", hashMismatch("the package", prior, h1))
 }
 
-// link makes final a symlink to the cached package folder, replacing what
-// was there atomically. Terraform links from its plugin cache the same way.
+// link makes final a symlink to a package folder elsewhere (in the plugin
+// cache or an unpacked filesystem mirror), replacing what was there
+// atomically. Terraform links from both the same way.
 func link(cached, final string) error {
 	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
 		return err

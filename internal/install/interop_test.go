@@ -1,0 +1,175 @@
+package install
+
+import (
+	"bytes"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	tfaddr "github.com/hashicorp/terraform-registry-address"
+
+	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/providertest"
+)
+
+// TestTerraformInterop runs the real terraform (1.11) and Install on the
+// same configuration with the same CLI configuration, for each kind of
+// source, and checks that they write the same lock file, print the same
+// progress lines, and accept each other's lock files.
+func TestTerraformInterop(t *testing.T) {
+	tfBin, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not on PATH; the interop test needs terraform 1.11")
+	}
+	tm := providertest.Time(t)
+	local := providertest.Local(t)
+	tests := []struct {
+		name string
+		// setup returns the CLI configuration, the CA file terraform must
+		// trust ("" for none), our HTTP client and the providers required.
+		setup func(t *testing.T) (cli, ca string, client *http.Client, addrs []tfaddr.Provider)
+	}{
+		{"unpacked filesystem mirror", func(t *testing.T) (string, string, *http.Client, []tfaddr.Provider) {
+			dir := providertest.UnpackedMirror(t, t.TempDir(), tm, local)
+			return mirrorConfig(FilesystemMirror, dir), "", nil, []tfaddr.Provider{tm.Source, local.Source}
+		}},
+		{"packed filesystem mirror", func(t *testing.T) (string, string, *http.Client, []tfaddr.Provider) {
+			dir := providertest.PackedMirror(t, t.TempDir(), tm, local)
+			return mirrorConfig(FilesystemMirror, dir), "", nil, []tfaddr.Provider{tm.Source, local.Source}
+		}},
+		{"network mirror", func(t *testing.T) (string, string, *http.Client, []tfaddr.Provider) {
+			srv := providertest.NewServer(t, tm, local)
+			return mirrorConfig(NetworkMirror, srv.MirrorURL), srv.CAFile, srv.Client, []tfaddr.Provider{tm.Source, local.Source}
+		}},
+		{"registry", func(t *testing.T) (string, string, *http.Client, []tfaddr.Provider) {
+			srv := providertest.NewServer(t, tm, local)
+			return "provider_installation {\n  direct {}\n}\n", srv.CAFile, srv.Client,
+				[]tfaddr.Provider{srv.Address("hashicorp", "time"), srv.Address("hashicorp", "local")}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cli, ca, client, addrs := tt.setup(t)
+			cfg := loadConfig(t, cli)
+			var reqs []config.ProviderRequirement
+			main := "terraform {\n  required_providers {\n"
+			for _, a := range addrs {
+				constraint := map[string]string{"time": "~> 0.14.0", "local": ">= 1.0"}[a.Type]
+				reqs = append(reqs, config.ProviderRequirement{Source: a, Constraints: []string{constraint}})
+				main += "    " + a.Type + " = {\n      source  = \"" + a.String() + "\"\n      version = \"" + constraint + "\"\n    }\n"
+			}
+			main += "  }\n}\n"
+			tf := newTerraform(t, tfBin, cfg.File, ca)
+
+			// The same configuration, once by each tool.
+			ours := newFixture(t, "", client)
+			ours.cfg = cfg
+			theirs := tf.dir(t, main)
+			os.WriteFile(filepath.Join(ours.dir, "main.tf"), []byte(main), 0o644)
+			out := tf.init(t, theirs)
+			if _, _, err := ours.install(reqs); err != nil {
+				t.Fatal(err)
+			}
+			ourLock := readFile(t, filepath.Join(ours.dir, LockFileName))
+			theirLock := readFile(t, filepath.Join(theirs, LockFileName))
+			if ourLock != theirLock {
+				t.Errorf("lock files differ; ours:\n%s\nterraform's:\n%s", ourLock, theirLock)
+			}
+			if got, want := sortedLines(ours.lines), progressLines(out); got != want {
+				t.Errorf("progress lines differ; ours:\n%s\nterraform's:\n%s", got, want)
+			}
+
+			// Each accepts the other's lock: terraform's in a new folder of
+			// ours, ours in a new folder of terraform's; neither changes it.
+			again := newFixture(t, "", client)
+			again.cfg = cfg
+			again.writeLock(theirLock)
+			if _, _, err := again.install(reqs); err != nil {
+				t.Fatalf("terraform's lock refused: %v", err)
+			}
+			if got := readFile(t, filepath.Join(again.dir, LockFileName)); got != theirLock {
+				t.Errorf("terraform's lock rewritten:\n%s", got)
+			}
+			theirs2 := tf.dir(t, main)
+			os.WriteFile(filepath.Join(theirs2, LockFileName), []byte(ourLock), 0o644)
+			tf.init(t, theirs2)
+			if got := readFile(t, filepath.Join(theirs2, LockFileName)); got != ourLock {
+				t.Errorf("terraform rewrote our lock:\n%s", got)
+			}
+		})
+	}
+}
+
+// terraform runs the terraform binary with a CLI configuration file and a
+// home folder of the test's own.
+type terraform struct {
+	bin string
+	env []string
+}
+
+func newTerraform(t *testing.T, bin, cliFile, ca string) *terraform {
+	home := t.TempDir()
+	env := []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + home,
+		"TF_CLI_CONFIG_FILE=" + cliFile,
+		"CHECKPOINT_DISABLE=1",
+		"TF_IN_AUTOMATION=1",
+	}
+	if ca != "" {
+		env = append(env, "SSL_CERT_FILE="+ca)
+	}
+	return &terraform{bin: bin, env: env}
+}
+
+func (tf *terraform) dir(t *testing.T, main string) string {
+	d := t.TempDir()
+	if err := os.WriteFile(filepath.Join(d, "main.tf"), []byte(main), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func (tf *terraform) init(t *testing.T, dir string) string {
+	t.Helper()
+	cmd := exec.Command(tf.bin, "init", "-input=false", "-no-color")
+	cmd.Dir = dir
+	cmd.Env = tf.env
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("terraform init: %v\n%s", err, out.String())
+	}
+	return out.String()
+}
+
+// progressLines are the "- " lines of terraform's init output, sorted
+// (terraform installs providers concurrently, in no set order).
+func progressLines(out string) string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "- ") {
+			lines = append(lines, l)
+		}
+	}
+	return sortedLines(lines)
+}
+
+func sortedLines(lines []string) string {
+	s := append([]string(nil), lines...)
+	sort.Strings(s)
+	return strings.Join(s, "\n")
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
