@@ -31,6 +31,9 @@ func runTests(m *testing.M) int {
 	if path := os.Getenv(parentEnv); path != "" {
 		return startedByParent(path)
 	}
+	if arg := os.Getenv(measureEnv); arg != "" {
+		return measureStart(arg)
+	}
 	var err error
 	binDir, err = os.MkdirTemp("", "tether-plugin-test-")
 	if err != nil {

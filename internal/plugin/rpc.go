@@ -3,6 +3,7 @@ package plugin
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -47,13 +48,35 @@ type rpcClient interface {
 // typeFromJSON decodes an attribute type as the protocol sends it. The
 // encoding is cty's own (Terraform decodes it with cty), so cty decodes it
 // here too; tftypes' parser is deprecated for use outside its module.
+//
+// Decoded types are remembered: a large provider's schema sends the same
+// few types (a string, a list of strings) tens of thousands of times, and
+// decoding them was the better part of reading it. A tftypes.Type is never
+// modified, so one value serves every attribute.
 func typeFromJSON(b []byte) (tftypes.Type, error) {
+	if ty, ok := decodedTypes.Load(string(b)); ok {
+		return ty.(tftypes.Type), nil
+	}
 	var ty cty.Type
 	if err := ty.UnmarshalJSON(b); err != nil {
 		return nil, fmt.Errorf("invalid type %q: %w", b, err)
 	}
-	return protocol.TypeToTF(ty)
+	tfty, err := protocol.TypeToTF(ty)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) <= maxRememberedType {
+		decodedTypes.Store(string(b), tfty)
+	}
+	return tfty, nil
 }
+
+// decodedTypes maps a type's JSON to its tftypes.Type. It grows with the
+// distinct types of the providers a process reads, at most a few thousand
+// short strings; the rare long object types are not kept.
+var decodedTypes sync.Map
+
+const maxRememberedType = 256
 
 // schemaDiag reports a schema the client cannot use. The type it is about
 // is left out of the schema; the rest stays usable.

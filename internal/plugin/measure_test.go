@@ -1,0 +1,107 @@
+package plugin
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMeasureSchemaCache measures StartWith on the real AWS provider
+// without a schema cache, with an empty one, and with a full one, each in
+// a fresh process so that peak memory is the start's alone. It runs only
+// when TETHER_MEASURE_SCHEMA_CACHE is set: it takes about a minute.
+func TestMeasureSchemaCache(t *testing.T) {
+	if os.Getenv("TETHER_MEASURE_SCHEMA_CACHE") == "" {
+		t.Skip("set TETHER_MEASURE_SCHEMA_CACHE=1 to measure")
+	}
+	if _, err := os.Stat(awsProvider); err != nil {
+		t.Skipf("no AWS provider binary: %v", err)
+	}
+	dir := t.TempDir()
+	t.Logf("%-34s %8s %10s %12s %12s %12s", "start", "seconds", "cache hit", "Tether peak", "Go alloc", "plugin peak")
+	for _, mode := range []string{"none", "cold", "warm", "warm", "rehash"} {
+		if mode == "rehash" {
+			// The schema is there, the record of the binary's hash is not.
+			os.RemoveAll(dir + "/binaries")
+		}
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), measureEnv+"="+mode+":"+dir)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", mode, err, out)
+		}
+		var m measurement
+		if err := json.Unmarshal(bytes.TrimSpace(out), &m); err != nil {
+			t.Fatalf("%s: %v: %s", mode, err, out)
+		}
+		t.Logf("%-34s %8.2f %10v %9d MB %9d MB %9d MB", describeMode(mode), m.Seconds, m.FromCache, m.SelfPeakKB>>10, m.AllocBytes>>20, m.PluginPeakKB>>10)
+	}
+}
+
+func describeMode(mode string) string {
+	return map[string]string{
+		"none":   "no cache (Start)",
+		"cold":   "empty cache (hash, call, write)",
+		"warm":   "full cache",
+		"rehash": "full cache, binary hashed again",
+	}[mode]
+}
+
+const measureEnv = "TETHER_PLUGIN_TEST_MEASURE"
+
+type measurement struct {
+	Seconds      float64
+	FromCache    bool
+	SelfPeakKB   int64
+	AllocBytes   uint64
+	PluginPeakKB int64
+}
+
+func measureStart(arg string) int {
+	mode, dir, _ := strings.Cut(arg, ":")
+	var opts StartOptions
+	if mode != "none" {
+		opts.SchemaCacheDir = dir
+	}
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	c, err := StartWith(context.Background(), awsProvider, opts)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	m := measurement{Seconds: time.Since(start).Seconds(), FromCache: c.schemaFromCache}
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	m.AllocBytes = after.TotalAlloc - before.TotalAlloc
+	m.SelfPeakKB = peakKB("/proc/self/status")
+	m.PluginPeakKB = peakKB(fmt.Sprintf("/proc/%d/status", c.pid))
+	c.Close()
+	b, _ := json.Marshal(m)
+	fmt.Println(string(b))
+	return 0
+}
+
+// peakKB reads a process's peak resident set size.
+func peakKB(statusFile string) int64 {
+	b, err := os.ReadFile(statusFile)
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kb int64
+			fmt.Sscan(rest, &kb)
+			return kb
+		}
+	}
+	return -1
+}
