@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/go-version"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
@@ -91,6 +92,8 @@ func run(ctx context.Context, reqs []config.ProviderRequirement, opts *Options, 
 		return nil, nil, err
 	}
 	in.root = filepath.Join(dir, ProvidersDir)
+	unlock := lockDir(dir)
+	defer unlock()
 	if in.locks, err = ReadLocks(dir); err != nil {
 		return nil, nil, err
 	}
@@ -177,6 +180,18 @@ func run(ctx context.Context, reqs []config.ProviderRequirement, opts *Options, 
 		}
 	}
 	return out, warnings, nil
+}
+
+// dirLocks serializes the calls on one configuration folder within the
+// process, so that two Ensure calls (a command starting providers one by
+// one) never lose each other's lock file updates.
+var dirLocks sync.Map // abs folder -> *sync.Mutex
+
+func lockDir(dir string) func() {
+	m, _ := dirLocks.LoadOrStore(dir, &sync.Mutex{})
+	mu := m.(*sync.Mutex)
+	mu.Lock()
+	return mu.Unlock
 }
 
 // mergeReqs folds repeated requirements of one provider into one, with all
