@@ -120,6 +120,11 @@ func TestInstallBadInput(t *testing.T) {
 			garbage(srv, "/download/"+strings.Replace(platform, "_", "/", 1), 200, `{"filename": "x.zip"}`)
 			return newFixture(t, "", srv.Client), requireAt(srv.Address("hashicorp", "time"), "")
 		}, []string{"cannot install provider 127.0.0.1:", "gives an invalid download_url"}, false},
+		{"registry has no package for this platform", func(t *testing.T) (*fixture, []config.ProviderRequirement) {
+			srv := providertest.NewServer(t, tm)
+			garbage(srv, "/download/"+strings.Replace(platform, "_", "/", 1), 404, `{"errors":["Not Found"]}`)
+			return newFixture(t, "", srv.Client), requireAt(srv.Address("hashicorp", "time"), "")
+		}, []string{"has no package of 127.0.0.1:", "/hashicorp/time 0.14.2 for " + platform}, false},
 		{"bad signature", func(t *testing.T) (*fixture, []config.ProviderRequirement) {
 			srv := providertest.NewServer(t, tm)
 			other, err := openpgp.NewEntity("Someone else", "", "x@example.com", &packet.Config{Algorithm: packet.PubKeyAlgoEdDSA})

@@ -21,8 +21,9 @@ import (
 //
 // An archive URL may be relative to the VERSION.json URL.
 type netMirror struct {
-	base string
-	http *http.Client
+	base  string
+	http  *http.Client
+	token string // for the mirror's host, from the credentials
 }
 
 func (m *netMirror) String() string { return "network mirror " + m.base }
@@ -35,7 +36,7 @@ func (m *netMirror) versions(ctx context.Context, p tfaddr.Provider) ([]*version
 	var index struct {
 		Versions map[string]struct{} `json:"versions"`
 	}
-	err := getJSON(ctx, m.http, m.providerURL(p, "index.json"), "", &index)
+	err := getJSON(ctx, m.http, m.providerURL(p, "index.json"), m.token, &index)
 	var se *statusError
 	if errors.As(err, &se) && (se.code == http.StatusNotFound || se.code == http.StatusGone) {
 		return nil, errNotFound
@@ -65,7 +66,7 @@ func (m *netMirror) fetch(ctx context.Context, p tfaddr.Provider, v *version.Ver
 			Hashes []string `json:"hashes"`
 		} `json:"archives"`
 	}
-	if err := getJSON(ctx, m.http, metaURL, "", &meta); err != nil {
+	if err := getJSON(ctx, m.http, metaURL, m.token, &meta); err != nil {
 		return nil, err
 	}
 	a, ok := meta.Archives[platform]

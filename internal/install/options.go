@@ -20,8 +20,9 @@ type Options struct {
 	// version the constraints allow, as `init -upgrade` does.
 	Upgrade bool
 	// HTTP is the client for registries and network mirrors; nil means a
-	// client with a 10-minute overall timeout. Tests pass one that trusts
-	// their CA.
+	// client that gives up on a server that does not answer within a
+	// minute (but lets a large download take as long as it takes). Tests
+	// pass one that trusts their CA.
 	HTTP *http.Client
 	// Progress, when set, receives Terraform-style progress lines such as
 	// "- Installing hashicorp/time v0.14.2...".
@@ -41,7 +42,11 @@ type Package struct {
 	Dev bool
 }
 
-var defaultClient = &http.Client{Timeout: 10 * time.Minute}
+var defaultClient = func() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.ResponseHeaderTimeout = time.Minute
+	return &http.Client{Transport: t}
+}()
 
 func (o *Options) client() *http.Client {
 	if o.HTTP != nil {

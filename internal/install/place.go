@@ -172,6 +172,11 @@ func (in *installer) verify(f *fetched, staged string, prior []string) (string, 
 	if len(prior) == 0 || contains(prior, h1) {
 		return h1, nil
 	}
+	if f.dir != "" && len(h1Hashes(prior)) == 0 {
+		// Only "zh:" hashes are locked, and an unpacked package has no zip
+		// to check them against: Terraform accepts it, and so do we.
+		return h1, nil
+	}
 	if f.zip != "" {
 		if zh, err := zipSHA256(f.zip); err == nil && contains(prior, zh) {
 			return h1, nil

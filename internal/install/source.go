@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"runtime"
 
 	"github.com/hashicorp/go-version"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
+	svchost "github.com/hashicorp/terraform-svchost"
 )
 
 // platform is the OS_ARCH of the packages installed: this process's.
@@ -59,7 +61,7 @@ func sourcesFor(cfg *CLIConfig, opts *Options) ([]methodSource, error) {
 		case FilesystemMirror:
 			s = fsMirror{dir: m.Location}
 		case NetworkMirror:
-			s = &netMirror{base: m.Location, http: opts.client()}
+			s = &netMirror{base: m.Location, http: opts.client(), token: cfg.Tokens[mirrorHost(m.Location)]}
 		case Direct:
 			s = newRegistry(opts.client(), cfg.Tokens)
 		default:
@@ -75,4 +77,18 @@ func sourcesFor(cfg *CLIConfig, opts *Options) ([]methodSource, error) {
 type methodSource struct {
 	Method
 	source
+}
+
+// mirrorHost is the hostname of a network mirror's URL in the form tokens
+// are kept by, or "".
+func mirrorHost(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return ""
+	}
+	h, err := svchost.ForComparison(u.Host)
+	if err != nil {
+		return ""
+	}
+	return h.String()
 }
