@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/cli"
+	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/provider"
 	tetherprovider "github.com/tetherhq/tether/provider/tether"
 )
@@ -17,7 +18,7 @@ import (
 func runtimeStack(t *testing.T) *Stack {
 	t.Helper()
 	schema, _ := tetherprovider.New().GetSchema()
-	st := newStack(cli.LoadInput{Schemas: map[string]*provider.Schema{"tether": schema}})
+	st := newStack(cli.LoadInput{Schema: func(config.ProviderRequirement) (*provider.Schema, error) { return schema, nil }})
 	t.Cleanup(func() {
 		mode.serving.Store(false)
 		mode.stack.Store(nil)

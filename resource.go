@@ -7,8 +7,10 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	tfaddr "github.com/hashicorp/terraform-registry-address"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/provider"
@@ -20,8 +22,13 @@ import (
 type Type struct {
 	// Provider is the provider's local name, tether.
 	Provider string
-	// Source is the provider's source address, for messages.
+	// Source is the provider's source address, registry.terraform.io/tetherhq/tether:
+	// the provider the program installs and runs. Empty means the local
+	// name's implied source, hashicorp/NAME, as in Terraform.
 	Source string
+	// Version is the provider version the bindings were generated from;
+	// a program installs that version unless the lock file holds another.
+	Version string
 	// Name is the type's schema name, tether_file.
 	Name string
 	// Func is the Go function that declares it, builtin.NewFile, and
@@ -175,9 +182,11 @@ func declare(scope Scope, pos hcl.Range, t *Type, kind constructKind, id string,
 	st.diags = append(st.diags, b.diags...)
 	n := &config.Node{
 		Kind: nodeKind, Addr: c.addr, Module: parent.module, Type: t.Name, Name: id,
-		Provider: t.Provider, DeclRange: pos, Refs: nodeRefs(b.depList(), pos), DependsOn: deps,
+		DeclRange: pos, Refs: nodeRefs(b.depList(), pos), DependsOn: deps,
 		Lifecycle: o.lifecycle,
 	}
+	pu := st.useProvider(t, pos)
+	n.Provider, n.Source = pu.addr(), pu.source.String()
 	// A wholly known configuration is checked now, so that a mistake
 	// stops the program before anything is planned.
 	if tm.kind == tKnown {
@@ -187,24 +196,16 @@ func declare(scope Scope, pos hcl.Range, t *Type, kind constructKind, id string,
 	}
 	n.Eval = st.evalConfig(n, t.Func, tm, schema.Block, kind == kindResource)
 	st.nodes = append(st.nodes, n)
-	st.useProvider(t, pos)
 	return c
 }
 
 // typeSchema finds the schema of a type, or says why there is none: a
-// provider Tether does not run, or a type the provider does not have.
+// provider that cannot be installed or started, or a type the provider
+// does not have. The caller holds mu.
 func (st *Stack) typeSchema(t *Type, kind constructKind, pos hcl.Range) (*provider.ResourceSchema, *hcl.Diagnostic) {
-	ps, ok := st.in.Schemas[t.Provider]
-	if !ok {
-		src := ""
-		if t.Source != "" {
-			src = " (" + t.Source + ")"
-		}
-		var have []string
-		for name := range st.in.Schemas {
-			have = append(have, name)
-		}
-		return nil, diagAt(pos, fmt.Sprintf("Provider %q not available", t.Provider), "%s needs provider %q%s, which Tether cannot run here. Available providers: %s.", t.Func, t.Provider, src, strings.Join(sortedList(have), ", "))
+	ps, diag := st.providerSchema(t, pos)
+	if diag != nil {
+		return nil, diag
 	}
 	types, what := ps.Resources, "resource type"
 	if kind == kindData {
@@ -212,7 +213,7 @@ func (st *Stack) typeSchema(t *Type, kind constructKind, pos hcl.Range) (*provid
 	}
 	s, ok := types[t.Name]
 	if !ok || s == nil || s.Block == nil {
-		return nil, diagAt(pos, fmt.Sprintf("Unknown %s %q", what, t.Name), "%s declares a %s %q, which provider %q does not have: the bindings were generated from a different version of the provider. Regenerate them with tether gen.", t.Func, what, t.Name, t.Provider)
+		return nil, diagAt(pos, fmt.Sprintf("Unknown %s %q", what, t.Name), "%s declares a %s %q, which provider %s does not have: the bindings were generated from a different version of the provider. Regenerate them with tether gen.", t.Func, what, t.Name, t.Provider)
 	}
 	return s, nil
 }
@@ -405,6 +406,7 @@ func sortedList(s []string) []string {
 // configuration if the program gave one.
 type providerUse struct {
 	name      string
+	source    tfaddr.Provider
 	first     hcl.Range
 	config    *tmpl
 	deps      []string
@@ -412,14 +414,55 @@ type providerUse struct {
 	set       bool
 }
 
-// useProvider notes that a declaration needs a provider. The caller holds
-// mu.
+// addr is the address of the provider's configuration: a stack has one
+// per provider.
+func (p *providerUse) addr() string { return addr.ProviderConfig{Source: p.source}.String() }
+
+// typeSource is the provider source address a type's bindings name.
+func typeSource(t *Type) (tfaddr.Provider, error) {
+	if t.Source == "" {
+		if t.Provider == "tether" {
+			return config.BuiltinSource, nil
+		}
+		return tfaddr.ParseProviderSource("hashicorp/" + t.Provider)
+	}
+	return tfaddr.ParseProviderSource(t.Source)
+}
+
+// providerSchema installs, starts and reads the schema of a type's
+// provider, once per provider. The caller holds mu.
+func (st *Stack) providerSchema(t *Type, pos hcl.Range) (*provider.Schema, *hcl.Diagnostic) {
+	src, err := typeSource(t)
+	if err != nil {
+		return nil, diagAt(pos, "Invalid provider source in bindings", "%s names the provider source %q: %s. Regenerate the bindings with tether gen.", t.Func, t.Source, err)
+	}
+	if ps, ok := st.schemas[src.String()]; ok {
+		return ps, nil
+	}
+	if st.in.Schema == nil {
+		return nil, diagAt(pos, "Provider not available", "%s needs provider %s, and this program cannot start providers while it runs.", t.Func, src.ForDisplay())
+	}
+	req := config.ProviderRequirement{Source: src, DeclRange: pos}
+	if t.Version != "" {
+		req.Constraints = []string{t.Version}
+	}
+	ps, err := st.in.Schema(req)
+	if err != nil {
+		return nil, diagAt(pos, "Provider not available", "%s needs provider %s: %s", t.Func, src.ForDisplay(), err)
+	}
+	st.schemas[src.String()] = ps
+	return ps, nil
+}
+
+// useProvider notes that a declaration needs a provider, whose schema
+// providerSchema has read. The caller holds mu.
 func (st *Stack) useProvider(t *Type, pos hcl.Range) *providerUse {
-	p, ok := st.providers[t.Provider]
+	src, _ := typeSource(t)
+	p, ok := st.providers[src.String()]
 	if !ok {
-		p = &providerUse{name: t.Provider, first: pos, config: known(cty.EmptyObjectVal)}
-		st.providers[t.Provider] = p
-		st.provOrder = append(st.provOrder, t.Provider)
+		p = &providerUse{name: t.Provider, source: src, first: pos, config: known(cty.EmptyObjectVal)}
+		st.providers[src.String()] = p
+		st.provOrder = append(st.provOrder, src.String())
 	}
 	return p
 }
@@ -439,8 +482,7 @@ func ConfigureProvider(s *Stack, t *Type, args any) {
 		st.report(diagAt(pos, t.Func+" called after the program's function returned", "Configure providers while the function given to tether.Main runs."))
 		return
 	}
-	if _, ok := st.in.Schemas[t.Provider]; !ok {
-		_, diag := st.typeSchema(t, kindResource, pos)
+	if _, diag := st.providerSchema(t, pos); diag != nil {
 		st.report(diag)
 		return
 	}
@@ -464,10 +506,10 @@ func (st *Stack) providerNode(p *providerUse) *config.Node {
 		pos = p.configPos
 	}
 	block := &provider.Block{}
-	if ps := st.in.Schemas[p.name]; ps != nil && ps.Provider != nil {
+	if ps := st.schemas[p.source.String()]; ps != nil && ps.Provider != nil {
 		block = ps.Provider
 	}
-	n := &config.Node{Kind: config.Provider, Addr: "provider." + p.name, Name: p.name, Provider: p.name, DeclRange: pos, Refs: nodeRefs(p.deps, pos)}
+	n := &config.Node{Kind: config.Provider, Addr: p.addr(), Name: p.name, Provider: p.addr(), Source: p.source.String(), DeclRange: pos, Refs: nodeRefs(p.deps, pos)}
 	n.Eval = st.evalConfig(n, "provider "+p.name, p.config, block, false)
 	return n
 }
@@ -522,7 +564,7 @@ func Invoke(scope Scope, t *Type, args any, res any, opts ...InvokeOption) error
 	if err != nil {
 		return errorAt(pos, "Invalid arguments for "+t.Func, pathError(err))
 	}
-	prov, err := st.instance(t.Provider, pos)
+	prov, err := st.instance(t, pos)
 	if err != nil {
 		return err
 	}
@@ -546,20 +588,22 @@ func Invoke(scope Scope, t *Type, args any, res any, opts ...InvokeOption) error
 }
 
 // instance is a configured provider for direct-form reads. The caller
-// holds mu.
-func (st *Stack) instance(name string, pos hcl.Range) (provider.Provider, error) {
+// holds mu, and typeSchema has read the provider's schema.
+func (st *Stack) instance(t *Type, pos hcl.Range) (provider.Provider, error) {
+	src, _ := typeSource(t)
+	name := src.String()
 	if p, ok := st.instances[name]; ok {
 		return p, nil
 	}
 	if st.in.NewProvider == nil {
-		return nil, errorAt(pos, fmt.Sprintf("Provider %q not available", name), "This program cannot start providers while it runs.")
+		return nil, errorAt(pos, "Provider not available", fmt.Sprintf("%s needs provider %s, and this program cannot start providers while it runs.", t.Func, src.ForDisplay()))
 	}
 	p, err := st.in.NewProvider(name)
 	if err != nil {
-		return nil, errorAt(pos, fmt.Sprintf("Provider %q not available", name), err.Error())
+		return nil, errorAt(pos, "Provider not available", fmt.Sprintf("%s needs provider %s: %s", t.Func, src.ForDisplay(), err))
 	}
 	block := &provider.Block{}
-	if ps := st.in.Schemas[name]; ps != nil && ps.Provider != nil {
+	if ps := st.schemas[name]; ps != nil && ps.Provider != nil {
 		block = ps.Provider
 	}
 	cfg := cty.EmptyObjectVal

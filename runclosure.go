@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tetherhq/tether/internal/cli"
+	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/ui"
 	tetherprovider "github.com/tetherhq/tether/provider/tether"
@@ -30,19 +31,20 @@ func runClosure(id string, build func(*Stack) error, stdout, stderr io.Writer) i
 	// Whatever the closure starts is not a closure.
 	os.Unsetenv(closureEnv)
 	mode.closure.Store(true)
-	p := tetherprovider.New()
-	schema, _ := p.GetSchema()
+	// A closure rebuilds its program's declarations, which needs their
+	// schemas, but plans and applies nothing: only the built-in provider
+	// runs here, in process.
+	builtin := provider.Only(config.BuiltinSource.String(), func() provider.Provider { return tetherprovider.New() })
 	in := cli.LoadInput{
 		Context: context.Background(),
-		Schemas: map[string]*provider.Schema{"tether": schema},
-		Sources: map[string][]string{"tether": {"tetherhq/tether", "registry.terraform.io/tetherhq/tether"}},
-		Environ: os.Environ(),
-		NewProvider: func(name string) (provider.Provider, error) {
-			if name != "tether" {
-				return nil, fmt.Errorf("provider %q is not available here", name)
+		Schema: func(req config.ProviderRequirement) (*provider.Schema, error) {
+			if req.Source != config.BuiltinSource {
+				return nil, fmt.Errorf("a deployed closure cannot start provider %s; closures of programs that use providers other than tether's built-in one cannot run yet", req.Source.ForDisplay())
 			}
-			return tetherprovider.New(), nil
+			return builtin.Schema(req.Source.String())
 		},
+		Environ:     os.Environ(),
+		NewProvider: builtin.Start,
 	}
 	st := newStack(in)
 	failed := st.build(build)

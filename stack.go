@@ -37,6 +37,8 @@ type Stack struct {
 	providers map[string]*providerUse
 	provOrder []string
 	exports   map[string]hcl.Range
+	// schemas are the schemas of the providers used, by source address.
+	schemas map[string]*provider.Schema
 	// instances are providers started for direct-form reads.
 	instances map[string]provider.Provider
 	// closures are the functions of the program handed to
@@ -343,7 +345,7 @@ func nodeRefs(addrs []string, pos hcl.Range) []config.Ref {
 
 // newStack makes the stack a program's function builds.
 func newStack(in cli.LoadInput) *Stack {
-	st := &Stack{in: in, providers: map[string]*providerUse{}, exports: map[string]hcl.Range{}, instances: map[string]provider.Provider{}}
+	st := &Stack{in: in, providers: map[string]*providerUse{}, exports: map[string]hcl.Range{}, instances: map[string]provider.Provider{}, schemas: map[string]*provider.Schema{}}
 	st.root = &construct{stack: st, kind: kindStack, what: "the stack"}
 	st.diags = registrationDiags()
 	st.tokens = newTokenTable(st)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/engine"
 	"github.com/tetherhq/tether/internal/hclconfig"
 	"github.com/tetherhq/tether/internal/provider"
@@ -141,7 +142,7 @@ func inProcessApply(ctx context.Context, dir string, n, parallelism int) (time.D
 	if diags.HasErrors() {
 		return 0, false, diags
 	}
-	cfg, diags := hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{"tether": schema}})
+	cfg, diags := hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{config.BuiltinSource.String(): schema}})
 	if diags.HasErrors() {
 		return 0, unsupported(diags), firstError(diags)
 	}
@@ -151,8 +152,7 @@ func inProcessApply(ctx context.Context, dir string, n, parallelism int) (time.D
 	}
 	defer store.Close()
 	eng := &engine.Engine{
-		Providers:   map[string]provider.Provider{"tether": prov},
-		Schemas:     map[string]*provider.Schema{"tether": schema},
+		Providers:   provider.Only(config.BuiltinSource.String(), func() provider.Provider { return prov }),
 		Store:       store,
 		Parallelism: parallelism,
 	}

@@ -58,7 +58,10 @@ func TestGoScripts(t *testing.T) {
 			"listening": listening,
 			"httpget":   httpGet,
 			"pids":      runtimePIDs,
+			"mirror":    mirror,
+			"noplugins": noPlugins,
 		},
+		Condition: providersCondition,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "1")
 			env.Defer(func() { killLeftovers(env.WorkDir) })
@@ -75,7 +78,10 @@ func TestGoScripts(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(env.WorkDir, "go.mod"), []byte(gomod), 0o644); err != nil {
 				return err
 			}
-			return os.WriteFile(filepath.Join(env.WorkDir, "go.sum"), sum, 0o644)
+			if err := os.WriteFile(filepath.Join(env.WorkDir, "go.sum"), sum, 0o644); err != nil {
+				return err
+			}
+			return offlineProviders(env)
 		},
 	})
 }

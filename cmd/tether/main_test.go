@@ -39,7 +39,10 @@ func TestScripts(t *testing.T) {
 			"listening": listening,
 			"httpget":   httpGet,
 			"noleak":    noLeak,
+			"mirror":    mirror,
+			"noplugins": noPlugins,
 		},
+		Condition: providersCondition,
 		Setup: func(env *testscript.Env) error {
 			// Scenarios must not pick up the developer's variables.
 			env.Setenv("NO_COLOR", "1")
@@ -47,7 +50,7 @@ func TestScripts(t *testing.T) {
 			// which must be the scenario's own.
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
 			env.Defer(func() { killLeftovers(env.WorkDir) })
-			return nil
+			return offlineProviders(env)
 		},
 	})
 }

@@ -14,9 +14,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hashicorp/hcl/v2"
 	"golang.org/x/term"
 
+	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/engine"
 	"github.com/tetherhq/tether/internal/provider"
 	tetherprovider "github.com/tetherhq/tether/provider/tether"
@@ -79,6 +79,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, src Source) i
 		}
 	}
 	switch cmd {
+	case "init":
+		return e.init(ctx, rest)
 	case "plan":
 		return e.plan(ctx, rest)
 	case "up", "apply":
@@ -121,6 +123,7 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `Usage: tether [-C DIR] COMMAND [options]
 
 Commands:
+  init       Install the providers the configuration requires  [--upgrade]
   plan       Show what would change          [--detailed-exitcode]
   up         Plan and apply the changes      [--yes]
   destroy    Destroy everything recorded     [--yes]
@@ -269,18 +272,9 @@ const stateDir = ".tether"
 func statePath() string { return filepath.Join(stateDir, "state.db") }
 
 // providers returns the providers Tether runs and their schemas.
-func providers() (map[string]provider.Provider, map[string]*provider.Schema, map[string][]string, hcl.Diagnostics) {
-	ps := map[string]provider.Provider{"tether": tetherprovider.New()}
-	sources := map[string][]string{"tether": {"tetherhq/tether", "registry.terraform.io/tetherhq/tether"}}
-	schemas := map[string]*provider.Schema{}
-	var diags hcl.Diagnostics
-	for name, p := range ps {
-		s, d := p.GetSchema()
-		diags = append(diags, d...)
-		schemas[name] = s
-	}
-	return ps, schemas, sources, diags
-}
+// builtinOnly reaches the built-in provider alone, for commands that read
+// only what it recorded.
+var builtinOnly = provider.Only(config.BuiltinSource.String(), func() provider.Provider { return tetherprovider.New() })
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"time"
 
+	goversion "github.com/hashicorp/go-version"
+	tfaddr "github.com/hashicorp/terraform-registry-address"
+
 	"github.com/tetherhq/tether/internal/codegen"
 	"github.com/tetherhq/tether/internal/plugin"
 	"github.com/tetherhq/tether/internal/provider"
@@ -28,6 +31,8 @@ func (e *env) gen(ctx context.Context, args []string) int {
 	pkg := fs.String("package", "", "package name (default: the provider's name; builtin for the built-in provider)")
 	name := fs.String("provider", "", "the provider's local name; with a schema file holding several, which one")
 	split := fs.String("split", "auto", "auto, none or groups: one package per group of types sharing a word")
+	source := fs.String("source", "", "the provider's source address, such as hashicorp/time (default: read from the binary's installed path, else hashicorp/NAME)")
+	version := fs.String("version", "", "the provider's version (default: read from the binary's name)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return e.flagError(fs, err)
@@ -53,6 +58,19 @@ func (e *env) gen(ctx context.Context, args []string) int {
 	if err != nil {
 		return e.errorf("%v", err)
 	}
+	if *source != "" {
+		src, err := tfaddr.ParseProviderSource(*source)
+		if err != nil {
+			return e.errorf("--source %q is not a provider source address: %v", *source, err)
+		}
+		opts.Source = src.String()
+	}
+	if *version != "" {
+		if _, err := goversion.NewVersion(*version); err != nil {
+			return e.errorf("--version %q is not a version: %v", *version, err)
+		}
+		opts.Version = *version
+	}
 	// The command is recorded in the bindings; it names the source by its
 	// base name so that regenerating elsewhere changes nothing.
 	cmd := []string{"tether gen --from " + filepath.Base(*from)}
@@ -67,6 +85,12 @@ func (e *env) gen(ctx context.Context, args []string) int {
 	}
 	if *split != "auto" {
 		cmd = append(cmd, "--split "+*split)
+	}
+	if *source != "" {
+		cmd = append(cmd, "--source "+*source)
+	}
+	if *version != "" {
+		cmd = append(cmd, "--version "+*version)
 	}
 	opts.Command = strings.Join(cmd, " ")
 	dir := *out
@@ -140,7 +164,35 @@ func (e *env) genSchema(ctx context.Context, from, name string, opts *codegen.Op
 		return nil, fmt.Errorf("provider plugin %s: %v", from, diags)
 	}
 	opts.Provider = local
+	opts.Source, opts.Version = binaryOrigin(path, local)
 	return s, nil
+}
+
+// binaryOrigin reads a provider binary's source address and version from
+// where it is installed and what it is called: Terraform's layouts put it
+// at HOST/NAMESPACE/TYPE/VERSION/OS_ARCH/terraform-provider-TYPE_vVERSION.
+// What the path does not say is the local name's implied source
+// (hashicorp/NAME) and an unknown version.
+func binaryOrigin(path, local string) (source, version string) {
+	base := strings.TrimSuffix(filepath.Base(path), ".exe")
+	if _, after, ok := strings.Cut(base, "_v"); ok {
+		v, _, _ := strings.Cut(after, "_")
+		if _, err := goversion.NewVersion(v); err == nil {
+			version = v
+		}
+	}
+	parts := strings.Split(filepath.ToSlash(filepath.Dir(path)), "/")
+	if n := len(parts); n >= 5 && parts[n-3] == local {
+		if src, err := tfaddr.ParseProviderSource(strings.Join(parts[n-5:n-2], "/")); err == nil {
+			if v, err := goversion.NewVersion(parts[n-2]); err == nil {
+				return src.String(), v.Original()
+			}
+		}
+	}
+	if src, err := tfaddr.ParseProviderSource("hashicorp/" + local); err == nil {
+		source = src.String()
+	}
+	return source, version
 }
 
 func count(n int, what string) string {

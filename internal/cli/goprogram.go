@@ -4,23 +4,19 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"go/parser"
 	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-
-	"github.com/tetherhq/tether/internal/provider"
-	tetherprovider "github.com/tetherhq/tether/provider/tether"
 )
 
 // loadsConfig reports whether a command reads the configuration, and so
 // must run inside a Go program when the configuration is one.
 func loadsConfig(cmd string) bool {
 	switch cmd {
-	case "plan", "up", "apply", "destroy", "graph", "test":
+	case "init", "plan", "up", "apply", "destroy", "graph", "test":
 		return true
 	}
 	return false
@@ -123,12 +119,4 @@ func (e *env) runGoProgram(dir, cmd string, args []string) int {
 		return e.errorf("the Go program in %s ended abnormally: %v", dir, err)
 	}
 	return e.errorf("cannot run the Go program in %s: %v", dir, err)
-}
-
-// newProvider starts a fresh instance of a provider Tether runs.
-func newProvider(name string) (provider.Provider, error) {
-	if name == "tether" {
-		return tetherprovider.New(), nil
-	}
-	return nil, fmt.Errorf("provider %q is not available; Tether runs: tether", name)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/engine"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/protocol"
@@ -210,7 +211,12 @@ func (e *env) state(ctx context.Context, args []string) int {
 		if !ok {
 			return 1
 		}
-		v, err := decodeObject(keys, obj)
+		pool, err := e.newPool(ctx)
+		if err != nil {
+			return e.errorf("%v", err)
+		}
+		defer pool.close()
+		v, err := decodeObject(keys, obj, pool.factory())
 		if err != nil {
 			return e.errorf("%s: %v", obj.Address, err)
 		}
@@ -238,20 +244,18 @@ func (e *env) state(ctx context.Context, args []string) int {
 
 // decodeObject reads a recorded object with its provider's schema, marking
 // what is sensitive.
-func decodeObject(keys *secrets.Keys, obj *state.Object) (cty.Value, error) {
-	provs, schemas, _, _ := providers()
-	defer func() {
-		for _, p := range provs {
-			p.Close()
-		}
-	}()
-	s, ok := schemas[obj.Provider]
-	if !ok {
-		return cty.NilVal, fmt.Errorf("provider %q is not available", obj.Provider)
+func decodeObject(keys *secrets.Keys, obj *state.Object, providers provider.Factory) (cty.Value, error) {
+	pc, err := addr.ParseProviderConfig(obj.Provider)
+	if err != nil {
+		return cty.NilVal, err
+	}
+	s, err := providers.Schema(pc.Source.String())
+	if err != nil {
+		return cty.NilVal, err
 	}
 	rs, ok := s.Resources[obj.Type]
 	if !ok {
-		return cty.NilVal, fmt.Errorf("provider %q has no resource type %q", obj.Provider, obj.Type)
+		return cty.NilVal, fmt.Errorf("provider %s has no resource type %q", pc.Source.ForDisplay(), obj.Type)
 	}
 	return engine.RecordedValue(keys, obj, rs)
 }
@@ -266,10 +270,8 @@ func (e *env) graph(ctx context.Context, args []string) int {
 	if err := c.chdir(); err != nil {
 		return e.errorf("%v", err)
 	}
-	provs, _, cfg, ok := e.load(ctx, &c)
-	for _, p := range provs {
-		p.Close()
-	}
+	pool, cfg, ok := e.load(ctx, &c)
+	pool.close()
 	if !ok {
 		return 1
 	}
@@ -296,8 +298,8 @@ func (e *env) graph(ctx context.Context, args []string) int {
 		for _, r := range n.DependsOn {
 			deps = append(deps, r.Addr)
 		}
-		if n.Provider != "" && n.Addr != "provider."+n.Provider {
-			deps = append(deps, "provider."+n.Provider)
+		if n.Provider != "" && n.Addr != n.Provider {
+			deps = append(deps, n.Provider)
 		}
 		sort.Strings(deps)
 		for i, d := range deps {

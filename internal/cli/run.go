@@ -27,9 +27,12 @@ type session struct {
 	store  state.Store
 	unlock state.Unlocker
 	engine *engine.Engine
+	// pool runs the providers; closing the session stops them.
+	pool *providerPool
 }
 
 func (s *session) close() {
+	s.pool.close()
 	if s.unlock != nil {
 		s.unlock.Unlock()
 	}
@@ -45,10 +48,11 @@ func (e *env) open(ctx context.Context, c *common, op string) (*session, bool) {
 		e.errorf("%v", err)
 		return nil, false
 	}
-	provs, schemas, cfg, ok := e.load(ctx, c)
+	pool, cfg, ok := e.load(ctx, c)
 	if !ok {
 		return nil, false
 	}
+	s := &session{cfg: cfg, pool: pool}
 	dir := stateDirOf(ctx)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		e.errorf("cannot create state folder: %v", err)
@@ -56,10 +60,11 @@ func (e *env) open(ctx context.Context, c *common, op string) (*session, bool) {
 	}
 	store, err := state.OpenSQLite(filepath.Join(dir, "state.db"))
 	if err != nil {
+		s.close()
 		e.errorf("%v", err)
 		return nil, false
 	}
-	s := &session{cfg: cfg, store: store}
+	s.store = store
 	host, _ := os.Hostname()
 	who := "unknown"
 	if u, err := user.Current(); err == nil {
@@ -67,7 +72,7 @@ func (e *env) open(ctx context.Context, c *common, op string) (*session, bool) {
 	}
 	unlock, err := lockState(ctx, store, state.LockInfo{Operation: op, Who: who + "@" + host, Host: host, PID: os.Getpid(), Created: time.Now()}, c.lockTimeout)
 	if err != nil {
-		store.Close()
+		s.close()
 		e.errorf("%v", err)
 		return nil, false
 	}
@@ -78,7 +83,7 @@ func (e *env) open(ctx context.Context, c *common, op string) (*session, bool) {
 		e.errorf("%v", err)
 		return nil, false
 	}
-	s.engine = &engine.Engine{Providers: provs, Schemas: schemas, Store: store, Parallelism: c.parallelism, Keys: keys}
+	s.engine = &engine.Engine{Providers: pool.factory(), Store: store, Parallelism: c.parallelism, Keys: keys}
 	return s, true
 }
 

@@ -21,43 +21,71 @@ type Source func(in LoadInput) (*config.Config, hcl.Diagnostics)
 // LoadInput is what a Source is given.
 type LoadInput struct {
 	Context context.Context
-	// Schemas are the schemas of the providers Tether runs, by local name;
-	// Sources their source addresses.
-	Schemas map[string]*provider.Schema
-	Sources map[string][]string
+	// Schema returns the schema of a required provider, installing and
+	// starting it first when this run has not yet: the same as `tether
+	// init` would install, checked against the lock file. A Go program
+	// calls it as its bindings are first used.
+	Schema func(req config.ProviderRequirement) (*provider.Schema, error)
 	// Vars are -var and -var-file arguments in the order given.
 	Vars    []hclconfig.VarArg
 	Environ []string
-	// NewProvider starts an instance of a provider, separate from the one
-	// the engine uses, for reads made while loading. The caller closes it.
-	NewProvider func(name string) (provider.Provider, error)
+	// NewProvider starts an instance of a provider, by source address,
+	// separate from the ones the engine uses, for reads made while
+	// loading. The caller closes it.
+	NewProvider func(source string) (provider.Provider, error)
 	// Destroying is set when the configuration is loaded only to destroy
 	// what state records: a Go program then need not work out what its
 	// closures read.
 	Destroying bool
 }
 
-// hclSource reads the *.tf files of the working folder.
+// hclSource reads the *.tf files of the working folder, with the schemas
+// of every provider they require.
 func hclSource(in LoadInput) (*config.Config, hcl.Diagnostics) {
-	return hclconfig.Load(".", hclconfig.Options{Schemas: in.Schemas, Sources: in.Sources, Vars: in.Vars, Environ: in.Environ})
+	reqs, diags := hclconfig.Requirements(".")
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	schemas := map[string]*provider.Schema{}
+	for _, req := range reqs {
+		s, err := in.Schema(req)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Provider not available",
+				Detail:   err.Error(),
+				Subject:  req.DeclRange.Ptr(),
+			})
+			continue
+		}
+		schemas[req.Source.String()] = s
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	cfg, d := hclconfig.Load(".", hclconfig.Options{Schemas: schemas, Vars: in.Vars, Environ: in.Environ})
+	return cfg, append(diags, d...)
 }
 
 // load starts the providers and loads the configuration from the
-// invocation's source, printing diagnostics. The caller closes the
-// providers it gets back.
-func (e *env) load(ctx context.Context, c *common) (map[string]provider.Provider, map[string]*provider.Schema, *config.Config, bool) {
-	provs, schemas, cfg, diags := e.loadConfig(ctx, c)
+// invocation's source, printing diagnostics. The caller closes the pool
+// it gets back.
+func (e *env) load(ctx context.Context, c *common) (*providerPool, *config.Config, bool) {
+	pool, cfg, diags := e.loadConfig(ctx, c)
 	e.configDiagnostics(cfg, diags)
 	if diags.HasErrors() {
-		return nil, nil, nil, false
+		return nil, nil, false
 	}
-	return provs, schemas, cfg, true
+	return pool, cfg, true
 }
 
 // loadConfig is load without printing: on errors the providers are
 // already closed.
-func (e *env) loadConfig(ctx context.Context, c *common) (map[string]provider.Provider, map[string]*provider.Schema, *config.Config, hcl.Diagnostics) {
-	provs, schemas, sources, diags := providers()
+func (e *env) loadConfig(ctx context.Context, c *common) (*providerPool, *config.Config, hcl.Diagnostics) {
+	pool, err := e.newPool(ctx)
+	if err != nil {
+		return nil, nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the CLI configuration", Detail: err.Error()}}
+	}
 	var vars []hclconfig.VarArg
 	for _, v := range *c.vars.list {
 		vars = append(vars, hclconfig.VarArg{Name: v.name, Value: v.value, File: v.file})
@@ -67,18 +95,15 @@ func (e *env) loadConfig(ctx context.Context, c *common) (map[string]provider.Pr
 		src = hclSource
 	}
 	in := LoadInput{
-		Context: ctx, Schemas: schemas, Sources: sources, Vars: vars, Environ: os.Environ(),
-		NewProvider: newProvider, Destroying: c.destroying,
+		Context: ctx, Schema: pool.schema, Vars: vars, Environ: os.Environ(),
+		NewProvider: pool.start, Destroying: c.destroying,
 	}
-	cfg, d := src(in)
-	diags = append(diags, d...)
+	cfg, diags := src(in)
 	if diags.HasErrors() {
-		for _, p := range provs {
-			p.Close()
-		}
-		return nil, nil, cfg, diags
+		pool.close()
+		return nil, cfg, diags
 	}
-	return provs, schemas, cfg, diags
+	return pool, cfg, diags
 }
 
 // configDiagnostics prints diagnostics about a configuration, with

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tetherhq/tether/internal/addr"
+	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
 	tetherprovider "github.com/tetherhq/tether/provider/tether"
@@ -176,20 +178,20 @@ func (e *env) recordedTesters(ctx context.Context) ([]testerRun, error) {
 		return nil, err
 	}
 	var out []testerRun
-	for _, addr := range sortedKeys(snap.Objects) {
-		obj := snap.Objects[addr]
-		if obj.Type != "tether_tester" || obj.Provider != "tether" || obj.Mode != state.Managed {
+	for _, a := range sortedKeys(snap.Objects) {
+		obj := snap.Objects[a]
+		if pc, err := addr.ParseProviderConfig(obj.Provider); err != nil || pc.Source != config.BuiltinSource || obj.Type != "tether_tester" || obj.Mode != state.Managed {
 			continue
 		}
-		v, err := decodeObject(keys, obj)
+		v, err := decodeObject(keys, obj, builtinOnly)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", addr, err)
+			return nil, fmt.Errorf("%s: %v", a, err)
 		}
 		tests, err := tetherprovider.TesterTests(v)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", addr, err)
+			return nil, fmt.Errorf("%s: %v", a, err)
 		}
-		out = append(out, testerRun{addr: addr, tests: tests})
+		out = append(out, testerRun{addr: a, tests: tests})
 	}
 	return out, nil
 }

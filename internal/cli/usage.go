@@ -11,6 +11,17 @@ import (
 // help is each command's --help text, in the style of the top-level
 // usage: what it does, then its options.
 var help = map[string]string{
+	"init": `Usage: tether init [options]
+
+  Installs the providers the configuration requires, from the sources
+  Terraform's CLI configuration names (mirrors, registries, a plugin
+  cache, development overrides), into .tether/providers, and records
+  versions and checksums in .terraform.lock.hcl, the same file Terraform
+  keeps. plan and up install a missing provider on their own.
+
+Options:
+  --upgrade             Choose the newest versions the constraints allow
+` + commonHelp,
 	"plan": `Usage: tether plan [options]
 
   Shows what up would change: what it would create, update, replace and

@@ -22,10 +22,8 @@ func (e *env) validate(ctx context.Context, args []string) int {
 	if err := c.chdir(); err != nil {
 		return e.errorf("%v", err)
 	}
-	provs, _, cfg, diags := e.loadConfig(ctx, &c)
-	for _, p := range provs {
-		p.Close()
-	}
+	pool, cfg, diags := e.loadConfig(ctx, &c)
+	pool.close()
 	if *asJSON {
 		return e.validateJSON(diags)
 	}

@@ -39,9 +39,12 @@ type Options struct {
 	// (tether for tether_file) and the name programs configure it under.
 	Provider string
 	// Source is the provider's source address, such as
-	// registry.terraform.io/tetherhq/tether, recorded in the bindings for
-	// messages.
+	// registry.terraform.io/tetherhq/tether, recorded in the bindings: a
+	// program using them installs and runs that provider.
 	Source string
+	// Version is the provider version the schema came from, recorded in
+	// the bindings when known: a program using them installs it.
+	Version string
 	// Package is the name of the root package; it defaults to the
 	// provider's name made into a package name.
 	Package string
@@ -319,8 +322,8 @@ func (g *generator) providerFile(p *pkg) []byte {
 	w.p("\n// NewProvider configures the %s provider for every resource and data\n", g.opts.Provider)
 	w.p("// source of the stack. Without it the provider gets an empty configuration.\n")
 	w.p("func NewProvider(s *tether.Stack, args ProviderArgs) {\n\ttether.ConfigureProvider(s, typeProvider, args)\n}\n\n")
-	w.p("var typeProvider = &tether.Type{Provider: %q, Source: %q, Name: %q, Func: %q}\n",
-		g.opts.Provider, g.opts.Source, g.opts.Provider, p.name+".NewProvider")
+	w.p("var typeProvider = &tether.Type{Provider: %q, Source: %q, %sName: %q, Func: %q}\n",
+		g.opts.Provider, g.opts.Source, g.version(), g.opts.Provider, p.name+".NewProvider")
 	g.pending(&w, tn)
 	return w.Bytes()
 }
@@ -465,8 +468,8 @@ func (g *generator) resourceFile(e *entry) []byte {
 	w.p("// within scope. Its attributes are lazy values, known once it is planned\n// or created.\n")
 	w.p("func New%s(scope tether.Scope, id string, args %sArgs, opts ...tether.ResourceOption) *%s {\n", x, x, x)
 	w.p("\tr := &%s{}\n\ttether.Declare(scope, &r.Resource, %s, id, args, opts...)\n\treturn r\n}\n\n", x, g.typeVar(e))
-	w.p("var %s = &tether.Type{Provider: %q, Source: %q, Name: %q, Func: %q}\n",
-		g.typeVar(e), g.opts.Provider, g.opts.Source, e.name, p.name+".New"+x)
+	w.p("var %s = &tether.Type{Provider: %q, Source: %q, %sName: %q, Func: %q}\n",
+		g.typeVar(e), g.opts.Provider, g.opts.Source, g.version(), e.name, p.name+".New"+x)
 
 	g.closureMethods(&w, e, api)
 	if client != nil {
@@ -631,10 +634,19 @@ func (g *generator) dataFile(e *entry) []byte {
 
 	w.p("// %sResultOutput holds the lazy results of %sOutput.\n", x, x)
 	w.p("type %sResultOutput struct {\n\ttether.DataSource\n}\n\n", x)
-	w.p("var %s = &tether.Type{Provider: %q, Source: %q, Name: %q, Func: %q, OutputFunc: %q}\n",
-		g.typeVar(e), g.opts.Provider, g.opts.Source, e.name, p.name+"."+x, p.name+"."+x+"Output")
+	w.p("var %s = &tether.Type{Provider: %q, Source: %q, %sName: %q, Func: %q, OutputFunc: %q}\n",
+		g.typeVar(e), g.opts.Provider, g.opts.Source, g.version(), e.name, p.name+"."+x, p.name+"."+x+"Output")
 
 	g.getters(&w, "d", x+"ResultOutput", fields, "DataSource", x+"Result")
 	g.pending(&w, tn)
 	return w.Bytes()
+}
+
+// version is the Version field of the bindings' Type literals, when the
+// provider version is known.
+func (g *generator) version() string {
+	if g.opts.Version == "" {
+		return ""
+	}
+	return fmt.Sprintf("Version: %q, ", g.opts.Version)
 }

@@ -74,9 +74,16 @@ type Node struct {
 	// alone for the other kinds.
 	Type string
 	Name string
-	// Provider is the local name of the provider a resource, data source
-	// or provider block belongs to.
+	// Provider is, on a resource or data source, the address of the
+	// provider configuration node that serves it, in Terraform's form
+	// (`provider["registry.terraform.io/hashicorp/aws"].west`, see
+	// addr.ProviderConfig); a provider configuration node has its own
+	// address here too.
 	Provider string
+	// Source is the fully qualified source address of the provider of a
+	// resource, data source or provider configuration
+	// (`registry.terraform.io/hashicorp/aws`): what the engine starts.
+	Source string
 	// DeclRange is where the node is declared (its block header or
 	// attribute name).
 	DeclRange hcl.Range

@@ -47,7 +47,7 @@ func newBenchEnv(b *testing.B, tf string) *benchEnv {
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(tf), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	cfg, diags := hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{"tether": schema}})
+	cfg, diags := hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{config.BuiltinSource.String(): schema}})
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}
@@ -69,8 +69,7 @@ func (e *benchEnv) openStore(b *testing.B) {
 	b.Cleanup(func() { store.Close() })
 	e.store = store
 	e.eng = &engine.Engine{
-		Providers: map[string]provider.Provider{"tether": e.prov},
-		Schemas:   map[string]*provider.Schema{"tether": e.schema},
+		Providers: provider.Only(config.BuiltinSource.String(), func() provider.Provider { return e.prov }),
 		Store:     store,
 	}
 }

@@ -28,9 +28,9 @@ const DefaultParallelism = 256
 
 // Engine plans and applies configurations against one state store.
 type Engine struct {
-	// Providers by local name, each with its schema.
-	Providers map[string]provider.Provider
-	Schemas   map[string]*provider.Schema
+	// Providers starts an instance for each provider configuration the
+	// plan reaches, and gives the schemas resources are planned with.
+	Providers provider.Factory
 	Store     state.Store
 	// Parallelism limits concurrent provider operations; 0 means
 	// DefaultParallelism.
@@ -73,6 +73,10 @@ type Planned struct {
 	keys     *secrets.Keys
 	// slots limit provider operations during apply (see slots).
 	slots *slots
+	// impliedProviders are the default provider configurations that only
+	// recorded objects need, started for their destruction, by address.
+	implied          sync.Mutex
+	impliedProviders map[string]provider.Provider
 }
 
 // node is one vertex of the plan and apply graphs: a configuration node
@@ -85,6 +89,9 @@ type node struct {
 	deps []int
 	mod  *modPath
 
+	// prov is a provider configuration's instance, started when it is
+	// planned; a resource's or data source's is its configuration's,
+	// taken when it is planned.
 	prov   provider.Provider
 	schema *provider.ResourceSchema
 
@@ -158,12 +165,12 @@ func (e *Engine) parallelism() int {
 	return DefaultParallelism
 }
 
-func (e *Engine) providerFor(name string) (provider.Provider, *provider.Schema, error) {
-	p, ok := e.Providers[name]
-	if !ok {
-		return nil, nil, fmt.Errorf("provider %q is not available", name)
+// schemaOf is the schema of the provider with the given source address.
+func (e *Engine) schemaOf(source string) (*provider.Schema, error) {
+	if e.Providers.Schema == nil {
+		return nil, fmt.Errorf("provider %s is not available", source)
 	}
-	return p, e.Schemas[name], nil
+	return e.Providers.Schema(source)
 }
 
 // errorDiag makes an error diagnostic about an object, naming its address
@@ -198,6 +205,7 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 		cfg: cfg, opts: opts, byAddr: make(map[string]int, len(cfg.Nodes)), outputs: snap.Outputs,
 		recorded: map[string][]*state.Object{}, claimed: map[*state.Object]bool{},
 		sem: make(chan struct{}, e.parallelism()), keys: e.Keys,
+		impliedProviders: map[string]provider.Provider{},
 	}
 	var diags hcl.Diagnostics
 	p.moves, diags = applyMoves(cfg.Moved, snap)
@@ -249,23 +257,24 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 		}
 		switch cn.Kind {
 		case config.Resource, config.DataSource:
-			add("provider." + cn.Provider)
-			prov, schema, err := e.providerFor(cn.Provider)
+			if id, ok := p.byAddr[cn.Provider]; !ok || p.nodes[id].cfg.Kind != config.Provider {
+				diags = append(diags, errorDiag(n.addr, cn, "Provider configuration not present", fmt.Sprintf("The configuration declares no provider configuration %s.", cn.Provider)))
+				continue
+			}
+			add(cn.Provider)
+			schema, err := e.schemaOf(cn.Source)
 			if err != nil {
 				diags = append(diags, errorDiag(n.addr, cn, "Provider not available", err.Error()))
 				continue
 			}
-			n.prov = prov
 			types := schema.Resources
 			if cn.Kind == config.DataSource {
 				types = schema.DataSources
 			}
 			n.schema = types[cn.Type]
 			if n.schema == nil {
-				diags = append(diags, errorDiag(n.addr, cn, "Unknown resource type", fmt.Sprintf("Provider %q has no %s type %q.", cn.Provider, cn.Kind, cn.Type)))
+				diags = append(diags, errorDiag(n.addr, cn, "Unknown resource type", fmt.Sprintf("Provider %s has no %s type %q.", cn.Source, cn.Kind, cn.Type)))
 			}
-		case config.Provider:
-			n.prov = e.Providers[cn.Provider]
 		}
 	}
 	for a, obj := range snap.Objects {

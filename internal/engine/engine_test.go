@@ -39,11 +39,9 @@ func newFixture(t *testing.T, tf string) *fixture {
 	}
 	t.Cleanup(func() { store.Close() })
 	p := tetherprovider.New()
-	schema, _ := p.GetSchema()
 	f := &fixture{t: t, dir: dir, store: store}
 	f.engine = &engine.Engine{
-		Providers: map[string]provider.Provider{"tether": p},
-		Schemas:   map[string]*provider.Schema{"tether": schema},
+		Providers: provider.Only(config.BuiltinSource.String(), func() provider.Provider { return p }),
 		Store:     store,
 		Events: func(e plan.Event) {
 			f.mu.Lock()
@@ -56,8 +54,8 @@ func newFixture(t *testing.T, tf string) *fixture {
 
 func (f *fixture) config() *config.Config {
 	f.t.Helper()
-	schema, _ := f.engine.Providers["tether"].GetSchema()
-	cfg, diags := hclconfig.Load(f.dir, hclconfig.Options{Schemas: map[string]*provider.Schema{"tether": schema}})
+	schema, _ := f.engine.Providers.Schema(config.BuiltinSource.String())
+	cfg, diags := hclconfig.Load(f.dir, hclconfig.Options{Schemas: map[string]*provider.Schema{config.BuiltinSource.String(): schema}})
 	if diags.HasErrors() {
 		f.t.Fatal(diags)
 	}

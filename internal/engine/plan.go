@@ -127,6 +127,12 @@ func (e *Engine) planNode(ctx context.Context, p *Planned, n *node) hcl.Diagnost
 	}
 	switch cn.Kind {
 	case config.Resource, config.DataSource:
+		pn := p.nodes[p.byAddr[cn.Provider]]
+		if pn.prov == nil {
+			// Its configuration failed, and said so.
+			return nil
+		}
+		n.prov = pn.prov
 		return e.planResources(ctx, p, n)
 	}
 	var diags hcl.Diagnostics
@@ -235,6 +241,16 @@ func (p *Planned) check(n *node, ni *nodeInst, final bool) hcl.Diagnostics {
 }
 
 func (e *Engine) configure(ctx context.Context, p *Planned, n *node) hcl.Diagnostics {
+	if n.prov == nil {
+		if e.Providers.Start == nil {
+			return hcl.Diagnostics{errorDiag(n.addr, n.cfg, "Provider not available", fmt.Sprintf("No provider %s can be started here.", n.cfg.Source))}
+		}
+		prov, err := e.Providers.Start(n.cfg.Source)
+		if err != nil {
+			return hcl.Diagnostics{errorDiag(n.addr, n.cfg, "Provider not available", err.Error())}
+		}
+		n.prov = prov
+	}
 	v, diags := n.cfg.Eval(p.scopeAt(n.mod.instances[0]), config.NoInstance)
 	if diags.HasErrors() {
 		return diags
@@ -733,14 +749,9 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 				continue
 			}
 		}
-		prov, schema, err := e.providerFor(obj.Provider)
-		if err != nil {
-			diags = append(diags, errorDiag(a, nil, "Provider not available", fmt.Sprintf("The recorded object %s needs %s to be destroyed.", a, err)))
-			continue
-		}
-		rs := schema.Resources[obj.Type]
-		if rs == nil {
-			diags = append(diags, errorDiag(a, nil, "Unknown resource type", fmt.Sprintf("Provider %q no longer has the resource type %q of the recorded object.", obj.Provider, obj.Type)))
+		prov, rs, d := e.orphanProvider(ctx, p, obj)
+		if d.HasErrors() {
+			diags = append(diags, d...)
 			continue
 		}
 		if cn != nil && cn.Lifecycle.PreventDestroy {
@@ -780,6 +791,51 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 		}
 	})
 	return diags
+}
+
+// orphanProvider finds the provider configuration that destroys a recorded
+// object no node claims: the one state names. A default configuration
+// that the configuration no longer declares is implied with an empty
+// body, as Terraform does; an aliased one must still be declared.
+func (e *Engine) orphanProvider(ctx context.Context, p *Planned, obj *state.Object) (provider.Provider, *provider.ResourceSchema, hcl.Diagnostics) {
+	pc, err := addr.ParseProviderConfig(obj.Provider)
+	if err != nil {
+		return nil, nil, hcl.Diagnostics{errorDiag(obj.Address, nil, "Unreadable provider in state", err.Error())}
+	}
+	a := pc.String()
+	schema, err := e.schemaOf(pc.Source.String())
+	if err != nil {
+		return nil, nil, hcl.Diagnostics{errorDiag(obj.Address, nil, "Provider not available", fmt.Sprintf("The recorded object %s needs provider %s to be destroyed: %s", obj.Address, pc.Source.ForDisplay(), err))}
+	}
+	rs := schema.Resources[obj.Type]
+	if rs == nil {
+		return nil, nil, hcl.Diagnostics{errorDiag(obj.Address, nil, "Unknown resource type", fmt.Sprintf("Provider %s no longer has the resource type %q of the recorded object.", pc.Source.ForDisplay(), obj.Type))}
+	}
+	p.implied.Lock()
+	defer p.implied.Unlock()
+	if id, ok := p.byAddr[a]; ok {
+		pn := p.nodes[id]
+		if pn.prov == nil {
+			return nil, nil, hcl.Diagnostics{errorDiag(obj.Address, nil, "Provider not configured", fmt.Sprintf("The provider configuration %s, which the recorded object needs, could not be configured.", a))}
+		}
+		return pn.prov, rs, nil
+	}
+	if pc.Alias != "" || pc.Module != "" {
+		return nil, nil, hcl.Diagnostics{errorDiag(obj.Address, nil, "Provider configuration not present",
+			fmt.Sprintf("To destroy %s, its original provider configuration %s is needed, and the configuration no longer declares it. Add the provider block back until the object is destroyed.", obj.Address, a))}
+	}
+	if prov, ok := p.impliedProviders[a]; ok {
+		return prov, rs, nil
+	}
+	prov, err := e.Providers.Start(pc.Source.String())
+	if err != nil {
+		return nil, nil, hcl.Diagnostics{errorDiag(obj.Address, nil, "Provider not available", err.Error())}
+	}
+	if d := prov.ConfigureProvider(ctx, schema.Provider.EmptyValue()); d.HasErrors() {
+		return nil, nil, attribute(a, nil, d)
+	}
+	p.impliedProviders[a] = prov
+	return prov, rs, nil
 }
 
 // kept reports whether the objects of a node's declaration stay untouched

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/hclconfig"
 	"github.com/tetherhq/tether/internal/provider"
 	tetherprovider "github.com/tetherhq/tether/provider/tether"
@@ -21,7 +22,7 @@ func BenchmarkLoad10k(b *testing.B) {
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}
-	opts := hclconfig.Options{Schemas: map[string]*provider.Schema{"tether": schema}}
+	opts := hclconfig.Options{Schemas: map[string]*provider.Schema{config.BuiltinSource.String(): schema}}
 	for _, shape := range []string{"wide", "layered"} {
 		b.Run(shape, func(b *testing.B) {
 			dir := b.TempDir()

@@ -7,8 +7,10 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
+	tfaddr "github.com/hashicorp/terraform-registry-address"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/provider"
 )
@@ -45,15 +47,22 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	meta, remain, d := b.Body.PartialContent(resourceMetaSchema)
 	l.diags = append(l.diags, d...)
 
-	n.Provider = impliedProvider(typ)
+	local, alias, rng := impliedProvider(typ), "", b.LabelRanges[0]
 	if a, ok := meta.Attributes["provider"]; ok {
-		t, d := hcl.AbsTraversalForExpr(a.Expr)
-		if d.HasErrors() || len(t) != 1 {
-			l.errorf(a.Expr.Range(), "Invalid provider reference", "The provider argument takes a provider's local name, such as `provider = tether`, without quotes.")
-		} else {
-			n.Provider = t.RootName()
+		var valid bool
+		local, alias, valid = providerRef(a.Expr)
+		rng = a.Expr.Range()
+		if !valid {
+			l.errorf(a.Expr.Range(), "Invalid provider reference",
+				"The provider argument names a provider configuration by its local name and alias, such as `provider = aws.west`, without quotes.")
+			return
 		}
 	}
+	pa, src, ok := m.providerConfig(local, alias, rng)
+	if !ok {
+		return
+	}
+	n.Provider, n.Source = pa, src.String()
 	var repeatKind string
 	n.Repeat, repeatKind = l.repeat(meta.Attributes, m, n)
 	var lc *hcl.Block
@@ -171,14 +180,9 @@ func impliedProvider(typ string) string {
 }
 
 func (l *loader) resourceSchema(n *config.Node, b *hcl.Block) *provider.ResourceSchema {
-	ps, ok := l.opts.Schemas[n.Provider]
-	if !ok {
-		l.errorf(b.LabelRanges[0], "Unknown provider", "The %s type %q belongs to provider %q, which Tether does not have. Available providers: %s.",
-			n.Kind, n.Type, n.Provider, strings.Join(l.providerNames(), ", "))
+	ps := l.providerSchema(n.Source, b.LabelRanges[0])
+	if ps == nil {
 		return nil
-	}
-	if _, seen := l.providerUses[n.Provider]; !seen {
-		l.providerUses[n.Provider] = b.DefRange
 	}
 	types := ps.Resources
 	if n.Kind == config.DataSource {
@@ -191,14 +195,14 @@ func (l *loader) resourceSchema(n *config.Node, b *hcl.Block) *provider.Resource
 			names = append(names, t)
 		}
 		l.errorf(b.LabelRanges[0], fmt.Sprintf("Unknown %s type %q", n.Kind, n.Type),
-			"Provider %q has no %s type %q.%s", n.Provider, n.Kind, n.Type, didYouMean(n.Type, names))
+			"Provider %s has no %s type %q.%s", displaySource(n.Source), n.Kind, n.Type, didYouMean(n.Type, names))
 		return nil
 	}
 	return rs
 }
 
 func (l *loader) spec(n *config.Node, b *provider.Block) hcldec.Spec {
-	key := n.Provider + "/" + n.Kind.String() + "/" + n.Type
+	key := n.Source + "/" + n.Kind.String() + "/" + n.Type
 	if s, ok := l.specs[key]; ok {
 		return s
 	}
@@ -299,32 +303,74 @@ func (m *module) resolveDependsOn(n *config.Node) {
 	}
 }
 
-func (l *loader) provider(b *hcl.Block) {
-	name := b.Labels[0]
-	n := &config.Node{Kind: config.Provider, Addr: "provider." + name, Name: name, Provider: name, DeclRange: b.DefRange}
-	ps, ok := l.opts.Schemas[name]
+// provider declares a provider block of the root module.
+func (m *module) provider(b *hcl.Block) {
+	l := m.l
+	local := b.Labels[0]
+	meta, remain, d := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"}}})
+	l.diags = append(l.diags, d...)
+	alias := ""
+	if a, ok := meta.Attributes["alias"]; ok {
+		v, d := a.Expr.Value(nil)
+		if d.HasErrors() || v.Type() != cty.String || v.IsNull() || !hclsyntaxValidName(v.AsString()) {
+			l.errorf(a.Expr.Range(), "Invalid provider alias", "An alias is a literal string that is a valid name, such as \"west\".")
+			return
+		}
+		alias = v.AsString()
+	}
+	if a, ok := meta.Attributes["version"]; ok {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Version constraints inside provider configuration blocks are deprecated",
+			Detail:   fmt.Sprintf("The constraint is still used when installing %s; move it to required_providers in the terraform block.", local),
+			Subject:  a.NameRange.Ptr(),
+		})
+	}
+	src, ok := m.sourceOf(local, b.LabelRanges[0])
 	if !ok {
-		l.errorf(b.LabelRanges[0], "Unknown provider", "Tether has no provider named %q. Available providers: %s.", name, strings.Join(l.providerNames(), ", "))
+		return
+	}
+	pa := addr.ProviderConfig{Source: src, Alias: alias}.String()
+	n := &config.Node{Kind: config.Provider, Addr: pa, Name: refString(local, alias), Provider: pa, Source: src.String(), DeclRange: b.DefRange}
+	ps := l.providerSchema(n.Source, b.LabelRanges[0])
+	if ps == nil {
 		return
 	}
 	if !l.declare(n) {
 		return
 	}
-	meta, remain, d := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"}}})
-	l.diags = append(l.diags, d...)
-	if a, ok := meta.Attributes["alias"]; ok {
-		l.errorf(a.NameRange, "Provider aliases are not supported yet", "Declare one configuration per provider.")
-	}
 	spec := decoderSpec(ps.Provider)
 	l.checkBody(remain, spec, orEmpty(ps.Provider))
 	traversals := hcldec.Variables(remain, spec)
-	root := &module{l: l, dir: l.dir}
 	l.pending = append(l.pending, func() {
-		refs := root.resolve(n, traversals, "")
+		refs := m.resolve(n, traversals, "")
 		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
-			return hcldec.Decode(remain, spec, root.evalContext(refs, scope, inst, cty.NilVal))
+			return hcldec.Decode(remain, spec, m.evalContext(refs, scope, inst, cty.NilVal))
 		}
 	})
+}
+
+// providerSchema is the schema of the provider with the given source
+// address, or nil after reporting at rng that Tether does not have it.
+func (l *loader) providerSchema(source string, rng hcl.Range) *provider.Schema {
+	if ps, ok := l.opts.Schemas[source]; ok {
+		return ps
+	}
+	if _, reported := l.missing[source]; !reported {
+		l.missing[source] = true
+		l.errorf(rng, "Provider not available",
+			"This configuration uses provider %s, which was not started for this run. Run \"tether init\" to install it.", displaySource(source))
+	}
+	return nil
+}
+
+// displaySource shortens a source address the way Terraform shows it:
+// hashicorp/aws for a provider of the public registry.
+func displaySource(source string) string {
+	if p, err := tfaddr.ParseProviderSource(source); err == nil {
+		return p.ForDisplay()
+	}
+	return source
 }
 
 func orEmpty(b *provider.Block) *provider.Block {
@@ -335,15 +381,20 @@ func orEmpty(b *provider.Block) *provider.Block {
 }
 
 // implicitProviders declares a provider node, with an empty configuration,
-// for each provider used without a provider block, as Terraform does.
+// for each default provider configuration used without a provider block,
+// as Terraform does.
 func (l *loader) implicitProviders() {
-	for name, rng := range l.providerUses {
-		if _, ok := l.decls["provider."+name]; ok {
+	for _, pa := range sortedKeysOf(l.providerUses) {
+		if _, ok := l.decls[pa]; ok {
 			continue
 		}
-		ps := l.opts.Schemas[name]
+		use := l.providerUses[pa]
+		ps := l.providerSchema(use.source.String(), use.rng)
+		if ps == nil {
+			continue
+		}
 		spec := decoderSpec(ps.Provider)
-		n := &config.Node{Kind: config.Provider, Addr: "provider." + name, Name: name, Provider: name, DeclRange: rng}
+		n := &config.Node{Kind: config.Provider, Addr: pa, Name: use.local, Provider: pa, Source: use.source.String(), DeclRange: use.rng}
 		n.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
 			return hcldec.Decode(hcl.EmptyBody(), spec, nil)
 		}

@@ -424,8 +424,7 @@ func FuzzLoad(f *testing.F) {
 		f.Fatal(diags)
 	}
 	opts := hclconfig.Options{
-		Schemas: map[string]*provider.Schema{"tether": schema},
-		Sources: map[string][]string{"tether": {"tetherhq/tether", "registry.terraform.io/tetherhq/tether"}},
+		Schemas: map[string]*provider.Schema{config.BuiltinSource.String(): schema},
 	}
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))

@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tetherhq/tether/internal/config"
@@ -21,13 +20,11 @@ import (
 
 // Options are what loading needs besides the files.
 type Options struct {
-	// Schemas gives the schema of each provider by local name. A resource
-	// type whose provider is missing here is an error.
+	// Schemas gives the schema of each provider by its fully qualified
+	// source address (`registry.terraform.io/hashicorp/time`); Requirements
+	// lists the providers a configuration needs. A provider missing here
+	// is an error at the first place that uses it.
 	Schemas map[string]*provider.Schema
-	// Sources maps a provider local name to the source addresses the
-	// installed provider answers to, e.g. "tether" to
-	// {"tetherhq/tether", "registry.terraform.io/tetherhq/tether"}.
-	Sources map[string][]string
 	// Vars are -var and -var-file arguments in the order given; later ones
 	// win, as in Terraform.
 	Vars []VarArg
@@ -66,9 +63,10 @@ type loader struct {
 	// decls maps each address to its node, to resolve references and
 	// report duplicates.
 	decls map[string]*config.Node
-	// providerUses remembers, for providers used only implicitly, where
-	// they were first used.
-	providerUses map[string]hcl.Range
+	// providerUses remembers, for each default provider configuration
+	// used, where it was first used: one that no provider block declares
+	// is declared implicitly.
+	providerUses map[string]providerUse
 	specs        map[string]hcldec.Spec
 	cwd          string
 	diags        hcl.Diagnostics
@@ -76,6 +74,8 @@ type loader struct {
 	pending []func()
 	// evalRefs are each node's resolved references, by node address.
 	evalRefs map[string][]evalRef
+	// missing are the providers already reported as not available.
+	missing map[string]bool
 	// schemas caches each schema block's body schema for checkBody.
 	schemas map[*provider.Block]*hcl.BodySchema
 }
@@ -92,7 +92,8 @@ func Load(dir string, opts Options) (*config.Config, hcl.Diagnostics) {
 		cfg:          &config.Config{Sources: map[string][]byte{}},
 		funcs:        funcs.Table(abs),
 		decls:        map[string]*config.Node{},
-		providerUses: map[string]hcl.Range{},
+		providerUses: map[string]providerUse{},
+		missing:      map[string]bool{},
 		specs:        map[string]hcldec.Spec{},
 		cwd:          cwdOrEmpty(),
 		evalRefs:     map[string][]evalRef{},
@@ -214,6 +215,8 @@ func rangeString(r hcl.Range) string {
 	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
 }
 
+// terraform reads what the loader itself needs of a terraform block:
+// required_providers is the module's (see requireProviders).
 func (l *loader) terraform(b *hcl.Block) {
 	content, _, d := b.Body.PartialContent(&hcl.BodySchema{
 		Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}, {Type: "backend", LabelNames: []string{"type"}}, {Type: "cloud"}},
@@ -223,68 +226,8 @@ func (l *loader) terraform(b *hcl.Block) {
 		if rb.Type != "required_providers" {
 			l.errorf(rb.DefRange, fmt.Sprintf("%q is not supported", rb.Type),
 				"Tether keeps state in .tether/ next to the configuration; remove the %s block.", rb.Type)
-			continue
-		}
-		attrs, d := rb.Body.JustAttributes()
-		l.diags = append(l.diags, d...)
-		for name, a := range attrs {
-			l.requiredProvider(name, a)
 		}
 	}
-}
-
-func (l *loader) requiredProvider(name string, a *hcl.Attribute) {
-	v, d := a.Expr.Value(nil)
-	l.diags = append(l.diags, d...)
-	if d.HasErrors() {
-		return
-	}
-	source := ""
-	switch {
-	case v.Type() == cty.String:
-		// The legacy form `name = "version constraint"` names no source.
-	case v.Type().IsObjectType() && v.Type().HasAttribute("source"):
-		s := v.GetAttr("source")
-		if s.Type() != cty.String || s.IsNull() {
-			l.errorf(a.Expr.Range(), "Invalid provider source", "The source of provider %q must be a string such as \"tetherhq/tether\".", name)
-			return
-		}
-		source = s.AsString()
-	}
-	if _, ok := l.opts.Schemas[name]; !ok {
-		l.errorf(a.NameRange, "Provider not available", "This configuration requires provider %q%s, which Tether cannot run yet. Available providers: %s.",
-			name, sourceNote(source), strings.Join(l.providerNames(), ", "))
-		return
-	}
-	if source != "" && !matchesSource(source, l.opts.Sources[name]) {
-		l.errorf(a.Expr.Range(), "Provider not available", "The provider %q is required from %q, but the provider Tether has under that name is %s.",
-			name, source, strings.Join(l.opts.Sources[name], " or "))
-	}
-}
-
-func sourceNote(source string) string {
-	if source == "" {
-		return ""
-	}
-	return " (" + source + ")"
-}
-
-func matchesSource(source string, known []string) bool {
-	for _, k := range known {
-		if strings.EqualFold(source, k) {
-			return true
-		}
-	}
-	return len(known) == 0
-}
-
-func (l *loader) providerNames() []string {
-	var names []string
-	for n := range l.opts.Schemas {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }
 
 func cwdOrEmpty() string {

@@ -26,6 +26,8 @@ type module struct {
 	// calls are the module calls declared here, by name.
 	calls map[string]*moduleCall
 	depth int
+	// required are the module's required_providers by local name.
+	required map[string]requiredProvider
 	// pathVal is path.* for this module, made once: every evaluation
 	// needs it.
 	fixedOnce sync.Once
@@ -43,6 +45,10 @@ type moduleCall struct {
 	args hcl.Attributes
 	// repeat is "", "count" or "for_each".
 	repeat string
+	// passed are the provider configurations the call passes with its
+	// providers argument: the called module's reference ("aws",
+	// "aws.east") to a configuration address.
+	passed map[string]string
 }
 
 // prefix returns the address of a name declared in this module.
@@ -73,45 +79,51 @@ func (m *module) load(calledFrom *hcl.Block) bool {
 		return false
 	}
 	m.calls = map[string]*moduleCall{}
-	var vars, terraformBlocks, moduleBlocks []*hcl.Block
+	m.required = map[string]requiredProvider{}
+	var vars, moduleBlocks []*hcl.Block
+	var blocks []*hcl.Block
 	for _, f := range files {
 		content, d := f.Body.Content(topSchema)
 		l.diags = append(l.diags, d...)
-		for _, b := range content.Blocks {
-			switch b.Type {
-			case "terraform":
-				terraformBlocks = append(terraformBlocks, b)
-			case "variable":
-				vars = append(vars, b)
-			case "provider":
-				if m.path != "" {
-					l.errorf(b.DefRange, "Provider configuration in a module",
-						"Configure providers in the root module; modules inherit them. Move this provider block to the root module.")
-					continue
-				}
-				l.provider(b)
-			case "resource":
-				m.resource(b, config.Resource)
-			case "data":
-				m.resource(b, config.DataSource)
-			case "locals":
-				m.locals(b)
-			case "output":
-				m.output(b)
-			case "module":
-				moduleBlocks = append(moduleBlocks, b)
-			case "moved":
-				m.moved(b)
-			case "check":
-				m.check(b)
-			default:
-				l.errorf(b.DefRange, fmt.Sprintf("%q blocks are not supported", b.Type),
-					"Tether does not read %q blocks; remove this block or keep it in a Terraform-only configuration.", b.Type)
-			}
+		blocks = append(blocks, content.Blocks...)
+	}
+	// Provider local names are known before anything uses them.
+	for _, b := range blocks {
+		if b.Type == "terraform" {
+			l.terraform(b)
+			m.requireProviders(b)
 		}
 	}
-	for _, b := range terraformBlocks {
-		l.terraform(b)
+	for _, b := range blocks {
+		switch b.Type {
+		case "terraform":
+		case "variable":
+			vars = append(vars, b)
+		case "provider":
+			if m.path != "" {
+				l.errorf(b.DefRange, "Provider configuration in a module",
+					"Configure providers in the root module; modules inherit them. Move this provider block to the root module.")
+				continue
+			}
+			m.provider(b)
+		case "resource":
+			m.resource(b, config.Resource)
+		case "data":
+			m.resource(b, config.DataSource)
+		case "locals":
+			m.locals(b)
+		case "output":
+			m.output(b)
+		case "module":
+			moduleBlocks = append(moduleBlocks, b)
+		case "moved":
+			m.moved(b)
+		case "check":
+			m.check(b)
+		default:
+			l.errorf(b.DefRange, fmt.Sprintf("%q blocks are not supported", b.Type),
+				"Tether does not read %q blocks; remove this block or keep it in a Terraform-only configuration.", b.Type)
+		}
 	}
 	if m.path == "" {
 		l.variables(vars)
@@ -160,8 +172,9 @@ func (m *module) moduleCall(b *hcl.Block) {
 	if a, ok := content.Attributes["version"]; ok {
 		l.errorf(a.NameRange, "Version not allowed for a local module", "A module loaded from a local folder has no version; remove the version argument.")
 	}
-	if a, ok := content.Attributes["providers"]; ok {
-		l.errorf(a.NameRange, "The providers argument is not supported yet", "Modules inherit the root module's providers; remove the providers argument.")
+	providersAttr := content.Attributes["providers"]
+	if providersAttr != nil {
+		m.passProviders(call, providersAttr)
 	}
 	dir := filepath.Join(m.dir, filepath.FromSlash(src))
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
@@ -180,7 +193,9 @@ func (m *module) moduleCall(b *hcl.Block) {
 	}
 	child := &module{l: l, dir: dir, relDir: filepath.ToSlash(rel), path: n.Addr, call: call, depth: m.depth + 1}
 	call.child = child
-	child.load(b)
+	if child.load(b) {
+		child.checkPassed(providersAttr)
+	}
 	l.pending = append(l.pending, func() { m.resolveDependsOn(n) })
 }
 

@@ -80,6 +80,7 @@ func (r *reqScan) module(dir string, depth int) {
 			rng  hcl.Range
 		}{name, rng})
 	}
+	var versions []struct{ name, c string }
 	for _, f := range files {
 		content, _, _ := f.Body.PartialContent(reqTopSchema)
 		for _, b := range content.Blocks {
@@ -88,6 +89,15 @@ func (r *reqScan) module(dir string, depth int) {
 				r.terraform(b, sources)
 			case "provider":
 				use(b.Labels[0], b.DefRange)
+				// A version in a provider block is deprecated but still
+				// constrains the installation, as in Terraform.
+				if meta, _, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "version"}}}); meta != nil {
+					if a, ok := meta.Attributes["version"]; ok {
+						if v, d := a.Expr.Value(nil); !d.HasErrors() && v.Type() == cty.String && !v.IsNull() {
+							versions = append(versions, struct{ name, c string }{b.Labels[0], v.AsString()})
+						}
+					}
+				}
 			case "resource", "data":
 				name := impliedProvider(b.Labels[0])
 				if meta, _, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "provider"}}}); meta != nil {
@@ -119,6 +129,11 @@ func (r *reqScan) module(dir string, depth int) {
 		}
 		sources[u.name] = &config.ProviderRequirement{Source: src, DeclRange: u.rng}
 	}
+	for _, v := range versions {
+		if req, ok := sources[v.name]; ok {
+			req.Constraints = append(req.Constraints, v.c)
+		}
+	}
 	for _, req := range sources {
 		r.add(req)
 	}
@@ -128,48 +143,10 @@ func (r *reqScan) module(dir string, depth int) {
 func (r *reqScan) terraform(b *hcl.Block, sources map[string]*config.ProviderRequirement) {
 	content, _, _ := b.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}}})
 	for _, rb := range content.Blocks {
-		attrs, d := rb.Body.JustAttributes()
+		rps, d := readRequiredProviders(rb)
 		r.diags = append(r.diags, d...)
-		for name, a := range attrs {
-			v, d := a.Expr.Value(nil)
-			if d.HasErrors() {
-				r.diags = append(r.diags, d...)
-				continue
-			}
-			req := &config.ProviderRequirement{DeclRange: a.NameRange}
-			src := ""
-			switch {
-			case v.Type() == cty.String && !v.IsNull():
-				// The legacy form `name = "constraint"` names no source.
-				req.Constraints = append(req.Constraints, v.AsString())
-			case v.Type().IsObjectType():
-				if v.Type().HasAttribute("source") {
-					if s := v.GetAttr("source"); s.Type() == cty.String && !s.IsNull() {
-						src = s.AsString()
-					}
-				}
-				if v.Type().HasAttribute("version") {
-					if s := v.GetAttr("version"); s.Type() == cty.String && !s.IsNull() {
-						req.Constraints = append(req.Constraints, s.AsString())
-					}
-				}
-			}
-			var err error
-			if src == "" {
-				req.Source, err = impliedSource(name)
-			} else {
-				req.Source, err = tfaddr.ParseProviderSource(src)
-			}
-			if err != nil {
-				r.diags = append(r.diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Invalid provider source",
-					Detail:   fmt.Sprintf("The source of provider %q is not a valid provider source address: %s.", name, err),
-					Subject:  a.Expr.Range().Ptr(),
-				})
-				continue
-			}
-			sources[name] = req
+		for _, rp := range rps {
+			sources[rp.local] = &config.ProviderRequirement{Source: rp.source, Constraints: rp.constraints, DeclRange: rp.rng}
 		}
 	}
 }
@@ -204,13 +181,4 @@ func (r *reqScan) add(req *config.ProviderRequirement) {
 		return
 	}
 	prev.Constraints = append(prev.Constraints, req.Constraints...)
-}
-
-// impliedSource is the source address a local name implies when no
-// required_providers entry gives one.
-func impliedSource(name string) (tfaddr.Provider, error) {
-	if name == "tether" {
-		return config.BuiltinSource, nil
-	}
-	return tfaddr.ParseProviderSource("hashicorp/" + name)
 }

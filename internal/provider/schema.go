@@ -234,3 +234,40 @@ func appendPath(p cty.Path, step cty.PathStep) cty.Path {
 	out[len(p)] = step
 	return out
 }
+
+// EmptyValue is the value of a block written with an empty body: every
+// attribute null, no nested blocks (a group's block has its own empty
+// value). It is what an implied provider configuration holds.
+func (b *Block) EmptyValue() cty.Value {
+	if b == nil {
+		return cty.EmptyObjectVal
+	}
+	vals := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
+	for name, a := range b.Attributes {
+		vals[name] = cty.NullVal(a.Type)
+	}
+	for name, nb := range b.BlockTypes {
+		ety := nb.Block.ImpliedType()
+		switch nb.Nesting {
+		case NestingSingle:
+			vals[name] = cty.NullVal(ety)
+		case NestingGroup:
+			vals[name] = nb.Block.EmptyValue()
+		case NestingList:
+			if ety.HasDynamicTypes() {
+				vals[name] = cty.EmptyTupleVal
+			} else {
+				vals[name] = cty.ListValEmpty(ety)
+			}
+		case NestingSet:
+			vals[name] = cty.SetValEmpty(ety)
+		case NestingMap:
+			if ety.HasDynamicTypes() {
+				vals[name] = cty.EmptyObjectVal
+			} else {
+				vals[name] = cty.MapValEmpty(ety)
+			}
+		}
+	}
+	return cty.ObjectVal(vals)
+}

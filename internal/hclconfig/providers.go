@@ -1,0 +1,333 @@
+package hclconfig
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	tfaddr "github.com/hashicorp/terraform-registry-address"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/addr"
+	"github.com/tetherhq/tether/internal/config"
+)
+
+// requiredProvider is one entry of a required_providers block.
+type requiredProvider struct {
+	local       string
+	source      tfaddr.Provider
+	constraints []string
+	// aliases are the configuration_aliases: provider configurations the
+	// module expects its callers to pass, by alias.
+	aliases []string
+	rng     hcl.Range
+}
+
+// readRequiredProviders reads a required_providers block. Entries are
+// objects (`{ source, version, configuration_aliases }`), or the legacy
+// version constraint string. configuration_aliases holds references, not
+// values, so the entries are taken apart as expressions.
+func readRequiredProviders(b *hcl.Block) ([]requiredProvider, hcl.Diagnostics) {
+	attrs, diags := b.Body.JustAttributes()
+	var out []requiredProvider
+	for _, a := range sortedAttrs(attrs) {
+		rp := requiredProvider{local: a.Name, rng: a.NameRange}
+		src := ""
+		if items, d := hcl.ExprMap(a.Expr); !d.HasErrors() {
+			for _, item := range items {
+				key := hcl.ExprAsKeyword(item.Key)
+				if key == "" {
+					if kv, d := item.Key.Value(nil); !d.HasErrors() && kv.Type() == cty.String && !kv.IsNull() {
+						key = kv.AsString()
+					}
+				}
+				switch key {
+				case "source", "version":
+					v, d := item.Value.Value(nil)
+					if d.HasErrors() || v.Type() != cty.String || v.IsNull() {
+						diags = append(diags, &hcl.Diagnostic{
+							Severity: hcl.DiagError,
+							Summary:  "Invalid required_providers entry",
+							Detail:   fmt.Sprintf("The %s of provider %q must be a literal string.", key, a.Name),
+							Subject:  item.Value.Range().Ptr(),
+						})
+						continue
+					}
+					if key == "source" {
+						src = v.AsString()
+					} else {
+						rp.constraints = append(rp.constraints, v.AsString())
+					}
+				case "configuration_aliases":
+					exprs, d := hcl.ExprList(item.Value)
+					diags = append(diags, d...)
+					for _, e := range exprs {
+						t, d := hcl.AbsTraversalForExpr(e)
+						if d.HasErrors() || len(t) != 2 || t.RootName() != a.Name {
+							diags = append(diags, &hcl.Diagnostic{
+								Severity: hcl.DiagError,
+								Summary:  "Invalid configuration alias",
+								Detail:   fmt.Sprintf("Each configuration alias of provider %q is written %s.ALIAS, without quotes.", a.Name, a.Name),
+								Subject:  e.Range().Ptr(),
+							})
+							continue
+						}
+						rp.aliases = append(rp.aliases, t[1].(hcl.TraverseAttr).Name)
+					}
+				default:
+					diags = append(diags, &hcl.Diagnostic{
+						Severity: hcl.DiagError,
+						Summary:  "Invalid required_providers entry",
+						Detail:   fmt.Sprintf("A provider requirement takes source, version and configuration_aliases; %q is none of them.", key),
+						Subject:  item.Key.Range().Ptr(),
+					})
+				}
+			}
+		} else {
+			v, d := a.Expr.Value(nil)
+			if d.HasErrors() || v.Type() != cty.String || v.IsNull() {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid required_providers entry",
+					Detail:   fmt.Sprintf("Provider %q must be required with an object such as { source = \"hashicorp/%s\", version = \"~> 1.0\" }.", a.Name, a.Name),
+					Subject:  a.Expr.Range().Ptr(),
+				})
+				continue
+			}
+			// The legacy form `name = "constraint"` names no source.
+			rp.constraints = append(rp.constraints, v.AsString())
+		}
+		var err error
+		if src == "" {
+			rp.source, err = impliedSource(a.Name)
+		} else {
+			rp.source, err = tfaddr.ParseProviderSource(src)
+		}
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid provider source",
+				Detail:   fmt.Sprintf("The source of provider %q is not a valid provider source address: %s.", a.Name, err),
+				Subject:  a.Expr.Range().Ptr(),
+			})
+			continue
+		}
+		out = append(out, rp)
+	}
+	return out, diags
+}
+
+// impliedSource is the source address a local name implies when no
+// required_providers entry gives one.
+func impliedSource(name string) (tfaddr.Provider, error) {
+	if name == "tether" {
+		return config.BuiltinSource, nil
+	}
+	return tfaddr.ParseProviderSource("hashicorp/" + name)
+}
+
+// requireProviders records a module's required_providers.
+func (m *module) requireProviders(b *hcl.Block) {
+	content, _, d := b.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}}})
+	m.l.diags = append(m.l.diags, d...)
+	for _, rb := range content.Blocks {
+		rps, d := readRequiredProviders(rb)
+		m.l.diags = append(m.l.diags, d...)
+		for _, rp := range rps {
+			if prev, ok := m.required[rp.local]; ok && prev.source != rp.source {
+				m.l.errorf(rp.rng, "Duplicate provider local name", "The local name %q is already required as %s at %s.", rp.local, prev.source.ForDisplay(), rangeString(prev.rng))
+				continue
+			}
+			m.required[rp.local] = rp
+		}
+	}
+}
+
+// sourceOf is the source address a local name stands for in this module.
+func (m *module) sourceOf(local string, rng hcl.Range) (tfaddr.Provider, bool) {
+	if rp, ok := m.required[local]; ok {
+		return rp.source, true
+	}
+	src, err := impliedSource(local)
+	if err != nil {
+		m.l.errorf(rng, "Invalid provider local name", "The provider local name %q implies no valid source address: %s. Declare it in required_providers with a source.", local, err)
+		return tfaddr.Provider{}, false
+	}
+	return src, true
+}
+
+// providerRef reads a reference to a provider configuration, `aws` or
+// `aws.west`, from an expression.
+func providerRef(expr hcl.Expression) (local, alias string, ok bool) {
+	t, d := hcl.AbsTraversalForExpr(expr)
+	if d.HasErrors() || len(t) == 0 || len(t) > 2 {
+		return "", "", false
+	}
+	local = t.RootName()
+	if len(t) == 2 {
+		a, isAttr := t[1].(hcl.TraverseAttr)
+		if !isAttr {
+			return "", "", false
+		}
+		alias = a.Name
+	}
+	return local, alias, true
+}
+
+func refString(local, alias string) string {
+	if alias == "" {
+		return local
+	}
+	return local + "." + alias
+}
+
+// providerConfig resolves a provider reference made in this module, such
+// as a resource's provider argument (or the provider its type implies),
+// to the address of the provider configuration that serves it. A default
+// configuration that nothing declares is declared implicitly in the root
+// module, as Terraform does; an alias must be declared, or, in a called
+// module, passed by the call.
+func (m *module) providerConfig(local, alias string, rng hcl.Range) (string, tfaddr.Provider, bool) {
+	src, ok := m.sourceOf(local, rng)
+	if !ok {
+		return "", src, false
+	}
+	ref := refString(local, alias)
+	if m.call == nil {
+		a := addr.ProviderConfig{Source: src, Alias: alias}.String()
+		if alias == "" {
+			m.l.useProvider(a, src, local, rng)
+		} else {
+			m.l.pending = append(m.l.pending, func() {
+				if _, ok := m.l.decls[a]; !ok {
+					m.l.errorf(rng, "Provider configuration not present",
+						"There is no provider block for %s with alias = %q in the root module. Add one, or refer to a configuration that exists.", local, alias)
+				}
+			})
+		}
+		return a, src, true
+	}
+	if a, ok := m.call.passed[ref]; ok {
+		return a, src, true
+	}
+	if alias != "" {
+		m.l.errorf(rng, "Provider configuration not passed",
+			"This module uses the provider configuration %s, which its call %s does not pass. Add providers = { %s = ... } to the module block at %s, and list %s in configuration_aliases.",
+			ref, m.call.node.Addr, ref, rangeString(m.call.block.DefRange), ref)
+		return "", src, false
+	}
+	a, ok := m.call.parent.defaultConfig(src, local, rng)
+	return a, src, ok
+}
+
+// defaultConfig is the default configuration of the provider src in this
+// module: what a called module inherits when its call passes none.
+func (m *module) defaultConfig(src tfaddr.Provider, local string, rng hcl.Range) (string, bool) {
+	if m.call == nil {
+		a := addr.ProviderConfig{Source: src}.String()
+		m.l.useProvider(a, src, local, rng)
+		return a, true
+	}
+	for ref, a := range m.call.passed {
+		if strings.Contains(ref, ".") {
+			continue
+		}
+		if s, ok := m.sourceOf(ref, rng); ok && s == src {
+			return a, true
+		}
+	}
+	return m.call.parent.defaultConfig(src, local, rng)
+}
+
+// useProvider notes that a default provider configuration is used, so
+// that one with an empty body is declared if no provider block does.
+func (l *loader) useProvider(a string, src tfaddr.Provider, local string, rng hcl.Range) {
+	if _, seen := l.providerUses[a]; !seen {
+		l.providerUses[a] = providerUse{source: src, local: local, rng: rng}
+	}
+}
+
+type providerUse struct {
+	source tfaddr.Provider
+	local  string
+	rng    hcl.Range
+}
+
+// passProviders reads a module call's providers argument: each entry
+// passes a configuration of the calling module to the called one, under
+// the called module's local name (and alias).
+func (m *module) passProviders(call *moduleCall, a *hcl.Attribute) {
+	call.passed = map[string]string{}
+	items, d := hcl.ExprMap(a.Expr)
+	m.l.diags = append(m.l.diags, d...)
+	for _, item := range items {
+		childLocal, childAlias, ok1 := providerRef(item.Key)
+		local, alias, ok2 := providerRef(item.Value)
+		if !ok1 || !ok2 {
+			m.l.errorf(item.Key.Range(), "Invalid providers entry",
+				"Each entry of providers maps a provider of the called module to one of this module, as in { aws = aws.west }, without quotes.")
+			continue
+		}
+		a, _, ok := m.providerConfig(local, alias, item.Value.Range())
+		if !ok {
+			continue
+		}
+		call.passed[refString(childLocal, childAlias)] = a
+	}
+}
+
+// checkPassed runs once the called module's required_providers are known:
+// every passed configuration must be of the provider the called module
+// means by that name, and every configuration alias it declares must be
+// passed.
+func (m *module) checkPassed(a *hcl.Attribute) {
+	call := m.call
+	rng := call.block.DefRange
+	if a != nil {
+		rng = a.Expr.Range()
+	}
+	for ref, pa := range call.passed {
+		local, alias, _ := strings.Cut(ref, ".")
+		want, ok := m.sourceOf(local, rng)
+		if !ok {
+			continue
+		}
+		got, err := addr.ParseProviderConfig(pa)
+		if err == nil && got.Source != want {
+			m.l.errorf(rng, "Provider type mismatch",
+				"The module %s means %s by %q, but the configuration passed for it, %s, is of %s.", call.node.Addr, want.ForDisplay(), local, pa, got.Source.ForDisplay())
+		}
+		if alias != "" && !m.declaresAlias(local, alias) {
+			m.l.errorf(rng, "Provider configuration not expected",
+				"The module %s does not list %s in its configuration_aliases, so it cannot use what is passed for it. Add it to the module's required_providers.", call.node.Addr, ref)
+		}
+	}
+	for _, local := range sortedKeysOf(m.required) {
+		for _, alias := range m.required[local].aliases {
+			ref := local + "." + alias
+			if _, ok := call.passed[ref]; !ok {
+				m.l.errorf(call.block.DefRange, "Provider configuration not passed",
+					"The module %s declares the configuration alias %s, which this call does not pass. Add providers = { %s = ... } to the module block.", call.node.Addr, ref, ref)
+			}
+		}
+	}
+}
+
+func (m *module) declaresAlias(local, alias string) bool {
+	for _, a := range m.required[local].aliases {
+		if a == alias {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeysOf[V any](mp map[string]V) []string {
+	out := make([]string, 0, len(mp))
+	for k := range mp {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
