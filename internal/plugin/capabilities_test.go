@@ -20,7 +20,7 @@ import (
 // empty response, or with what answer sets, and keeps the requests by
 // method name. One serves both protocol versions' stubs.
 type recordingConn struct {
-	answer func(method string, reply any)
+	answer func(method string, reply any) error
 	mu     sync.Mutex
 	reqs   map[string]proto.Message
 }
@@ -33,7 +33,7 @@ func (rc *recordingConn) Invoke(_ context.Context, method string, args, reply an
 	}
 	rc.reqs[path.Base(method)] = args.(proto.Message)
 	if rc.answer != nil {
-		rc.answer(path.Base(method), reply)
+		return rc.answer(path.Base(method), reply)
 	}
 	return nil
 }
@@ -107,13 +107,14 @@ func TestClientCapabilitiesSent(t *testing.T) {
 func TestDeferredResponseIsAnError(t *testing.T) {
 	for _, version := range []int{5, 6} {
 		t.Run(protocolName(version), func(t *testing.T) {
-			conn := &recordingConn{answer: func(method string, reply any) {
+			conn := &recordingConn{answer: func(method string, reply any) error {
 				switch r := reply.(type) {
 				case *tfplugin5.PlanResourceChange_Response:
 					r.Deferred = &tfplugin5.Deferred{Reason: tfplugin5.Deferred_PROVIDER_CONFIG_UNKNOWN}
 				case *tfplugin6.PlanResourceChange_Response:
 					r.Deferred = &tfplugin6.Deferred{Reason: tfplugin6.Deferred_PROVIDER_CONFIG_UNKNOWN}
 				}
+				return nil
 			}}
 			c := fakeClient(version, conn)
 			obj := cty.EmptyObjectVal

@@ -69,6 +69,10 @@ type Client struct {
 	// nil when the provider declares no provider_meta schema.
 	providerMeta *tfprotov6.DynamicValue
 	planDestroy  bool
+	// functions are the signatures of the provider's functions: those in
+	// its schema, or once GetFunctions has asked, its answer.
+	funcMu    sync.Mutex
+	functions map[string]*tfprotov6.Function
 	// schemaFromCache is set when the schema came from StartOptions'
 	// cache instead of the provider.
 	schemaFromCache bool
@@ -123,6 +127,9 @@ func (c *Client) loadSchema(resp *tfprotov6.GetProviderSchemaResponse) {
 		}
 	}
 	c.planDestroy = resp.ServerCapabilities != nil && resp.ServerCapabilities.PlanDestroy
+	if len(resp.Functions) > 0 {
+		c.functions = resp.Functions
+	}
 	c.schema, c.schemaDiags = sch, diags
 }
 

@@ -21,6 +21,7 @@ var (
 	tether6Bin string // cmd/terraform-provider-tether: protocol 6
 	tether5Bin string // testdata/tether5: the same provider over protocol 5
 	otherBin   string // testdata/othercookie: a go-plugin plugin, not Terraform's
+	funcsBin   string // testdata/functions: a provider of functions only
 )
 
 func TestMain(m *testing.M) {
@@ -44,10 +45,12 @@ func runTests(m *testing.M) int {
 	tether6Bin = filepath.Join(binDir, "terraform-provider-tether")
 	tether5Bin = filepath.Join(binDir, "terraform-provider-tether5")
 	otherBin = filepath.Join(binDir, "othercookie")
+	funcsBin = filepath.Join(binDir, "terraform-provider-functions")
 	builds := map[string]string{
 		tether6Bin: "github.com/tetherhq/tether/cmd/terraform-provider-tether",
 		tether5Bin: "./testdata/tether5",
 		otherBin:   "./testdata/othercookie",
+		funcsBin:   "./testdata/functions",
 	}
 	failed := make(chan string, len(builds))
 	var wg sync.WaitGroup

@@ -42,6 +42,10 @@ type rpcClient interface {
 	ApplyResourceChange(context.Context, *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error)
 	ImportResourceState(context.Context, *tfprotov6.ImportResourceStateRequest) (*tfprotov6.ImportResourceStateResponse, error)
 	ReadDataSource(context.Context, *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error)
+	// GetFunctions fails with codes.Unimplemented for providers older than
+	// provider-defined functions.
+	GetFunctions(context.Context) (*tfprotov6.GetFunctionsResponse, error)
+	CallFunction(context.Context, *tfprotov6.CallFunctionRequest) (*tfprotov6.CallFunctionResponse, error)
 	StopProvider(context.Context) error
 }
 

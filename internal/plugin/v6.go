@@ -81,6 +81,7 @@ func schemaResponseFrom6(resp *tfplugin6.GetProviderSchema_Response) *tfprotov6.
 			out.DataSourceSchemas[name] = ts
 		}
 	}
+	out.Functions, out.Diagnostics = functionsFrom6(resp.Functions, out.Diagnostics)
 	return out
 }
 
@@ -264,6 +265,32 @@ func (r rpc6) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceR
 	}, nil
 }
 
+func (r rpc6) GetFunctions(ctx context.Context) (*tfprotov6.GetFunctionsResponse, error) {
+	resp, err := r.c.GetFunctions(ctx, &tfplugin6.GetFunctions_Request{})
+	if err != nil {
+		return nil, err
+	}
+	out := &tfprotov6.GetFunctionsResponse{}
+	out.Functions, out.Diagnostics = functionsFrom6(resp.Functions, diagsFrom6(resp.Diagnostics))
+	return out, nil
+}
+
+func (r rpc6) CallFunction(ctx context.Context, req *tfprotov6.CallFunctionRequest) (*tfprotov6.CallFunctionResponse, error) {
+	preq := &tfplugin6.CallFunction_Request{Name: req.Name}
+	for _, a := range req.Arguments {
+		preq.Arguments = append(preq.Arguments, dvTo6(a))
+	}
+	resp, err := r.c.CallFunction(ctx, preq)
+	if err != nil {
+		return nil, err
+	}
+	out := &tfprotov6.CallFunctionResponse{Result: dvFrom6(resp.Result)}
+	if e := resp.Error; e != nil {
+		out.Error = &tfprotov6.FunctionError{Text: e.Text, FunctionArgument: e.FunctionArgument}
+	}
+	return out, nil
+}
+
 func (r rpc6) StopProvider(ctx context.Context) error {
 	resp, err := r.c.StopProvider(ctx, &tfplugin6.StopProvider_Request{})
 	if err != nil {
@@ -352,6 +379,78 @@ steps:
 		}
 	}
 	return tftypes.NewAttributePathWithSteps(steps)
+}
+
+// functionsFrom6 converts function signatures, leaving out (with a
+// diagnostic appended to diags) any whose types cannot be decoded.
+func functionsFrom6(in map[string]*tfplugin6.Function, diags []*tfprotov6.Diagnostic) (map[string]*tfprotov6.Function, []*tfprotov6.Diagnostic) {
+	if len(in) == 0 {
+		return nil, diags
+	}
+	out := make(map[string]*tfprotov6.Function, len(in))
+	for name, f := range in {
+		if f == nil {
+			continue
+		}
+		tf, err := functionFrom6(f)
+		if err != nil {
+			diags = append(diags, schemaDiag("function "+name, err))
+			continue
+		}
+		out[name] = tf
+	}
+	return out, diags
+}
+
+func functionFrom6(f *tfplugin6.Function) (*tfprotov6.Function, error) {
+	out := &tfprotov6.Function{
+		Summary:            f.Summary,
+		Description:        f.Description,
+		DescriptionKind:    tfprotov6.StringKind(f.DescriptionKind),
+		DeprecationMessage: f.DeprecationMessage,
+		Return:             &tfprotov6.FunctionReturn{},
+	}
+	for i, p := range f.Parameters {
+		tp, err := parameterFrom6(p)
+		if err != nil {
+			return nil, fmt.Errorf("parameter %d: %w", i+1, err)
+		}
+		out.Parameters = append(out.Parameters, tp)
+	}
+	if f.VariadicParameter != nil {
+		tp, err := parameterFrom6(f.VariadicParameter)
+		if err != nil {
+			return nil, fmt.Errorf("variadic parameter: %w", err)
+		}
+		out.VariadicParameter = tp
+	}
+	if f.Return == nil {
+		return nil, errors.New("no return type")
+	}
+	ty, err := typeFromJSON(f.Return.Type)
+	if err != nil {
+		return nil, fmt.Errorf("return type: %w", err)
+	}
+	out.Return.Type = ty
+	return out, nil
+}
+
+func parameterFrom6(p *tfplugin6.Function_Parameter) (*tfprotov6.FunctionParameter, error) {
+	if p == nil {
+		return nil, errors.New("missing")
+	}
+	ty, err := typeFromJSON(p.Type)
+	if err != nil {
+		return nil, err
+	}
+	return &tfprotov6.FunctionParameter{
+		Name:               p.Name,
+		Type:               ty,
+		AllowNullValue:     p.AllowNullValue,
+		AllowUnknownValues: p.AllowUnknownValues,
+		Description:        p.Description,
+		DescriptionKind:    tfprotov6.StringKind(p.DescriptionKind),
+	}, nil
 }
 
 func schemaFrom6(s *tfplugin6.Schema) (*tfprotov6.Schema, error) {
