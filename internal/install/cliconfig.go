@@ -1,6 +1,7 @@
 package install
 
 import (
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/json"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 	svchost "github.com/hashicorp/terraform-svchost"
 	"github.com/zclconf/go-cty/cty"
@@ -37,8 +39,9 @@ type CLIConfig struct {
 	// TF_PLUGIN_CACHE_DIR overrides plugin_cache_dir.
 	PluginCacheDir string
 	// Tokens are registry API tokens by hostname (in the form
-	// svchost.ForComparison gives), from credentials blocks and
-	// TF_TOKEN_* variables (which win).
+	// svchost.ForComparison gives), from TF_TOKEN_* variables, credentials
+	// blocks and ~/.terraform.d/credentials.tfrc.json, in that order of
+	// precedence.
 	Tokens map[string]string
 }
 
@@ -66,7 +69,9 @@ type Method struct {
 }
 
 // LoadCLIConfig reads the CLI configuration as Terraform 1.11 does: the file
-// named by TF_CLI_CONFIG_FILE, else home/.terraformrc. A missing file is no
+// named by TF_CLI_CONFIG_FILE, else home/.terraformrc, in HCL native
+// syntax (with HCL 1's quoted keys in dev_overrides) or, for a name ending
+// in ".json", JSON. A missing file is no
 // error (the implied configuration applies); a file that does not parse, or
 // a block of the wrong shape, is an error starting with file:line:col.
 //
@@ -100,6 +105,11 @@ func LoadCLIConfig(environ []string, home, workdir string) (*CLIConfig, error) {
 	if dir := env["TF_PLUGIN_CACHE_DIR"]; dir != "" {
 		cfg.PluginCacheDir = dir
 	}
+	if home != "" {
+		if err := cfg.loginTokens(filepath.Join(home, ".terraform.d", "credentials.tfrc.json")); err != nil {
+			return nil, err
+		}
+	}
 	for k, v := range env {
 		if host, ok := strings.CutPrefix(k, "TF_TOKEN_"); ok && v != "" {
 			if h, err := svchost.ForComparison(tokenHost(host)); err == nil {
@@ -112,6 +122,37 @@ func LoadCLIConfig(environ []string, home, workdir string) (*CLIConfig, error) {
 		cfg.Methods = impliedMethods(env, home, workdir)
 	}
 	return cfg, nil
+}
+
+// loginTokens adds the tokens `terraform login` saved in path (JSON:
+// {"credentials": {"HOST": {"token": "…"}}}) for hosts that have none yet.
+// A missing file is no error; one that is not such JSON is.
+func (cfg *CLIConfig) loginTokens(path string) error {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cannot read saved credentials: %w", err)
+	}
+	var doc struct {
+		Credentials map[string]struct {
+			Token string `json:"token"`
+		} `json:"credentials"`
+	}
+	if err := stdjson.Unmarshal(data, &doc); err != nil {
+		return fmt.Errorf("%s: the saved credentials are not valid JSON: %v", path, err)
+	}
+	for host, c := range doc.Credentials {
+		h, err := svchost.ForComparison(host)
+		if err != nil || c.Token == "" {
+			continue
+		}
+		if _, set := cfg.Tokens[h.String()]; !set {
+			cfg.Tokens[h.String()] = c.Token
+		}
+	}
+	return nil
 }
 
 // tokenHost decodes the hostname part of a TF_TOKEN_ variable: "__" stands
@@ -143,8 +184,15 @@ var cliSchema = &hcl.BodySchema{
 // parse reads the file's settings into cfg and reports whether it had a
 // provider_installation block.
 func (cfg *CLIConfig) parse(src []byte, filename string) (bool, error) {
-	src, keys := rewriteQuotedKeys(src, filename)
-	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	var f *hcl.File
+	var diags hcl.Diagnostics
+	var keys map[string]string
+	if strings.HasSuffix(filename, ".json") {
+		f, diags = json.Parse(src, filename)
+	} else {
+		src, keys = rewriteQuotedKeys(src, filename)
+		f, diags = hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	}
 	if diags.HasErrors() {
 		return false, diagsError(diags)
 	}
@@ -214,22 +262,21 @@ var methodSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "path"}, {Name: "url"}, {Name: "include"}, {Name: "exclude"},
 }}
 
+var installationSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+	{Type: string(FilesystemMirror)},
+	{Type: string(NetworkMirror)},
+	{Type: string(Direct)},
+	{Type: "dev_overrides"},
+}}
+
+// installation reads a provider_installation block: its method blocks in
+// order, and dev_overrides.
 func (cfg *CLIConfig) installation(b *hcl.Block, keys map[string]string) error {
-	body, ok := b.Body.(*hclsyntax.Body)
-	if !ok {
-		return nil
+	content, diags := b.Body.Content(installationSchema)
+	if diags.HasErrors() {
+		return diagsError(diags)
 	}
-	if len(body.Attributes) > 0 {
-		for _, a := range body.Attributes {
-			return diagsError(hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Invalid provider_installation argument",
-				Detail:   fmt.Sprintf("The provider_installation block takes only method blocks (filesystem_mirror, network_mirror, direct, dev_overrides), not the argument %q.", a.Name),
-				Subject:  a.NameRange.Ptr(),
-			}})
-		}
-	}
-	for _, mb := range body.Blocks {
+	for _, mb := range content.Blocks {
 		if mb.Type == "dev_overrides" {
 			if err := cfg.devOverrides(mb, keys); err != nil {
 				return err
@@ -237,24 +284,6 @@ func (cfg *CLIConfig) installation(b *hcl.Block, keys map[string]string) error {
 			continue
 		}
 		m := Method{Kind: MethodKind(mb.Type)}
-		switch m.Kind {
-		case Direct, FilesystemMirror, NetworkMirror:
-		default:
-			return diagsError(hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Unknown provider installation method",
-				Detail:   fmt.Sprintf("%q is not an installation method; use filesystem_mirror, network_mirror, direct or dev_overrides.", mb.Type),
-				Subject:  mb.TypeRange.Ptr(),
-			}})
-		}
-		if len(mb.Labels) > 0 {
-			return diagsError(hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Unexpected block label",
-				Detail:   fmt.Sprintf("The %s block takes no labels.", mb.Type),
-				Subject:  mb.LabelRanges[0].Ptr(),
-			}})
-		}
 		content, diags := mb.Body.Content(methodSchema)
 		if diags.HasErrors() {
 			return diagsError(diags)
@@ -267,7 +296,7 @@ func (cfg *CLIConfig) installation(b *hcl.Block, keys map[string]string) error {
 	return nil
 }
 
-func (m *Method) decode(content *hcl.BodyContent, b *hclsyntax.Block) error {
+func (m *Method) decode(content *hcl.BodyContent, b *hcl.Block) error {
 	want := map[MethodKind]string{FilesystemMirror: "path", NetworkMirror: "url"}[m.Kind]
 	for name, a := range content.Attributes {
 		switch name {
@@ -324,7 +353,7 @@ func (m *Method) decode(content *hcl.BodyContent, b *hclsyntax.Block) error {
 	return nil
 }
 
-func (cfg *CLIConfig) devOverrides(b *hclsyntax.Block, keys map[string]string) error {
+func (cfg *CLIConfig) devOverrides(b *hcl.Block, keys map[string]string) error {
 	attrs, diags := b.Body.JustAttributes()
 	if diags.HasErrors() {
 		return diagsError(diags)

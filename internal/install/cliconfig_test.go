@@ -118,7 +118,9 @@ func TestLoadCLIConfigInvalid(t *testing.T) {
 		name, src, want string // want: the error's start after the file name
 	}{
 		{"syntax", "provider_installation {\n  direct {\n}\n", ":1:23: Unclosed configuration block"},
-		{"unknown method", "provider_installation {\n  ftp_mirror {}\n}\n", ":2:3: Unknown provider installation method"},
+		{"unknown method", "provider_installation {\n  ftp_mirror {}\n}\n", ":2:3: Unsupported block type"},
+		{"method with a label", "provider_installation {\n  direct \"x\" {}\n}\n", ":2:10: Extraneous label for direct"},
+		{"argument in provider_installation", "provider_installation {\n  path = \"/x\"\n}\n", ":2:3: Unsupported argument"},
 		{"missing path", "provider_installation {\n  filesystem_mirror {}\n}\n", ":2:3: Missing required argument"},
 		{"bad url", "provider_installation {\n  network_mirror {\n    url = \"http://x.example.com/\"\n  }\n}\n", ":3:11: Invalid network mirror URL"},
 		{"bad pattern", "provider_installation {\n  direct {\n    exclude = [\"*/time\"]\n  }\n}\n", ":3:15: Invalid provider pattern"},
@@ -201,5 +203,42 @@ func TestMethodServes(t *testing.T) {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestLoadCLIConfigJSONAndSavedCredentials(t *testing.T) {
+	home := t.TempDir()
+	os.MkdirAll(filepath.Join(home, ".terraform.d"), 0o755)
+	os.WriteFile(filepath.Join(home, ".terraform.d", "credentials.tfrc.json"),
+		[]byte(`{"credentials": {"app.terraform.io": {"token": "saved"}, "example.com": {"token": "saved too"}}}`), 0o644)
+	path := filepath.Join(home, "cli.tfrc.json")
+	os.WriteFile(path, []byte(`{
+  "credentials": {"example.com": {"token": "from-config"}},
+  "provider_installation": {
+    "dev_overrides": {"hashicorp/time": "/dev/time"},
+    "filesystem_mirror": {"path": "/srv/mirror", "include": ["hashicorp/*"]},
+    "direct": {"exclude": ["hashicorp/*"]}
+  }
+}`), 0o644)
+	got, err := LoadCLIConfig([]string{"TF_CLI_CONFIG_FILE=" + path}, home, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &CLIConfig{
+		File: path,
+		Methods: []Method{
+			{Kind: FilesystemMirror, Location: "/srv/mirror", Include: []string{"hashicorp/*"}},
+			{Kind: Direct, Exclude: []string{"hashicorp/*"}},
+		},
+		DevOverrides: map[tfaddr.Provider]string{timeAddr: "/dev/time"},
+		Tokens:       map[string]string{"app.terraform.io": "saved", "example.com": "from-config"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
+	}
+	os.WriteFile(path, []byte(`{"provider_installation": {"direct": {"exclude": 7}}}`), 0o644)
+	_, err = LoadCLIConfig([]string{"TF_CLI_CONFIG_FILE=" + path}, home, home)
+	if err == nil || !strings.HasPrefix(err.Error(), path+":1:") {
+		t.Errorf("error %v, want one at %s:1:", err, path)
 	}
 }
