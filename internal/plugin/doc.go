@@ -5,7 +5,20 @@
 // Start launches the binary with go-plugin and Terraform's handshake,
 // speaks protocol version 6 or 5 over gRPC with automatic mutual TLS, reads
 // the schema once, and converts values, paths and diagnostics with
-// internal/protocol's converters. Close kills the process.
+// internal/protocol's converters. StartWith does the same with options: a
+// schema cache across runs (StartOptions.SchemaCacheDir), and the Client
+// itself, whose GetFunctions and CallFunction reach the provider's
+// functions, which provider.Provider does not know.
+//
+// The process lives exactly as long as the Client: it leads a process
+// group of its own, which Close and a failed or cancelled start kill
+// whole, and on Linux it dies with the thread that started it, which the
+// Client holds until Close, so it dies with Tether too.
+//
+// The two protocol versions differ, for the calls made here, only in the
+// names of some RPCs and messages and in nested attributes, which version
+// 5 lacks. v6.go holds the version 6 client; v5.go is generated from it by
+// gen_v5.go (go generate), and TestV5IsGenerated fails when it is stale.
 //
 // The gRPC stubs in tfplugin5 and tfplugin6 are terraform-plugin-go's
 // generated code, copied because that module keeps it internal; their

@@ -12,15 +12,17 @@ import (
 )
 
 // rpcClient is one major version of the plugin protocol, cut down to the
-// calls provider.Provider makes. Both versions answer in terraform-plugin-go's
+// calls the Client makes. Both versions answer in terraform-plugin-go's
 // public protocol 6 types, so that internal/protocol's converters turn
 // either into cty values and hcl diagnostics: for these calls version 5 is
 // version 6 with some RPCs renamed and no nested attributes, so nothing is
-// lost on the way.
+// lost on the way. (rpc6 in v6.go implements it; rpc5 is generated.)
 //
 // Requests carry only what the client sets; responses carry only what it
-// reads. An error is a transport failure: whatever the provider itself
-// reports arrives as diagnostics.
+// reads. The client capabilities that some requests carry are the
+// constants in client.go, which the implementations send themselves. An
+// error is a transport failure: whatever the provider itself reports
+// arrives as diagnostics.
 type rpcClient interface {
 	// GetMetadata fails with codes.Unimplemented for providers older than
 	// the call.

@@ -139,6 +139,7 @@ func StartWith(ctx context.Context, path string, opts StartOptions) (*Client, er
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, fmt.Errorf("provider plugin %s: start interrupted: %w", path, ctxErr)
 		}
+		err = c.explainStart(err)
 		// A binary that is not a provider plugin, or one that cannot start,
 		// usually says why on stderr.
 		if out := strings.TrimSpace(c.stderr.String()); out != "" {
@@ -176,6 +177,30 @@ func StartWith(ctx context.Context, path string, opts StartOptions) (*Client, er
 	}
 	c.loadSchema(resp)
 	return c, nil
+}
+
+// explainStart rewords go-plugin's account of a failed handshake, which
+// guesses at causes (the wrong architecture, missing libraries) that the
+// exit status and stderr usually settle. It recognises go-plugin's
+// messages by their text, as go-plugin offers nothing else; others pass
+// unchanged. It is called after Close, when the process has been waited
+// for.
+func (c *Client) explainStart(err error) error {
+	exit := "it exited"
+	if ps := c.cmd.ProcessState; ps != nil && !ps.Success() {
+		exit = "it exited (" + ps.String() + ")"
+	}
+	line, _, _ := strings.Cut(err.Error(), "\n")
+	if printed, ok := strings.CutPrefix(line, "Unrecognized remote plugin message: "); ok {
+		if printed == "" {
+			return fmt.Errorf("%s before the plugin handshake: it failed to start, or it is not a Terraform provider plugin", exit)
+		}
+		return fmt.Errorf("it printed %q where the plugin handshake belongs: it is not a Terraform provider plugin", printed)
+	}
+	if line == "plugin exited before we could connect" {
+		return fmt.Errorf("%s before Tether could connect to it", exit)
+	}
+	return err
 }
 
 // launch starts the process and waits for its handshake, from a goroutine

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -192,7 +194,7 @@ func (p Provider) Zip() ([]byte, error) {
 func zipOf(files map[string][]byte) ([]byte, error) {
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	for _, name := range sortedKeys(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		h := &zip.FileHeader{Name: name, Method: zip.Store, Modified: zipTime}
 		h.SetMode(0o755)
 		w, err := zw.CreateHeader(h)

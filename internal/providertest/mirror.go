@@ -4,7 +4,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"testing"
 )
 
@@ -15,11 +14,7 @@ import (
 func UnpackedMirror(t testing.TB, dir string, ps ...Provider) string {
 	t.Helper()
 	for _, p := range ps {
-		pkg := filepath.Join(dir, p.Source.Hostname.String(), p.Source.Namespace, p.Source.Type, p.Version, Platform())
-		if err := os.MkdirAll(pkg, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := copyFile(p.Executable, filepath.Join(pkg, p.BinaryName())); err != nil {
+		if err := p.Unpack(dir); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -32,19 +27,36 @@ func UnpackedMirror(t testing.TB, dir string, ps ...Provider) string {
 func PackedMirror(t testing.TB, dir string, ps ...Provider) string {
 	t.Helper()
 	for _, p := range ps {
-		base := filepath.Join(dir, p.Source.Hostname.String(), p.Source.Namespace, p.Source.Type)
-		if err := os.MkdirAll(base, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		data, err := p.Zip()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(base, p.ZipName(Platform())), data, 0o644); err != nil {
+		if err := p.Pack(dir); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return dir
+}
+
+// Unpack puts a copy of p into the filesystem mirror folder mirror, in the
+// unpacked layout (see UnpackedMirror), for callers without a testing.TB
+// such as testscript commands.
+func (p Provider) Unpack(mirror string) error {
+	pkg := filepath.Join(mirror, p.Source.Hostname.String(), p.Source.Namespace, p.Source.Type, p.Version, Platform())
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		return err
+	}
+	return copyFile(p.Executable, filepath.Join(pkg, p.BinaryName()))
+}
+
+// Pack puts p's zip into the filesystem mirror folder mirror, in the packed
+// layout (see PackedMirror).
+func (p Provider) Pack(mirror string) error {
+	base := filepath.Join(mirror, p.Source.Hostname.String(), p.Source.Namespace, p.Source.Type)
+	if err := os.MkdirAll(base, 0o755); err != nil {
+		return err
+	}
+	data, err := p.Zip()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(base, p.ZipName(Platform())), data, 0o644)
 }
 
 func copyFile(src, dst string) error {
@@ -62,13 +74,4 @@ func copyFile(src, dst string) error {
 		return err
 	}
 	return w.Close()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
