@@ -136,10 +136,7 @@ func TestStartOtherProgramsPlugin(t *testing.T) {
 // that names the plugin and the call: no hang, no panic.
 func TestKilledDuringApply(t *testing.T) {
 	protocols(t, func(t *testing.T, c *Client) {
-		ty := c.resTypes["tether_value"]
-		cfg := valueConfig(cty.StringVal("slow"), cty.NumberIntVal(600_000))
-		plan := c.PlanResourceChange(context.Background(), provider.PlanRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), ProposedNewState: cfg, Config: cfg})
-		noErrors(t, "plan", plan.Diagnostics)
+		ty, cfg, plan := planSlowValue(t, c)
 		time.AfterFunc(300*time.Millisecond, func() { syscall.Kill(c.pid, syscall.SIGKILL) })
 		start := time.Now()
 		apply := c.ApplyResourceChange(context.Background(), provider.ApplyRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), PlannedState: plan.PlannedState, Config: cfg})

@@ -268,8 +268,11 @@ func valueConfig(input, delay cty.Value) cty.Value {
 	})
 }
 
+// Dynamic values keep their structure, and numbers too big for a float64
+// (IDs, mostly) keep every digit: through MessagePack in plan, apply and
+// read, and through JSON in a state upgrade.
 func TestDynamicValue(t *testing.T) {
-	input := cty.ObjectVal(map[string]cty.Value{
+	structure := cty.ObjectVal(map[string]cty.Value{
 		"name": cty.StringVal("app"),
 		"servers": cty.ListVal([]cty.Value{
 			cty.ObjectVal(map[string]cty.Value{"host": cty.StringVal("a"), "ports": cty.ListVal([]cty.Value{cty.NumberIntVal(80), cty.NumberIntVal(443)})}),
@@ -277,32 +280,55 @@ func TestDynamicValue(t *testing.T) {
 		}),
 		"extra": cty.TupleVal([]cty.Value{cty.True, cty.NullVal(cty.String), cty.NumberFloatVal(1.5)}),
 	})
+	numbers := cty.TupleVal([]cty.Value{
+		cty.NumberIntVal(7227701560655103598),
+		cty.NumberIntVal(-7227701560655103598),
+		cty.NumberUIntVal(18446744073709551615),
+		cty.MustParseNumberVal("123456789012345678901234567890.0000000001"),
+	})
 	protocols(t, func(t *testing.T, c *Client) {
-		ctx := context.Background()
-		ty := c.resTypes["tether_value"]
-		cfg := valueConfig(input, cty.NullVal(cty.Number))
-		plan := c.PlanResourceChange(ctx, provider.PlanRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), ProposedNewState: cfg, Config: cfg})
-		noErrors(t, "plan", plan.Diagnostics)
-		if got := plan.PlannedState.GetAttr("output"); !got.RawEquals(input) {
-			t.Errorf("planned output %#v, want %#v", got, input)
-		}
-		if id := plan.PlannedState.GetAttr("id"); id.IsKnown() {
-			t.Errorf("planned id %#v, want unknown", id)
-		}
-		apply := c.ApplyResourceChange(ctx, provider.ApplyRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), PlannedState: plan.PlannedState, Config: cfg})
-		noErrors(t, "apply", apply.Diagnostics)
-		if got := apply.NewState.GetAttr("output"); !got.RawEquals(input) {
-			t.Errorf("output %#v, want %#v", got, input)
-		}
-		if id := apply.NewState.GetAttr("id"); !id.IsKnown() || id.IsNull() {
-			t.Errorf("id %#v", id)
-		}
-		read := c.ReadResource(ctx, provider.ReadRequest{TypeName: "tether_value", PriorState: apply.NewState})
-		noErrors(t, "read", read.Diagnostics)
-		if !read.NewState.RawEquals(apply.NewState) {
-			t.Errorf("read %#v, want %#v", read.NewState, apply.NewState)
+		for _, input := range []cty.Value{structure, numbers} {
+			t.Run(input.Type().FriendlyName(), func(t *testing.T) {
+				checkValueLifecycle(t, c, input)
+			})
 		}
 	})
+}
+
+func checkValueLifecycle(t *testing.T, c *Client, input cty.Value) {
+	ctx := context.Background()
+	ty := c.resTypes["tether_value"]
+	cfg := valueConfig(input, cty.NullVal(cty.Number))
+	plan := c.PlanResourceChange(ctx, provider.PlanRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), ProposedNewState: cfg, Config: cfg})
+	noErrors(t, "plan", plan.Diagnostics)
+	if got := plan.PlannedState.GetAttr("output"); !got.RawEquals(input) {
+		t.Errorf("planned output %#v, want %#v", got, input)
+	}
+	if id := plan.PlannedState.GetAttr("id"); id.IsKnown() {
+		t.Errorf("planned id %#v, want unknown", id)
+	}
+	apply := c.ApplyResourceChange(ctx, provider.ApplyRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), PlannedState: plan.PlannedState, Config: cfg})
+	noErrors(t, "apply", apply.Diagnostics)
+	if got := apply.NewState.GetAttr("output"); !got.RawEquals(input) {
+		t.Errorf("output %#v, want %#v", got, input)
+	}
+	if id := apply.NewState.GetAttr("id"); !id.IsKnown() || id.IsNull() {
+		t.Errorf("id %#v", id)
+	}
+	read := c.ReadResource(ctx, provider.ReadRequest{TypeName: "tether_value", PriorState: apply.NewState})
+	noErrors(t, "read", read.Diagnostics)
+	if !read.NewState.RawEquals(apply.NewState) {
+		t.Errorf("read %#v, want %#v", read.NewState, apply.NewState)
+	}
+	raw, err := ctyjson.Marshal(apply.NewState, ty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := c.UpgradeResourceState(ctx, provider.UpgradeRequest{TypeName: "tether_value", RawStateJSON: raw})
+	noErrors(t, "upgrade", up.Diagnostics)
+	if !up.UpgradedState.RawEquals(apply.NewState) {
+		t.Errorf("upgraded %#v, want %#v", up.UpgradedState, apply.NewState)
+	}
 }
 
 func TestDataSource(t *testing.T) {
@@ -454,11 +480,7 @@ func TestConcurrentCalls(t *testing.T) {
 // interrupted) comes back.
 func TestApplyCancelStopsProvider(t *testing.T) {
 	protocols(t, func(t *testing.T, c *Client) {
-		ty := c.resTypes["tether_value"]
-		cfg := valueConfig(cty.StringVal("slow"), cty.NumberIntVal(600_000))
-		plan := c.PlanResourceChange(context.Background(), provider.PlanRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), ProposedNewState: cfg, Config: cfg})
-		noErrors(t, "plan", plan.Diagnostics)
-
+		ty, cfg, plan := planSlowValue(t, c)
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 		defer cancel()
 		start := time.Now()
@@ -485,6 +507,17 @@ func TestApplyCancelStopsProvider(t *testing.T) {
 		apply = c.ApplyResourceChange(context.Background(), provider.ApplyRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), PlannedState: plan.PlannedState, Config: quick})
 		noErrors(t, "apply after stop", append(plan.Diagnostics, apply.Diagnostics...))
 	})
+}
+
+// planSlowValue plans a tether_value whose apply takes ten minutes, unless
+// something interrupts it.
+func planSlowValue(t *testing.T, c *Client) (cty.Type, cty.Value, provider.PlanResponse) {
+	t.Helper()
+	ty := c.resTypes["tether_value"]
+	cfg := valueConfig(cty.StringVal("slow"), cty.NumberIntVal(600_000))
+	plan := c.PlanResourceChange(context.Background(), provider.PlanRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), ProposedNewState: cfg, Config: cfg})
+	noErrors(t, "plan", plan.Diagnostics)
+	return ty, cfg, plan
 }
 
 func TestCloseKillsProcess(t *testing.T) {
