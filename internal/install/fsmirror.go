@@ -21,8 +21,10 @@ type fsMirror struct{ dir string }
 
 func (m fsMirror) String() string { return "filesystem mirror " + m.dir }
 
-// providers lists the providers the mirror holds a package of, for any
-// version and platform; entries that are not valid addresses are skipped.
+// providers lists the providers the mirror has a folder for, holding
+// packages of any version and platform, as Terraform counts them when it
+// excludes them from direct installation; entries that are not valid
+// addresses are skipped.
 func (m fsMirror) providers() []tfaddr.Provider {
 	var out []tfaddr.Provider
 	hosts, _ := os.ReadDir(m.dir)
@@ -32,7 +34,8 @@ func (m fsMirror) providers() []tfaddr.Provider {
 			types, _ := os.ReadDir(filepath.Join(m.dir, h.Name(), ns.Name()))
 			for _, t := range types {
 				p, err := tfaddr.ParseProviderSource(h.Name() + "/" + ns.Name() + "/" + t.Name())
-				if err == nil && len(m.packages(p)) > 0 {
+				entries, _ := os.ReadDir(filepath.Join(m.dir, h.Name(), ns.Name(), t.Name()))
+				if err == nil && len(entries) > 0 {
 					out = append(out, p)
 				}
 			}

@@ -13,8 +13,9 @@ import (
 )
 
 // hashiCorpFingerprint is the fingerprint of HashiCorp's release signing
-// key; a SHA256SUMS signed by it is reported as "signed by HashiCorp".
-const hashiCorpFingerprint = "c874011f0ab405110d021055343659d472d7468f"
+// key (key ID 34365D9472D7468F); a SHA256SUMS signed by it is reported as
+// "signed by HashiCorp".
+const hashiCorpFingerprint = "c874011f0ab405110d02105534365d9472d7468f"
 
 // verifySignature checks that sig is a valid detached OpenPGP signature of
 // doc by one of keys (ASCII-armored public keys, as the registry returns
