@@ -51,9 +51,12 @@ func fakeClient(version int, conn *recordingConn) *Client {
 		exited:       context.Background(),
 		stderr:       &stderrTail{},
 		providerType: cty.EmptyObject,
-		resTypes:     map[string]cty.Type{"x": cty.EmptyObject},
-		dataTypes:    map[string]cty.Type{"x": cty.EmptyObject},
-		planDestroy:  true,
+		schema: &provider.Schema{
+			Provider:    &provider.Block{},
+			Resources:   map[string]*provider.ResourceSchema{"x": {Block: &provider.Block{}}},
+			DataSources: map[string]*provider.ResourceSchema{"x": {Block: &provider.Block{}}},
+		},
+		planDestroy: true,
 	}
 	c.rpc = rpc6{c: tfplugin6.NewProviderClient(conn)}
 	if version == 5 {

@@ -63,8 +63,6 @@ type Client struct {
 	schema       *provider.Schema
 	schemaDiags  hcl.Diagnostics
 	providerType cty.Type
-	resTypes     map[string]cty.Type
-	dataTypes    map[string]cty.Type
 	// providerMeta is sent with every call that carries provider_meta;
 	// nil when the provider declares no provider_meta schema.
 	providerMeta *tfprotov6.DynamicValue
@@ -87,8 +85,6 @@ func (c *Client) loadSchema(resp *tfprotov6.GetProviderSchemaResponse) {
 		Resources:   make(map[string]*provider.ResourceSchema, len(resp.ResourceSchemas)),
 		DataSources: make(map[string]*provider.ResourceSchema, len(resp.DataSourceSchemas)),
 	}
-	c.resTypes = make(map[string]cty.Type, len(resp.ResourceSchemas))
-	c.dataTypes = make(map[string]cty.Type, len(resp.DataSourceSchemas))
 	convert := func(what string, s *tfprotov6.Schema) *provider.ResourceSchema {
 		rs, err := protocol.SchemaFromTF(s)
 		if err != nil {
@@ -106,13 +102,11 @@ func (c *Client) loadSchema(resp *tfprotov6.GetProviderSchemaResponse) {
 	for name, s := range resp.ResourceSchemas {
 		if rs := convert("resource type "+name, s); rs != nil {
 			sch.Resources[name] = rs
-			c.resTypes[name] = rs.Block.ImpliedType()
 		}
 	}
 	for name, s := range resp.DataSourceSchemas {
 		if rs := convert("data source "+name, s); rs != nil {
 			sch.DataSources[name] = rs
-			c.dataTypes[name] = rs.Block.ImpliedType()
 		}
 	}
 	// Tether has no provider_meta blocks. Terraform sends a module without
@@ -139,16 +133,18 @@ func (c *Client) GetSchema() (*provider.Schema, hcl.Diagnostics) {
 }
 
 func (c *Client) resourceType(name string) (cty.Type, hcl.Diagnostics) {
-	if ty, ok := c.resTypes[name]; ok {
-		return ty, nil
+	// Types are implied on first use (and then kept by the block): the
+	// AWS provider has over two thousand, and a run uses a few.
+	if rs, ok := c.schema.Resources[name]; ok {
+		return rs.Block.ImpliedType(), nil
 	}
 	return cty.DynamicPseudoType, hcl.Diagnostics{errorDiag("Unsupported resource type",
 		fmt.Sprintf("The provider plugin %s has no resource type named %q.", c.path, name))}
 }
 
 func (c *Client) dataSourceType(name string) (cty.Type, hcl.Diagnostics) {
-	if ty, ok := c.dataTypes[name]; ok {
-		return ty, nil
+	if rs, ok := c.schema.DataSources[name]; ok {
+		return rs.Block.ImpliedType(), nil
 	}
 	return cty.DynamicPseudoType, hcl.Diagnostics{errorDiag("Unsupported data source type",
 		fmt.Sprintf("The provider plugin %s has no data source type named %q.", c.path, name))}

@@ -118,7 +118,7 @@ func noErrors(t *testing.T, what string, diags hcl.Diagnostics) {
 func TestFileLifecycle(t *testing.T) {
 	protocols(t, func(t *testing.T, c *Client) {
 		ctx := context.Background()
-		ty := c.resTypes["tether_file"]
+		ty := resourceType(c, "tether_file")
 		dir := t.TempDir()
 		path := filepath.Join(dir, "sub", "a.txt")
 
@@ -242,7 +242,7 @@ func TestImportAndUpgrade(t *testing.T) {
 			t.Errorf("imported content %#v", got)
 		}
 
-		raw, err := ctyjson.Marshal(state, c.resTypes["tether_file"])
+		raw, err := ctyjson.Marshal(state, resourceType(c, "tether_file"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -297,7 +297,7 @@ func TestDynamicValue(t *testing.T) {
 
 func checkValueLifecycle(t *testing.T, c *Client, input cty.Value) {
 	ctx := context.Background()
-	ty := c.resTypes["tether_value"]
+	ty := resourceType(c, "tether_value")
 	cfg := valueConfig(input, cty.NullVal(cty.Number))
 	plan := c.PlanResourceChange(ctx, provider.PlanRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), ProposedNewState: cfg, Config: cfg})
 	noErrors(t, "plan", plan.Diagnostics)
@@ -395,7 +395,7 @@ func TestDiagnosticPaths(t *testing.T) {
 		bad := fileConfig(filepath.Join(t.TempDir(), "x"), "x", cty.StringVal("0999"))
 		checkPathDiag(t, c.ValidateResourceConfig("tether_file", bad), cty.GetAttrPath("file_permission"), "not a file permission")
 
-		plan := c.PlanResourceChange(ctx, provider.PlanRequest{TypeName: "tether_file", PriorState: cty.NullVal(c.resTypes["tether_file"]), ProposedNewState: bad, Config: bad})
+		plan := c.PlanResourceChange(ctx, provider.PlanRequest{TypeName: "tether_file", PriorState: cty.NullVal(resourceType(c, "tether_file")), ProposedNewState: bad, Config: bad})
 		checkPathDiag(t, plan.Diagnostics, cty.GetAttrPath("file_permission"), "not a file permission")
 
 		slow := valueConfig(cty.StringVal("x"), cty.NumberIntVal(-5))
@@ -417,7 +417,7 @@ func TestDiagnosticPaths(t *testing.T) {
 func TestConcurrentCalls(t *testing.T) {
 	protocols(t, func(t *testing.T, c *Client) {
 		ctx := context.Background()
-		ty := c.resTypes["tether_value"]
+		ty := resourceType(c, "tether_value")
 		dir := t.TempDir()
 		const n = 50
 		errs := make(chan error, n)
@@ -451,7 +451,7 @@ func TestConcurrentCalls(t *testing.T) {
 					// And a real file each, so that the provider's writes
 					// interleave too.
 					fcfg := fileConfig(filepath.Join(dir, fmt.Sprint(i)), fmt.Sprint(i), cty.NullVal(cty.String))
-					fty := c.resTypes["tether_file"]
+					fty := resourceType(c, "tether_file")
 					fplan := c.PlanResourceChange(ctx, provider.PlanRequest{TypeName: "tether_file", PriorState: cty.NullVal(fty), ProposedNewState: fcfg, Config: fcfg})
 					fapply := c.ApplyResourceChange(ctx, provider.ApplyRequest{TypeName: "tether_file", PriorState: cty.NullVal(fty), PlannedState: fplan.PlannedState, Config: fcfg})
 					if diags := append(fplan.Diagnostics, fapply.Diagnostics...); len(diags) > 0 {
@@ -513,7 +513,7 @@ func TestApplyCancelStopsProvider(t *testing.T) {
 // something interrupts it.
 func planSlowValue(t *testing.T, c *Client) (cty.Type, cty.Value, provider.PlanResponse) {
 	t.Helper()
-	ty := c.resTypes["tether_value"]
+	ty := resourceType(c, "tether_value")
 	cfg := valueConfig(cty.StringVal("slow"), cty.NumberIntVal(600_000))
 	plan := c.PlanResourceChange(context.Background(), provider.PlanRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), ProposedNewState: cfg, Config: cfg})
 	noErrors(t, "plan", plan.Diagnostics)
@@ -538,7 +538,7 @@ func TestCloseKillsProcess(t *testing.T) {
 		if len(diags) != 1 || diags[0].Summary != "Provider plugin closed" {
 			t.Errorf("call after Close: %v", diags)
 		}
-		read := c.ReadResource(context.Background(), provider.ReadRequest{TypeName: "tether_value", PriorState: cty.NullVal(c.resTypes["tether_value"])})
+		read := c.ReadResource(context.Background(), provider.ReadRequest{TypeName: "tether_value", PriorState: cty.NullVal(resourceType(c, "tether_value"))})
 		if len(read.Diagnostics) != 1 || read.Diagnostics[0].Summary != "Provider plugin closed" {
 			t.Errorf("read after Close: %v", read.Diagnostics)
 		}
@@ -551,7 +551,7 @@ func TestPluginCrash(t *testing.T) {
 	t.Run("panic", func(t *testing.T) {
 		t.Parallel()
 		c := startClient(t, tether5Bin)
-		ty := c.resTypes["tether_value"]
+		ty := resourceType(c, "tether_value")
 		cfg := valueConfig(cty.StringVal("panic"), cty.NullVal(cty.Number))
 		plan := c.PlanResourceChange(context.Background(), provider.PlanRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), ProposedNewState: cfg, Config: cfg})
 		noErrors(t, "plan", plan.Diagnostics)
@@ -657,4 +657,10 @@ func TestStartCancelled(t *testing.T) {
 	if _, err := Start(done, tether6Bin); err == nil || !errors.Is(err, context.Canceled) {
 		t.Errorf("Start with a done context: %v", err)
 	}
+}
+
+// resourceType is the implied type of a resource type of c's provider.
+func resourceType(c *Client, name string) cty.Type {
+	ty, _ := c.resourceType(name)
+	return ty
 }
