@@ -169,6 +169,9 @@ type common struct {
 	// destroying is set by destroy: the configuration is loaded only to
 	// destroy what state records.
 	destroying bool
+	// initializing is set by init: installing providers is the command's
+	// output, on stdout; elsewhere it is said on stderr.
+	initializing bool
 }
 
 type varArgs struct{ list *[]varArg }

@@ -15,7 +15,7 @@ import (
 // which names its providers only as it runs, it runs the program's
 // declarations, installing each provider its bindings use.
 func (e *env) init(ctx context.Context, args []string) int {
-	var c common
+	c := common{initializing: true}
 	fs := e.flags("init", &c)
 	upgrade := fs.Bool("upgrade", false, "choose the newest versions the constraints allow, ignoring the lock file's")
 	if code := e.parseCommon(fs, &c, args); code >= 0 {

@@ -211,7 +211,7 @@ func (e *env) state(ctx context.Context, args []string) int {
 		if !ok {
 			return 1
 		}
-		pool, err := e.newPool(ctx)
+		pool, err := e.newPool(ctx, e.stderr)
 		if err != nil {
 			return e.errorf("%v", err)
 		}

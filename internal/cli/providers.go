@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 
@@ -38,7 +39,7 @@ type providerPool struct {
 
 // newPool makes the pool of a command run in the configuration folder
 // (the working folder by then).
-func (e *env) newPool(ctx context.Context) (*providerPool, error) {
+func (e *env) newPool(ctx context.Context, say io.Writer) (*providerPool, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, err
@@ -51,7 +52,7 @@ func (e *env) newPool(ctx context.Context) (*providerPool, error) {
 	return &providerPool{
 		ctx:     ctx,
 		opts:    install.Options{Dir: wd, Config: cliCfg},
-		say:     func(s string) { fmt.Fprintln(e.stderr, s) },
+		say:     func(s string) { fmt.Fprintln(say, s) },
 		pkgs:    map[string]install.Package{},
 		schemas: map[string]*provider.Schema{},
 		idle:    map[string]provider.Provider{},

@@ -147,6 +147,13 @@ func (e *env) up(ctx context.Context, args []string, destroy bool) int {
 		return e.errorf("%v", err)
 	}
 	if !planned.Plan.HasChanges() {
+		if planned.Plan.Forgets() {
+			// Nothing to do but record what refresh found deleted.
+			if _, diags := s.engine.Apply(ctx, planned); diags.HasErrors() {
+				e.diagnostics(s, diags)
+				return 1
+			}
+		}
 		return 0
 	}
 	if !*yes {

@@ -82,7 +82,11 @@ func (e *env) load(ctx context.Context, c *common) (*providerPool, *config.Confi
 // loadConfig is load without printing: on errors the providers are
 // already closed.
 func (e *env) loadConfig(ctx context.Context, c *common) (*providerPool, *config.Config, hcl.Diagnostics) {
-	pool, err := e.newPool(ctx)
+	say := e.stderr
+	if c.initializing {
+		say = e.stdout
+	}
+	pool, err := e.newPool(ctx, say)
 	if err != nil {
 		return nil, nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the CLI configuration", Detail: err.Error()}}
 	}

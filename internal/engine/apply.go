@@ -319,7 +319,15 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 // keep records a refreshed object that needs no change, when refresh or a
 // new dependency list changed what is stored.
 func (e *Engine) keep(ctx context.Context, n *node, in *instance) hcl.Diagnostics {
-	if in.recorded == nil || in.prior.IsNull() {
+	if in.recorded == nil {
+		return nil
+	}
+	if in.prior.IsNull() {
+		// Refresh found it gone, and nothing will create it again: state
+		// forgets it.
+		if err := e.Store.Commit(ctx, state.Changes{Delete: []string{in.addr}}); err != nil {
+			return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record state", err.Error())}
+		}
 		return nil
 	}
 	if in.prior.RawEquals(in.recordedVal) && sameStrings(in.recorded.Dependencies, in.resourceDeps) {

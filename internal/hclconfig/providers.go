@@ -211,6 +211,10 @@ func (m *module) providerConfig(local, alias string, rng hcl.Range) (string, tfa
 	if a, ok := m.call.passed[ref]; ok {
 		return a, src, true
 	}
+	if alias != "" && m.declaresAlias(local, alias) {
+		// checkPassed says so once, at the call.
+		return "", src, false
+	}
 	if alias != "" {
 		m.l.errorf(rng, "Provider configuration not passed",
 			"This module uses the provider configuration %s, which its call %s does not pass. Add providers = { %s = ... } to the module block at %s, and list %s in configuration_aliases.",

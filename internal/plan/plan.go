@@ -146,6 +146,18 @@ func (p *Plan) Summary() (add, change, destroy int) {
 
 // HasChanges reports whether applying the plan would change anything:
 // a resource, or an output's value.
+// Forgets reports whether refresh found recorded objects gone: applying
+// the plan removes them from state even when nothing else changes, as
+// Terraform's apply keeps what refresh learned.
+func (p *Plan) Forgets() bool {
+	for _, d := range p.Drift {
+		if d.Action == Delete {
+			return true
+		}
+	}
+	return false
+}
+
 func (p *Plan) HasChanges() bool {
 	for _, c := range p.Changes {
 		if c.Action != NoOp && c.Action != Read {

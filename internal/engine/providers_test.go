@@ -1,0 +1,231 @@
+package engine_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/engine"
+	"github.com/tetherhq/tether/internal/hclconfig"
+	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/state"
+	tetherprovider "github.com/tetherhq/tether/provider/tether"
+)
+
+// instance is a provider instance that records which values of
+// tether_value it created, so a test can see which configuration served
+// which resource.
+type instance struct {
+	provider.Provider
+	id      int
+	mu      sync.Mutex
+	created []string
+}
+
+func (i *instance) ApplyResourceChange(ctx context.Context, req provider.ApplyRequest) provider.ApplyResponse {
+	if req.PriorState.IsNull() && req.TypeName == "tether_value" {
+		i.mu.Lock()
+		i.created = append(i.created, req.Config.GetAttr("input").AsString())
+		i.mu.Unlock()
+	}
+	return i.Provider.ApplyResourceChange(ctx, req)
+}
+
+// TestProviderConfigurations runs a configuration with an aliased provider
+// configuration passed into modules explicitly, implicitly and through
+// configuration_aliases: each configuration gets an instance of its own,
+// each resource is served by the one it names, and state records the
+// configuration's address as Terraform does.
+func TestProviderConfigurations(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"main.tf": `
+provider "tether" {
+  alias = "b"
+}
+
+resource "tether_value" "a" {
+  input = "a"
+}
+
+resource "tether_value" "b" {
+  provider = tether.b
+  input    = "b"
+}
+
+module "passed" {
+  source    = "./mod"
+  providers = { tether = tether.b }
+  name      = "passed"
+}
+
+module "inherited" {
+  source = "./mod"
+  name   = "inherited"
+}
+
+module "aliased" {
+  source = "./aliased"
+  providers = {
+    tether       = tether
+    tether.extra = tether.b
+  }
+}
+`,
+		"mod/main.tf": `
+variable "name" {}
+
+resource "tether_value" "x" {
+  input = var.name
+}
+`,
+		"aliased/main.tf": `
+terraform {
+  required_providers {
+    tether = {
+      source                = "tetherhq/tether"
+      configuration_aliases = [tether.extra]
+    }
+  }
+}
+
+resource "tether_value" "y" {
+  provider = tether.extra
+  input    = "aliased-extra"
+}
+
+resource "tether_value" "z" {
+  input = "aliased-default"
+}
+`,
+	}
+	for name, text := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store, err := state.OpenSQLite(filepath.Join(dir, ".tether", "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+
+	builtin := config.BuiltinSource.String()
+	schema, _ := tetherprovider.New().GetSchema()
+	var mu sync.Mutex
+	var started []*instance
+	eng := &engine.Engine{
+		Store: store,
+		Providers: provider.Factory{
+			Schema: func(string) (*provider.Schema, error) { return schema, nil },
+			Start: func(source string) (provider.Provider, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				i := &instance{Provider: tetherprovider.New(), id: len(started)}
+				started = append(started, i)
+				return i, nil
+			},
+		},
+	}
+	cfg, diags := hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{builtin: schema}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	ctx := context.Background()
+	p, diags := eng.Plan(ctx, cfg, engine.PlanOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if _, diags := eng.Apply(ctx, p); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+
+	if len(started) != 2 {
+		t.Fatalf("started %d provider instances, want 2 (the default configuration and alias b)", len(started))
+	}
+	servedBy := map[string]int{}
+	for _, i := range started {
+		for _, v := range i.created {
+			servedBy[v] = i.id
+		}
+	}
+	dflt, b := servedBy["a"], servedBy["b"]
+	if dflt == b {
+		t.Fatalf("tether_value.a and tether_value.b were created by the same instance")
+	}
+	for value, want := range map[string]int{"passed": b, "inherited": dflt, "aliased-extra": b, "aliased-default": dflt} {
+		if got, ok := servedBy[value]; !ok || got != want {
+			t.Errorf("the resource with input %q was created by instance %d, want %d", value, got, want)
+		}
+	}
+
+	snap, err := store.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := `provider["registry.terraform.io/tetherhq/tether"]`
+	for a, want := range map[string]string{
+		"tether_value.a":                  def,
+		"tether_value.b":                  def + ".b",
+		"module.passed.tether_value.x":    def + ".b",
+		"module.inherited.tether_value.x": def,
+		"module.aliased.tether_value.y":   def + ".b",
+		"module.aliased.tether_value.z":   def,
+	} {
+		obj, ok := snap.Objects[a]
+		if !ok {
+			t.Errorf("%s is not in state", a)
+			continue
+		}
+		if obj.Provider != want {
+			t.Errorf("%s records provider %s, want %s", a, obj.Provider, want)
+		}
+	}
+
+	// What only state still names is destroyed through the configuration
+	// it records: an aliased one must still be declared.
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(`resource "tether_value" "a" { input = "a" }`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags = hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{builtin: schema}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	_, diags = eng.Plan(ctx, cfg, engine.PlanOptions{})
+	said := map[string]bool{}
+	for _, d := range diags {
+		said[d.Summary] = true
+	}
+	for _, a := range []string{"tether_value.b", "module.passed.tether_value.x", "module.aliased.tether_value.y"} {
+		if !said[a+": Provider configuration not present"] {
+			t.Errorf("planning without the aliased configuration: no error that %s's is not present; got %v", a, diags)
+		}
+	}
+	// With nothing declared at all, the default configuration is implied
+	// so that destroy can proceed; the alias is still needed.
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte("provider \"tether\" {\n  alias = \"b\"\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags = hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{builtin: schema}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	p, diags = eng.Plan(ctx, cfg, engine.PlanOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	res, diags := eng.Apply(ctx, p)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if res.Destroyed != 6 {
+		t.Errorf("destroyed %d objects, want 6", res.Destroyed)
+	}
+}
