@@ -93,7 +93,7 @@ func (f *fixture) files() []string {
 	var out []string
 	root := filepath.Join(f.dir, ProvidersDir)
 	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && path != root && d.Name() != hashCacheFile {
+		if err == nil && path != root && d.Name() != hashCacheFile && d.Name() != ".lock" {
 			rel, _ := filepath.Rel(root, path)
 			out = append(out, rel)
 		}

@@ -43,8 +43,9 @@ const ProvidersDir = ".tether/providers"
 // mirror is not copied: its folder under .tether/providers is a symlink to
 // it, made atomically once the package is checked. Errors of
 // several providers are joined; each names the provider and every place
-// looked. The lock file is written only when every provider installed;
-// entries of providers no longer required are dropped.
+// looked. The lock file is written only when every provider installed
+// and its content changed (so a configuration without providers gets
+// none); entries of providers no longer required are dropped.
 func Install(ctx context.Context, reqs []config.ProviderRequirement, opts Options) (map[tfaddr.Provider]Package, []string, error) {
 	return run(ctx, reqs, &opts, false)
 }
@@ -94,6 +95,12 @@ func run(ctx context.Context, reqs []config.ProviderRequirement, opts *Options, 
 	in.root = filepath.Join(dir, ProvidersDir)
 	unlock := lockDir(dir)
 	defer unlock()
+	if len(mergeReqs(reqs)) > 0 {
+		if err := os.MkdirAll(in.root, 0o755); err != nil {
+			return nil, nil, fmt.Errorf("cannot create %s: %w", in.root, err)
+		}
+		defer flock(filepath.Join(in.root, ".lock"))()
+	}
 	if in.locks, err = ReadLocks(dir); err != nil {
 		return nil, nil, err
 	}
@@ -174,7 +181,7 @@ func run(ctx context.Context, reqs []config.ProviderRequirement, opts *Options, 
 	if len(errs) > 0 {
 		return nil, warnings, errors.Join(errs...)
 	}
-	if !in.ensure || !sameLocks(in.locks, newLocks) {
+	if !sameLocks(in.locks, newLocks) {
 		if err := WriteLocks(dir, newLocks); err != nil {
 			return nil, warnings, err
 		}
@@ -184,7 +191,8 @@ func run(ctx context.Context, reqs []config.ProviderRequirement, opts *Options, 
 
 // dirLocks serializes the calls on one configuration folder within the
 // process, so that two Ensure calls (a command starting providers one by
-// one) never lose each other's lock file updates.
+// one) never lose each other's lock file updates; flock on
+// .tether/providers/.lock does the same between processes.
 var dirLocks sync.Map // abs folder -> *sync.Mutex
 
 func lockDir(dir string) func() {

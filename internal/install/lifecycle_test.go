@@ -1,9 +1,11 @@
 package install
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	tfaddr "github.com/hashicorp/terraform-registry-address"
@@ -190,4 +192,49 @@ func TestEnsure(t *testing.T) {
 	// Requirements tightened past the lock are refused too.
 	_, _, err = f.ensure(require("hashicorp/time", "> 0.14.2"))
 	wantErr(t, err, "hashicorp/time is locked at version 0.14.2", "tether init -upgrade")
+}
+
+// TestLockFileUpkeep: no providers, no lock file; a provider dropped from
+// the configuration leaves the lock at init; concurrent Ensure calls (a
+// command starting providers one by one) lose no entry.
+func TestLockFileUpkeep(t *testing.T) {
+	tm := providertest.Time(t)
+	local := providertest.Local(t)
+	mirror := providertest.UnpackedMirror(t, t.TempDir(), tm, local)
+	f := newFixture(t, mirrorConfig(FilesystemMirror, mirror), nil)
+
+	builtin := []config.ProviderRequirement{{Source: config.BuiltinSource}}
+	if pkgs, _, err := f.install(builtin); err != nil || len(pkgs) != 0 {
+		t.Fatalf("%v %v", pkgs, err)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, LockFileName)); !os.IsNotExist(err) {
+		t.Errorf("lock file written for no providers: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, ".tether")); !os.IsNotExist(err) {
+		t.Errorf(".tether made for no providers: %v", err)
+	}
+
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i, addr := range []string{"hashicorp/time", "hashicorp/local"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _, errs[i] = Ensure(context.Background(), require(addr, ""), Options{Dir: f.dir, Config: f.cfg})
+		}()
+	}
+	wg.Wait()
+	if errs[0] != nil || errs[1] != nil {
+		t.Fatal(errs)
+	}
+	if l := f.locks(); len(l) != 2 {
+		t.Errorf("locks after concurrent Ensure: %v", l)
+	}
+
+	if _, _, err := f.install(require("hashicorp/local", "")); err != nil {
+		t.Fatal(err)
+	}
+	if l := f.locks(); len(l) != 1 || l[local.Source] == nil {
+		t.Errorf("locks after dropping time: %v", l)
+	}
 }
