@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"runtime/pprof"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -76,12 +77,17 @@ func measureStart(arg string) int {
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
 	cpuBefore := selfCPU()
+	if f := os.Getenv("ZZPROF"); f != "" {
+		pf, _ := os.Create(f)
+		pprof.StartCPUProfile(pf)
+	}
 	start := time.Now()
 	c, err := StartWith(context.Background(), awsProvider, opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	pprof.StopCPUProfile()
 	m := measurement{Seconds: time.Since(start).Seconds(), FromCache: c.schemaFromCache}
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
