@@ -17,6 +17,11 @@
 //     each package staged in a temporary sibling folder and renamed into
 //     place.
 //
-// Install is `tether init`; Ensure is what plan and up call. The package
-// knows nothing of how providers are run: it hands back executables.
+// Install is `tether init`; Ensure is what plan and up call, cheap when
+// everything is installed (the h1 hash of each installed package is cached
+// in .tether/providers/.hashes.json by file size and time). Calls on one
+// folder are serialized, within the process and, with flock, between
+// processes. A plugin cache has Terraform's layout and is shared with it.
+// The package knows nothing of how providers are run: it hands back
+// executables.
 package install

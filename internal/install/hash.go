@@ -34,12 +34,6 @@ func hashDir(dir string) (string, error) {
 	return dirhash.HashDir(real, "", dirhash.Hash1)
 }
 
-// hashZip is the h1 hash of a package zip, equal to hashDir of the folder
-// it unpacks to.
-func hashZip(path string) (string, error) {
-	return dirhash.HashZip(path, dirhash.Hash1)
-}
-
 // zipSHA256 is the "zh:" hash of a release zip.
 func zipSHA256(path string) (string, error) {
 	f, err := os.Open(path)

@@ -387,5 +387,3 @@ func devPackage(p tfaddr.Provider, dir string) (Package, error) {
 	}
 	return Package{Provider: p, Dir: dir, Executable: exe, Dev: true}, nil
 }
-
-func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

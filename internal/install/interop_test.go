@@ -173,3 +173,52 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(data)
 }
+
+// TestTerraformSharedCache shares a plugin cache between terraform and
+// Tether: what one fills, the other links from (Tether with the mirror
+// gone).
+func TestTerraformSharedCache(t *testing.T) {
+	tfBin, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not on PATH; the interop test needs terraform 1.11")
+	}
+	tm := providertest.Time(t)
+	main := "terraform {\n  required_providers {\n    time = {\n      source  = \"hashicorp/time\"\n      version = \"0.14.2\"\n    }\n  }\n}\n"
+	reqs := require("hashicorp/time", "0.14.2")
+	for _, first := range []string{"terraform", "tether"} {
+		t.Run(first+" fills the cache", func(t *testing.T) {
+			mirror := providertest.PackedMirror(t, t.TempDir(), tm)
+			cache := t.TempDir()
+			cfg := loadConfig(t, "plugin_cache_dir = \""+cache+"\"\n"+mirrorConfig(FilesystemMirror, mirror))
+			tf := newTerraform(t, tfBin, cfg.File, "")
+			ours := newFixture(t, "", nil)
+			ours.cfg = cfg
+			theirs := tf.dir(t, main)
+			var lock string
+			if first == "terraform" {
+				tf.init(t, theirs)
+				lock = readFile(t, filepath.Join(theirs, LockFileName))
+				os.RemoveAll(mirror)
+				ours.writeLock(lock)
+				if _, _, err := ours.install(reqs); err != nil {
+					t.Fatal(err)
+				}
+				wantLines(t, ours.lines,
+					"- Reusing previous version of hashicorp/time from the dependency lock file",
+					"- Using hashicorp/time v0.14.2 from the shared cache directory")
+				return
+			}
+			if _, _, err := ours.install(reqs); err != nil {
+				t.Fatal(err)
+			}
+			lock = readFile(t, filepath.Join(ours.dir, LockFileName))
+			// terraform asks its sources even for a locked, cached
+			// provider, so the mirror stays.
+			os.WriteFile(filepath.Join(theirs, LockFileName), []byte(lock), 0o644)
+			out := tf.init(t, theirs)
+			if !strings.Contains(out, "- Using hashicorp/time v0.14.2 from the shared cache directory") {
+				t.Errorf("terraform did not use the cache Tether filled:\n%s", out)
+			}
+		})
+	}
+}

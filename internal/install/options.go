@@ -1,6 +1,7 @@
 package install
 
 import (
+	"fmt"
 	"net/http"
 	"time"
 
@@ -57,6 +58,6 @@ func (o *Options) client() *http.Client {
 
 func (o *Options) progress(format string, args ...any) {
 	if o.Progress != nil {
-		o.Progress(sprintf(format, args...))
+		o.Progress(fmt.Sprintf(format, args...))
 	}
 }

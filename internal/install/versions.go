@@ -145,7 +145,3 @@ func (c constraintSet) String() string {
 
 // opOrder puts lower bounds before upper bounds for terms on one version.
 var opOrder = map[string]int{">": 1, ">=": 2, "=": 3, "~>": 4, "~>2": 5, "<=": 6, "<": 7, "!=": 8}
-
-// display is how progress lines quote the constraints: as written in the
-// normalized form, or "" when there are none.
-func (c constraintSet) display() string { return c.String() }
