@@ -77,7 +77,8 @@ func measureStart(arg string) int {
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
 	cpuBefore := selfCPU()
-	if f := os.Getenv("ZZPROF"); f != "" {
+	// A CPU profile of the start, for looking into one run by hand.
+	if f := os.Getenv("TETHER_PLUGIN_TEST_CPUPROFILE"); f != "" {
 		pf, _ := os.Create(f)
 		pprof.StartCPUProfile(pf)
 	}
