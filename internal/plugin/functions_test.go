@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"math/big"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/tetherhq/tether/internal/plugin/tfplugin5"
+	"github.com/tetherhq/tether/internal/providertest"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
@@ -143,15 +142,14 @@ func TestFunctionsFromGetFunctions5(t *testing.T) {
 	}
 }
 
-// The time provider's rfc3339_parse, where a build of it is at hand.
+// The time provider's rfc3339_parse, a function of a real provider
+// (terraform-plugin-framework, protocol 5).
 func TestTimeProviderFunction(t *testing.T) {
-	home, _ := os.UserHomeDir()
-	bins, _ := filepath.Glob(filepath.Join(home, ".cache", "tether-test-providers", "time", "*", "terraform-provider-time*"))
-	if len(bins) == 0 {
-		t.Skip("no build of the time provider in ~/.cache/tether-test-providers")
-	}
 	t.Parallel()
-	c := startClient(t, bins[0])
+	c := startClient(t, providertest.Time(t).Executable)
+	if c.protocolVersion != 5 {
+		t.Errorf("negotiated protocol %d, want 5", c.protocolVersion)
+	}
 	fns, diags := c.GetFunctions(context.Background())
 	noErrors(t, "functions", diags)
 	parse, ok := fns["rfc3339_parse"]
