@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/zclconf/go-cty/cty"
@@ -22,12 +23,25 @@ func TestRealProvider(t *testing.T) {
 		t.Skipf("no AWS provider binary: %v", err)
 	}
 	t.Parallel()
-	c := startClient(t, awsProvider)
+	// Started twice with a schema cache: the provider declares its schema
+	// call optional, so the second start reads the first one's copy, and
+	// the test goes on with that.
+	cache := t.TempDir()
+	fresh := startCached(t, awsProvider, cache)
+	c := startCached(t, awsProvider, cache)
+	if fresh.schemaFromCache || !c.schemaFromCache {
+		t.Errorf("schema from cache: first start %v, second %v", fresh.schemaFromCache, c.schemaFromCache)
+	}
 	if c.protocolVersion != 5 {
 		t.Fatalf("negotiated protocol %d, want 5", c.protocolVersion)
 	}
 	sch, diags := c.GetSchema()
 	noErrors(t, "schema", diags)
+	want, _ := fresh.GetSchema()
+	compareBlock(t, "provider", sch.Provider, want.Provider)
+	compareSchemas(t, "resource", sch.Resources, want.Resources)
+	compareSchemas(t, "data source", sch.DataSources, want.DataSources)
+	fresh.Close()
 	if len(sch.Resources) < 1000 || len(sch.DataSources) < 500 {
 		t.Errorf("%d resource and %d data source types", len(sch.Resources), len(sch.DataSources))
 	}
@@ -68,6 +82,18 @@ func TestRealProvider(t *testing.T) {
 	if arn := plan.PlannedState.GetAttr("arn"); arn.IsKnown() {
 		t.Errorf("planned arn %#v, want unknown", arn)
 	}
+}
+
+func startCached(t *testing.T, path, cacheDir string) *Client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c, err := StartWith(ctx, path, StartOptions{SchemaCacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
 }
 
 // objectWith is a configuration of block b with the given attributes set

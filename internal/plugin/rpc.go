@@ -24,9 +24,6 @@ import (
 // error is a transport failure: whatever the provider itself reports
 // arrives as diagnostics.
 type rpcClient interface {
-	// GetMetadata fails with codes.Unimplemented for providers older than
-	// the call.
-	GetMetadata(context.Context) (*tfprotov6.GetMetadataResponse, error)
 	// GetProviderSchema hands keep, unless nil, the response in the
 	// protocol's own encoding, which SchemaFromWire decodes again (the
 	// schema cache keeps it).

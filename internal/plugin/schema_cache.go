@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -17,6 +18,7 @@ import (
 //
 //	binaries/<hash of the binary's path>.json  the binary's size, times and SHA-256
 //	schemas-1/<SHA-256>.tfplugin<N>.pb         GetProviderSchema's response, as sent
+//	                                           (after a line: "optional" or "required")
 //
 // A schema is keyed by the SHA-256 of the binary, so that a binary
 // replaced in place gets its own; the record under binaries/ saves hashing
@@ -137,25 +139,24 @@ func writeFileAtomic(path string, data []byte) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// readSchema reads the provider's schema: from the cache, if there is one
-// and the provider declares (in GetMetadata) that it needs no
-// GetProviderSchema call, as Terraform does; else from the provider, and
-// then into the cache for the next run.
+// readSchema reads the provider's schema: from the cache when the copy
+// there declares GetProviderSchemaOptional, which is Terraform's rule (the
+// binary is the same, so its capabilities are); else from the provider,
+// and then into the cache if the copy is missing.
+//
+// It does not ask GetMetadata for the capability, though the call exists
+// for that: terraform-plugin-mux (as in the AWS provider 5.100) fills its
+// routing table on GetMetadata without marking it complete, and then
+// takes every type for a duplicate on the next call that needs it.
 func (c *Client) readSchema(ctx context.Context, cache *schemaCache) (*tfprotov6.GetProviderSchemaResponse, error) {
-	if cache == nil {
-		return c.rpc.GetProviderSchema(ctx, nil)
+	var file string
+	if cache != nil {
+		file = cache.file(c.protocolVersion)
 	}
-	optional := false
-	// An older provider has no GetMetadata; a failing one fails again
-	// below, where the error says what the call was for.
-	if meta, err := c.rpc.GetMetadata(ctx); err == nil && meta.ServerCapabilities != nil {
-		optional = meta.ServerCapabilities.GetProviderSchemaOptional
-	}
-	file := cache.file(c.protocolVersion)
 	if file == "" {
 		return c.rpc.GetProviderSchema(ctx, nil)
 	}
-	wire, err := os.ReadFile(file)
+	optional, wire, err := readCachedSchema(file)
 	if err == nil && optional {
 		if resp, err := c.rpc.SchemaFromWire(wire); err == nil {
 			c.schemaFromCache = true
@@ -163,7 +164,7 @@ func (c *Client) readSchema(ctx context.Context, cache *schemaCache) (*tfprotov6
 		}
 	}
 	var keep func([]byte)
-	// A schema already kept is the same: the binary is.
+	// A copy already kept is the same: the binary is.
 	if err != nil || optional {
 		keep = func(b []byte) { wire = b }
 	}
@@ -173,9 +174,40 @@ func (c *Client) readSchema(ctx context.Context, cache *schemaCache) (*tfprotov6
 		return nil, err
 	}
 	if wire != nil && !hasErrors(resp.Diagnostics) {
-		writeFileAtomic(file, wire)
+		sc := resp.ServerCapabilities
+		writeCachedSchema(file, sc != nil && sc.GetProviderSchemaOptional, wire)
 	}
 	return resp, nil
+}
+
+// A cached schema is a header line saying whether the provider declared
+// GetProviderSchemaOptional, so that a provider that did not is not
+// decoded for nothing, then the response as the provider sent it.
+const (
+	cachedOptional = "optional\n"
+	cachedRequired = "required\n"
+)
+
+func readCachedSchema(file string) (optional bool, wire []byte, err error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return false, nil, err
+	}
+	if wire, ok := bytes.CutPrefix(b, []byte(cachedOptional)); ok {
+		return true, wire, nil
+	}
+	if wire, ok := bytes.CutPrefix(b, []byte(cachedRequired)); ok {
+		return false, wire, nil
+	}
+	return false, nil, fmt.Errorf("%s: not a cached schema", file)
+}
+
+func writeCachedSchema(file string, optional bool, wire []byte) error {
+	header := cachedRequired
+	if optional {
+		header = cachedOptional
+	}
+	return writeFileAtomic(file, append([]byte(header), wire...))
 }
 
 func hasErrors(diags []*tfprotov6.Diagnostic) bool {

@@ -88,12 +88,12 @@ func Start(ctx context.Context, path string) (provider.Provider, error) {
 type StartOptions struct {
 	// SchemaCacheDir, if not empty, is a directory (created as needed)
 	// where schemas are kept across runs, keyed by the SHA-256 of the
-	// binary. A provider that declares GetProviderSchemaOptional then gets
-	// its schema from there, saving the call, which for a large provider
-	// costs seconds and hundreds of megabytes; any other provider is still
-	// asked, as Terraform does, and the cache only written. Problems with
-	// the cache never fail a start. Several processes may share one
-	// directory.
+	// binary. A provider whose kept schema declares the capability
+	// GetProviderSchemaOptional then gets its schema from there, without
+	// the call, which for a large provider costs seconds of CPU and a
+	// hundred megabytes; any other provider is still asked, as Terraform
+	// does, and the cache only written. Problems with the cache never fail
+	// a start. Several processes may share one directory.
 	SchemaCacheDir string
 }
 

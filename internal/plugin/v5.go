@@ -19,17 +19,6 @@ type rpc5 struct {
 	c tfplugin5.ProviderClient
 }
 
-func (r rpc5) GetMetadata(ctx context.Context) (*tfprotov6.GetMetadataResponse, error) {
-	resp, err := r.c.GetMetadata(ctx, &tfplugin5.GetMetadata_Request{})
-	if err != nil {
-		return nil, err
-	}
-	return &tfprotov6.GetMetadataResponse{
-		ServerCapabilities: serverCapabilitiesFrom5(resp.ServerCapabilities),
-		Diagnostics:        diagsFrom5(resp.Diagnostics),
-	}, nil
-}
-
 func (r rpc5) GetProviderSchema(ctx context.Context, keep func(wire []byte)) (*tfprotov6.GetProviderSchemaResponse, error) {
 	resp, err := r.c.GetSchema(ctx, &tfplugin5.GetProviderSchema_Request{})
 	if err != nil {

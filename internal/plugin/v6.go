@@ -21,17 +21,6 @@ type rpc6 struct {
 	c tfplugin6.ProviderClient
 }
 
-func (r rpc6) GetMetadata(ctx context.Context) (*tfprotov6.GetMetadataResponse, error) {
-	resp, err := r.c.GetMetadata(ctx, &tfplugin6.GetMetadata_Request{})
-	if err != nil {
-		return nil, err
-	}
-	return &tfprotov6.GetMetadataResponse{
-		ServerCapabilities: serverCapabilitiesFrom6(resp.ServerCapabilities),
-		Diagnostics:        diagsFrom6(resp.Diagnostics),
-	}, nil
-}
-
 func (r rpc6) GetProviderSchema(ctx context.Context, keep func(wire []byte)) (*tfprotov6.GetProviderSchemaResponse, error) {
 	resp, err := r.c.GetProviderSchema(ctx, &tfplugin6.GetProviderSchema_Request{})
 	if err != nil {
