@@ -3,8 +3,10 @@ package install
 import (
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	tfaddr "github.com/hashicorp/terraform-registry-address"
@@ -68,8 +70,10 @@ func TestInstallFromEachSource(t *testing.T) {
 			if pkg.Version != "0.14.2" || pkg.Dir != wantDir || pkg.Executable != filepath.Join(wantDir, "terraform-provider-time_v0.14.2_x5") || pkg.Dev {
 				t.Errorf("package %+v", pkg)
 			}
-			if info, err := os.Stat(pkg.Executable); err != nil || info.Mode()&0o100 == 0 {
-				t.Errorf("executable: %v %v", info, err)
+			// The installed binary runs: a provider started by hand says it
+			// is a plugin.
+			if out, _ := exec.Command(pkg.Executable).CombinedOutput(); !strings.Contains(string(out), "This binary is a plugin") {
+				t.Errorf("the installed binary does not run as a provider: %q", out)
 			}
 			e := f.locks()[addr]
 			if e == nil || e.Version != "0.14.2" || e.Constraints != "~> 0.14.0" {
