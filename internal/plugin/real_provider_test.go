@@ -42,6 +42,17 @@ func TestRealProvider(t *testing.T) {
 	compareSchemas(t, "resource", sch.Resources, want.Resources)
 	compareSchemas(t, "data source", sch.DataSources, want.DataSources)
 	fresh.Close()
+
+	// A provider function, routed by the mux without a schema call.
+	fns, diags := c.GetFunctions(context.Background())
+	noErrors(t, "functions", diags)
+	if f, ok := fns["arn_parse"]; !ok {
+		t.Errorf("no arn_parse among %d functions", len(fns))
+	} else if arn, err := f.Call([]cty.Value{cty.StringVal("arn:aws:iam::444455556666:role/example")}); err != nil {
+		t.Errorf("arn_parse: %v", err)
+	} else if got := arn.GetAttr("account_id"); !got.RawEquals(cty.StringVal("444455556666")) {
+		t.Errorf("arn_parse account_id %#v", got)
+	}
 	if len(sch.Resources) < 1000 || len(sch.DataSources) < 500 {
 		t.Errorf("%d resource and %d data source types", len(sch.Resources), len(sch.DataSources))
 	}
