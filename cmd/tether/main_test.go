@@ -41,6 +41,7 @@ func TestScripts(t *testing.T) {
 			"noleak":    noLeak,
 			"mirror":    mirror,
 			"noplugins": noPlugins,
+			"testprov":  testProvider,
 		},
 		Condition: providersCondition,
 		Setup: func(env *testscript.Env) error {

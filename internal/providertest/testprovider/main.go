@@ -1,0 +1,128 @@
+// Command testprovider is the provider "testing" that Tether's scenarios
+// install from a filesystem mirror as registry.terraform.io/tetherhq/testing
+// (package providertest builds it with `go build`). It is written with
+// terraform-plugin-framework and served over protocol 6, and it exercises
+// what the real time and local providers do not:
+//
+//   - a provider configuration (prefix, fail_configure) that resources
+//     read, so that a configuration that is unknown while planning and known
+//     while applying shows in the objects;
+//   - nested attributes (testing_nested);
+//   - 64-bit integers that a float64 would round (testing_thing's serial);
+//   - a schema upgrade (testing_upgraded, schema version 1 upgrading 0; a
+//     build with -ldflags "-X main.upgradedSchema=0" has the old schema);
+//   - a process that exits in the middle of an apply (crash_on_create);
+//   - a remote object deleted outside Terraform (testing_file).
+package main
+
+import (
+	"context"
+	"log"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// upgradedSchema is the schema version of testing_upgraded, "1" unless the
+// build sets it to "0" with -ldflags "-X main.upgradedSchema=0".
+var upgradedSchema = "1"
+
+func main() {
+	err := providerserver.Serve(context.Background(), func() provider.Provider { return testingProvider{} }, providerserver.ServeOpts{
+		Address:         "registry.terraform.io/tetherhq/testing",
+		ProtocolVersion: 6,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+}
+
+type testingProvider struct{}
+
+// providerModel is the provider's configuration.
+type providerModel struct {
+	Prefix        types.String `tfsdk:"prefix"`
+	FailConfigure types.Bool   `tfsdk:"fail_configure"`
+}
+
+// settings is what Configure hands to the resources.
+type settings struct {
+	// prefix starts every name a resource makes. It is unknown while
+	// planning when the configuration takes it from an object not yet
+	// created; Terraform configures the provider again, with the known
+	// value, before applying.
+	prefix types.String
+}
+
+// withPrefix is s.prefix + name, unknown when either is.
+func (s *settings) withPrefix(name types.String) types.String {
+	if s == nil || s.prefix.IsUnknown() || name.IsUnknown() {
+		return types.StringUnknown()
+	}
+	return types.StringValue(s.prefix.ValueString() + name.ValueString())
+}
+
+func (testingProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "testing"
+}
+
+func (testingProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		Description: "A provider for Tether's tests.",
+		Attributes: map[string]schema.Attribute{
+			"prefix": schema.StringAttribute{
+				Optional:    true,
+				Description: "Starts every name the resources make.",
+			},
+			"fail_configure": schema.BoolAttribute{
+				Optional:    true,
+				Description: "When true, configuring the provider fails.",
+			},
+		},
+	}
+}
+
+func (testingProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var m providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if m.FailConfigure.ValueBool() {
+		resp.Diagnostics.AddAttributeError(path.Root("fail_configure"),
+			"Provider configuration refused",
+			"The testing provider was configured with fail_configure = true, so it refuses to be configured.")
+		return
+	}
+	s := &settings{prefix: m.Prefix}
+	if m.Prefix.IsNull() {
+		s.prefix = types.StringValue("")
+	}
+	resp.ResourceData = s
+}
+
+func (testingProvider) Resources(context.Context) []func() resource.Resource {
+	return []func() resource.Resource{
+		func() resource.Resource { return &thing{} },
+		func() resource.Resource { return &nested{} },
+		func() resource.Resource { return &upgraded{} },
+		func() resource.Resource { return &file{} },
+	}
+}
+
+func (testingProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }
+
+// configured is embedded by every resource: it keeps the provider's
+// settings.
+type configured struct{ s *settings }
+
+func (c *configured) Configure(_ context.Context, req resource.ConfigureRequest, _ *resource.ConfigureResponse) {
+	if s, ok := req.ProviderData.(*settings); ok {
+		c.s = s
+	}
+}
