@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 
 	tfaddr "github.com/hashicorp/terraform-registry-address"
@@ -89,6 +90,15 @@ func (pp *providerPool) schema(req config.ProviderRequirement) (*provider.Schema
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("reading the schema of %s: %s", req.Source.ForDisplay(), diags.Error())
 	}
+	if c, ok := p.(*plugin.Client); ok {
+		// Functions are called on this instance, which stays running
+		// until the command ends.
+		fns, diags := c.GetFunctions(pp.ctx)
+		if diags.HasErrors() {
+			return nil, fmt.Errorf("reading the functions of %s: %s", req.Source.ForDisplay(), diags.Error())
+		}
+		s.Functions = fns
+	}
 	pp.schemas[key] = s
 	pp.idle[key] = p
 	return s, nil
@@ -139,7 +149,7 @@ func (pp *providerPool) launch(req config.ProviderRequirement) (provider.Provide
 		}
 		pp.pkgs[key] = pkg
 	}
-	p, err := plugin.Start(pp.ctx, pkg.Executable)
+	p, err := plugin.StartWith(pp.ctx, pkg.Executable, plugin.StartOptions{SchemaCacheDir: filepath.Join(pp.opts.Dir, install.ProvidersDir, ".schemas")})
 	if err != nil {
 		return nil, fmt.Errorf("provider %s %s: %w", req.Source.ForDisplay(), pkg.Version, err)
 	}

@@ -262,7 +262,11 @@ func (l *loader) checkFunctions(f *hcl.File) hcl.Diagnostics {
 				return nil
 			}
 		}
-		if _, ok := l.funcs[call.Name]; !ok {
+		if strings.HasPrefix(call.Name, "provider::") {
+			// Checked once the module's required providers are known.
+			return nil
+		}
+		if _, ok := l.funcs[strings.TrimPrefix(call.Name, "core::")]; !ok {
 			var names []string
 			for name := range l.funcs {
 				names = append(names, name)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tetherhq/tether/internal/config"
 )
@@ -28,6 +29,10 @@ type module struct {
 	depth int
 	// required are the module's required_providers by local name.
 	required map[string]requiredProvider
+	// funcs are the functions its expressions may call: the built-in
+	// ones and its providers' (provider::NAME::FUNCTION), made once the
+	// required providers are known.
+	funcs map[string]function.Function
 	// pathVal is path.* for this module, made once: every evaluation
 	// needs it.
 	fixedOnce sync.Once
@@ -94,6 +99,7 @@ func (m *module) load(calledFrom *hcl.Block) bool {
 			m.requireProviders(b)
 		}
 	}
+	m.checkProviderFunctions(files)
 	for _, b := range blocks {
 		switch b.Type {
 		case "terraform":

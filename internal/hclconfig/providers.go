@@ -6,8 +6,10 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/config"
@@ -334,4 +336,67 @@ func sortedKeysOf[V any](mp map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// functions is the module's function table: the built-in functions, also
+// under their core:: names, and provider::LOCAL::NAME for the functions of
+// each provider the module requires.
+func (m *module) functions() map[string]function.Function {
+	if m.funcs != nil {
+		return m.funcs
+	}
+	out := make(map[string]function.Function, 2*len(m.l.funcs))
+	for name, f := range m.l.funcs {
+		out[name] = f
+		out["core::"+name] = f
+	}
+	for local, rp := range m.required {
+		ps := m.l.opts.Schemas[rp.source.String()]
+		if ps == nil {
+			continue
+		}
+		for name, f := range ps.Functions {
+			out["provider::"+local+"::"+name] = f
+		}
+	}
+	m.funcs = out
+	return out
+}
+
+// checkProviderFunctions reports calls to provider functions that no
+// required provider of the module offers.
+func (m *module) checkProviderFunctions(files []*hcl.File) {
+	fns := m.functions()
+	for _, f := range files {
+		body, ok := f.Body.(*hclsyntax.Body)
+		if !ok {
+			continue
+		}
+		hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
+			call, ok := n.(*hclsyntax.FunctionCallExpr)
+			if !ok || !strings.HasPrefix(call.Name, "provider::") {
+				return nil
+			}
+			if _, ok := fns[call.Name]; ok {
+				return nil
+			}
+			parts := strings.Split(call.Name, "::")
+			detail := fmt.Sprintf("There is no function named %q.", call.Name)
+			if len(parts) == 3 {
+				if _, required := m.required[parts[1]]; !required {
+					detail = fmt.Sprintf("The function %q belongs to provider %q, which this module does not list in required_providers; provider functions need the provider required by that local name.", call.Name, parts[1])
+				} else {
+					var names []string
+					if ps := m.l.opts.Schemas[m.required[parts[1]].source.String()]; ps != nil {
+						for name := range ps.Functions {
+							names = append(names, name)
+						}
+					}
+					detail = fmt.Sprintf("Provider %s has no function named %q.%s", m.required[parts[1]].source.ForDisplay(), parts[2], didYouMean(parts[2], names))
+				}
+			}
+			m.l.errorf(call.NameRange, "Call to unknown function", "%s", detail)
+			return nil
+		})
+	}
 }

@@ -306,7 +306,7 @@ func (m *module) evalContext(refs []evalRef, scope config.Scope, inst config.Ins
 	if self != cty.NilVal {
 		vars["self"] = self
 	}
-	return &hcl.EvalContext{Variables: vars, Functions: m.l.funcs}
+	return &hcl.EvalContext{Variables: vars, Functions: m.functions()}
 }
 
 var terraformVal = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal("default")})

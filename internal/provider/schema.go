@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 )
 
 // Schema is everything a provider declares about its configuration,
@@ -13,6 +14,11 @@ type Schema struct {
 	Provider    *Block
 	Resources   map[string]*ResourceSchema
 	DataSources map[string]*ResourceSchema
+	// Functions are the provider-defined functions, by their names
+	// without a namespace, ready to call during evaluation (each call
+	// reaches the provider instance that described them). Whoever starts
+	// the provider fills them in; nil when it has none.
+	Functions map[string]function.Function
 }
 
 // ResourceSchema is the schema of one resource type or data source.

@@ -68,3 +68,15 @@ output "report_id" {
 output "stamp" {
   value = module.stamp.day
 }
+
+output "parsed" {
+  value = provider::time::rfc3339_parse(time_offset.later.rfc3339)
+}
+
+output "parsed_now" {
+  value = provider::time::rfc3339_parse("2024-02-29T23:59:58Z").day
+}
+
+output "core" {
+  value = core::upper("tether")
+}
