@@ -4,12 +4,22 @@
 // one resource and destroy, each as a separate process, reporting wall and
 // CPU seconds, peak memory and the Terraform/Tether ratio as a Markdown
 // table. With a per-resource delay it also compares Tether's apply makespan
-// with its lower bound.
+// with its lower bound, and it runs the first apply of a shape with the
+// built-in provider served out of process, through the plugin protocol.
+//
+// The aws-plan shape, run only when asked for, plans N pairs of
+// aws_s3_bucket and aws_iam_policy from scratch through the real AWS
+// provider, found in a Terraform filesystem mirror: `init` then `plan` for
+// each tool, with wall time, the peak of the tool's and its providers'
+// summed resident sets, and the provider processes' own CPU time, from
+// which it derives the floor no engine can beat.
 //
 //	go run ./bench                          # quick set, a couple of minutes
 //	go run ./bench --full --write bench/RESULTS.md
 //	go run ./bench --tools tether --shapes wide --sizes 10000,100000
 //	go run ./bench --sizes wide=1000 --sizes chain=500 --runs 3
+//	go run ./bench --sizes aws-plan=200,1000   # the real AWS provider
+//	go run ./bench --grpc wide:10000,chain:1000 --shapes "" --sdk 0 --latency ""
 //
 // Configurations and state live in a temporary folder that is removed at
 // the end (--keep leaves it).
@@ -19,10 +29,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"sort"
 	"strconv"
@@ -46,7 +58,10 @@ var (
 		shapeLayered: {100, 1000, 10000, 100000}, shapeModules: {100, 1000, 10000, 100000},
 	}
 	quickTFMax = map[string]int{shapeWide: 1000, shapeChain: 500, shapeLayered: 100, shapeModules: 100}
-	fullTFMax  = map[string]int{shapeWide: 1000, shapeChain: 500, shapeLayered: 1000, shapeModules: 1000}
+	// awsSizes are the aws-plan shape's pairs when it is asked for
+	// without sizes; Terraform runs at every one.
+	awsSizes  = []int{200, 1000}
+	fullTFMax = map[string]int{shapeWide: 1000, shapeChain: 500, shapeLayered: 1000, shapeModules: 1000}
 )
 
 const defaultLatencyCases = "wide:1000,wide:1000:100,chain:20,layered:1000"
@@ -69,16 +84,22 @@ type harness struct {
 	args        []string // as given, for the report
 	keep        bool
 	seq         int
+	awsMirror   string // --aws-mirror
+	grpc        []grpcCase
 }
 
 func main() {
+	if real := os.Getenv(wrapRealEnv); real != "" {
+		// A copy of the harness standing in for the AWS provider.
+		os.Exit(wrapProvider(real, os.Getenv(wrapLogEnv)))
+	}
 	os.Exit(run())
 }
 
 func run() int {
 	var (
 		sizesFlag   sizeFlags
-		shapesFlag  = flag.String("shapes", strings.Join(allShapes, ","), "comma-separated shapes: "+strings.Join(allShapes, ", "))
+		shapesFlag  = flag.String("shapes", strings.Join(allShapes, ","), "comma-separated shapes: "+strings.Join(knownShapes(), ", ")+" ("+shapeAWSPlan+" only when named)")
 		toolsFlag   = flag.String("tools", "tether,terraform", "comma-separated tools: tether, terraform")
 		full        = flag.Bool("full", false, "the full set of sizes, up to 100,000")
 		tfMaxFlag   = flag.Int("tf-max", -1, "largest size Terraform runs at; 0 for no limit (default: per shape, none with --sizes)")
@@ -93,6 +114,9 @@ func run() int {
 		tetherBin   = flag.String("tether", "", "use this tether binary instead of building ./cmd/tether")
 		keep        = flag.Bool("keep", false, "keep the temporary folder with configurations, state and logs")
 		sdkN        = flag.Int("sdk", 10000, "resources of the Go SDK program whose graph build is timed; 0 skips it")
+		grpcFlag    = flag.String("grpc", defaultGRPCCases, "first applies with the built-in provider in process and as a plugin, SHAPE:N,...; empty skips them")
+		cpuProfile  = flag.String("cpuprofile", "", "write a CPU profile of the harness itself (the latency and gRPC cases run the engine in it) to this file")
+		awsMirror   = flag.String("aws-mirror", "", "filesystem mirror holding hashicorp/aws 5.x for the aws-plan shape (default: searched for)")
 	)
 	flag.Var(&sizesFlag, "sizes", "comma-separated sizes for every shape, or SHAPE=N,N,... for one shape (repeatable; default: a quick set per shape)")
 	flag.Usage = func() {
@@ -104,19 +128,22 @@ func run() int {
 		flag.Usage()
 		return 2
 	}
-	h := &harness{layers: max(1, *layers), perFile: max(0, *perFile), delayMS: *delayMS, parallelism: *parallelism, runs: max(1, *runs), timeout: *timeout, args: os.Args[1:]}
+	h := &harness{layers: max(1, *layers), perFile: max(0, *perFile), delayMS: *delayMS, parallelism: *parallelism, runs: max(1, *runs), timeout: *timeout, args: os.Args[1:],
+		awsMirror: *awsMirror}
 
 	var err error
 	if h.shapes, err = parseShapes(*shapesFlag); err != nil {
 		return fail(err)
 	}
-	h.sizes, h.tfMax = quickSizes, quickTFMax
+	h.sizes, h.tfMax = maps.Clone(quickSizes), maps.Clone(quickTFMax)
 	if *full {
-		h.sizes, h.tfMax = fullSizes, fullTFMax
+		h.sizes, h.tfMax = maps.Clone(fullSizes), maps.Clone(fullTFMax)
 	}
+	h.sizes[shapeAWSPlan] = awsSizes
 	if len(sizesFlag) > 0 {
 		// Explicit sizes: Terraform runs at all of them unless --tf-max.
 		h.sizes, h.tfMax = map[string][]int{}, map[string]int{}
+		named := map[string]bool{}
 		for _, arg := range sizesFlag {
 			shape, list, perShape := strings.Cut(arg, "=")
 			if !perShape {
@@ -128,17 +155,21 @@ func run() int {
 			if err != nil {
 				return fail(err)
 			}
-			for _, sh := range allShapes {
+			for _, sh := range knownShapes() {
 				if !perShape || sh == shape {
 					h.sizes[sh] = sizes
 				}
 			}
+			if perShape {
+				named[shape] = true
+			}
 		}
-		// Shapes given sizes are the ones measured, unless --shapes says.
+		// Shapes given sizes are the ones measured, unless --shapes says;
+		// aws-plan only when named.
 		if !flagGiven("shapes") {
 			h.shapes = nil
-			for _, sh := range allShapes {
-				if len(h.sizes[sh]) > 0 {
+			for _, sh := range knownShapes() {
+				if len(h.sizes[sh]) > 0 && (sh != shapeAWSPlan || named[sh]) {
 					h.shapes = append(h.shapes, sh)
 				}
 			}
@@ -150,10 +181,37 @@ func run() int {
 			h.tfMax[s] = *tfMaxFlag
 		}
 	}
-	if *delayMS > 0 {
+	// The latency cases, the Go SDK program and the gRPC cases go with
+	// the resource-count shapes: a run of aws-plan alone leaves them out
+	// unless their flags are given.
+	awsOnly := len(h.shapes) > 0
+	for _, sh := range h.shapes {
+		awsOnly = awsOnly && sh == shapeAWSPlan
+	}
+	if *delayMS > 0 && (!awsOnly || flagGiven("latency") || flagGiven("delay-ms")) {
 		if h.latency, err = parseLatencyCases(*latencyFlag); err != nil {
 			return fail(err)
 		}
+	}
+	if awsOnly && !flagGiven("sdk") {
+		*sdkN = 0
+	}
+	if !awsOnly || flagGiven("grpc") {
+		if h.grpc, err = parseGRPCCases(*grpcFlag); err != nil {
+			return fail(err)
+		}
+	}
+
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return fail(err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fail(err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -215,8 +273,29 @@ func run() int {
 		}
 	}
 
-	var cases []*caseResult
+	var (
+		cases      []*caseResult
+		awsCases   []*awsCase
+		aws        *awsSetup
+		awsMissing string
+	)
 	for _, shape := range h.shapes {
+		if shape == shapeAWSPlan {
+			if aws, err = h.prepareAWS(); err != nil {
+				awsMissing = err.Error()
+				fmt.Fprintf(os.Stderr, "%s: skipped: %s\n", shapeAWSPlan, awsMissing)
+				continue
+			}
+			fmt.Fprintf(os.Stderr, "%s: hashicorp/aws %s from %s\n", shapeAWSPlan, aws.prov.version, aws.prov.mirror)
+			for _, n := range h.sizes[shape] {
+				if ctx.Err() != nil {
+					break
+				}
+				awsCases = append(awsCases, h.runAWSCase(ctx, aws, n))
+			}
+			aws.trap.close()
+			continue
+		}
 		for _, n := range h.sizes[shape] {
 			if ctx.Err() != nil {
 				break
@@ -233,6 +312,35 @@ func run() int {
 		r := h.runLatency(ctx, c)
 		fmt.Fprintf(os.Stderr, "  makespan %s, bound %s\n", r.makespan.Round(time.Millisecond), r.bound)
 		lat = append(lat, r)
+	}
+	var grpcResults []grpcResult
+	if len(h.grpc) > 0 && ctx.Err() == nil {
+		if dir, err := grpcPluginDir(h.tmp, h.tetherBin); err != nil {
+			fmt.Fprintf(os.Stderr, "gRPC cases: %v\n", err)
+		} else {
+			override := h.checkDevOverride(ctx, dir)
+			fmt.Fprintf(os.Stderr, "dev_overrides for tetherhq/tether: %s\n", override.detail)
+			for _, c := range h.grpc {
+				if ctx.Err() != nil {
+					break
+				}
+				fmt.Fprintf(os.Stderr, "gRPC %s ...\n", c)
+				r := h.runGRPC(ctx, c, filepath.Join(dir, "terraform-provider-tether"))
+				r.override = override
+				for _, x := range []struct {
+					mode string
+					run  engineRun
+				}{{"in process", r.inProcess}, {"plugin", r.plugin}} {
+					if x.run.err != "" {
+						fmt.Fprintf(os.Stderr, "  %-10s FAILED: %s\n", x.mode, x.run.err)
+					} else {
+						fmt.Fprintf(os.Stderr, "  %-10s %6.2fs (start %.2f, load %.2f, plan %.2f, apply %.2f)\n", x.mode, x.run.total().Seconds(),
+							x.run.start.Seconds(), x.run.load.Seconds(), x.run.plan.Seconds(), x.run.apply.Seconds())
+					}
+				}
+				grpcResults = append(grpcResults, r)
+			}
+		}
 	}
 	var sdk *sdkResult
 	if *sdkN > 0 && ctx.Err() == nil {
@@ -257,7 +365,7 @@ func run() int {
 	rep := report{
 		when: time.Now(), args: h.args, machine: describeMachine(), tfVersion: tfVersion,
 		tetherRev: gitRevision(h.root), cases: cases, latency: lat, delayMS: h.delayMS, layers: h.layers, perFile: h.perFile, runs: h.runs,
-		tools: h.tools, sdk: sdk,
+		tools: h.tools, sdk: sdk, aws: aws, awsCases: awsCases, awsMissing: awsMissing, grpc: grpcResults,
 	}
 	text := rep.markdown()
 	fmt.Print(text)
@@ -298,14 +406,17 @@ func parseShapes(s string) ([]string, error) {
 			continue
 		}
 		if !validShape(sh) {
-			return nil, fmt.Errorf("unknown shape %q; want %s", sh, strings.Join(allShapes, ", "))
+			return nil, fmt.Errorf("unknown shape %q; want %s", sh, strings.Join(knownShapes(), ", "))
 		}
 		out = append(out, sh)
 	}
 	return out, nil
 }
 
-func validShape(s string) bool { return slices.Contains(allShapes, s) }
+func validShape(s string) bool { return slices.Contains(knownShapes(), s) }
+
+// knownShapes are the resource-count shapes and aws-plan.
+func knownShapes() []string { return append(slices.Clone(allShapes), shapeAWSPlan) }
 
 func parseSizes(s string) ([]int, error) {
 	var out []int

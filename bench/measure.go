@@ -45,6 +45,9 @@ type tool struct {
 	// args for each step; init, when set, runs once per folder, unmeasured.
 	init  []string
 	steps map[string][]string
+	// observe, when set, is called with the pid of each command once it
+	// has started; the function it returns, once the command has exited.
+	observe func(pid int) func()
 }
 
 func newTether(bin string, parallelism int) *tool {
@@ -138,7 +141,15 @@ func (t *tool) exec(ctx context.Context, dir, label string, args []string, want 
 	cmd.Stderr = io.MultiWriter(logf, &stderr)
 	ownProcessGroup(cmd)
 	start := time.Now()
-	err = cmd.Run()
+	err = cmd.Start()
+	if err == nil {
+		done := func() {}
+		if t.observe != nil {
+			done = t.observe(cmd.Process.Pid)
+		}
+		err = cmd.Wait()
+		done()
+	}
 	m := measurement{Wall: time.Since(start)}
 	if ps := cmd.ProcessState; ps != nil {
 		m.CPU = ps.UserTime() + ps.SystemTime()

@@ -11,19 +11,23 @@ import (
 )
 
 type report struct {
-	when      time.Time
-	args      []string
-	machine   string
-	tfVersion string
-	tetherRev string
-	tools     []*tool
-	cases     []*caseResult
-	latency   []latencyResult
-	sdk       *sdkResult // nil when not asked for
-	delayMS   int
-	layers    int
-	perFile   int
-	runs      int
+	when       time.Time
+	args       []string
+	machine    string
+	tfVersion  string
+	tetherRev  string
+	tools      []*tool
+	cases      []*caseResult
+	latency    []latencyResult
+	sdk        *sdkResult // nil when not asked for
+	aws        *awsSetup  // nil when aws-plan did not run
+	awsCases   []*awsCase
+	awsMissing string // why aws-plan was skipped
+	grpc       []grpcResult
+	delayMS    int
+	layers     int
+	perFile    int
+	runs       int
 }
 
 func mib(b int64) float64 { return float64(b) / (1 << 20) }
@@ -92,6 +96,8 @@ func (r *report) markdown() string {
 	r.stepsTable(&b)
 	r.scalingTable(&b)
 	r.latencyTable(&b)
+	r.grpcTable(&b)
+	r.awsTable(&b)
 	r.targetsTable(&b)
 	return b.String()
 }
@@ -251,6 +257,21 @@ func (r *report) targetsTable(b *strings.Builder) {
 		return "**not met**"
 	}
 	notMeasured := func(how string) string { return "not measured in this run (" + how + ")" }
+	if len(r.cases) > 0 || len(r.latency) > 0 || r.sdk != nil {
+		r.resourceTargets(row, verdict, notMeasured)
+	}
+	if len(r.grpc) > 0 {
+		r.grpcTargets(row, verdict)
+	}
+	if len(r.awsCases) > 0 || r.awsMissing != "" {
+		r.awsTargets(row, verdict)
+	}
+	b.WriteString("\n")
+}
+
+// resourceTargets are the targets of the resource-count shapes, the
+// latency cases and the Go SDK program.
+func (r *report) resourceTargets(row func(target, measured, status string), verdict func(bool) string, notMeasured func(string) string) {
 
 	speedup := func(shape string, n int, target string) {
 		c := r.find(shape, n)
@@ -351,7 +372,6 @@ func (r *report) targetsTable(b *strings.Builder) {
 		row(target, fmt.Sprintf("`PROGRAM graph`: %.2f s wall, %.2f s CPU, %.0f MiB peak (go build: %.1f s)",
 			s.graph.Wall.Seconds(), s.graph.CPU.Seconds(), mib(s.graph.MaxRSS), s.build.Wall.Seconds()), verdict(s.graph.Wall.Seconds() < 1))
 	}
-	b.WriteString("\n")
 }
 
 func oneLine(s string) string {

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"runtime"
 	"syscall"
+	"time"
 )
 
 // maxRSS is the peak resident set size of a finished process, in bytes.
@@ -29,4 +30,19 @@ func ownProcessGroup(cmd *exec.Cmd) {
 	cmd.Cancel = func() error {
 		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
+}
+
+// selfCPU is this process's user and system time so far.
+func selfCPU() time.Duration { return rusageCPU(syscall.RUSAGE_SELF) }
+
+// childrenCPU is the user and system time of this process's children
+// that have been waited for.
+func childrenCPU() time.Duration { return rusageCPU(syscall.RUSAGE_CHILDREN) }
+
+func rusageCPU(who int) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(who, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

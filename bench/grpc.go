@@ -1,0 +1,265 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/engine"
+	"github.com/tetherhq/tether/internal/hclconfig"
+	"github.com/tetherhq/tether/internal/plugin"
+	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/state"
+	tetherprovider "github.com/tetherhq/tether/provider/tether"
+)
+
+// The gRPC cases run a shape's first apply with the built-in provider in
+// process and served out of process (`tether provider serve` as a plugin,
+// through internal/plugin), to show what the plugin protocol costs.
+//
+// `tether up` would be the natural thing to time, with a CLI
+// configuration whose dev_overrides sends tetherhq/tether to the plugin;
+// the harness checks whether tether honours that override and, as long as
+// it does not, times the engine directly instead, as the latency cases do.
+
+const defaultGRPCCases = "wide:10000"
+
+type grpcCase struct {
+	shape string
+	n     int
+}
+
+func (c grpcCase) String() string { return fmt.Sprintf("%s:%d", c.shape, c.n) }
+
+func parseGRPCCases(s string) ([]grpcCase, error) {
+	var out []grpcCase
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		shape, ns, ok := strings.Cut(part, ":")
+		n, err := strconv.Atoi(ns)
+		if !ok || err != nil || n < 1 || !slices.Contains(allShapes, shape) {
+			return nil, fmt.Errorf("gRPC case %q: want SHAPE:N with SHAPE one of %s", part, strings.Join(allShapes, ", "))
+		}
+		out = append(out, grpcCase{shape: shape, n: n})
+	}
+	return out, nil
+}
+
+// engineRun is one first apply through the engine, in phases.
+type engineRun struct {
+	start, load, plan, apply time.Duration // start: the provider's, with its schema
+	engineCPU                time.Duration // this process's CPU over the run
+	providerCPU              time.Duration // the plugin process's, from its rusage (reaped)
+	providerPeak             int64         // the plugin process's high-water mark
+	err                      string
+}
+
+func (r engineRun) total() time.Duration { return r.start + r.load + r.plan + r.apply }
+
+// grpcResult compares the two ways of running the built-in provider.
+type grpcResult struct {
+	c                 grpcCase
+	inProcess, plugin engineRun
+	// override says whether `tether up` used the plugin that a CLI
+	// configuration's dev_overrides named for tetherhq/tether.
+	override overrideCheck
+}
+
+type overrideCheck struct {
+	checked, honoured bool
+	detail            string
+}
+
+// grpcPlugin writes DIR/terraform-provider-tether, a script that runs
+// `tether provider serve` and notes each start in DIR/started.
+func grpcPluginDir(tmp, tetherBin string) (string, error) {
+	dir := filepath.Join(tmp, "grpc-plugin")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	script := fmt.Sprintf("#!/bin/sh\necho $$ >> %q\nexec %q provider serve \"$@\"\n", filepath.Join(dir, "started"), tetherBin)
+	return dir, os.WriteFile(filepath.Join(dir, "terraform-provider-tether"), []byte(script), 0o755)
+}
+
+// checkDevOverride runs `tether up --yes` on one tether_value with a CLI
+// configuration that overrides tetherhq/tether with the plugin, and looks
+// for the plugin's start.
+func (h *harness) checkDevOverride(ctx context.Context, pluginDir string) overrideCheck {
+	dir, err := h.caseDir("grpc-override")
+	if err != nil {
+		return overrideCheck{detail: err.Error()}
+	}
+	defer os.RemoveAll(dir)
+	rc := filepath.Join(dir, "tetherrc")
+	text := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"tetherhq/tether\" = %q\n  }\n  direct {}\n}\n", pluginDir)
+	main := "terraform {\n  required_providers {\n    tether = { source = \"tetherhq/tether\" }\n  }\n}\n\nresource \"tether_value\" \"a\" {\n  input = \"x\"\n}\n"
+	if err := os.WriteFile(rc, []byte(text), 0o644); err != nil {
+		return overrideCheck{detail: err.Error()}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(main), 0o644); err != nil {
+		return overrideCheck{detail: err.Error()}
+	}
+	started := filepath.Join(pluginDir, "started")
+	os.Remove(started)
+	t := newTether(h.tetherBin, 0)
+	t.env = append(t.env, "TF_CLI_CONFIG_FILE="+rc)
+	m := t.run(ctx, dir, stepApply, 1, h.timeout)
+	if !m.ok() {
+		return overrideCheck{checked: true, detail: "tether up failed: " + m.Err}
+	}
+	if _, err := os.Stat(started); err == nil {
+		return overrideCheck{checked: true, honoured: true, detail: "tether up started the plugin"}
+	}
+	return overrideCheck{checked: true, detail: "tether up ran the built-in provider in process: the plugin was never started, and no warning about dev_overrides was printed"}
+}
+
+func (h *harness) runGRPC(ctx context.Context, c grpcCase, pluginExe string) grpcResult {
+	r := grpcResult{c: c}
+	for _, mode := range []string{"in process", "plugin"} {
+		dir, err := h.caseDir(fmt.Sprintf("grpc-%s-%d-%s", c.shape, c.n, strings.ReplaceAll(mode, " ", "-")))
+		run := &r.inProcess
+		exe := ""
+		if mode == "plugin" {
+			run, exe = &r.plugin, pluginExe
+		}
+		if err == nil {
+			err = generate(dir, spec{shape: c.shape, n: c.n, layers: h.layers, perFile: h.perFile, resType: "tether_value", changed: -1})
+		}
+		if err != nil {
+			run.err = err.Error()
+			continue
+		}
+		*run = engineApply(ctx, dir, c.n, h.parallelism, exe)
+		if !h.keep {
+			os.RemoveAll(dir)
+		}
+	}
+	return r
+}
+
+// engineApply plans and applies the configuration in dir against a fresh
+// state, as `tether up` does without its output: the provider in process
+// when pluginExe is "", else that plugin, one process for the whole run.
+func engineApply(ctx context.Context, dir string, n, parallelism int, pluginExe string) engineRun {
+	var r engineRun
+	cpu0, child0 := selfCPU(), childrenCPU()
+	source := config.BuiltinSource.String()
+
+	t := time.Now()
+	var prov provider.Provider
+	var sampler *treeSampler
+	if pluginExe == "" {
+		prov = tetherprovider.New()
+	} else {
+		before := childPids()
+		p, err := plugin.Start(ctx, pluginExe)
+		if err != nil {
+			r.err = err.Error()
+			return r
+		}
+		prov = p
+		for pid := range childPids() {
+			if !before[pid] {
+				sampler = sampleTree(pid, "")
+			}
+		}
+	}
+	var closeOnce sync.Once
+	closeProv := func() {
+		closeOnce.Do(func() {
+			if sampler != nil {
+				sampler.finish()
+				r.providerPeak = sampler.ownPeak()
+			}
+			prov.Close()
+		})
+	}
+	defer closeProv()
+	schema, diags := prov.GetSchema()
+	if diags.HasErrors() {
+		r.err = firstError(diags).Error()
+		return r
+	}
+	r.start = time.Since(t)
+
+	t = time.Now()
+	cfg, diags := hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{source: schema}})
+	if diags.HasErrors() {
+		r.err = firstError(diags).Error()
+		return r
+	}
+	store, err := state.OpenSQLite(filepath.Join(dir, ".tether", "state.db"))
+	if err != nil {
+		r.err = err.Error()
+		return r
+	}
+	defer store.Close()
+	r.load = time.Since(t)
+
+	eng := &engine.Engine{
+		Providers: provider.Factory{
+			Schema: func(s string) (*provider.Schema, error) {
+				if s != source {
+					return nil, fmt.Errorf("provider %s is not available; only %s is", s, source)
+				}
+				return schema, nil
+			},
+			Start: func(s string) (provider.Provider, error) {
+				if s != source {
+					return nil, fmt.Errorf("provider %s is not available; only %s is", s, source)
+				}
+				return prov, nil
+			},
+		},
+		Store:       store,
+		Parallelism: parallelism,
+	}
+	t = time.Now()
+	planned, diags := eng.Plan(ctx, cfg, engine.PlanOptions{})
+	if diags.HasErrors() {
+		r.err = firstError(diags).Error()
+		return r
+	}
+	r.plan = time.Since(t)
+	t = time.Now()
+	res, diags := eng.Apply(ctx, planned)
+	r.apply = time.Since(t)
+	if diags.HasErrors() {
+		r.err = firstError(diags).Error()
+		return r
+	}
+	if res.Added != n {
+		r.err = fmt.Sprintf("apply added %d resources, want %d", res.Added, n)
+	}
+	closeProv()
+	r.engineCPU = selfCPU() - cpu0
+	r.providerCPU = childrenCPU() - child0
+	return r
+}
+
+// childPids are this process's children now.
+func childPids() map[int]bool {
+	out := map[int]bool{}
+	for _, pid := range descendantsOf(os.Getpid()) {
+		out[pid] = true
+	}
+	return out
+}
+
+// descendantsOf is every process below pid (not pid itself).
+func descendantsOf(pid int) []int {
+	if !treeSampling {
+		return nil
+	}
+	return descendants(pid)[1:]
+}

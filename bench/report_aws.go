@@ -1,0 +1,258 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// awsTable reports the aws-plan shape: each tool's init and plan, then,
+// for each size, the comparison and the floor.
+func (r *report) awsTable(b *strings.Builder) {
+	if len(r.awsCases) == 0 && r.awsMissing == "" {
+		return
+	}
+	b.WriteString("## Real provider: aws-plan\n\n")
+	if r.awsMissing != "" {
+		fmt.Fprintf(b, "Skipped: %s.\n\n", r.awsMissing)
+		return
+	}
+	cores := runtime.NumCPU()
+	fmt.Fprintf(b, "N pairs of `aws_s3_bucket` and `aws_iam_policy` (the policy's `jsonencode`d document refers to the bucket's `arn`), "+
+		"planned from scratch through hashicorp/aws %s from the filesystem mirror %s: in a fresh folder, `init`, then "+
+		"`terraform plan -input=false -refresh=false` or `tether plan`. ", r.aws.prov.version, r.aws.prov.mirror)
+	b.WriteString("Wall and CPU are the tool's, CPU including the provider processes it reaped. " +
+		"Peak is the largest sum of the resident sets of the tool and its provider processes, sampled from /proc every 20 ms; " +
+		"provider peak is the largest of one provider process. ")
+	if r.aws.wrapped {
+		b.WriteString("Provider CPU is the user+system time of every provider process the step ran, from each one's rusage " +
+			"(the harness stands in for the provider's executable in a mirror of the same layout, runs the real one, and records its rusage when it exits). ")
+	}
+	fmt.Fprintf(b, "The floor is the provider's CPU for the calls of a plan divided by the %d cores: no engine can plan faster than the provider answers them. "+
+		"It comes from a third plan, tether's again with the provider's logging off (%s): "+
+		"left on, as both tools leave it, the provider writes every step at trace level as JSON to stderr, for the tool to parse and drop, "+
+		"and that is no call a plan needs. Without that run, the floor is the least provider CPU of the two tools' plans. "+
+		"Every HTTP(S) proxy variable points at a local trap that counts and refuses connections; \"net\" is that count. "+
+		"Load is the machine's one-minute load average as the plan ended (the machine is shared; at a load above its %d cores, wall times stretch).\n\n",
+		cores, "`"+strings.Join(quietProvider, " ")+"`", cores)
+
+	b.WriteString("| pairs | resources | tool | init s | plan wall s | plan CPU s | provider CPU s | provider processes | tool's own CPU s | peak MiB | tool peak MiB | provider peak MiB | net | load |\n")
+	b.WriteString("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	var notes []string
+	for _, c := range r.awsCases {
+		if c.missing != "" {
+			notes = append(notes, fmt.Sprintf("- %d pairs: %s", c.pairs, c.missing))
+			continue
+		}
+		for _, x := range []struct{ tool, step, label string }{
+			{"terraform", awsPlan, "terraform"}, {"tether", awsPlan, "tether"}, {"tether", awsQuiet, "tether, provider logging off"},
+		} {
+			tool := x.tool
+			init, iok := c.get(tool, awsInit)
+			plan, pok := c.get(tool, x.step)
+			if !iok || (x.step == awsQuiet && !pok) {
+				continue
+			}
+			initCell := secs(init.Wall)
+			if x.step == awsQuiet {
+				initCell = ""
+			}
+			row := []string{strconv.Itoa(c.pairs), strconv.Itoa(2 * c.pairs), x.label, initCell}
+			switch {
+			case !init.ok():
+				row = append(row, "init failed", "", "", "", "", "", "", "", "", "")
+				notes = append(notes, fmt.Sprintf("- %d pairs, %s init: %s", c.pairs, tool, oneLine(init.Err)))
+			case !pok || !plan.ok():
+				row = append(row, "failed", "", "", "", "", "", "", "", "", "")
+				if pok {
+					notes = append(notes, fmt.Sprintf("- %d pairs, %s %s: %s", c.pairs, tool, x.step, oneLine(plan.Err)))
+				}
+			default:
+				pcpu := plan.providerCPU()
+				row = append(row, secs(plan.Wall), secs(plan.CPU), cpuCell(pcpu, r.aws.wrapped), strconv.Itoa(len(plan.Providers)),
+					cpuCell(plan.CPU-pcpu, r.aws.wrapped), mibCell(plan.MaxRSS), mibCell(plan.ToolPeak), mibCell(plan.ProviderPeak), strconv.FormatInt(init.Net+plan.Net, 10), fmt.Sprintf("%.1f", plan.Load))
+			}
+			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+		}
+	}
+	b.WriteString("\n")
+	if len(notes) > 0 {
+		b.WriteString("Failures:\n\n" + strings.Join(notes, "\n") + "\n\n")
+	}
+
+	b.WriteString("| pairs | TF/tether plan wall | tether ÷ TF peak memory | floor s | tether wall / floor | TF wall / floor |\n")
+	b.WriteString("|---:|---:|---:|---:|---:|---:|\n")
+	for _, c := range r.awsCases {
+		tf, tt, ok := c.plans()
+		if !ok {
+			continue
+		}
+		floor := c.floor(cores)
+		row := []string{strconv.Itoa(c.pairs), ratio(tf.Wall.Seconds() / tt.Wall.Seconds()), ""}
+		if tf.MaxRSS > 0 && tt.MaxRSS > 0 {
+			row[2] = fmt.Sprintf("%.2f", float64(tt.MaxRSS)/float64(tf.MaxRSS))
+		}
+		if floor > 0 {
+			row = append(row, secs(floor), fmt.Sprintf("%.2f", tt.Wall.Seconds()/floor.Seconds()), fmt.Sprintf("%.2f", tf.Wall.Seconds()/floor.Seconds()))
+		} else {
+			row = append(row, "—", "", "")
+		}
+		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+	}
+	b.WriteString("\n")
+}
+
+func cpuCell(d time.Duration, known bool) string {
+	if !known {
+		return "—"
+	}
+	return secs(d)
+}
+
+func mibCell(b int64) string {
+	if b <= 0 {
+		return "—"
+	}
+	return fmt.Sprintf("%.0f", mib(b))
+}
+
+// plans are both tools' successful plans.
+func (c *awsCase) plans() (tf, tt awsStep, ok bool) {
+	tf, fok := c.get("terraform", awsPlan)
+	tt, tok := c.get("tether", awsPlan)
+	return tf, tt, fok && tok && tf.ok() && tt.ok()
+}
+
+// floor is the provider's CPU in tether's plan with the provider's logging
+// off, or else the least provider CPU of the tools' plans, over the cores;
+// 0 when not known.
+func (c *awsCase) floor(cores int) time.Duration {
+	if m, ok := c.get("tether", awsQuiet); ok && m.ok() && len(m.Providers) > 0 {
+		return m.providerCPU() / time.Duration(max(1, cores))
+	}
+	var least time.Duration
+	for _, tool := range []string{"terraform", "tether"} {
+		m, ok := c.get(tool, awsPlan)
+		if !ok || !m.ok() || len(m.Providers) == 0 {
+			continue
+		}
+		if p := m.providerCPU(); least == 0 || p < least {
+			least = p
+		}
+	}
+	return least / time.Duration(max(1, cores))
+}
+
+func (r *report) findAWS(pairs int) *awsCase {
+	for _, c := range r.awsCases {
+		if c.pairs == pairs {
+			return c
+		}
+	}
+	return nil
+}
+
+// awsTargets are the issue's targets for aws-plan at 1,000 pairs.
+func (r *report) awsTargets(row func(target, measured, status string), verdict func(bool) string) {
+	const pairs = 1000
+	how := "not measured in this run (--sizes aws-plan=1000)"
+	targets := []string{
+		"aws-plan, 1,000 pairs: Tether ≥ 3× faster than Terraform",
+		"aws-plan, 1,000 pairs: Tether's peak memory < ⅓ of Terraform's (providers included)",
+		"aws-plan, 1,000 pairs: Tether's wall within 1.5× of the floor",
+	}
+	c := r.findAWS(pairs)
+	if r.awsMissing != "" {
+		how = "skipped: " + r.awsMissing
+	}
+	if c == nil {
+		for _, t := range targets {
+			row(t, "", how)
+		}
+		return
+	}
+	tf, tt, ok := c.plans()
+	if !ok {
+		for _, t := range targets {
+			row(t, "", "failed")
+		}
+		return
+	}
+	x := tf.Wall.Seconds() / tt.Wall.Seconds()
+	row(targets[0], fmt.Sprintf("terraform %s s, tether %s s: %s", secs(tf.Wall), secs(tt.Wall), ratio(x)), verdict(x >= 3))
+	if tf.MaxRSS > 0 && tt.MaxRSS > 0 {
+		m := float64(tt.MaxRSS) / float64(tf.MaxRSS)
+		row(targets[1], fmt.Sprintf("tether %.0f MiB, terraform %.0f MiB: %.2f", mib(tt.MaxRSS), mib(tf.MaxRSS), m), verdict(m < 1.0/3))
+	} else {
+		row(targets[1], "", "not measured (no /proc)")
+	}
+	if floor := c.floor(runtime.NumCPU()); floor > 0 {
+		f := tt.Wall.Seconds() / floor.Seconds()
+		row(targets[2], fmt.Sprintf("tether %s s, floor %s s: %.2f", secs(tt.Wall), secs(floor), f), verdict(f <= 1.5))
+	} else {
+		row(targets[2], "", "not measured (providers' rusage unknown)")
+	}
+}
+
+// grpcTable compares the built-in provider in process and as a plugin.
+func (r *report) grpcTable(b *strings.Builder) {
+	if len(r.grpc) == 0 {
+		return
+	}
+	b.WriteString("## Built-in provider out of process (gRPC)\n\n")
+	o := r.grpc[0].override
+	if o.checked {
+		fmt.Fprintf(b, "`tether up` with a CLI configuration whose `dev_overrides` names a folder holding `terraform-provider-tether` "+
+			"(a script running `tether provider serve`) for tetherhq/tether: %s. ", o.detail)
+	}
+	b.WriteString("Each row is a first apply through `internal/engine` in the harness's process, as `tether up` does it without its output: " +
+		"start (the provider, with its schema), load (`hclconfig.Load` and the state), plan and apply. " +
+		"Plugin: `internal/plugin.Start` on the plugin, one process for the run; its CPU is from its rusage once reaped, its peak its high-water mark.\n\n")
+	b.WriteString("| shape | N | provider | start s | load s | plan s | apply s | total s | engine CPU s | plugin CPU s | plugin peak MiB | plugin ÷ in process |\n")
+	b.WriteString("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, g := range r.grpc {
+		for _, x := range []struct {
+			mode string
+			run  engineRun
+		}{{"in process", g.inProcess}, {"plugin", g.plugin}} {
+			row := []string{g.c.shape, strconv.Itoa(g.c.n), x.mode}
+			if x.run.err != "" {
+				row = append(row, "failed: "+oneLine(x.run.err), "", "", "", "", "", "", "", "")
+			} else {
+				row = append(row, fmt.Sprintf("%.3f", x.run.start.Seconds()), fmt.Sprintf("%.3f", x.run.load.Seconds()),
+					fmt.Sprintf("%.3f", x.run.plan.Seconds()), fmt.Sprintf("%.3f", x.run.apply.Seconds()), fmt.Sprintf("%.2f", x.run.total().Seconds()),
+					secs(x.run.engineCPU))
+				if x.mode == "plugin" {
+					row = append(row, secs(x.run.providerCPU), mibCell(x.run.providerPeak))
+					if g.inProcess.err == "" {
+						row = append(row, ratio(x.run.total().Seconds()/g.inProcess.total().Seconds()))
+					} else {
+						row = append(row, "")
+					}
+				} else {
+					row = append(row, "", "", "")
+				}
+			}
+			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+		}
+	}
+	b.WriteString("\n")
+}
+
+func (r *report) grpcTargets(row func(target, measured, status string), verdict func(bool) string) {
+	const target = "10,000 wide, first apply through the plugin (gRPC) < 5 s"
+	for _, g := range r.grpc {
+		if g.c.shape != shapeWide || g.c.n != 10000 {
+			continue
+		}
+		if g.plugin.err != "" {
+			row(target, "", "failed")
+			return
+		}
+		row(target, fmt.Sprintf("%.2f s (in process %.2f s)", g.plugin.total().Seconds(), g.inProcess.total().Seconds()), verdict(g.plugin.total() < 5*time.Second))
+		return
+	}
+	row(target, "", "not measured in this run (--grpc wide:10000)")
+}

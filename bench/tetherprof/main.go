@@ -1,0 +1,72 @@
+// Command tetherprof runs the tether command line in this process with
+// profiles written, to find where a benchmark's time and memory go:
+//
+//	go build -o /tmp/tetherprof ./bench/tetherprof
+//	cd CONFIG && /tmp/tetherprof -cpuprofile cpu.out -memprofile mem.out -- plan
+//	go tool pprof -top /tmp/tetherprof cpu.out
+//
+// -memprofile is the heap at the end, with allocations since the start
+// (`-sample_index=alloc_space`); -heapevery also writes the heap every so
+// often, to catch its peak (FILE.1, FILE.2, ...).
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"time"
+
+	"github.com/tetherhq/tether/internal/cli"
+	"github.com/tetherhq/tether/provider/tether"
+)
+
+func main() {
+	tether.RuntimeMain()
+	cpu := flag.String("cpuprofile", "", "write a CPU profile to this file")
+	mem := flag.String("memprofile", "", "write a heap profile to this file at the end")
+	every := flag.Duration("heapevery", 0, "also write the heap profile this often, to FILE.1, FILE.2, ...")
+	flag.Parse()
+	if *cpu != "" {
+		f, err := os.Create(*cpu)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		pprof.StartCPUProfile(f)
+	}
+	stop := make(chan struct{})
+	if *mem != "" && *every > 0 {
+		go func() {
+			for i := 1; ; i++ {
+				select {
+				case <-stop:
+					return
+				case <-time.After(*every):
+				}
+				writeHeap(fmt.Sprintf("%s.%d", *mem, i))
+			}
+		}()
+	}
+	code := cli.Main(flag.Args(), os.Stdin, os.Stdout, os.Stderr)
+	close(stop)
+	if *cpu != "" {
+		pprof.StopCPUProfile()
+	}
+	if *mem != "" {
+		writeHeap(*mem)
+	}
+	os.Exit(code)
+}
+
+func writeHeap(path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	defer f.Close()
+	runtime.GC()
+	pprof.WriteHeapProfile(f)
+}
