@@ -30,7 +30,7 @@ func TestFailedStartLeavesNoProcess(t *testing.T) {
 		{
 			name:   "exits at start",
 			script: "echo $$ >> %[1]s\necho 'no configuration here' >&2\nexit 3\n",
-			want:   []string{"no configuration here", "exit status 3"},
+			want:   []string{"no configuration here", "exited with status 3"},
 		},
 		{
 			name:   "talks nonsense then lingers",

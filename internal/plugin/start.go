@@ -186,9 +186,11 @@ func StartWith(ctx context.Context, path string, opts StartOptions) (*Client, er
 // unchanged. It is called after Close, when the process has been waited
 // for.
 func (c *Client) explainStart(err error) error {
+	// Only an exit status is news: a signal may be the kill that ended the
+	// failed start.
 	exit := "it exited"
-	if ps := c.cmd.ProcessState; ps != nil && !ps.Success() {
-		exit = "it exited (" + ps.String() + ")"
+	if ps := c.cmd.ProcessState; ps != nil && ps.Exited() && ps.ExitCode() != 0 {
+		exit = fmt.Sprintf("it exited with status %d", ps.ExitCode())
 	}
 	line, _, _ := strings.Cut(err.Error(), "\n")
 	if printed, ok := strings.CutPrefix(line, "Unrecognized remote plugin message: "); ok {
