@@ -117,6 +117,26 @@ func readPids(t *testing.T, path string) []int {
 	return pids
 }
 
+// Close takes with the plugin the processes it started.
+func TestCloseKillsHelpers(t *testing.T) {
+	t.Parallel()
+	c := startClient(t, tether5Bin)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	ty := resourceType(c, "tether_value")
+	cfg := valueConfig(cty.StringVal("spawn:"+pidFile), cty.NullVal(cty.Number))
+	plan := c.PlanResourceChange(context.Background(), provider.PlanRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), ProposedNewState: cfg, Config: cfg})
+	apply := c.ApplyResourceChange(context.Background(), provider.ApplyRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), PlannedState: plan.PlannedState, Config: cfg})
+	noErrors(t, "spawn", append(plan.Diagnostics, apply.Diagnostics...))
+	pids := readPids(t, pidFile)
+	if len(pids) != 1 || !running(pids[0]) {
+		t.Fatalf("helper %v not running", pids)
+	}
+	c.Close()
+	if !exitsSoon(pids[0]) {
+		t.Errorf("helper %d outlived Close", pids[0])
+	}
+}
+
 // A go-plugin plugin of another program refuses Terraform's cookie and
 // says so on stderr; the error quotes it.
 func TestStartOtherProgramsPlugin(t *testing.T) {

@@ -4,17 +4,21 @@
 //
 // It translates to and from protocol.Server, whose version 6 messages
 // differ from version 5's only in names for everything the built-in
-// provider uses. Three departures serve the tests: it does not announce
+// provider uses. Four departures serve the tests: it does not announce
 // PlanDestroy, so the client must plan destroys itself; it announces
 // GetProviderSchemaOptional, so the client may take its schema from a
-// cache; and it panics when asked to apply a tether_value whose input is
-// the string "panic".
+// cache; it panics when asked to apply a tether_value whose input is the
+// string "panic"; and for an input "spawn:FILE" it starts a process that
+// sleeps for ten minutes, and writes its pid to FILE, as a provider that
+// runs helper programs would.
 package main
 
 import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov5"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov5/tf5server"
@@ -159,8 +163,15 @@ func (s *server) ApplyResourceChange(ctx context.Context, req *tfprotov5.ApplyRe
 	if req.TypeName == "tether_value" && req.PlannedState != nil {
 		ty := cty.Object(map[string]cty.Type{"input": cty.DynamicPseudoType, "output": cty.DynamicPseudoType, "delay_ms": cty.Number, "id": cty.String})
 		if v, err := ctymsgpack.Unmarshal(req.PlannedState.MsgPack, ty); err == nil && !v.IsNull() {
-			if in := v.GetAttr("input"); in.IsKnown() && in.Type() == cty.String && !in.IsNull() && in.AsString() == "panic" {
-				panic("tether5: asked to panic")
+			if in := v.GetAttr("input"); in.IsKnown() && in.Type() == cty.String && !in.IsNull() {
+				if in.AsString() == "panic" {
+					panic("tether5: asked to panic")
+				}
+				if file, ok := strings.CutPrefix(in.AsString(), "spawn:"); ok {
+					if err := spawn(file); err != nil {
+						return nil, err
+					}
+				}
 			}
 		}
 	}
@@ -264,4 +275,15 @@ func block5(b *tfprotov6.SchemaBlock) *tfprotov5.SchemaBlock {
 		})
 	}
 	return out
+}
+
+// spawn starts a helper that outlives the call, with no hold on the
+// plugin's output.
+func spawn(file string) error {
+	cmd := exec.Command("sleep", "600")
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go cmd.Wait()
+	return os.WriteFile(file, []byte(fmt.Sprint(cmd.Process.Pid)), 0o644)
 }
