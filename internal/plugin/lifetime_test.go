@@ -45,7 +45,7 @@ func TestFailedStartLeavesNoProcess(t *testing.T) {
 		{
 			name:   "cancelled with a child",
 			script: "sleep 60 &\necho $! >> %[1]s\necho $$ >> %[1]s\nexec sleep 60\n",
-			cancel: 500 * time.Millisecond,
+			cancel: 2 * time.Second, // after the script has written its pids, even on a busy machine
 			want:   []string{"start interrupted"},
 		},
 	} {
