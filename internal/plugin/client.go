@@ -35,10 +35,13 @@ const (
 	writeOnlyAttributesAllowed = false
 )
 
-// Client is a provider.Provider backed by a plugin process. Every field is
-// set before Start returns and only read afterwards, except those guarded
-// below, so calls need no lock: the gRPC connection serves any number of
-// them at once.
+// Client is a provider.Provider backed by a plugin process, as StartWith
+// returns it; beyond provider.Provider it reaches the provider's functions
+// (GetFunctions, CallFunction). It is safe for concurrent use.
+//
+// Every field is set before StartWith returns and only read afterwards,
+// except those guarded below, so calls need no lock: the gRPC connection
+// serves any number of them at once.
 type Client struct {
 	path            string
 	pid             int
