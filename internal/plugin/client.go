@@ -81,7 +81,21 @@ type Client struct {
 
 var _ provider.Provider = (*Client)(nil)
 
-func (c *Client) loadSchema(resp *tfprotov6.GetProviderSchemaResponse) {
+// loadedSchema is what the client keeps of a GetProviderSchema response.
+type loadedSchema struct {
+	schema       *provider.Schema
+	diags        hcl.Diagnostics
+	providerType cty.Type
+	providerMeta *tfprotov6.DynamicValue
+	planDestroy  bool
+	// optional is the capability GetProviderSchemaOptional.
+	optional  bool
+	functions map[string]*tfprotov6.Function
+}
+
+// loadSchema converts a schema for the client. It touches no client, so
+// that a cached schema can be loaded while the plugin starts.
+func loadSchema(resp *tfprotov6.GetProviderSchemaResponse) *loadedSchema {
 	diags := protocol.DiagnosticsFromTF(resp.Diagnostics)
 	sch := &provider.Schema{
 		Provider:    &provider.Block{},
@@ -101,7 +115,7 @@ func (c *Client) loadSchema(resp *tfprotov6.GetProviderSchemaResponse) {
 			sch.Provider = rs.Block
 		}
 	}
-	c.providerType = sch.Provider.ImpliedType()
+	ls := &loadedSchema{schema: sch, providerType: sch.Provider.ImpliedType()}
 	for name, s := range resp.ResourceSchemas {
 		if rs := convert("resource type "+name, s); rs != nil {
 			sch.Resources[name] = rs
@@ -119,15 +133,24 @@ func (c *Client) loadSchema(resp *tfprotov6.GetProviderSchemaResponse) {
 		if rs := convert("provider_meta", resp.ProviderMeta); rs != nil {
 			ty := rs.Block.ImpliedType()
 			if dv, err := protocol.EncodeValue(cty.NullVal(ty), ty); err == nil {
-				c.providerMeta = dv
+				ls.providerMeta = dv
 			}
 		}
 	}
-	c.planDestroy = resp.ServerCapabilities != nil && resp.ServerCapabilities.PlanDestroy
-	if len(resp.Functions) > 0 {
-		c.functions = resp.Functions
+	if sc := resp.ServerCapabilities; sc != nil {
+		ls.planDestroy, ls.optional = sc.PlanDestroy, sc.GetProviderSchemaOptional
 	}
-	c.schema, c.schemaDiags = sch, diags
+	if len(resp.Functions) > 0 {
+		ls.functions = resp.Functions
+	}
+	ls.diags = diags
+	return ls
+}
+
+func (c *Client) useSchema(ls *loadedSchema) {
+	c.schema, c.schemaDiags = ls.schema, ls.diags
+	c.providerType, c.providerMeta, c.planDestroy = ls.providerType, ls.providerMeta, ls.planDestroy
+	c.functions = ls.functions
 }
 
 // GetSchema returns the schema read at start; callers must not modify it.

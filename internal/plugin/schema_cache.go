@@ -30,37 +30,84 @@ import (
 // cache miss.
 type schemaCache struct {
 	dir string
-	// key delivers the binary's SHA-256 in hex, or "" when it could not
-	// be had; it is computed while the plugin starts.
-	key <-chan string
+
+	// keyed is closed once sum is set: the binary's SHA-256 in hex, or ""
+	// when it could not be had. It is computed while the plugin starts.
+	keyed chan struct{}
+	sum   string
+	// read is closed once ready is set: the kept schema loaded, when there
+	// is one the provider allows to be used, also while the plugin starts.
+	read  chan struct{}
+	ready *cachedSchema
+}
+
+// cachedSchema is a kept schema, loaded, for the protocol version it was
+// kept under.
+type cachedSchema struct {
+	version int
+	loaded  *loadedSchema
 }
 
 // schemaCacheFormat names the directory of schemas, so that a change in
 // how they are kept starts a new one.
 const schemaCacheFormat = "schemas-1"
 
+// openSchemaCache starts hashing the binary and, if that finds a kept
+// schema, loading it.
 func openSchemaCache(dir, binary string) *schemaCache {
-	key := make(chan string, 1)
-	go func() { key <- binaryHash(dir, binary) }()
-	return &schemaCache{dir: dir, key: key}
+	sc := &schemaCache{dir: dir, keyed: make(chan struct{}), read: make(chan struct{})}
+	go func() {
+		sc.sum = binaryHash(dir, binary)
+		close(sc.keyed)
+		sc.ready = sc.prefetch()
+		close(sc.read)
+	}()
+	return sc
+}
+
+// prefetch loads the kept schema of the binary, if there is exactly one
+// (a binary always negotiates the same version, so there is) and it may
+// be used without asking the provider.
+func (sc *schemaCache) prefetch() *cachedSchema {
+	if sc.sum == "" {
+		return nil
+	}
+	files, _ := filepath.Glob(filepath.Join(sc.dir, schemaCacheFormat, sc.sum+".tfplugin*.pb"))
+	if len(files) != 1 {
+		return nil
+	}
+	var version int
+	if _, err := fmt.Sscanf(filepath.Base(files[0]), sc.sum+".tfplugin%d.pb", &version); err != nil {
+		return nil
+	}
+	optional, wire, err := readCachedSchema(files[0])
+	if err != nil || !optional {
+		return nil
+	}
+	var decode func([]byte) (*tfprotov6.GetProviderSchemaResponse, error)
+	switch version {
+	case 5:
+		decode = rpc5{}.SchemaFromWire
+	case 6:
+		decode = rpc6{}.SchemaFromWire
+	default:
+		return nil
+	}
+	resp, err := decode(wire)
+	if err != nil {
+		return nil
+	}
+	return &cachedSchema{version: version, loaded: loadSchema(resp)}
 }
 
 // file is where the schema of the binary, spoken in protocol version,
 // lives; "" if the binary's hash is unknown.
 func (sc *schemaCache) file(version int) string {
-	sum := <-sc.key
-	// Later callers get the same answer.
-	sc.key = closedWith(sum)
-	if sum == "" {
+	<-sc.keyed
+	if sc.sum == "" {
 		return ""
 	}
-	return filepath.Join(sc.dir, schemaCacheFormat, fmt.Sprintf("%s.tfplugin%d.pb", sum, version))
-}
-
-func closedWith(s string) <-chan string {
-	ch := make(chan string, 1)
-	ch <- s
-	return ch
+	return filepath.Join(sc.dir, schemaCacheFormat, fmt.Sprintf("%s.tfplugin%d.pb", sc.sum, version))
 }
 
 // binaryRecord is what binaries/ holds for one path.
@@ -148,36 +195,54 @@ func writeFileAtomic(path string, data []byte) error {
 // for that: terraform-plugin-mux (as in the AWS provider 5.100) fills its
 // routing table on GetMetadata without marking it complete, and then
 // takes every type for a duplicate on the next call that needs it.
-func (c *Client) readSchema(ctx context.Context, cache *schemaCache) (*tfprotov6.GetProviderSchemaResponse, error) {
-	var file string
-	if cache != nil {
-		file = cache.file(c.protocolVersion)
+func (c *Client) readSchema(ctx context.Context, cache *schemaCache) (*loadedSchema, error) {
+	if cache == nil {
+		return c.readSchemaFromProvider(ctx, nil)
 	}
+	select {
+	case <-cache.read:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if r := cache.ready; r != nil && r.version == c.protocolVersion {
+		c.schemaFromCache = true
+		return r.loaded, nil
+	}
+	file := cache.file(c.protocolVersion)
 	if file == "" {
-		return c.rpc.GetProviderSchema(ctx, nil)
+		return c.readSchemaFromProvider(ctx, nil)
 	}
+	// Not loaded already: missing, damaged, not to be used, or one of
+	// several.
 	optional, wire, err := readCachedSchema(file)
-	if err == nil && optional {
+	switch {
+	case err != nil:
+	case !optional:
+		// A copy already kept is the same: the binary is.
+		return c.readSchemaFromProvider(ctx, nil)
+	default:
 		if resp, err := c.rpc.SchemaFromWire(wire); err == nil {
 			c.schemaFromCache = true
-			return resp, nil
+			return loadSchema(resp), nil
 		}
 	}
-	var keep func([]byte)
-	// A copy already kept is the same: the binary is.
-	if err != nil || optional {
-		keep = func(b []byte) { wire = b }
-	}
 	wire = nil
+	ls, err := c.readSchemaFromProvider(ctx, func(b []byte) { wire = b })
+	if err != nil {
+		return nil, err
+	}
+	if wire != nil && !ls.diags.HasErrors() {
+		writeCachedSchema(file, ls.optional, wire)
+	}
+	return ls, nil
+}
+
+func (c *Client) readSchemaFromProvider(ctx context.Context, keep func([]byte)) (*loadedSchema, error) {
 	resp, err := c.rpc.GetProviderSchema(ctx, keep)
 	if err != nil {
 		return nil, err
 	}
-	if wire != nil && !hasErrors(resp.Diagnostics) {
-		sc := resp.ServerCapabilities
-		writeCachedSchema(file, sc != nil && sc.GetProviderSchemaOptional, wire)
-	}
-	return resp, nil
+	return loadSchema(resp), nil
 }
 
 // A cached schema is a header line saying whether the provider declared
@@ -208,13 +273,4 @@ func writeCachedSchema(file string, optional bool, wire []byte) error {
 		header = cachedOptional
 	}
 	return writeFileAtomic(file, append([]byte(header), wire...))
-}
-
-func hasErrors(diags []*tfprotov6.Diagnostic) bool {
-	for _, d := range diags {
-		if d != nil && d.Severity != tfprotov6.DiagnosticSeverityWarning {
-			return true
-		}
-	}
-	return false
 }

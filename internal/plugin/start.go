@@ -168,14 +168,14 @@ func StartWith(ctx context.Context, path string, opts StartOptions) (*Client, er
 		c.pid = rc.Pid
 	}
 
-	resp, err := c.readSchema(ctx, cache)
+	ls, err := c.readSchema(ctx, cache)
 	if err != nil {
 		return fail(fmt.Errorf("reading the provider schema: %w", err))
 	}
 	if !stopWatching() {
 		return fail(ctx.Err())
 	}
-	c.loadSchema(resp)
+	c.useSchema(ls)
 	return c, nil
 }
 
