@@ -51,7 +51,7 @@ func TestAWSPlanSmoke(t *testing.T) {
 		t.Fatal("the provider wrapper was not put in place")
 	}
 	c := h.runAWSCase(context.Background(), s, 1)
-	for _, step := range []string{awsInit, awsPlan, awsQuiet} {
+	for _, step := range []string{awsInit, awsPlan, awsAgain, awsQuiet} {
 		m, ok := c.get("tether", step)
 		if !ok || !m.ok() {
 			t.Fatalf("%s: %+v", step, m)

@@ -70,6 +70,8 @@ func (r engineRun) total() time.Duration { return r.start + r.load + r.plan + r.
 type grpcResult struct {
 	c                 grpcCase
 	inProcess, plugin engineRun
+	// quiet is the plugin with its logging off (quietProvider).
+	quiet engineRun
 	// override says whether `tether up` used the plugin that a CLI
 	// configuration's dev_overrides named for tetherhq/tether.
 	override overrideCheck
@@ -80,15 +82,20 @@ type overrideCheck struct {
 	detail            string
 }
 
-// grpcPlugin writes DIR/terraform-provider-tether, a script that runs
-// `tether provider serve` and notes each start in DIR/started.
+// grpcPluginDir writes DIR/terraform-provider-tether, a script that runs
+// `tether provider serve` and notes each start in DIR/started, and
+// DIR/quiet/terraform-provider-tether, which runs it with its logging off.
 func grpcPluginDir(tmp, tetherBin string) (string, error) {
 	dir := filepath.Join(tmp, "grpc-plugin")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "quiet"), 0o755); err != nil {
 		return "", err
 	}
 	script := fmt.Sprintf("#!/bin/sh\necho $$ >> %q\nexec %q provider serve \"$@\"\n", filepath.Join(dir, "started"), tetherBin)
-	return dir, os.WriteFile(filepath.Join(dir, "terraform-provider-tether"), []byte(script), 0o755)
+	if err := os.WriteFile(filepath.Join(dir, "terraform-provider-tether"), []byte(script), 0o755); err != nil {
+		return "", err
+	}
+	quiet := fmt.Sprintf("#!/bin/sh\nexport %s\nexec %q provider serve \"$@\"\n", strings.Join(quietProvider, " "), tetherBin)
+	return dir, os.WriteFile(filepath.Join(dir, "quiet", "terraform-provider-tether"), []byte(quiet), 0o755)
 }
 
 // checkDevOverride runs `tether up --yes` on one tether_value with a CLI
@@ -123,14 +130,17 @@ func (h *harness) checkDevOverride(ctx context.Context, pluginDir string) overri
 	return overrideCheck{checked: true, detail: "tether up ran the built-in provider in process: the plugin was never started, and no warning about dev_overrides was printed"}
 }
 
-func (h *harness) runGRPC(ctx context.Context, c grpcCase, pluginExe string) grpcResult {
+func (h *harness) runGRPC(ctx context.Context, c grpcCase, pluginDir string) grpcResult {
 	r := grpcResult{c: c}
-	for _, mode := range []string{"in process", "plugin"} {
+	for _, mode := range []string{"in process", "plugin", "quiet"} {
 		dir, err := h.caseDir(fmt.Sprintf("grpc-%s-%d-%s", c.shape, c.n, strings.ReplaceAll(mode, " ", "-")))
 		run := &r.inProcess
 		exe := ""
-		if mode == "plugin" {
-			run, exe = &r.plugin, pluginExe
+		switch mode {
+		case "plugin":
+			run, exe = &r.plugin, filepath.Join(pluginDir, "terraform-provider-tether")
+		case "quiet":
+			run, exe = &r.quiet, filepath.Join(pluginDir, "quiet", "terraform-provider-tether")
 		}
 		if err == nil {
 			err = generate(dir, spec{shape: c.shape, n: c.n, layers: h.layers, perFile: h.perFile, resType: "tether_value", changed: -1})

@@ -245,6 +245,12 @@ func run() int {
 	// The latency cases and the report need a tether binary even when the
 	// table leaves tether out.
 	h.tetherBin = *tetherBin
+	// The revision is read as the binary is built: others may commit
+	// while the harness runs.
+	tetherRev := gitRevision(h.root)
+	if h.tetherBin != "" {
+		tetherRev = "the binary " + h.tetherBin + " (the tree: " + tetherRev + ")"
+	}
 	if h.tetherBin == "" {
 		fmt.Fprintln(os.Stderr, "building ./cmd/tether ...")
 		h.tetherBin = filepath.Join(h.tmp, "bin", "tether")
@@ -325,12 +331,12 @@ func run() int {
 					break
 				}
 				fmt.Fprintf(os.Stderr, "gRPC %s ...\n", c)
-				r := h.runGRPC(ctx, c, filepath.Join(dir, "terraform-provider-tether"))
+				r := h.runGRPC(ctx, c, dir)
 				r.override = override
 				for _, x := range []struct {
 					mode string
 					run  engineRun
-				}{{"in process", r.inProcess}, {"plugin", r.plugin}} {
+				}{{"in process", r.inProcess}, {"plugin", r.plugin}, {"quiet", r.quiet}} {
 					if x.run.err != "" {
 						fmt.Fprintf(os.Stderr, "  %-10s FAILED: %s\n", x.mode, x.run.err)
 					} else {
@@ -364,7 +370,7 @@ func run() int {
 
 	rep := report{
 		when: time.Now(), args: h.args, machine: describeMachine(), tfVersion: tfVersion,
-		tetherRev: gitRevision(h.root), cases: cases, latency: lat, delayMS: h.delayMS, layers: h.layers, perFile: h.perFile, runs: h.runs,
+		tetherRev: tetherRev, cases: cases, latency: lat, delayMS: h.delayMS, layers: h.layers, perFile: h.perFile, runs: h.runs,
 		tools: h.tools, sdk: sdk, aws: aws, awsCases: awsCases, awsMissing: awsMissing, grpc: grpcResults,
 	}
 	text := rep.markdown()
@@ -473,17 +479,22 @@ type caseResult struct {
 // get is the median run of a step, by wall time; a failed run wins, so
 // that a failure is never hidden behind a median.
 func (c *caseResult) get(tool, step string) (measurement, bool) {
-	ms := c.byTool[tool][step]
+	return median(c.byTool[tool][step], func(m measurement) measurement { return m })
+}
+
+// median is the run of median wall time, or the first failed run.
+func median[M any](ms []M, of func(M) measurement) (M, bool) {
+	var zero M
 	if len(ms) == 0 {
-		return measurement{}, false
+		return zero, false
 	}
 	for _, m := range ms {
-		if !m.ok() {
+		if !of(m).ok() {
 			return m, true
 		}
 	}
 	s := slices.Clone(ms)
-	sort.Slice(s, func(i, j int) bool { return s[i].Wall < s[j].Wall })
+	sort.Slice(s, func(i, j int) bool { return of(s[i]).Wall < of(s[j]).Wall })
 	return s[len(s)/2], true
 }
 

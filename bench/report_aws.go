@@ -31,9 +31,11 @@ func (r *report) awsTable(b *strings.Builder) {
 			"(the harness stands in for the provider's executable in a mirror of the same layout, runs the real one, and records its rusage when it exits). ")
 	}
 	fmt.Fprintf(b, "The floor is the provider's CPU for the calls of a plan divided by the %d cores: no engine can plan faster than the provider answers them. "+
-		"It comes from a third plan, tether's again with the provider's logging off (%s): "+
-		"left on, as both tools leave it, the provider writes every step at trace level as JSON to stderr, for the tool to parse and drop, "+
-		"and that is no call a plan needs. Without that run, the floor is the least provider CPU of the two tools' plans. "+
+		"After its plan, tether plans again in the same folder (\"plan again\"), with the provider's schema kept by the first plan "+
+		"(the AWS provider declares GetProviderSchemaOptional, so a client may skip that call), then once more with the provider's logging off (%s): "+
+		"left on, as both tools leave it, the provider writes every step at trace level as JSON to stderr, for the tool to parse and drop. "+
+		"The floor is the provider's CPU in that last plan, which makes only the calls a plan needs and does nothing else; "+
+		"without that run, it is the least provider CPU of the two tools' plans. "+
 		"Every HTTP(S) proxy variable points at a local trap that counts and refuses connections; \"net\" is that count. "+
 		"Load is the machine's one-minute load average as the plan ended (the machine is shared; at a load above its %d cores, wall times stretch).\n\n",
 		cores, "`"+strings.Join(quietProvider, " ")+"`", cores)
@@ -47,16 +49,17 @@ func (r *report) awsTable(b *strings.Builder) {
 			continue
 		}
 		for _, x := range []struct{ tool, step, label string }{
-			{"terraform", awsPlan, "terraform"}, {"tether", awsPlan, "tether"}, {"tether", awsQuiet, "tether, provider logging off"},
+			{"terraform", awsPlan, "terraform"}, {"tether", awsPlan, "tether"},
+			{"tether", awsAgain, "tether, plan again"}, {"tether", awsQuiet, "tether, plan again, provider logging off"},
 		} {
 			tool := x.tool
 			init, iok := c.get(tool, awsInit)
 			plan, pok := c.get(tool, x.step)
-			if !iok || (x.step == awsQuiet && !pok) {
+			if !iok || (x.step != awsPlan && !pok) {
 				continue
 			}
 			initCell := secs(init.Wall)
-			if x.step == awsQuiet {
+			if x.step != awsPlan {
 				initCell = ""
 			}
 			row := []string{strconv.Itoa(c.pairs), strconv.Itoa(2 * c.pairs), x.label, initCell}
@@ -82,8 +85,8 @@ func (r *report) awsTable(b *strings.Builder) {
 		b.WriteString("Failures:\n\n" + strings.Join(notes, "\n") + "\n\n")
 	}
 
-	b.WriteString("| pairs | TF/tether plan wall | tether ÷ TF peak memory | floor s | tether wall / floor | TF wall / floor |\n")
-	b.WriteString("|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| pairs | TF/tether plan wall | tether ÷ TF peak memory | floor s | tether wall / floor | TF wall / floor | tether again: wall / floor | tether again, logging off: wall / floor |\n")
+	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, c := range r.awsCases {
 		tf, tt, ok := c.plans()
 		if !ok {
@@ -96,8 +99,15 @@ func (r *report) awsTable(b *strings.Builder) {
 		}
 		if floor > 0 {
 			row = append(row, secs(floor), fmt.Sprintf("%.2f", tt.Wall.Seconds()/floor.Seconds()), fmt.Sprintf("%.2f", tf.Wall.Seconds()/floor.Seconds()))
+			for _, step := range []string{awsAgain, awsQuiet} {
+				cell := ""
+				if q, ok := c.get("tether", step); ok && q.ok() {
+					cell = fmt.Sprintf("%.2f", q.Wall.Seconds()/floor.Seconds())
+				}
+				row = append(row, cell)
+			}
 		} else {
-			row = append(row, "—", "", "")
+			row = append(row, "—", "", "", "", "")
 		}
 		b.WriteString("| " + strings.Join(row, " | ") + " |\n")
 	}
@@ -209,14 +219,16 @@ func (r *report) grpcTable(b *strings.Builder) {
 	}
 	b.WriteString("Each row is a first apply through `internal/engine` in the harness's process, as `tether up` does it without its output: " +
 		"start (the provider, with its schema), load (`hclconfig.Load` and the state), plan and apply. " +
-		"Plugin: `internal/plugin.Start` on the plugin, one process for the run; its CPU is from its rusage once reaped, its peak its high-water mark.\n\n")
+		"Plugin: `internal/plugin.Start` on the plugin, one process for the run; its CPU is from its rusage once reaped, its peak its high-water mark. " +
+		"Logging off: the same with the plugin's terraform-plugin-go logging off (`" + strings.Join(quietProvider, " ") + "`); " +
+		"left on, the server writes several lines of JSON a call at trace level to stderr, which go-plugin on the client side reads and parses before dropping them.\n\n")
 	b.WriteString("| shape | N | provider | start s | load s | plan s | apply s | total s | engine CPU s | plugin CPU s | plugin peak MiB | plugin ÷ in process |\n")
 	b.WriteString("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, g := range r.grpc {
 		for _, x := range []struct {
 			mode string
 			run  engineRun
-		}{{"in process", g.inProcess}, {"plugin", g.plugin}} {
+		}{{"in process", g.inProcess}, {"plugin", g.plugin}, {"plugin, logging off", g.quiet}} {
 			row := []string{g.c.shape, strconv.Itoa(g.c.n), x.mode}
 			if x.run.err != "" {
 				row = append(row, "failed: "+oneLine(x.run.err), "", "", "", "", "", "", "", "")
@@ -224,7 +236,7 @@ func (r *report) grpcTable(b *strings.Builder) {
 				row = append(row, fmt.Sprintf("%.3f", x.run.start.Seconds()), fmt.Sprintf("%.3f", x.run.load.Seconds()),
 					fmt.Sprintf("%.3f", x.run.plan.Seconds()), fmt.Sprintf("%.3f", x.run.apply.Seconds()), fmt.Sprintf("%.2f", x.run.total().Seconds()),
 					secs(x.run.engineCPU))
-				if x.mode == "plugin" {
+				if x.mode != "in process" {
 					row = append(row, secs(x.run.providerCPU), mibCell(x.run.providerPeak))
 					if g.inProcess.err == "" {
 						row = append(row, ratio(x.run.total().Seconds()/g.inProcess.total().Seconds()))
@@ -251,7 +263,11 @@ func (r *report) grpcTargets(row func(target, measured, status string), verdict 
 			row(target, "", "failed")
 			return
 		}
-		row(target, fmt.Sprintf("%.2f s (in process %.2f s)", g.plugin.total().Seconds(), g.inProcess.total().Seconds()), verdict(g.plugin.total() < 5*time.Second))
+		measured := fmt.Sprintf("%.2f s (in process %.2f s", g.plugin.total().Seconds(), g.inProcess.total().Seconds())
+		if g.quiet.err == "" {
+			measured += fmt.Sprintf("; plugin with its logging off %.2f s", g.quiet.total().Seconds())
+		}
+		row(target, measured+")", verdict(g.plugin.total() < 5*time.Second))
 		return
 	}
 	row(target, "", "not measured in this run (--grpc wide:10000)")
