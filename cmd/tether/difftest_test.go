@@ -332,7 +332,7 @@ func mustSucceed(t *testing.T, label string, rs ...cmdResult) {
 }
 
 var (
-	applyRE   = regexp.MustCompile(`Resources: (\d+) added, (\d+) changed, (\d+) destroyed\.`)
+	applyRE   = regexp.MustCompile(`Resources: (?:(\d+) imported, )?(\d+) added, (\d+) changed, (\d+) destroyed\.`)
 	destroyRE = regexp.MustCompile(`Destroy complete! Resources: (\d+) destroyed\.`)
 )
 
@@ -341,7 +341,11 @@ var (
 // prints then.
 func applySummary(stdout string) string {
 	if m := applyRE.FindStringSubmatch(stdout); m != nil {
-		return fmt.Sprintf("%s added, %s changed, %s destroyed", m[1], m[2], m[3])
+		s := fmt.Sprintf("%s added, %s changed, %s destroyed", m[2], m[3], m[4])
+		if m[1] != "" {
+			s = m[1] + " imported, " + s
+		}
+		return s
 	}
 	if strings.Contains(stdout, "No changes.") {
 		return "0 added, 0 changed, 0 destroyed"

@@ -93,6 +93,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, src Source) i
 		return e.state(ctx, rest)
 	case "graph":
 		return e.graph(ctx, rest)
+	case "import":
+		return e.importCmd(ctx, rest)
 	case "taint":
 		return e.taint(ctx, rest, true)
 	case "untaint":
@@ -125,6 +127,7 @@ func usage(w io.Writer) {
 Commands:
   init       Install the providers the configuration requires  [--upgrade]
   plan       Show what would change          [--detailed-exitcode]
+  import     Adopt an existing object: ADDRESS ID
   up         Plan and apply the changes      [--yes]
   destroy    Destroy everything recorded     [--yes]
   validate   Check the configuration         [--json]

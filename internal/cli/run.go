@@ -188,6 +188,7 @@ func (e *env) up(ctx context.Context, args []string, destroy bool) int {
 		more, d := s.engine.Apply(ctx, next)
 		diags = append(diags, d...)
 		if more != nil {
+			res.Imported += more.Imported
 			res.Added += more.Added
 			res.Changed += more.Changed
 			res.Destroyed += more.Destroyed
@@ -200,7 +201,7 @@ func (e *env) up(ctx context.Context, args []string, destroy bool) int {
 		if destroy {
 			summary = ui.DestroySummary(res.Destroyed)
 		} else {
-			summary = ui.ApplySummary(res.Added, res.Changed, res.Destroyed)
+			summary = ui.ImportSummary(res.Imported, res.Added, res.Changed, res.Destroyed)
 		}
 	}
 	if diags.HasErrors() {

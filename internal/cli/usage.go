@@ -11,6 +11,13 @@ import (
 // help is each command's --help text, in the style of the top-level
 // usage: what it does, then its options.
 var help = map[string]string{
+	"import": `Usage: tether import [options] ADDRESS ID
+
+  Adopts the existing object ID into state at ADDRESS, a resource instance
+  the configuration declares, as terraform import does, and changes
+  nothing else. The next plan shows what the configuration would change
+  on it. import blocks in the configuration do the same as part of a plan.
+` + commonHelp,
 	"init": `Usage: tether init [options]
 
   Installs the providers the configuration requires, from the sources

@@ -50,6 +50,12 @@ type Config struct {
 	Nodes []*Node
 	// Moved records renames: objects recorded at From now belong to To.
 	Moved []Moved
+	// Imports bring existing objects under management: import blocks,
+	// and the target of `tether import`.
+	Imports []Import
+	// Removed are removed blocks: recorded objects of a resource or
+	// module that left the configuration, to forget or to destroy.
+	Removed []Removed
 	// Sources holds the text of every configuration file by name, so that
 	// diagnostics can show excerpts.
 	Sources map[string][]byte
@@ -145,6 +151,38 @@ type Condition struct {
 	// message to show when it does not. self is the resource instance's
 	// object for postconditions, cty.NilVal otherwise.
 	Eval func(scope Scope, inst Instance, self cty.Value) (ok cty.Value, message string, diags hcl.Diagnostics)
+}
+
+// Import is an import block: existing objects to adopt into resource
+// instances of the configuration.
+type Import struct {
+	// To is the static address of the target resource, which the
+	// configuration declares.
+	To    string
+	Range hcl.Range
+	// Eval returns each instance to import and its import ID, evaluated
+	// with the values of the target node's references (the import's
+	// references are among them). An ID that is not known is an error.
+	Eval func(scope Scope) ([]ImportTarget, hcl.Diagnostics)
+}
+
+// ImportTarget is one object to import.
+type ImportTarget struct {
+	// Addr is the resource instance address: tether_file.a["x"].
+	Addr string
+	ID   string
+	// Range is where the import says so, for errors about it.
+	Range hcl.Range
+}
+
+// Removed is a removed block.
+type Removed struct {
+	// From is a resource's static address or a module call's address.
+	From string
+	// Destroy is set when the objects are destroyed; otherwise state
+	// forgets them and they live on unmanaged.
+	Destroy bool
+	Range   hcl.Range
 }
 
 // Moved is a moved block.

@@ -21,7 +21,7 @@ import (
 
 // Result counts what an apply did.
 type Result struct {
-	Added, Changed, Destroyed int
+	Imported, Added, Changed, Destroyed int
 	// Outputs are the root outputs after the apply, marked.
 	Outputs map[string]cty.Value
 }
@@ -76,6 +76,7 @@ func (e *Engine) Apply(ctx context.Context, p *Planned) (*Result, hcl.Diagnostic
 			Detail: "Operations that had completed are recorded in state; run the command again to finish."})
 	}
 	diags = append(diags, e.commitOutputs(ctx, p, res)...)
+	res.Imported = int(p.imported.Load())
 	return res, diags
 }
 
@@ -271,8 +272,18 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 	if in.change.Action == plan.Read {
 		return e.readDeferred(ctx, p, n, ni, in)
 	}
+	if in.change.Action == plan.Forget {
+		if err := e.Store.Commit(ctx, state.Changes{Delete: []string{in.addr}}); err != nil {
+			return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record state", err.Error())}
+		}
+		return nil
+	}
 	if in.change.Action == plan.NoOp {
-		return e.keep(ctx, n, in)
+		d := e.keep(ctx, n, in)
+		if !d.HasErrors() && in.importID != "" {
+			p.imported.Add(1)
+		}
+		return d
 	}
 	change := in.change
 	planned, priv := in.planned, in.plannedPriv
@@ -302,7 +313,11 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 		}
 		if change.Action == plan.NoOp {
 			in.value = change.After
-			return e.keep(ctx, n, in)
+			d := e.keep(ctx, n, in)
+			if !d.HasErrors() && in.importID != "" {
+				p.imported.Add(1)
+			}
+			return d
 		}
 	}
 	diags := e.execute(ctx, p, n, in, change, planned, priv)
@@ -310,6 +325,9 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 		return diags
 	}
 	count(change.Action)
+	if in.importID != "" {
+		p.imported.Add(1)
+	}
 	if in.checkAfterApply && cn != nil {
 		diags = append(diags, attribute(in.addr, cn, p.conditions(n, ni.mi, inst, cn.Postconditions, in.value, "Resource postcondition failed"))...)
 	}
@@ -320,6 +338,12 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 // new dependency list changed what is stored.
 func (e *Engine) keep(ctx context.Context, n *node, in *instance) hcl.Diagnostics {
 	if in.recorded == nil {
+		if in.importID != "" {
+			// An imported object that needs no change: recording it is
+			// the import.
+			_, sens := marks.Unmark(in.value)
+			return e.put(ctx, n, in, in.prior, in.priorPrivate, sens, nil, state.Ready)
+		}
 		return nil
 	}
 	if in.prior.IsNull() {
@@ -586,4 +610,27 @@ func staticOf(a string) string {
 		return a
 	}
 	return ia.Static()
+}
+
+// RecordImports records the objects a plan imports, and nothing else of
+// it: what `tether import` does. It returns how many it recorded.
+func (e *Engine) RecordImports(ctx context.Context, p *Planned) (int, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	n := 0
+	for _, nd := range p.nodes {
+		for _, ni := range nd.per {
+			for _, in := range ni.insts {
+				if in.importID == "" {
+					continue
+				}
+				_, sens := marks.Unmark(in.value)
+				d := e.put(ctx, nd, in, in.prior, in.priorPrivate, sens, nil, state.Ready)
+				diags = append(diags, d...)
+				if !d.HasErrors() {
+					n++
+				}
+			}
+		}
+	}
+	return n, diags
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -51,6 +52,9 @@ type PlanOptions struct {
 	// SkipRefresh trusts state without reading objects back from their
 	// providers.
 	SkipRefresh bool
+	// Imports are imported besides the configuration's own import blocks
+	// (`tether import`).
+	Imports []config.Import
 }
 
 // Planned is a plan together with what applying it needs. It is used
@@ -77,6 +81,8 @@ type Planned struct {
 	// recorded objects need, started for their destruction, by address.
 	implied          sync.Mutex
 	impliedProviders map[string]provider.Provider
+	// imported counts the imports applied.
+	imported atomic.Int64
 }
 
 // node is one vertex of the plan and apply graphs: a configuration node
@@ -152,6 +158,9 @@ type instance struct {
 	// gone is set on a recorded instance whose key left count or
 	// for_each; it is destroyed.
 	gone bool
+	// importID is set on an instance an import adopts: prior is then the
+	// imported object, which apply records.
+	importID string
 	// checkAfterApply holds postconditions that were unknown at plan.
 	checkAfterApply bool
 	resourceDeps    []string

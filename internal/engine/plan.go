@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -301,15 +302,31 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 		for _, obj := range recorded {
 			byAddr[obj.Address] = obj
 		}
+		imports, d := p.importTargets(n, mi)
+		if d.HasErrors() {
+			return d
+		}
 		for _, k := range keys {
 			in := &instance{addr: instanceAddr(n, mi, k.key), key: k.key, each: k.each}
 			if obj, ok := byAddr[in.addr]; ok {
 				in.recorded = obj
 				delete(byAddr, in.addr)
 			}
+			if t, ok := imports[in.addr]; ok {
+				// An object already recorded is already managed: the
+				// import has nothing to do.
+				if in.recorded == nil {
+					in.importID = t.ID
+				}
+				delete(imports, in.addr)
+			}
 			ni.insts = append(ni.insts, in)
 			owner[in] = ni
 			all = append(all, in)
+		}
+		for a, t := range imports {
+			return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Configuration for import target does not exist",
+				Detail: fmt.Sprintf("The import targets %s, which is not an instance of %s in this configuration (check count or for_each).", a, n.addr), Subject: t.Range.Ptr()}}
 		}
 		// Recorded instances whose keys are gone are destroyed with the
 		// node, so that they go before what they depended on.
@@ -492,6 +509,11 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 			return diags
 		}
 	}
+	if in.importID != "" {
+		if d := e.importObject(ctx, n, in); d.HasErrors() {
+			return append(diags, d...)
+		}
+	}
 	in.resourceDeps = p.resourceDeps(n)
 	before := withMarks(block, in.prior, in.meta.Sensitive)
 	in.value = before
@@ -516,6 +538,7 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		return diags
 	}
 	change.Before = before
+	change.Importing = in.importID
 	if in.recorded != nil && in.recorded.Status == state.Tainted && change.Action != plan.Create {
 		change.Action = replaceAction(n.cfg)
 		change.Tainted = true
@@ -523,7 +546,7 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 	if n.cfg.Lifecycle.PreventDestroy && (change.Action.IsReplace() || change.Action == plan.Delete) {
 		return append(diags, preventDestroy(in.addr, n.cfg, change.Action))
 	}
-	if change.Action == plan.NoOp && in.res.empty() {
+	if change.Action == plan.NoOp && in.res.empty() && in.importID == "" {
 		// Nothing to apply: keep one object instead of three, since a
 		// large no-change plan is mostly these. (With references, the
 		// planned value carries their marks for dependents, so it stays.)
@@ -769,6 +792,29 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 	p.forEach(len(orphans), func(i int) {
 		n := orphans[i]
 		in := n.orphan
+		removed := p.removedBy(in.addr)
+		if removed != nil && !removed.Destroy && !p.opts.Destroy {
+			// State forgets it; the provider is not asked.
+			v, d := decodeRecorded(ctx, e.Keys, n.prov, n.schema, in.recorded, nil)
+			meta, err := decodeMeta(in.recorded.Sensitive)
+			if err != nil {
+				d = append(d, errorDiag(in.addr, nil, "Cannot read recorded object", err.Error()))
+			}
+			if d.HasErrors() {
+				mu.Lock()
+				diags = append(diags, d...)
+				mu.Unlock()
+				return
+			}
+			in.meta, in.prior, in.recordedVal = meta, v, v
+			in.change = &plan.ResourceChange{
+				Addr: in.addr, Mode: plan.Managed, Type: in.recorded.Type, Provider: in.recorded.Provider,
+				Action: plan.Forget, Reason: "destroy = false is set in the configuration",
+				Before: withMarks(n.schema.Block, in.prior, in.meta.Sensitive),
+				After:  withMarks(n.schema.Block, in.prior, in.meta.Sensitive),
+			}
+			return
+		}
 		d := e.refresh(ctx, p, n.prov, n.schema, in, nil)
 		if !d.HasErrors() {
 			in.change = &plan.ResourceChange{
@@ -778,7 +824,7 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 				After:  cty.NullVal(n.schema.Block.ImpliedType()),
 			}
 			if !p.opts.Destroy {
-				in.change.Reason = "it is no longer in the configuration"
+				in.change.Reason = notInConfiguration(in.addr)
 			}
 			if in.prior.IsNull() {
 				in.change.Action = plan.NoOp
@@ -958,4 +1004,87 @@ func (p *Planned) outputChanges() []*plan.OutputChange {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// importTargets evaluates the imports that target node n in module
+// instance mi, by instance address.
+func (p *Planned) importTargets(n *node, mi *modInstance) (map[string]config.ImportTarget, hcl.Diagnostics) {
+	var out map[string]config.ImportTarget
+	var diags hcl.Diagnostics
+	for _, imp := range append(p.cfg.Imports, p.opts.Imports...) {
+		if imp.To != n.addr || imp.Eval == nil {
+			continue
+		}
+		targets, d := imp.Eval(p.scopeAt(mi))
+		diags = append(diags, attribute(n.addr, n.cfg, d)...)
+		for _, t := range targets {
+			if out == nil {
+				out = map[string]config.ImportTarget{}
+			}
+			if prev, ok := out[t.Addr]; ok && prev.ID != t.ID {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate import target",
+					Detail: fmt.Sprintf("%s is imported twice, with the ids %q and %q.", t.Addr, prev.ID, t.ID), Subject: t.Range.Ptr()})
+			}
+			out[t.Addr] = t
+		}
+	}
+	return out, diags
+}
+
+// importObject reads the existing object an import names, as the prior
+// object of the instance: the provider imports it by its id, then reads it
+// back, as Terraform does.
+func (e *Engine) importObject(ctx context.Context, n *node, in *instance) hcl.Diagnostics {
+	resp := n.prov.ImportResourceState(ctx, provider.ImportRequest{TypeName: n.cfg.Type, ID: in.importID})
+	if resp.Diagnostics.HasErrors() {
+		return attribute(in.addr, n.cfg, resp.Diagnostics)
+	}
+	var found *provider.ImportedResource
+	for i := range resp.Imported {
+		if resp.Imported[i].TypeName == n.cfg.Type {
+			found = &resp.Imported[i]
+			break
+		}
+	}
+	if found == nil {
+		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Import returned no object",
+			fmt.Sprintf("The provider imported no %s for the id %q.", n.cfg.Type, in.importID))}
+	}
+	read := n.prov.ReadResource(ctx, provider.ReadRequest{TypeName: n.cfg.Type, PriorState: found.State, Private: found.Private})
+	if read.Diagnostics.HasErrors() {
+		return attribute(in.addr, n.cfg, read.Diagnostics)
+	}
+	if read.NewState.IsNull() {
+		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot import non-existent remote object",
+			fmt.Sprintf("The provider found no %s with the id %q to import. Check the id, and that the object exists.", n.cfg.Type, in.importID))}
+	}
+	in.prior, in.priorPrivate = read.NewState, read.Private
+	return append(resp.Diagnostics, read.Diagnostics...)
+}
+
+// removedBy finds the removed block that covers a recorded object: one
+// naming its resource, or a module call it was declared in.
+func (p *Planned) removedBy(instance string) *config.Removed {
+	ia, err := addr.ParseInstance(instance)
+	if err != nil {
+		return nil
+	}
+	static := ia.Static()
+	for i := range p.cfg.Removed {
+		r := &p.cfg.Removed[i]
+		if r.From == static || strings.HasPrefix(static, r.From+".") {
+			return r
+		}
+	}
+	return nil
+}
+
+// notInConfiguration is why a recorded object is destroyed, in
+// Terraform's words: the outermost declaration that is gone.
+func notInConfiguration(instance string) string {
+	ia, err := addr.ParseInstance(instance)
+	if err != nil {
+		return instance + " is not in configuration"
+	}
+	return ia.Static() + " is not in configuration"
 }

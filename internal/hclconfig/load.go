@@ -50,6 +50,7 @@ var topSchema = &hcl.BodySchema{
 		{Type: "module", LabelNames: []string{"name"}},
 		{Type: "moved"},
 		{Type: "import"},
+		{Type: "removed"},
 		{Type: "check", LabelNames: []string{"name"}},
 	},
 }

@@ -126,6 +126,10 @@ func (m *module) load(calledFrom *hcl.Block) bool {
 			m.moved(b)
 		case "check":
 			m.check(b)
+		case "import":
+			m.importBlock(b)
+		case "removed":
+			m.removedBlock(b)
 		default:
 			l.errorf(b.DefRange, fmt.Sprintf("%q blocks are not supported", b.Type),
 				"Tether does not read %q blocks; remove this block or keep it in a Terraform-only configuration.", b.Type)

@@ -19,6 +19,9 @@ const (
 	DeleteThenCreate
 	CreateThenDelete
 	Delete
+	// Forget removes the object from state and leaves it be: a removed
+	// block with destroy = false.
+	Forget
 )
 
 func (a Action) String() string {
@@ -35,6 +38,8 @@ func (a Action) String() string {
 		return "replace"
 	case Delete:
 		return "delete"
+	case Forget:
+		return "forget"
 	}
 	return "invalid"
 }
@@ -75,6 +80,9 @@ type ResourceChange struct {
 	// Tainted is set when the object is replaced because it is tainted:
 	// its create failed part way, or `tether taint` marked it.
 	Tainted bool
+	// Importing is the import id of an object an import adopts; Action
+	// is then what happens to it after the import (NoOp, Update, ...).
+	Importing string
 }
 
 // OutputChange is the planned change for one root output.
@@ -158,9 +166,20 @@ func (p *Plan) Forgets() bool {
 	return false
 }
 
+// Imports counts the objects the plan imports.
+func (p *Plan) Imports() int {
+	n := 0
+	for _, c := range p.Changes {
+		if c.Importing != "" {
+			n++
+		}
+	}
+	return n
+}
+
 func (p *Plan) HasChanges() bool {
 	for _, c := range p.Changes {
-		if c.Action != NoOp && c.Action != Read {
+		if (c.Action != NoOp && c.Action != Read) || c.Importing != "" {
 			return true
 		}
 	}

@@ -102,6 +102,8 @@ func (p *printer) plan(pl *plan.Plan) {
 		if c != nil && c.Action > plan.NoOp && c.Action <= plan.Delete {
 			used[c.Action] = true
 			shown++
+		} else if c != nil && (c.Importing != "" || c.Action == plan.Forget) {
+			shown++
 		}
 	}
 	if shown > 0 {
@@ -122,7 +124,7 @@ func (p *printer) plan(pl *plan.Plan) {
 		p.str("Tether will perform the following actions:")
 		p.nl()
 		for _, c := range pl.Changes {
-			if c != nil && c.Action > plan.NoOp && c.Action <= plan.Delete {
+			if c != nil && ((c.Action > plan.NoOp && c.Action <= plan.Delete) || c.Importing != "" || c.Action == plan.Forget) {
 				p.nl()
 				p.change(c)
 			}
@@ -174,40 +176,88 @@ func (p *printer) plan(pl *plan.Plan) {
 			outputs++
 		}
 	}
-	if outputs > 0 {
+	if shown == 0 && !pl.HasChanges() {
 		section()
-		p.colored(ansiBold, "Changes to Outputs:")
-		p.nl()
-		p.outputs(pl.Outputs)
-	}
-
-	section()
-	switch {
-	case shown == 0 && !pl.HasChanges():
 		p.colored(ansiBold+ansiGreen, "No changes.")
 		if pl.Destroy {
 			p.colored(ansiBold, " No objects need to be destroyed.")
 		} else {
 			p.colored(ansiBold, " Your infrastructure matches the configuration.")
 		}
-	default:
-		if shown == 0 && outputs > 0 && len(pl.Deferred) == 0 && len(pl.Moved) == 0 {
-			p.str("You can apply this plan to save these new output values to the Tether")
-			p.nl()
-			p.str("state, without changing any real infrastructure.")
-			p.nl()
-			p.nl()
-		}
-		a, c, d := pl.Summary()
-		p.colored(ansiBold, "Plan:")
-		p.byte(' ')
-		p.str(strconv.Itoa(a))
-		p.str(" to add, ")
-		p.str(strconv.Itoa(c))
-		p.str(" to change, ")
-		p.str(strconv.Itoa(d))
-		p.str(" to destroy.")
+		p.nl()
+		return
 	}
+	// As in Terraform: the summary comes after the resources and before
+	// the outputs, and a plan that changes only outputs has none.
+	outputsOnly := shown == 0 && outputs > 0 && len(pl.Deferred) == 0 && len(pl.Moved) == 0
+	if !outputsOnly {
+		section()
+		p.summary(pl)
+	}
+	if outputs > 0 {
+		section()
+		p.colored(ansiBold, "Changes to Outputs:")
+		p.nl()
+		p.outputs(pl.Outputs)
+	}
+	if outputsOnly {
+		section()
+		p.str("You can apply this plan to save these new output values to the Tether")
+		p.nl()
+		p.str("state, without changing any real infrastructure.")
+		p.nl()
+	}
+	p.forgetWarning(pl)
+}
+
+// forgetWarning lists, as Terraform does, the objects the plan stops
+// managing without destroying them.
+func (p *printer) forgetWarning(pl *plan.Plan) {
+	var addrs []string
+	for _, c := range pl.Changes {
+		if c != nil && c.Action == plan.Forget {
+			addrs = append(addrs, c.Addr)
+		}
+	}
+	if len(addrs) == 0 {
+		return
+	}
+	p.nl()
+	p.colored(ansiBold+ansiYellow, "Warning:")
+	p.colored(ansiBold, " Some objects will no longer be managed by Tether")
+	p.nl()
+	p.nl()
+	p.str("If you apply this plan, Tether will discard its tracking information for")
+	p.nl()
+	p.str("the following objects, but it will not delete them:")
+	p.nl()
+	for _, a := range addrs {
+		p.str(" - ")
+		p.safe(a)
+		p.nl()
+	}
+	p.nl()
+	p.str("After applying this plan, Tether will no longer manage these objects. You")
+	p.nl()
+	p.str("will need to import them into Tether to manage them again.")
+	p.nl()
+}
+
+// summary writes the plan's counts: Plan: N to import, N to add, ...
+func (p *printer) summary(pl *plan.Plan) {
+	a, c, d := pl.Summary()
+	p.colored(ansiBold, "Plan:")
+	p.byte(' ')
+	if n := pl.Imports(); n > 0 {
+		p.str(strconv.Itoa(n))
+		p.str(" to import, ")
+	}
+	p.str(strconv.Itoa(a))
+	p.str(" to add, ")
+	p.str(strconv.Itoa(c))
+	p.str(" to change, ")
+	p.str(strconv.Itoa(d))
+	p.str(" to destroy.")
 	p.nl()
 }
 
@@ -216,7 +266,7 @@ var legend = []struct {
 	text   string
 }{
 	{plan.Create, "create"},
-	{plan.Update, "update in place"},
+	{plan.Update, "update in-place"},
 	{plan.Delete, "destroy"},
 	{plan.DeleteThenCreate, "destroy and then create replacement"},
 	{plan.CreateThenDelete, "create replacement and then destroy"},
@@ -271,7 +321,7 @@ func (p *printer) change(c *plan.ResourceChange) {
 	case c.Action == plan.Create:
 		what = " will be created"
 	case c.Action == plan.Update:
-		what = " will be updated in place"
+		what = " will be updated in-place"
 	case c.Action.IsReplace() && c.Tainted:
 		what = " is tainted, so must be replaced"
 	case c.Action.IsReplace():
@@ -280,8 +330,37 @@ func (p *printer) change(c *plan.ResourceChange) {
 		what = " will be destroyed"
 	case c.Action == plan.Read:
 		what = " will be read during apply"
+	case c.Importing != "":
+		what = " will be imported"
+	}
+	if c.Action == plan.Forget {
+		// Terraform indents these by one space, not two.
+		p.str(" # ")
+		p.safe(c.Addr)
+		p.str(" will no longer be managed by Tether, but will not be destroyed")
+		p.nl()
+		p.str(" # (")
+		p.safe(c.Reason)
+		p.str(")")
+		p.nl()
+		p.str(" . ")
+		data, typ, name, ok := splitAddr(c.Addr)
+		if !ok {
+			data, typ, name = false, c.Type, c.Addr
+		}
+		p.head(data, typ, name)
+		p.byte(' ')
+		p.body(c.Before, c.After, bodyChange(c.Before, c.After))
+		p.nl()
+		return
 	}
 	p.comment(c.Addr, what)
+	if c.Importing != "" && c.Action != plan.NoOp {
+		p.str("  # (imported from ")
+		p.safe(strconv.Quote(c.Importing))
+		p.str(")")
+		p.nl()
+	}
 	if c.Reason != "" {
 		p.str("  # (because ")
 		p.safe(c.Reason)
@@ -297,8 +376,9 @@ func (p *printer) change(c *plan.ResourceChange) {
 	p.head(data, typ, name)
 	p.byte(' ')
 	p.replace = c.RequiresReplace
+	p.showAll = c.Importing != ""
 	p.body(c.Before, c.After, bodyChange(c.Before, c.After))
-	p.replace = nil
+	p.replace, p.showAll = nil, false
 	p.nl()
 }
 

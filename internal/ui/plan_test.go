@@ -132,11 +132,11 @@ func TestRenderPlanUpdate(t *testing.T) {
 	}}
 	checkText(t, renderPlan(t, p, Options{}), `Tether used the selected providers to generate the following execution
 plan. Resource actions are indicated with the following symbols:
-  ~ update in place
+  ~ update in-place
 
 Tether will perform the following actions:
 
-  # tether_file.a will be updated in place
+  # tether_file.a will be updated in-place
   ~ resource "tether_file" "a" {
       ~ content  = "one" -> "two"
         id       = "f-1"
@@ -342,6 +342,8 @@ func TestRenderPlanOutputs(t *testing.T) {
       + id = (known after apply)
     }
 
+Plan: 1 to add, 0 to change, 0 to destroy.
+
 Changes to Outputs:
   + id       = (known after apply)
   ~ greeting = "hi" -> "hello"
@@ -352,8 +354,6 @@ Changes to Outputs:
   + m        = {
       + "k" = "v"
     }
-
-Plan: 1 to add, 0 to change, 0 to destroy.
 `)
 }
 
@@ -364,8 +364,6 @@ func TestRenderPlanOnlyOutputs(t *testing.T) {
 
 You can apply this plan to save these new output values to the Tether
 state, without changing any real infrastructure.
-
-Plan: 0 to add, 0 to change, 0 to destroy.
 `)
 }
 
@@ -404,7 +402,7 @@ func TestRenderPlanSensitive(t *testing.T) {
 	checkText(t, renderPlan(t, p, Options{}), `Tether used the selected providers to generate the following execution
 plan. Resource actions are indicated with the following symbols:
   + create
-  ~ update in place
+  ~ update in-place
   - destroy
 
 Tether will perform the following actions:
@@ -419,7 +417,7 @@ Tether will perform the following actions:
       + keys    = (sensitive value)
     }
 
-  # tether_file.b will be updated in place
+  # tether_file.b will be updated in-place
   ~ resource "tether_file" "b" {
       ~ content = (sensitive value)
         id      = "1"
@@ -445,7 +443,7 @@ func TestRenderPlanHeredocDiff(t *testing.T) {
 		After:  obj(map[string]cty.Value{"content": str("[main]\nport = 8080\nhost = a\n\nextra\n")}),
 	}}}
 	got := renderPlan(t, p, Options{})
-	want := `  # tether_file.a will be updated in place
+	want := `  # tether_file.a will be updated in-place
   ~ resource "tether_file" "a" {
       ~ content = <<-EOT
             [main]

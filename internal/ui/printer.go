@@ -35,6 +35,9 @@ type printer struct {
 
 	// replace holds RequiresReplace of the change being rendered.
 	replace []cty.Path
+	// showAll shows unchanged attributes too: Terraform lists the whole
+	// object it imports.
+	showAll bool
 }
 
 func (p *printer) str(s string) { p.buf = append(p.buf, s...) }

@@ -277,7 +277,17 @@ func finishLine(e plan.Event) string {
 
 // ApplySummary is the last line of a successful apply.
 func ApplySummary(added, changed, destroyed int) string {
-	return "Apply complete! Resources: " + strconv.Itoa(added) + " added, " +
+	return ImportSummary(0, added, changed, destroyed)
+}
+
+// ImportSummary is ApplySummary for an apply that imported objects, which
+// Terraform counts first when there are any.
+func ImportSummary(imported, added, changed, destroyed int) string {
+	s := "Apply complete! Resources: "
+	if imported > 0 {
+		s += strconv.Itoa(imported) + " imported, "
+	}
+	return s + strconv.Itoa(added) + " added, " +
 		strconv.Itoa(changed) + " changed, " + strconv.Itoa(destroyed) + " destroyed."
 }
 

@@ -288,7 +288,7 @@ func (p *printer) keyed(depth int, es []entry, parent change, path cty.Path, nou
 	hidden := 0
 	for i := range es {
 		e := &es[i]
-		if e.c == same && parent == modify && !(top && importantAttr(e.key)) {
+		if e.c == same && parent == modify && !(top && importantAttr(e.key)) && !p.showAll {
 			hidden++
 			continue
 		}
