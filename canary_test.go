@@ -107,7 +107,7 @@ func TestSecretsCanary(t *testing.T) {
 	t.Setenv("DB_PASSWORD", pw2)
 	t.Setenv("API_KEY", key2)
 	plan = run(2, "plan", "--detailed-exitcode")
-	for _, want := range []string{"# tether_file.pw will be updated in place", "# tether_file.key will be updated in place"} {
+	for _, want := range []string{"# tether_file.pw will be updated in-place", "# tether_file.key will be updated in-place"} {
 		if !strings.Contains(plan, want) {
 			t.Errorf("plan lacks %q:\n%s", want, plan)
 		}

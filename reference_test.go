@@ -181,7 +181,7 @@ func TestReferenceKindsOfYourOwn(t *testing.T) {
 	vault["secret/db"] = randomSecret(t, "db")
 	secrets = append(secrets, vault["secret/db"])
 	plan = p.must(2, build, "plan", "--detailed-exitcode")
-	if !strings.Contains(plan, "tether_file.db will be updated in place") || strings.Contains(plan, "tether_file.user will") {
+	if !strings.Contains(plan, "tether_file.db will be updated in-place") || strings.Contains(plan, "tether_file.user will") {
 		t.Errorf("plan:\n%s", plan)
 	}
 	check("up", "--yes")

@@ -18,6 +18,10 @@ type ProviderConfig struct {
 	// Source is the provider's fully qualified source address.
 	Source tfaddr.Provider
 	Alias  string
+	// Key is the instance key of a configuration repeated with for_each,
+	// in address form (`["us-east-1"]`), which Terraform has no syntax
+	// for; "" otherwise.
+	Key string
 }
 
 func (p ProviderConfig) String() string {
@@ -25,7 +29,7 @@ func (p ProviderConfig) String() string {
 	if p.Alias != "" {
 		s += "." + p.Alias
 	}
-	return Join(p.Module, s)
+	return Join(p.Module, s) + p.Key
 }
 
 // ParseProviderConfig reads a provider configuration address in the form
@@ -62,6 +66,12 @@ func ParseProviderConfig(s string) (ProviderConfig, error) {
 			return p, fmt.Errorf("%q is not a provider configuration address", s)
 		}
 		p.Alias = tail[1:]
+		if i := strings.IndexByte(p.Alias, '['); i >= 0 {
+			p.Alias, p.Key = p.Alias[:i], p.Alias[i:]
+			if p.Alias == "" || !strings.HasSuffix(p.Key, "]") {
+				return p, fmt.Errorf("%q is not a provider configuration address", s)
+			}
+		}
 	}
 	return p, nil
 }

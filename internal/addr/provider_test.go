@@ -8,6 +8,8 @@ func TestProviderConfigRoundTrip(t *testing.T) {
 		`provider["registry.terraform.io/hashicorp/aws"].west`,
 		`module.net.provider["registry.terraform.io/hashicorp/time"]`,
 		`provider["example.com/acme/widget"].a_b`,
+		`provider["registry.terraform.io/hashicorp/aws"].by_region["us-east-1"]`,
+		`provider["registry.terraform.io/hashicorp/aws"].each[0]`,
 	} {
 		t.Run(s, func(t *testing.T) {
 			p, err := ParseProviderConfig(s)

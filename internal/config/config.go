@@ -90,6 +90,11 @@ type Node struct {
 	// resource, data source or provider configuration
 	// (`registry.terraform.io/hashicorp/aws`): what the engine starts.
 	Source string
+	// ProviderKey is set on a resource or data source whose provider
+	// configuration is repeated with for_each (`provider =
+	// aws.by_region[each.key]`): it evaluates, per instance, the key of
+	// the provider instance that serves it.
+	ProviderKey func(scope Scope, inst Instance) (cty.Value, hcl.Diagnostics)
 	// DeclRange is where the node is declared (its block header or
 	// attribute name).
 	DeclRange hcl.Range

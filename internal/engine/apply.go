@@ -383,7 +383,7 @@ func (e *Engine) readDeferred(ctx context.Context, p *Planned, n *node, ni *node
 		return attribute(in.addr, n.cfg, diags)
 	}
 	uv, cfgMarks := marks.Unmark(cfgVal)
-	resp := n.prov.ReadDataSource(ctx, provider.ReadDataRequest{TypeName: n.cfg.Type, Config: uv})
+	resp := in.provider(n).ReadDataSource(ctx, provider.ReadDataRequest{TypeName: n.cfg.Type, Config: uv})
 	diags = append(diags, attribute(in.addr, n.cfg, resp.Diagnostics)...)
 	if resp.Diagnostics.HasErrors() {
 		e.failed(in.addr, plan.Read, start, diags)
@@ -412,7 +412,7 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 			start = time.Now()
 			e.event(plan.Event{Addr: in.addr, Action: action, Phase: plan.Started})
 		}
-		return n.prov.ApplyResourceChange(ctx, req), true
+		return in.provider(n).ApplyResourceChange(ctx, req), true
 	}
 	interrupted := errorDiag(in.addr, n.cfg, "Not started", "The apply was interrupted before this operation could start.")
 	_, sens := marks.Unmark(change.After)
@@ -598,7 +598,7 @@ func typeOf(n *node, in *instance) string {
 
 func providerOf(n *node, in *instance) string {
 	if n.cfg != nil {
-		return n.cfg.Provider
+		return n.cfg.Provider + in.provKey
 	}
 	return in.recorded.Provider
 }

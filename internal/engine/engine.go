@@ -97,8 +97,11 @@ type node struct {
 
 	// prov is a provider configuration's instance, started when it is
 	// planned; a resource's or data source's is its configuration's,
-	// taken when it is planned.
+	// taken when it is planned. A provider configuration repeated with
+	// for_each has provs instead, by instance key, and its resources'
+	// instances each take theirs.
 	prov   provider.Provider
+	provs  map[string]provider.Provider
 	schema *provider.ResourceSchema
 
 	// per holds the node in each instance of its module, aligned with
@@ -164,7 +167,12 @@ type instance struct {
 	// checkAfterApply holds postconditions that were unknown at plan.
 	checkAfterApply bool
 	resourceDeps    []string
-	value           cty.Value // marked
+	// prov is the provider instance that serves this instance when its
+	// provider configuration is repeated, and provKey its key (["x"]);
+	// otherwise the node's serves.
+	prov    provider.Provider
+	provKey string
+	value   cty.Value // marked
 }
 
 func (e *Engine) parallelism() int {
@@ -398,4 +406,12 @@ func sortedStrings(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// provider is the provider instance that serves a resource instance.
+func (in *instance) provider(n *node) provider.Provider {
+	if in.prov != nil {
+		return in.prov
+	}
+	return n.prov
 }

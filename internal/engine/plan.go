@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -129,11 +131,17 @@ func (e *Engine) planNode(ctx context.Context, p *Planned, n *node) hcl.Diagnost
 	switch cn.Kind {
 	case config.Resource, config.DataSource:
 		pn := p.nodes[p.byAddr[cn.Provider]]
-		if pn.prov == nil {
-			// Its configuration failed, and said so.
-			return nil
+		switch {
+		case pn.cfg.Repeat != nil:
+			// Each instance takes its own provider instance.
+			if pn.provs == nil && !pn.per[0].deferred {
+				return nil // its configuration failed, and said so
+			}
+		case pn.prov == nil:
+			return nil // its configuration failed, and said so
+		default:
+			n.prov = pn.prov
 		}
-		n.prov = pn.prov
 		return e.planResources(ctx, p, n)
 	}
 	var diags hcl.Diagnostics
@@ -242,6 +250,9 @@ func (p *Planned) check(n *node, ni *nodeInst, final bool) hcl.Diagnostics {
 }
 
 func (e *Engine) configure(ctx context.Context, p *Planned, n *node) hcl.Diagnostics {
+	if n.cfg.Repeat != nil {
+		return e.configureEach(ctx, p, n)
+	}
 	if n.prov == nil {
 		if e.Providers.Start == nil {
 			return hcl.Diagnostics{errorDiag(n.addr, n.cfg, "Provider not available", fmt.Sprintf("No provider %s can be started here.", n.cfg.Source))}
@@ -340,6 +351,11 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 			ni.insts = append(ni.insts, in)
 			owner[in] = ni
 			all = append(all, in)
+		}
+		if n.cfg.ProviderKey != nil {
+			if d := p.instanceProviders(n, ni); d.HasErrors() {
+				return d
+			}
 		}
 	}
 	var mu sync.Mutex
@@ -450,7 +466,7 @@ func (e *Engine) planData(ctx context.Context, p *Planned, n *node, ni *nodeInst
 		return attribute(in.addr, n.cfg, diags)
 	}
 	uv, cfgMarks := marks.Unmark(cfgVal)
-	diags = append(diags, attribute(in.addr, n.cfg, n.prov.ValidateDataSourceConfig(n.cfg.Type, uv))...)
+	diags = append(diags, attribute(in.addr, n.cfg, in.provider(n).ValidateDataSourceConfig(n.cfg.Type, uv))...)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -470,7 +486,7 @@ func (e *Engine) planData(ctx context.Context, p *Planned, n *node, ni *nodeInst
 		}
 		return diags
 	}
-	resp := n.prov.ReadDataSource(ctx, provider.ReadDataRequest{TypeName: n.cfg.Type, Config: uv})
+	resp := in.provider(n).ReadDataSource(ctx, provider.ReadDataRequest{TypeName: n.cfg.Type, Config: uv})
 	diags = append(diags, attribute(in.addr, n.cfg, resp.Diagnostics)...)
 	if resp.Diagnostics.HasErrors() {
 		return diags
@@ -504,7 +520,7 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		}
 	}
 	if in.recorded != nil {
-		diags = append(diags, e.refresh(ctx, p, n.prov, n.schema, in, n.cfg)...)
+		diags = append(diags, e.refresh(ctx, p, in.provider(n), n.schema, in, n.cfg)...)
 		if diags.HasErrors() {
 			return diags
 		}
@@ -624,11 +640,11 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 		uv = ignoreChanges(n.cfg.Lifecycle, block, prior, uv)
 	}
 	in.configVal = uv
-	diags := attribute(in.addr, n.cfg, in.res.scrubDiags(n.prov.ValidateResourceConfig(n.cfg.Type, uv)))
+	diags := attribute(in.addr, n.cfg, in.res.scrubDiags(in.provider(n).ValidateResourceConfig(n.cfg.Type, uv)))
 	if diags.HasErrors() {
 		return nil, cty.NilVal, nil, diags
 	}
-	resp := n.prov.PlanResourceChange(ctx, provider.PlanRequest{
+	resp := in.provider(n).PlanResourceChange(ctx, provider.PlanRequest{
 		TypeName: n.cfg.Type, PriorState: prior, ProposedNewState: proposedNew(block, prior, uv),
 		Config: uv, PriorPrivate: in.priorPrivate,
 	})
@@ -660,7 +676,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 			change.Action = replaceAction(n.cfg)
 			// A replacement is a create: plan it again from nothing so that
 			// computed attributes are unknown rather than carried over.
-			resp := n.prov.PlanResourceChange(ctx, provider.PlanRequest{
+			resp := in.provider(n).PlanResourceChange(ctx, provider.PlanRequest{
 				TypeName: n.cfg.Type, PriorState: cty.NullVal(ty), ProposedNewState: proposedNew(block, cty.NullVal(ty), uv),
 				Config: uv,
 			})
@@ -859,6 +875,17 @@ func (e *Engine) orphanProvider(ctx context.Context, p *Planned, obj *state.Obje
 	}
 	p.implied.Lock()
 	defer p.implied.Unlock()
+	whole := pc
+	whole.Key = ""
+	if id, ok := p.byAddr[whole.String()]; ok && pc.Key != "" {
+		pn := p.nodes[id]
+		prov, ok := pn.provs[pc.Key]
+		if !ok {
+			return nil, nil, hcl.Diagnostics{errorDiag(obj.Address, nil, "Provider configuration not present",
+				fmt.Sprintf("To destroy %s, the provider instance %s is needed, and the for_each of %s no longer has that key. Put the key back until the object is destroyed.", obj.Address, a, pn.addr))}
+		}
+		return prov, rs, nil
+	}
 	if id, ok := p.byAddr[a]; ok {
 		pn := p.nodes[id]
 		if pn.prov == nil {
@@ -1035,7 +1062,7 @@ func (p *Planned) importTargets(n *node, mi *modInstance) (map[string]config.Imp
 // object of the instance: the provider imports it by its id, then reads it
 // back, as Terraform does.
 func (e *Engine) importObject(ctx context.Context, n *node, in *instance) hcl.Diagnostics {
-	resp := n.prov.ImportResourceState(ctx, provider.ImportRequest{TypeName: n.cfg.Type, ID: in.importID})
+	resp := in.provider(n).ImportResourceState(ctx, provider.ImportRequest{TypeName: n.cfg.Type, ID: in.importID})
 	if resp.Diagnostics.HasErrors() {
 		return attribute(in.addr, n.cfg, resp.Diagnostics)
 	}
@@ -1050,7 +1077,7 @@ func (e *Engine) importObject(ctx context.Context, n *node, in *instance) hcl.Di
 		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Import returned no object",
 			fmt.Sprintf("The provider imported no %s for the id %q.", n.cfg.Type, in.importID))}
 	}
-	read := n.prov.ReadResource(ctx, provider.ReadRequest{TypeName: n.cfg.Type, PriorState: found.State, Private: found.Private})
+	read := in.provider(n).ReadResource(ctx, provider.ReadRequest{TypeName: n.cfg.Type, PriorState: found.State, Private: found.Private})
 	if read.Diagnostics.HasErrors() {
 		return attribute(in.addr, n.cfg, read.Diagnostics)
 	}
@@ -1087,4 +1114,88 @@ func notInConfiguration(instance string) string {
 		return instance + " is not in configuration"
 	}
 	return ia.Static() + " is not in configuration"
+}
+
+// configureEach configures a provider configuration repeated with
+// for_each: one provider instance per key, each configured with its
+// each.key and each.value. A for_each not known yet defers the
+// configuration, and with it everything it serves, to a later round.
+func (e *Engine) configureEach(ctx context.Context, p *Planned, n *node) hcl.Diagnostics {
+	ni := n.per[0]
+	keys, deferredBy, diags := p.repeatKeys(n, ni.mi)
+	if diags.HasErrors() {
+		return diags
+	}
+	if deferredBy != "" {
+		ni.deferred, ni.waiting, ni.pending = true, deferredBy, true
+		return nil
+	}
+	if n.provs == nil {
+		n.provs = map[string]provider.Provider{}
+	}
+	for _, k := range keys {
+		ks := addr.KeyString(k.key)
+		prov, ok := n.provs[ks]
+		if !ok {
+			var err error
+			if prov, err = e.Providers.Start(n.cfg.Source); err != nil {
+				return append(diags, errorDiag(n.addr+ks, n.cfg, "Provider not available", err.Error()))
+			}
+			n.provs[ks] = prov
+		}
+		v, d := n.cfg.Eval(p.scopeAt(ni.mi), config.Instance{Key: k.key, Each: k.each})
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			return diags
+		}
+		uv, _ := v.UnmarkDeep()
+		if !uv.IsWhollyKnown() {
+			n.configUnknown = true
+		}
+		diags = append(diags, prov.ValidateProviderConfig(uv)...)
+		if diags.HasErrors() {
+			return diags
+		}
+		diags = append(diags, prov.ConfigureProvider(ctx, uv)...)
+		if diags.HasErrors() {
+			return diags
+		}
+	}
+	return diags
+}
+
+// instanceProviders gives each instance of a resource whose provider
+// configuration is repeated the provider instance its provider key names;
+// an instance whose key left for_each is destroyed by the one state
+// records.
+func (p *Planned) instanceProviders(n *node, ni *nodeInst) hcl.Diagnostics {
+	pn := p.nodes[p.byAddr[n.cfg.Provider]]
+	for _, in := range ni.insts {
+		var ks string
+		if in.gone {
+			pc, err := addr.ParseProviderConfig(in.recorded.Provider)
+			if err != nil {
+				return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Unreadable provider in state", err.Error())}
+			}
+			ks = pc.Key
+		} else {
+			k, diags := n.cfg.ProviderKey(p.scopeAt(ni.mi), config.Instance{Key: in.key, Each: in.each})
+			if diags.HasErrors() {
+				return attribute(in.addr, n.cfg, diags)
+			}
+			uk, _ := k.Unmark()
+			if !uk.IsWhollyKnown() || uk.IsNull() || (uk.Type() != cty.String && uk.Type() != cty.Number) {
+				return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Invalid provider instance key",
+					"The key that picks this resource's provider instance must be a known string or number when planning.")}
+			}
+			ks = addr.KeyString(uk)
+		}
+		prov, ok := pn.provs[ks]
+		if !ok {
+			return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Provider instance not present",
+				fmt.Sprintf("%s has no instance %s: its for_each has the keys %s.", pn.addr, ks, strings.Join(slices.Sorted(maps.Keys(pn.provs)), ", ")))}
+		}
+		in.prov, in.provKey = prov, ks
+	}
+	return nil
 }

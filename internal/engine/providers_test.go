@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/zclconf/go-cty/cty"
+
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/engine"
 	"github.com/tetherhq/tether/internal/hclconfig"
@@ -26,7 +28,7 @@ type instance struct {
 }
 
 func (i *instance) ApplyResourceChange(ctx context.Context, req provider.ApplyRequest) provider.ApplyResponse {
-	if req.PriorState.IsNull() && req.TypeName == "tether_value" {
+	if req.PriorState.IsNull() && req.TypeName == "tether_value" && req.Config.GetAttr("input").Type() == cty.String {
 		i.mu.Lock()
 		i.created = append(i.created, req.Config.GetAttr("input").AsString())
 		i.mu.Unlock()
@@ -227,5 +229,129 @@ resource "tether_value" "z" {
 	}
 	if res.Destroyed != 6 {
 		t.Errorf("destroyed %d objects, want 6", res.Destroyed)
+	}
+}
+
+// TestProviderForEach runs a provider configuration repeated with
+// for_each, beyond Terraform: one provider instance per key, each
+// resource instance served by the one its key names, state recording the
+// instance's key; and a for_each known only after apply defers the
+// configuration and what it serves to the next round.
+func TestProviderForEach(t *testing.T) {
+	dir := t.TempDir()
+	write := func(text string) {
+		if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(`
+resource "tether_random" "r" {
+  length = 4
+}
+
+provider "tether" {
+  alias    = "by_region"
+  for_each = toset([for s in ["east", "west"] : "${s}${substr(tether_random.r.result, 0, 0)}"])
+}
+
+resource "tether_value" "v" {
+  for_each = toset(["east", "west"])
+  provider = tether.by_region[each.key]
+  input    = each.key
+}
+`)
+	store, err := state.OpenSQLite(filepath.Join(dir, ".tether", "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	builtin := config.BuiltinSource.String()
+	schema, _ := tetherprovider.New().GetSchema()
+	var mu sync.Mutex
+	var started []*instance
+	eng := &engine.Engine{
+		Store: store,
+		Providers: provider.Factory{
+			Schema: func(string) (*provider.Schema, error) { return schema, nil },
+			Start: func(string) (provider.Provider, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				i := &instance{Provider: tetherprovider.New(), id: len(started)}
+				started = append(started, i)
+				return i, nil
+			},
+		},
+	}
+	ctx := context.Background()
+	round := func() *engine.Planned {
+		t.Helper()
+		cfg, diags := hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{builtin: schema}})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		p, diags := eng.Plan(ctx, cfg, engine.PlanOptions{})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		if _, diags := eng.Apply(ctx, p); diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		return p
+	}
+	first := round()
+	if len(first.Plan.Deferred) != 1 || first.Plan.Deferred[0].Addr != "tether_value.v[*]" {
+		t.Fatalf("the first round defers %v, want tether_value.v[*] (its provider's for_each is known only after apply)", first.Plan.Deferred)
+	}
+	second := round()
+	if len(second.Plan.Deferred) != 0 {
+		t.Fatalf("the second round still defers %v", second.Plan.Deferred)
+	}
+	servedBy := map[string]int{}
+	for _, i := range started {
+		for _, v := range i.created {
+			servedBy[v] = i.id
+		}
+	}
+	if servedBy["east"] == servedBy["west"] {
+		t.Errorf("east and west were created by the same provider instance %d", servedBy["east"])
+	}
+	snap, err := store.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for key, want := range map[string]string{
+		`tether_value.v["east"]`: `provider["registry.terraform.io/tetherhq/tether"].by_region["east"]`,
+		`tether_value.v["west"]`: `provider["registry.terraform.io/tetherhq/tether"].by_region["west"]`,
+	} {
+		if obj := snap.Objects[key]; obj == nil || obj.Provider != want {
+			t.Errorf("%s records provider %v, want %s", key, obj, want)
+		}
+	}
+
+	// A resource naming a key the configuration does not have is an error
+	// at plan.
+	write(`
+resource "tether_random" "r" {
+  length = 4
+}
+
+provider "tether" {
+  alias    = "by_region"
+  for_each = toset([for s in ["east", "west"] : "${s}${substr(tether_random.r.result, 0, 0)}"])
+}
+
+resource "tether_value" "v" {
+  for_each = toset(["east", "west", "north"])
+  provider = tether.by_region[each.key]
+  input    = each.key
+}
+`)
+	cfg, diags := hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{builtin: schema}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	_, diags = eng.Plan(ctx, cfg, engine.PlanOptions{})
+	if !diags.HasErrors() || diags[0].Summary != `tether_value.v["north"]: Provider instance not present` {
+		t.Errorf("a key the provider does not have: got %v", diags)
 	}
 }

@@ -48,9 +48,10 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	l.diags = append(l.diags, d...)
 
 	local, alias, rng := impliedProvider(typ), "", b.LabelRanges[0]
+	var providerKey hcl.Expression
 	if a, ok := meta.Attributes["provider"]; ok {
 		var valid bool
-		local, alias, valid = providerRef(a.Expr)
+		local, alias, providerKey, valid = keyedProviderRef(a.Expr)
 		rng = a.Expr.Range()
 		if !valid {
 			l.errorf(a.Expr.Range(), "Invalid provider reference",
@@ -101,6 +102,7 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	l.pending = append(l.pending, func() {
 		refs := m.resolve(n, append(traversals, lifecycleTraversals...), repeatKind)
 		m.resolveDependsOn(n)
+		m.providerKey(n, providerKey, rng, repeatKind)
 		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 			ctx := m.evalContext(refs, scope, inst, cty.NilVal)
 			if len(dynamicTypes) == 0 {
@@ -307,7 +309,7 @@ func (m *module) resolveDependsOn(n *config.Node) {
 func (m *module) provider(b *hcl.Block) {
 	l := m.l
 	local := b.Labels[0]
-	meta, remain, d := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"}}})
+	meta, remain, d := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"}, {Name: "for_each"}}})
 	l.diags = append(l.diags, d...)
 	alias := ""
 	if a, ok := meta.Attributes["alias"]; ok {
@@ -339,11 +341,20 @@ func (m *module) provider(b *hcl.Block) {
 	if !l.declare(n) {
 		return
 	}
+	repeatKind := ""
+	if a, ok := meta.Attributes["for_each"]; ok {
+		if alias == "" {
+			l.errorf(a.NameRange, "Provider for_each without alias",
+				"A provider configuration repeated with for_each needs an alias, so that resources can name its instances as %s.ALIAS[KEY]; the default configuration cannot be repeated.", local)
+			return
+		}
+		n.Repeat, repeatKind = l.repeatOf(m, n, a.Expr, true, checkForEach), "for_each"
+	}
 	spec := decoderSpec(ps.Provider)
 	l.checkBody(remain, spec, orEmpty(ps.Provider))
 	traversals := hcldec.Variables(remain, spec)
 	l.pending = append(l.pending, func() {
-		refs := m.resolve(n, traversals, "")
+		refs := m.resolve(n, traversals, repeatKind)
 		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 			return hcldec.Decode(remain, spec, m.evalContext(refs, scope, inst, cty.NilVal))
 		}

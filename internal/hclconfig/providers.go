@@ -400,3 +400,53 @@ func (m *module) checkProviderFunctions(files []*hcl.File) {
 		})
 	}
 }
+
+// keyedProviderRef reads a resource's provider argument: a configuration
+// (`aws`, `aws.west`), or an instance of one repeated with for_each, whose
+// key is an expression (`aws.by_region[each.key]`).
+func keyedProviderRef(expr hcl.Expression) (local, alias string, key hcl.Expression, ok bool) {
+	if local, alias, ok = providerRef(expr); ok {
+		return local, alias, nil, true
+	}
+	if t, d := hcl.AbsTraversalForExpr(expr); !d.HasErrors() && len(t) == 3 {
+		if idx, isIndex := t[2].(hcl.TraverseIndex); isIndex {
+			if a, isAttr := t[1].(hcl.TraverseAttr); isAttr {
+				return t.RootName(), a.Name, &hclsyntax.LiteralValueExpr{Val: idx.Key, SrcRange: idx.SrcRange}, true
+			}
+		}
+		return "", "", nil, false
+	}
+	ie, isIndex := expr.(*hclsyntax.IndexExpr)
+	if !isIndex {
+		return "", "", nil, false
+	}
+	local, alias, ok = providerRef(ie.Collection)
+	if !ok || alias == "" {
+		return "", "", nil, false
+	}
+	return local, alias, ie.Key, true
+}
+
+// providerKey checks a resource's provider reference against the
+// configuration it names, once every declaration is known: a repeated
+// configuration needs a key, and only a repeated one takes one. The key is
+// evaluated per instance of the resource.
+func (m *module) providerKey(n *config.Node, key hcl.Expression, rng hcl.Range, repeatKind string) {
+	target, ok := m.l.decls[n.Provider]
+	if !ok {
+		return // reported where the configuration was looked up
+	}
+	switch {
+	case target.Repeat != nil && key == nil:
+		m.l.errorf(rng, "Provider instance key missing",
+			"%s is repeated with for_each, so a resource names one of its instances: provider = %s[each.key], say.", target.Name, target.Name)
+	case target.Repeat == nil && key != nil:
+		m.l.errorf(key.Range(), "Provider configuration not repeated",
+			"%s has no for_each, so it has no instances to pick by key; remove the index.", target.Name)
+	case key != nil:
+		refs := m.resolve(n, key.Variables(), repeatKind)
+		n.ProviderKey = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+			return key.Value(m.evalContext(refs, scope, inst, cty.NilVal))
+		}
+	}
+}

@@ -109,6 +109,47 @@ resource "tether_value" "v" {
 			at:      "main.tf:8:15",
 		},
 		{
+			name: "repeated configuration without alias",
+			files: map[string]string{"main.tf": `
+provider "tether" {
+  for_each = toset(["a"])
+}
+`},
+			summary: "Provider for_each without alias",
+			at:      "main.tf:3:3",
+		},
+		{
+			name: "repeated configuration named without a key",
+			files: map[string]string{"main.tf": `
+provider "tether" {
+  alias    = "each"
+  for_each = toset(["a"])
+}
+
+resource "tether_value" "v" {
+  provider = tether.each
+  input    = "x"
+}
+`},
+			summary: "Provider instance key missing",
+			at:      "main.tf:8:14",
+		},
+		{
+			name: "key on a configuration that is not repeated",
+			files: map[string]string{"main.tf": `
+provider "tether" {
+  alias = "b"
+}
+
+resource "tether_value" "v" {
+  provider = tether.b["x"]
+  input    = "x"
+}
+`},
+			summary: "Provider configuration not repeated",
+			at:      "main.tf:7:22",
+		},
+		{
 			name: "invalid alias",
 			files: map[string]string{"main.tf": `
 provider "tether" {

@@ -102,8 +102,8 @@ func (r *reqScan) module(dir string, depth int) {
 				name := impliedProvider(b.Labels[0])
 				if meta, _, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "provider"}}}); meta != nil {
 					if a, ok := meta.Attributes["provider"]; ok {
-						if t, d := hcl.AbsTraversalForExpr(a.Expr); !d.HasErrors() && len(t) > 0 {
-							name = t.RootName()
+						if local, _, _, ok := keyedProviderRef(a.Expr); ok {
+							name = local
 						}
 					}
 				}
