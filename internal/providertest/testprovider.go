@@ -88,15 +88,24 @@ func BuildTestProvider(schema int) (Provider, error) {
 }
 
 // moduleRoot is the folder of this repository's go.mod, found from this
-// source file's path, so that it does not depend on the working folder.
+// source file's path, so that it does not depend on the working folder;
+// in a build with -trimpath, whose paths are not absolute, from the go.mod
+// the go command finds for the working folder.
 func moduleRoot() (string, error) {
 	_, src, _, ok := runtime.Caller(0)
 	if !ok {
 		return "", errors.New("providertest: cannot locate the source of package providertest")
 	}
 	root := filepath.Join(filepath.Dir(src), "..", "..")
-	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		return "", fmt.Errorf("providertest: the test provider is built from this repository, whose go.mod is not at %s: %w", root, err)
+	if !filepath.IsAbs(src) {
+		out, err := exec.Command("go", "env", "GOMOD").Output()
+		if err != nil {
+			return "", fmt.Errorf("providertest: go env GOMOD: %w", err)
+		}
+		root = filepath.Dir(strings.TrimSpace(string(out)))
+	}
+	if _, err := os.Stat(filepath.Join(root, "internal", "providertest", "testprovider")); err != nil {
+		return "", fmt.Errorf("providertest: the test provider is built from this repository, which is not at %s: %w", root, err)
 	}
 	return root, nil
 }
