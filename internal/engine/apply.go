@@ -96,6 +96,9 @@ func (e *Engine) commitMoves(ctx context.Context, p *Planned) error {
 		}
 		moved := *obj
 		moved.Address = m.to
+		if m.retype != nil && m.retype.converted != nil {
+			moved = *m.retype.converted
+		}
 		ch.Delete = append(ch.Delete, m.from)
 		ch.Put = append(ch.Put, &moved)
 	}

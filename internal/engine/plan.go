@@ -424,7 +424,15 @@ func (p *Planned) claim(n *node, mi *modInstance, keep bool) []*state.Object {
 
 // refresh reads a recorded object back from its provider.
 func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider, rs *provider.ResourceSchema, in *instance, cn *config.Node) hcl.Diagnostics {
-	v, diags := decodeRecorded(ctx, e.Keys, prov, rs, in.recorded, cn)
+	var diags hcl.Diagnostics
+	if cn != nil && in.recorded.Type != cn.Type {
+		// A moved block brought it from a resource of another type.
+		if diags = e.moveAcrossTypes(ctx, p, prov, rs, in, cn); diags.HasErrors() {
+			return diags
+		}
+	}
+	v, d := decodeRecorded(ctx, e.Keys, prov, rs, in.recorded, cn)
+	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return diags
 	}

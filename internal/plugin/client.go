@@ -423,6 +423,39 @@ func (c *Client) ImportResourceState(ctx context.Context, req provider.ImportReq
 	return out
 }
 
+// MoveResourceState asks the provider of the target type to convert an
+// object recorded for another type. A provider older than the call (it
+// answers Unimplemented) gets a diagnostic saying it cannot move objects
+// between those types.
+func (c *Client) MoveResourceState(ctx context.Context, req provider.MoveRequest) provider.MoveResponse {
+	ty, diags := c.resourceType(req.TargetTypeName)
+	if diags != nil {
+		return provider.MoveResponse{TargetState: cty.NullVal(ty), Diagnostics: diags}
+	}
+	resp, err := c.rpc.MoveResourceState(ctx, &tfprotov6.MoveResourceStateRequest{
+		SourceProviderAddress: req.SourceProviderAddress,
+		SourceTypeName:        req.SourceTypeName,
+		SourceSchemaVersion:   req.SourceSchemaVersion,
+		SourceState:           &tfprotov6.RawState{JSON: req.SourceStateJSON},
+		SourcePrivate:         req.SourcePrivate,
+		TargetTypeName:        req.TargetTypeName,
+	})
+	if status.Code(err) == codes.Unimplemented {
+		return provider.MoveResponse{TargetState: cty.NullVal(ty), Diagnostics: hcl.Diagnostics{errorDiag("Move not supported",
+			fmt.Sprintf("The provider plugin %s does not support moving resources of type %s to %s: it predates moves across resource types (Terraform 1.8). Upgrade the provider, or move the object by hand.", c.path, req.SourceTypeName, req.TargetTypeName))}}
+	}
+	if err != nil {
+		return provider.MoveResponse{TargetState: cty.NullVal(ty), Diagnostics: c.rpcDiags(ctx, "MoveResourceState", err)}
+	}
+	diags = protocol.DiagnosticsFromTF(resp.Diagnostics)
+	v := c.decode("moved state", resp.TargetState, ty, &diags, cty.NullVal(ty))
+	if !diags.HasErrors() && isNull(v) {
+		diags = append(diags, errorDiag("Provider produced an invalid moved state",
+			fmt.Sprintf("The provider plugin %s answered the move of a %s object to %s with no object and no error. This is a bug in the provider.", c.path, req.SourceTypeName, req.TargetTypeName)))
+	}
+	return provider.MoveResponse{TargetState: v, TargetPrivate: resp.TargetPrivate, Diagnostics: diags}
+}
+
 func (c *Client) ReadDataSource(ctx context.Context, req provider.ReadDataRequest) provider.ReadDataResponse {
 	ty, diags := c.dataSourceType(req.TypeName)
 	if diags != nil {

@@ -41,6 +41,9 @@ type rpcClient interface {
 	ApplyResourceChange(context.Context, *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error)
 	ImportResourceState(context.Context, *tfprotov6.ImportResourceStateRequest) (*tfprotov6.ImportResourceStateResponse, error)
 	ReadDataSource(context.Context, *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error)
+	// MoveResourceState fails with codes.Unimplemented for providers older
+	// than moves across resource types (Terraform 1.8).
+	MoveResourceState(context.Context, *tfprotov6.MoveResourceStateRequest) (*tfprotov6.MoveResourceStateResponse, error)
 	// GetFunctions fails with codes.Unimplemented for providers older than
 	// provider-defined functions.
 	GetFunctions(context.Context) (*tfprotov6.GetFunctionsResponse, error)

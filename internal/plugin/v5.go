@@ -235,6 +235,28 @@ func (r rpc5) ImportResourceState(ctx context.Context, req *tfprotov6.ImportReso
 	return out, nil
 }
 
+func (r rpc5) MoveResourceState(ctx context.Context, req *tfprotov6.MoveResourceStateRequest) (*tfprotov6.MoveResourceStateResponse, error) {
+	preq := &tfplugin5.MoveResourceState_Request{
+		SourceProviderAddress: req.SourceProviderAddress,
+		SourceTypeName:        req.SourceTypeName,
+		SourceSchemaVersion:   req.SourceSchemaVersion,
+		TargetTypeName:        req.TargetTypeName,
+		SourcePrivate:         req.SourcePrivate,
+	}
+	if req.SourceState != nil {
+		preq.SourceState = &tfplugin5.RawState{Json: req.SourceState.JSON}
+	}
+	resp, err := r.c.MoveResourceState(ctx, preq)
+	if err != nil {
+		return nil, err
+	}
+	return &tfprotov6.MoveResourceStateResponse{
+		TargetState:   dvFrom5(resp.TargetState),
+		TargetPrivate: resp.TargetPrivate,
+		Diagnostics:   diagsFrom5(resp.Diagnostics),
+	}, nil
+}
+
 func (r rpc5) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
 	resp, err := r.c.ReadDataSource(ctx, &tfplugin5.ReadDataSource_Request{
 		TypeName:           req.TypeName,

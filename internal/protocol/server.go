@@ -100,7 +100,9 @@ func (s *server) load() {
 func serverCapabilities() *tfprotov6.ServerCapabilities {
 	// PlanDestroy: provider.Provider is asked to plan destroys too, and
 	// answers them with a null planned state.
-	return &tfprotov6.ServerCapabilities{PlanDestroy: true}
+	// MoveResourceState: provider.Provider answers every move, those it
+	// does not support with a diagnostic, so Terraform may always ask.
+	return &tfprotov6.ServerCapabilities{PlanDestroy: true, MoveResourceState: true}
 }
 
 func (s *server) resourceType(name string) (cty.Type, []*tfprotov6.Diagnostic) {
@@ -352,6 +354,34 @@ func (s *server) ImportResourceState(ctx context.Context, req *tfprotov6.ImportR
 			Private:  imp.Private,
 		})
 	}
+	return resp, nil
+}
+
+// MoveResourceState serves a moved block across resource types from the
+// provider's MoveResourceState. Like Terraform, it hands on the source
+// object only as JSON: older encodings (flatmap) cannot be moved.
+func (s *server) MoveResourceState(ctx context.Context, req *tfprotov6.MoveResourceStateRequest) (*tfprotov6.MoveResourceStateResponse, error) {
+	ty, diags := s.resourceType(req.TargetTypeName)
+	if diags != nil {
+		return &tfprotov6.MoveResourceStateResponse{Diagnostics: diags}, nil
+	}
+	if req.SourceState == nil || req.SourceState.JSON == nil {
+		return &tfprotov6.MoveResourceStateResponse{Diagnostics: errDiag("Unsupported stored state",
+			"Only state written by Terraform 0.12 or later, in JSON, can be moved; this object has none.")}, nil
+	}
+	r := s.p.MoveResourceState(ctx, provider.MoveRequest{
+		SourceProviderAddress: req.SourceProviderAddress,
+		SourceTypeName:        req.SourceTypeName,
+		SourceSchemaVersion:   req.SourceSchemaVersion,
+		SourceStateJSON:       req.SourceState.JSON,
+		SourcePrivate:         req.SourcePrivate,
+		TargetTypeName:        req.TargetTypeName,
+	})
+	resp := &tfprotov6.MoveResourceStateResponse{Diagnostics: DiagnosticsToTF(r.Diagnostics), TargetPrivate: r.TargetPrivate}
+	if r.Diagnostics.HasErrors() && (r.TargetState == cty.NilVal || r.TargetState.IsNull()) {
+		return resp, nil
+	}
+	resp.TargetState = encode("moved state", r.TargetState, ty, &resp.Diagnostics)
 	return resp, nil
 }
 

@@ -21,10 +21,6 @@ func unsupported(what string) []*tfprotov6.Diagnostic {
 	return errDiag("Unsupported provider operation", "This provider does not implement "+what+".")
 }
 
-func (s *server) MoveResourceState(ctx context.Context, req *tfprotov6.MoveResourceStateRequest) (*tfprotov6.MoveResourceStateResponse, error) {
-	return &tfprotov6.MoveResourceStateResponse{Diagnostics: unsupported("moving state between resource types")}, nil
-}
-
 func (s *server) UpgradeResourceIdentity(ctx context.Context, req *tfprotov6.UpgradeResourceIdentityRequest) (*tfprotov6.UpgradeResourceIdentityResponse, error) {
 	return &tfprotov6.UpgradeResourceIdentityResponse{Diagnostics: unsupported("resource identities")}, nil
 }

@@ -29,6 +29,20 @@ type Provider interface {
 	ImportResourceState(ctx context.Context, req ImportRequest) ImportResponse
 	ReadDataSource(ctx context.Context, req ReadDataRequest) ReadDataResponse
 
+	// MoveResourceState converts an object recorded for one resource type
+	// (of this provider or another) into an object of the resource type
+	// req.TargetTypeName of this provider, for a moved block whose from
+	// and to have different types. It is called on the provider of the
+	// target, before that object is refreshed, and touches nothing in the
+	// real world.
+	//
+	// An implementation must answer a move it does not support, including
+	// a source type it does not know, with an error diagnostic that names
+	// both types and a null TargetState; it must not guess. On success,
+	// TargetState is a known, non-null value of the target type's current
+	// schema, so that it needs no upgrade.
+	MoveResourceState(ctx context.Context, req MoveRequest) MoveResponse
+
 	// Close releases whatever the provider holds (a plugin process, say).
 	Close() error
 }
@@ -117,6 +131,33 @@ type ImportedResource struct {
 type ImportResponse struct {
 	Imported    []ImportedResource
 	Diagnostics hcl.Diagnostics
+}
+
+// MoveRequest is an object recorded for SourceTypeName, as stored, to be
+// converted into an object of TargetTypeName. The source may belong to
+// another provider, whose schema this one need not know: the object comes
+// as raw JSON, and SourceSchemaVersion says which version of the source
+// type's schema wrote it (it is not upgraded first).
+type MoveRequest struct {
+	// SourceProviderAddress is the source provider's address, such as
+	// "registry.terraform.io/hashicorp/random".
+	SourceProviderAddress string
+	SourceTypeName        string
+	SourceSchemaVersion   int64
+	// SourceStateJSON is the object in Terraform's JSON state encoding of
+	// the schema that wrote it.
+	SourceStateJSON []byte
+	// SourcePrivate is the source provider's private data, verbatim.
+	SourcePrivate  []byte
+	TargetTypeName string
+}
+
+// MoveResponse is the converted object. TargetState is null when the
+// diagnostics carry an error.
+type MoveResponse struct {
+	TargetState   cty.Value
+	TargetPrivate []byte
+	Diagnostics   hcl.Diagnostics
 }
 
 type ReadDataRequest struct {

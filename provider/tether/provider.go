@@ -227,6 +227,22 @@ func (p *tetherProvider) ImportResourceState(ctx context.Context, req provider.I
 	return r.importState(ctx, req.ID)
 }
 
+// MoveResourceState supports no move: no two built-in types describe the
+// same kind of object (a file, a value and a process have nothing to carry
+// over), so every moved block across types is refused, naming both.
+func (p *tetherProvider) MoveResourceState(ctx context.Context, req provider.MoveRequest) provider.MoveResponse {
+	ty, ok := p.stateTypes[req.TargetTypeName]
+	if !ok {
+		return provider.MoveResponse{TargetState: cty.NullVal(cty.DynamicPseudoType), Diagnostics: unsupported("resource", req.TargetTypeName)}
+	}
+	return provider.MoveResponse{TargetState: cty.NullVal(ty), Diagnostics: hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Move not supported",
+		Detail: fmt.Sprintf("The tether provider does not support moving resources of type %s (of %s) to %s: its types manage different kinds of objects. Remove the moved block; the old object is then destroyed and a new one created.",
+			req.SourceTypeName, req.SourceProviderAddress, req.TargetTypeName),
+	}}}
+}
+
 func (p *tetherProvider) ReadDataSource(ctx context.Context, req provider.ReadDataRequest) provider.ReadDataResponse {
 	d, ok := p.dataSources[req.TypeName]
 	if !ok {
