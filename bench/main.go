@@ -7,19 +7,41 @@
 // with its lower bound, and it runs the first apply of a shape with the
 // built-in provider served out of process, through the plugin protocol.
 //
-// The aws-plan shape, run only when asked for, plans N pairs of
-// aws_s3_bucket and aws_iam_policy from scratch through the real AWS
-// provider, found in a Terraform filesystem mirror: `init` then `plan` for
-// each tool, with wall time, the peak of the tool's and its providers'
-// summed resident sets, and the provider processes' own CPU time, from
-// which it derives the floor no engine can beat.
+// The aws-plan shape, run only when named, plans N pairs of aws_s3_bucket
+// and aws_iam_policy (the policy referring to the bucket's ARN) from
+// scratch through the real AWS provider, Terraform first, then Tether, in
+// one run:
 //
-//	go run ./bench                          # quick set, a couple of minutes
-//	go run ./bench --full --write bench/RESULTS.md
-//	go run ./bench --tools tether --shapes wide --sizes 10000,100000
-//	go run ./bench --sizes wide=1000 --sizes chain=500 --runs 3
-//	go run ./bench --sizes aws-plan=200,1000   # the real AWS provider
-//	go run ./bench --grpc wide:10000,chain:1000 --shapes "" --sdk 0 --latency ""
+//	go run ./bench --sizes aws-plan=200,1000 --runs 3
+//
+// The provider comes from a Terraform filesystem mirror: --aws-mirror DIR
+// (the folder above registry.terraform.io), else /opt/tf-plugins and
+// Terraform's implied local mirrors, else anywhere on the file system; with
+// none, the shape is skipped with a message. Both tools get a CLI
+// configuration (TF_CLI_CONFIG_FILE) with only a filesystem_mirror, every
+// proxy variable pointing at a local trap that counts and refuses
+// connections, and no AWS or TF_ variables of the caller's; each runs
+// `init`, then `terraform plan -input=false -refresh=false` or `tether
+// plan` in a fresh folder, and Tether plans twice more in the same folder:
+// with what the first plan kept, then with the provider's logging off. For
+// each it reports wall time, CPU of the tool and the providers it reaped,
+// the peak of their summed resident sets (sampled from /proc), and each
+// provider process's own CPU time and peak from its rusage: the mirror the
+// tools install from is a copy of the real one's layout whose executable is
+// this harness, which runs the real provider and records its rusage (see
+// wrap.go). The floor is the provider's CPU in the quiet plan divided by
+// the cores. TestAWSPlanSmoke runs the shape at one pair with tether alone,
+// unless -short or the provider is in no usual mirror.
+//
+// The gRPC cases (--grpc SHAPE:N,..., wide:10000 by default) run a first
+// apply through internal/engine in this process with the built-in provider
+// in process, then as a plugin (`tether provider serve` behind a script,
+// through internal/plugin.Start), then as a plugin with its logging off.
+// `tether up` cannot be timed for this: it runs tetherhq/tether in
+// process whatever dev_overrides says, which each run checks and reports.
+//
+// bench/tetherprof is the tether command line with profiles written, to
+// find where a step's time and memory go.
 //
 // Configurations and state live in a temporary folder that is removed at
 // the end (--keep leaves it).
