@@ -112,6 +112,7 @@ func (testingProvider) Resources(context.Context) []func() resource.Resource {
 		func() resource.Resource { return &nested{} },
 		func() resource.Resource { return &upgraded{} },
 		func() resource.Resource { return &file{} },
+		func() resource.Resource { return &moved{} },
 	}
 }
 
