@@ -99,7 +99,7 @@ func noPlugins(ts *testscript.TestScript, neg bool, args []string) {
 		if err != nil {
 			continue
 		}
-		if strings.HasPrefix(exe, work) && strings.Contains(filepath.Base(exe), "terraform-provider-") {
+		if strings.HasPrefix(exe, work+string(filepath.Separator)) && strings.Contains(filepath.Base(exe), "terraform-provider-") {
 			left = append(left, fmt.Sprintf("pid %s: %s", e.Name(), exe))
 		}
 	}

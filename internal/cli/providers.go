@@ -6,7 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+	"time"
 
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 
@@ -149,7 +151,15 @@ func (pp *providerPool) launch(req config.ProviderRequirement) (provider.Provide
 		}
 		pp.pkgs[key] = pkg
 	}
-	p, err := plugin.StartWith(pp.ctx, pkg.Executable, plugin.StartOptions{SchemaCacheDir: filepath.Join(pp.opts.Dir, install.ProvidersDir, ".schemas")})
+	opts := plugin.StartOptions{SchemaCacheDir: filepath.Join(pp.opts.Dir, install.ProvidersDir, ".schemas")}
+	p, err := plugin.StartWith(pp.ctx, pkg.Executable, opts)
+	// A binary just written may still be open for writing in a process
+	// that forked meanwhile and has not exec'd yet (Go issue 22315): the
+	// kernel refuses to run it for that moment.
+	for try := 0; err != nil && strings.Contains(err.Error(), "text file busy") && try < 20; try++ {
+		time.Sleep(50 * time.Millisecond)
+		p, err = plugin.StartWith(pp.ctx, pkg.Executable, opts)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("provider %s %s: %w", req.Source.ForDisplay(), pkg.Version, err)
 	}

@@ -660,6 +660,9 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 	if resp.Diagnostics.HasErrors() {
 		return nil, cty.NilVal, nil, diags
 	}
+	if d := invalidPlan(n, in, uv, resp); d != nil {
+		return nil, cty.NilVal, nil, append(diags, d)
+	}
 	change := &plan.ResourceChange{Addr: in.addr, Mode: plan.Managed, Type: n.cfg.Type, Provider: n.cfg.Provider}
 	planned, priv := resp.PlannedState, resp.PlannedPrivate
 	switch {
@@ -691,6 +694,9 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 			diags = append(diags, attribute(in.addr, n.cfg, in.res.scrubDiags(resp.Diagnostics))...)
 			if resp.Diagnostics.HasErrors() {
 				return nil, cty.NilVal, nil, diags
+			}
+			if d := invalidPlan(n, in, uv, resp); d != nil {
+				return nil, cty.NilVal, nil, append(diags, d)
 			}
 			planned, priv = resp.PlannedState, resp.PlannedPrivate
 		}

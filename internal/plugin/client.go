@@ -305,8 +305,9 @@ func (c *Client) PlanResourceChange(ctx context.Context, req provider.PlanReques
 	}
 	diags = append(protocol.DiagnosticsFromTF(resp.Diagnostics), deferredDiags(resp.Deferred)...)
 	out := provider.PlanResponse{
-		PlannedState:   c.decode("planned state", resp.PlannedState, ty, &diags, cty.NullVal(ty)),
-		PlannedPrivate: resp.PlannedPrivate,
+		PlannedState:     c.decode("planned state", resp.PlannedState, ty, &diags, cty.NullVal(ty)),
+		PlannedPrivate:   resp.PlannedPrivate,
+		LegacyTypeSystem: resp.UnsafeToUseLegacyTypeSystem,
 	}
 	for _, p := range resp.RequiresReplace {
 		out.RequiresReplace = append(out.RequiresReplace, protocol.PathFromTF(p))
@@ -349,9 +350,10 @@ func (c *Client) ApplyResourceChange(ctx context.Context, req provider.ApplyRequ
 	}
 	diags = protocol.DiagnosticsFromTF(resp.Diagnostics)
 	return provider.ApplyResponse{
-		NewState:    c.decode("new state", resp.NewState, ty, &diags, failed),
-		Private:     resp.Private,
-		Diagnostics: diags,
+		NewState:         c.decode("new state", resp.NewState, ty, &diags, failed),
+		Private:          resp.Private,
+		Diagnostics:      diags,
+		LegacyTypeSystem: resp.UnsafeToUseLegacyTypeSystem,
 	}
 }
 

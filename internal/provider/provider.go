@@ -97,6 +97,11 @@ type PlanResponse struct {
 	RequiresReplace []cty.Path
 	PlannedPrivate  []byte
 	Diagnostics     hcl.Diagnostics
+	// LegacyTypeSystem is set by providers written with Terraform's legacy
+	// SDK, whose plans may not follow the protocol's rules exactly; the
+	// engine then tolerates a planned value that differs from the
+	// configuration, as Terraform does.
+	LegacyTypeSystem bool
 }
 
 // ApplyRequest carries out a planned change. PlannedState is null for a
@@ -115,6 +120,10 @@ type ApplyResponse struct {
 	NewState    cty.Value
 	Private     []byte
 	Diagnostics hcl.Diagnostics
+	// LegacyTypeSystem is set by providers written with Terraform's legacy
+	// SDK: the engine then tolerates a new state that differs from the
+	// plan, as Terraform does.
+	LegacyTypeSystem bool
 }
 
 type ImportRequest struct {
