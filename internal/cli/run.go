@@ -147,7 +147,7 @@ func (e *env) up(ctx context.Context, args []string, destroy bool) int {
 		return e.errorf("%v", err)
 	}
 	if !planned.Plan.HasChanges() {
-		if planned.Plan.Forgets() {
+		if planned.Plan.UpdatesState() {
 			// Nothing to do but record what refresh found deleted.
 			if _, diags := s.engine.Apply(ctx, planned); diags.HasErrors() {
 				e.diagnostics(s, diags)

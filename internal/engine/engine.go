@@ -348,6 +348,10 @@ func decodeRecorded(ctx context.Context, keys *secrets.Keys, prov provider.Provi
 			return v, nil
 		}
 	}
+	if obj.SchemaVersion > rs.Version {
+		return cty.NilVal, hcl.Diagnostics{errorDiag(obj.Address, cn, "Resource instance managed by newer provider version",
+			fmt.Sprintf("The recorded object was written by a provider whose schema for %s is version %d, newer than the installed provider's version %d. Install the newer provider (tether init --upgrade, or restore the lock file) to work with this state.", obj.Type, obj.SchemaVersion, rs.Version))}
+	}
 	resp := prov.UpgradeResourceState(ctx, provider.UpgradeRequest{TypeName: obj.Type, Version: obj.SchemaVersion, RawStateJSON: raw})
 	if resp.Diagnostics.HasErrors() {
 		return cty.NilVal, attribute(obj.Address, cn, resp.Diagnostics)

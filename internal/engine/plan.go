@@ -962,6 +962,9 @@ func (p *Planned) assemble() *plan.Plan {
 		if in.change != nil {
 			pl.Changes = append(pl.Changes, in.change)
 		}
+		if in.recorded != nil && n.schema != nil && in.recorded.SchemaVersion < n.schema.Version && in.change != nil && in.change.Action == plan.NoOp {
+			pl.Upgraded = append(pl.Upgraded, in.addr)
+		}
 	}
 	for _, n := range p.nodes {
 		if n.orphan != nil {

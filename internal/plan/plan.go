@@ -109,6 +109,10 @@ type Plan struct {
 	Deferred []*DeferredChange
 	// Moved lists recorded objects that moved blocks rename.
 	Moved []*Move
+	// Upgraded lists recorded objects written by an older schema version
+	// of their resource type: applying the plan records them upgraded,
+	// even when nothing changes.
+	Upgraded []string
 }
 
 // DeferredChange is a resource, data source or module whose instances are
@@ -154,10 +158,14 @@ func (p *Plan) Summary() (add, change, destroy int) {
 
 // HasChanges reports whether applying the plan would change anything:
 // a resource, or an output's value.
-// Forgets reports whether refresh found recorded objects gone: applying
-// the plan removes them from state even when nothing else changes, as
-// Terraform's apply keeps what refresh learned.
-func (p *Plan) Forgets() bool {
+// UpdatesState reports whether applying the plan writes state even when
+// it changes nothing: refresh found recorded objects gone, or objects are
+// recorded in an older schema version. Terraform's apply keeps both.
+func (p *Plan) UpdatesState() bool {
+	return p.forgets() || len(p.Upgraded) > 0
+}
+
+func (p *Plan) forgets() bool {
 	for _, d := range p.Drift {
 		if d.Action == Delete {
 			return true

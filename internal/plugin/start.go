@@ -279,6 +279,9 @@ func (t *stderrTail) Write(p []byte) (int, error) {
 		t.buf = append(t.buf[:0], p...)
 	case t.panicking:
 		t.buf = append(t.buf, p[:min(len(p), stderrTailSize-len(t.buf))]...)
+	case bytes.HasPrefix(p, []byte(`{"@`)):
+		// A structured log record (terraform-plugin-log writes them when
+		// TF_LOG asks): the provider's own logging, not its last words.
 	default:
 		t.buf = append(t.buf, p...)
 		if over := len(t.buf) - stderrTailSize; over > 0 {

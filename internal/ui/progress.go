@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"io"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/tetherhq/tether/internal/plan"
 )
 
@@ -256,7 +258,7 @@ func finishLine(e plan.Event) string {
 		}
 		s := e.Addr + ": " + what + after
 		if e.Err != nil {
-			s += ": " + e.Err.Error()
+			s += ": " + errorSummary(e.Err)
 		}
 		return s
 	}
@@ -294,4 +296,18 @@ func ImportSummary(imported, added, changed, destroyed int) string {
 // DestroySummary is the last line of a successful destroy.
 func DestroySummary(destroyed int) string {
 	return "Destroy complete! Resources: " + strconv.Itoa(destroyed) + " destroyed."
+}
+
+// errorSummary is the one line a progress line gives a failure: the first
+// error's summary, since the whole diagnostic is printed after the run.
+func errorSummary(err error) string {
+	var diags hcl.Diagnostics
+	if errors.As(err, &diags) {
+		for _, d := range diags {
+			if d.Severity == hcl.DiagError {
+				return d.Summary
+			}
+		}
+	}
+	return err.Error()
 }
