@@ -308,12 +308,25 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 			e.failed(in.addr, change.Action, time.Now(), d)
 			return d
 		}
+		// The approved action stands: a replacement the plan showed is
+		// carried out even if the final values no longer need it, as in
+		// Terraform; one it did not show is not.
+		approved := in.change.Action
+		if approved.IsReplace() {
+			in.forceReplace = true
+		}
 		change, planned, priv, d = e.planChange(ctx, n, in, cfgVal)
 		if d.HasErrors() {
 			return d
 		}
 		if in.recorded != nil && in.recorded.Status == state.Tainted && change.Action != plan.Create {
 			change.Action = replaceAction(cn)
+		}
+		if change.Action.IsReplace() && !approved.IsReplace() {
+			d := hcl.Diagnostics{errorDiag(in.addr, cn, "Provider produced inconsistent final plan",
+				fmt.Sprintf("When planning %s again with the values known at apply, the provider asked to replace it, which the approved plan did not show (it showed %s). Nothing was changed; run up again to see and approve the replacement.", in.addr, approved))}
+			e.failed(in.addr, approved, time.Now(), d)
+			return d
 		}
 		if change.Action == plan.NoOp {
 			in.value = change.After

@@ -301,6 +301,10 @@ func DestroySummary(destroyed int) string {
 // errorSummary is the one line a progress line gives a failure: the first
 // error's summary, since the whole diagnostic is printed after the run.
 func errorSummary(err error) string {
+	var diag *hcl.Diagnostic
+	if errors.As(err, &diag) {
+		return diag.Summary
+	}
 	var diags hcl.Diagnostics
 	if errors.As(err, &diags) {
 		for _, d := range diags {
