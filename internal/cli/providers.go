@@ -128,13 +128,28 @@ func (pp *providerPool) launch(req config.ProviderRequirement) (provider.Provide
 	if pp.closed {
 		return nil, fmt.Errorf("provider %s cannot start: the run is over", req.Source.ForDisplay())
 	}
-	if req.Source == config.BuiltinSource {
-		p := tetherprovider.New()
-		pp.started = append(pp.started, p)
-		return p, nil
-	}
 	key := req.Source.String()
 	pkg, ok := pp.pkgs[key]
+	if !ok && req.Source == config.BuiltinSource {
+		// In process, unless a development override names a build of it
+		// to run as a plugin, as Terraform would.
+		dir := ""
+		if pp.opts.Config != nil {
+			dir = pp.opts.Config.DevOverrides[config.BuiltinSource]
+		}
+		if dir == "" {
+			p := tetherprovider.New()
+			pp.started = append(pp.started, p)
+			return p, nil
+		}
+		exe, err := overrideExecutable(dir)
+		if err != nil {
+			return nil, err
+		}
+		pp.say(fmt.Sprintf("Warning: provider development overrides are in effect: %s runs from %s.", req.Source.ForDisplay(), dir))
+		pkg, ok = install.Package{Provider: req.Source, Dir: dir, Executable: exe, Dev: true}, true
+		pp.pkgs[key] = pkg
+	}
 	if !ok {
 		opts := pp.opts
 		opts.Progress = pp.say
@@ -185,4 +200,19 @@ func (pp *providerPool) close() {
 		}()
 	}
 	wg.Wait()
+}
+
+// overrideExecutable finds the built-in provider's plugin binary in a
+// development override folder.
+func overrideExecutable(dir string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", fmt.Errorf("the development override for tetherhq/tether names %s, which cannot be read: %w", dir, err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() && strings.HasPrefix(e.Name(), "terraform-provider-tether") {
+			return filepath.Join(dir, e.Name()), nil
+		}
+	}
+	return "", fmt.Errorf("the development override for tetherhq/tether names %s, which holds no terraform-provider-tether executable", dir)
 }
