@@ -29,15 +29,28 @@ type providerPool struct {
 	// say prints installation progress and warnings.
 	say func(string)
 
-	mu      sync.Mutex
-	pkgs    map[string]install.Package
-	schemas map[string]*provider.Schema
-	// idle holds the instance started to read a schema, handed out by
+	mu sync.Mutex
+	// providers holds what is known of each provider, by source address;
+	// each is installed and described once, different ones at once.
+	providers map[string]*pooled
+	started   []provider.Provider
+	closed    bool
+}
+
+// pooled is one provider of the pool.
+type pooled struct {
+	installOnce sync.Once
+	pkg         install.Package
+	builtin     bool
+	installErr  error
+
+	schemaOnce sync.Once
+	schema     *provider.Schema
+	schemaErr  error
+	// idle holds the instance started to read the schema, handed out by
 	// the first start, so that a provider used by one configuration runs
-	// as one process.
-	idle    map[string]provider.Provider
-	started []provider.Provider
-	closed  bool
+	// as one process. Guarded by the pool's mu.
+	idle provider.Provider
 }
 
 // newPool makes the pool of a command run in the configuration folder
@@ -52,13 +65,16 @@ func (e *env) newPool(ctx context.Context, say io.Writer) (*providerPool, error)
 	if err != nil {
 		return nil, err
 	}
+	var sayMu sync.Mutex
 	return &providerPool{
-		ctx:     ctx,
-		opts:    install.Options{Dir: wd, Config: cliCfg},
-		say:     func(s string) { fmt.Fprintln(say, s) },
-		pkgs:    map[string]install.Package{},
-		schemas: map[string]*provider.Schema{},
-		idle:    map[string]provider.Provider{},
+		ctx:  ctx,
+		opts: install.Options{Dir: wd, Config: cliCfg},
+		say: func(s string) {
+			sayMu.Lock()
+			defer sayMu.Unlock()
+			fmt.Fprintln(say, s)
+		},
+		providers: map[string]*pooled{},
 	}, nil
 }
 
@@ -76,34 +92,49 @@ func (pp *providerPool) factory() provider.Factory {
 	}
 }
 
-// schema returns a provider's schema, installing and starting it first.
-func (pp *providerPool) schema(req config.ProviderRequirement) (*provider.Schema, error) {
+// entry is the pool's record of a provider, made on first use.
+func (pp *providerPool) entry(src tfaddr.Provider) *pooled {
 	pp.mu.Lock()
 	defer pp.mu.Unlock()
-	key := req.Source.String()
-	if s, ok := pp.schemas[key]; ok {
-		return s, nil
+	e, ok := pp.providers[src.String()]
+	if !ok {
+		e = &pooled{}
+		pp.providers[src.String()] = e
 	}
-	p, err := pp.launch(req)
-	if err != nil {
-		return nil, err
-	}
-	s, diags := p.GetSchema()
-	if diags.HasErrors() {
-		return nil, fmt.Errorf("reading the schema of %s: %s", req.Source.ForDisplay(), diags.Error())
-	}
-	if c, ok := p.(*plugin.Client); ok {
-		// Functions are called on this instance, which stays running
-		// until the command ends.
-		fns, diags := c.GetFunctions(pp.ctx)
-		if diags.HasErrors() {
-			return nil, fmt.Errorf("reading the functions of %s: %s", req.Source.ForDisplay(), diags.Error())
+	return e
+}
+
+// schema returns a provider's schema, installing and starting it first.
+// Several providers may be asked for at once; each is described once.
+func (pp *providerPool) schema(req config.ProviderRequirement) (*provider.Schema, error) {
+	e := pp.entry(req.Source)
+	e.schemaOnce.Do(func() {
+		p, err := pp.launch(req, e)
+		if err != nil {
+			e.schemaErr = err
+			return
 		}
-		s.Functions = fns
-	}
-	pp.schemas[key] = s
-	pp.idle[key] = p
-	return s, nil
+		s, diags := p.GetSchema()
+		if diags.HasErrors() {
+			e.schemaErr = fmt.Errorf("reading the schema of %s: %s", req.Source.ForDisplay(), diags.Error())
+			return
+		}
+		if c, ok := p.(*plugin.Client); ok {
+			// Functions are called on this instance, which stays running
+			// until the command ends.
+			fns, diags := c.GetFunctions(pp.ctx)
+			if diags.HasErrors() {
+				e.schemaErr = fmt.Errorf("reading the functions of %s: %s", req.Source.ForDisplay(), diags.Error())
+				return
+			}
+			s.Functions = fns
+		}
+		e.schema = s
+		pp.mu.Lock()
+		e.idle = p
+		pp.mu.Unlock()
+	})
+	return e.schema, e.schemaErr
 }
 
 // start returns a new unconfigured instance of a provider.
@@ -112,74 +143,84 @@ func (pp *providerPool) start(source string) (provider.Provider, error) {
 	if err != nil {
 		return nil, err
 	}
+	e := pp.entry(src)
 	pp.mu.Lock()
-	defer pp.mu.Unlock()
-	key := src.String()
-	if p, ok := pp.idle[key]; ok {
-		delete(pp.idle, key)
+	if p := e.idle; p != nil {
+		e.idle = nil
+		pp.mu.Unlock()
 		return p, nil
 	}
-	return pp.launch(config.ProviderRequirement{Source: src})
+	pp.mu.Unlock()
+	return pp.launch(config.ProviderRequirement{Source: src}, e)
 }
 
-// launch installs a provider if needed and starts an instance. The caller
-// holds mu.
-func (pp *providerPool) launch(req config.ProviderRequirement) (provider.Provider, error) {
+// launch installs a provider if needed (once) and starts an instance.
+func (pp *providerPool) launch(req config.ProviderRequirement, e *pooled) (provider.Provider, error) {
+	e.installOnce.Do(func() { e.pkg, e.builtin, e.installErr = pp.install(req) })
+	if e.installErr != nil {
+		return nil, e.installErr
+	}
+	var p provider.Provider
+	if e.builtin {
+		p = tetherprovider.New()
+	} else {
+		opts := plugin.StartOptions{SchemaCacheDir: filepath.Join(pp.opts.Dir, install.ProvidersDir, ".schemas")}
+		c, err := plugin.StartWith(pp.ctx, e.pkg.Executable, opts)
+		// A binary just written may still be open for writing in a process
+		// that forked meanwhile and has not exec'd yet (Go issue 22315): the
+		// kernel refuses to run it for that moment.
+		for try := 0; err != nil && strings.Contains(err.Error(), "text file busy") && try < 20; try++ {
+			time.Sleep(50 * time.Millisecond)
+			c, err = plugin.StartWith(pp.ctx, e.pkg.Executable, opts)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("provider %s %s: %w", req.Source.ForDisplay(), e.pkg.Version, err)
+		}
+		p = c
+	}
+	pp.mu.Lock()
+	defer pp.mu.Unlock()
 	if pp.closed {
+		p.Close()
 		return nil, fmt.Errorf("provider %s cannot start: the run is over", req.Source.ForDisplay())
 	}
-	key := req.Source.String()
-	pkg, ok := pp.pkgs[key]
-	if !ok && req.Source == config.BuiltinSource {
-		// In process, unless a development override names a build of it
-		// to run as a plugin, as Terraform would.
+	pp.started = append(pp.started, p)
+	return p, nil
+}
+
+// install finds or installs the package of a provider: the built-in one
+// runs in process unless a development override names a build of it to
+// run as a plugin, as Terraform would.
+func (pp *providerPool) install(req config.ProviderRequirement) (install.Package, bool, error) {
+	if req.Source == config.BuiltinSource {
 		dir := ""
 		if pp.opts.Config != nil {
 			dir = pp.opts.Config.DevOverrides[config.BuiltinSource]
 		}
 		if dir == "" {
-			p := tetherprovider.New()
-			pp.started = append(pp.started, p)
-			return p, nil
+			return install.Package{}, true, nil
 		}
 		exe, err := overrideExecutable(dir)
 		if err != nil {
-			return nil, err
+			return install.Package{}, false, err
 		}
 		pp.say(fmt.Sprintf("Warning: provider development overrides are in effect: %s runs from %s.", req.Source.ForDisplay(), dir))
-		pkg, ok = install.Package{Provider: req.Source, Dir: dir, Executable: exe, Dev: true}, true
-		pp.pkgs[key] = pkg
+		return install.Package{Provider: req.Source, Dir: dir, Executable: exe, Dev: true}, false, nil
 	}
-	if !ok {
-		opts := pp.opts
-		opts.Progress = pp.say
-		pkgs, warnings, err := install.Ensure(pp.ctx, []config.ProviderRequirement{req}, opts)
-		for _, w := range warnings {
-			pp.say("Warning: " + w)
-		}
-		if err != nil {
-			return nil, err
-		}
-		pkg, ok = pkgs[req.Source]
-		if !ok {
-			return nil, fmt.Errorf("provider %s was not installed", req.Source.ForDisplay())
-		}
-		pp.pkgs[key] = pkg
-	}
-	opts := plugin.StartOptions{SchemaCacheDir: filepath.Join(pp.opts.Dir, install.ProvidersDir, ".schemas")}
-	p, err := plugin.StartWith(pp.ctx, pkg.Executable, opts)
-	// A binary just written may still be open for writing in a process
-	// that forked meanwhile and has not exec'd yet (Go issue 22315): the
-	// kernel refuses to run it for that moment.
-	for try := 0; err != nil && strings.Contains(err.Error(), "text file busy") && try < 20; try++ {
-		time.Sleep(50 * time.Millisecond)
-		p, err = plugin.StartWith(pp.ctx, pkg.Executable, opts)
+	opts := pp.opts
+	opts.Progress = pp.say
+	pkgs, warnings, err := install.Ensure(pp.ctx, []config.ProviderRequirement{req}, opts)
+	for _, w := range warnings {
+		pp.say("Warning: " + w)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("provider %s %s: %w", req.Source.ForDisplay(), pkg.Version, err)
+		return install.Package{}, false, err
 	}
-	pp.started = append(pp.started, p)
-	return p, nil
+	pkg, ok := pkgs[req.Source]
+	if !ok {
+		return install.Package{}, false, fmt.Errorf("provider %s was not installed", req.Source.ForDisplay())
+	}
+	return pkg, false, nil
 }
 
 // close stops every provider the pool started. Later starts fail.
@@ -189,7 +230,10 @@ func (pp *providerPool) close() {
 	}
 	pp.mu.Lock()
 	started := pp.started
-	pp.started, pp.idle, pp.closed = nil, map[string]provider.Provider{}, true
+	pp.started, pp.closed = nil, true
+	for _, e := range pp.providers {
+		e.idle = nil
+	}
 	pp.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, p := range started {

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"os"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -46,19 +47,31 @@ func hclSource(in LoadInput) (*config.Config, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	// Providers install and start at once: for a large provider, reading
+	// its schema is seconds of the provider's own time.
+	found := make([]*provider.Schema, len(reqs))
+	errs := make([]error, len(reqs))
+	var wg sync.WaitGroup
+	for i, req := range reqs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			found[i], errs[i] = in.Schema(req)
+		}()
+	}
+	wg.Wait()
 	schemas := map[string]*provider.Schema{}
-	for _, req := range reqs {
-		s, err := in.Schema(req)
-		if err != nil {
+	for i, req := range reqs {
+		if errs[i] != nil {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Provider not available",
-				Detail:   err.Error(),
+				Detail:   errs[i].Error(),
 				Subject:  req.DeclRange.Ptr(),
 			})
 			continue
 		}
-		schemas[req.Source.String()] = s
+		schemas[req.Source.String()] = found[i]
 	}
 	if diags.HasErrors() {
 		return nil, diags
