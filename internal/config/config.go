@@ -98,6 +98,10 @@ type Node struct {
 	// DeclRange is where the node is declared (its block header or
 	// attribute name).
 	DeclRange hcl.Range
+	// AttrRange, when set, finds where the configuration sets the
+	// attribute at path (a provider's diagnostics name one), for a
+	// diagnostic to point at it rather than at the whole block.
+	AttrRange func(path cty.Path) (hcl.Range, bool)
 
 	// Refs are the nodes the node's expressions refer to, each with where
 	// the reference is written. The engine orders work from them.

@@ -210,9 +210,20 @@ func attribute(address string, cn *config.Node, diags hcl.Diagnostics) hcl.Diagn
 		}
 		if d.Subject == nil && cn != nil {
 			d.Subject = cn.DeclRange.Ptr()
+			if pe, ok := hcl.DiagnosticExtra[attributePather](d); ok && cn.AttrRange != nil {
+				if rng, ok := cn.AttrRange(pe.AttributePath()); ok {
+					d.Subject = rng.Ptr()
+				}
+			}
 		}
 	}
 	return diags
+}
+
+// attributePather is what a provider's diagnostic about one attribute
+// carries in its Extra (internal/protocol's PathExtra does).
+type attributePather interface {
+	AttributePath() cty.Path
 }
 
 // build makes the graph of a configuration and indexes the recorded

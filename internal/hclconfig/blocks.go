@@ -84,6 +84,7 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	if schema == nil {
 		return
 	}
+	n.AttrRange = attrRange(remain)
 	spec := l.spec(n, schema.Block)
 	l.checkBody(remain, spec, schema.Block)
 	dynamicTypes := dynamicBlockTypes(remain)
@@ -352,6 +353,7 @@ func (m *module) provider(b *hcl.Block) {
 	}
 	spec := decoderSpec(ps.Provider)
 	l.checkBody(remain, spec, orEmpty(ps.Provider))
+	n.AttrRange = attrRange(remain)
 	traversals := hcldec.Variables(remain, spec)
 	l.pending = append(l.pending, func() {
 		refs := m.resolve(n, traversals, repeatKind)

@@ -450,3 +450,54 @@ func (m *module) providerKey(n *config.Node, key hcl.Expression, rng hcl.Range, 
 		}
 	}
 }
+
+// attrRange finds where a block body sets the attribute at path: an
+// attribute's expression, or a nested block (by its type and position).
+// It gives up, false, where the body was not written in native syntax or
+// is generated (dynamic blocks).
+func attrRange(body hcl.Body) func(cty.Path) (hcl.Range, bool) {
+	return func(path cty.Path) (hcl.Range, bool) {
+		b, ok := body.(*hclsyntax.Body)
+		var last hcl.Range
+		found := false
+		for i := 0; ok && i < len(path); i++ {
+			step, isAttr := path[i].(cty.GetAttrStep)
+			if !isAttr {
+				return last, found
+			}
+			if a, has := b.Attributes[step.Name]; has {
+				return a.Expr.Range(), true
+			}
+			var blocks []*hclsyntax.Block
+			for _, blk := range b.Blocks {
+				if blk.Type == step.Name {
+					blocks = append(blocks, blk)
+				}
+			}
+			if len(blocks) == 0 {
+				return last, found
+			}
+			blk := blocks[0]
+			if i+1 < len(path) {
+				if idx, isIndex := path[i+1].(cty.IndexStep); isIndex {
+					if idx.Key.Type() == cty.Number {
+						n, _ := idx.Key.AsBigFloat().Int64()
+						if n >= 0 && int(n) < len(blocks) {
+							blk = blocks[n]
+						}
+					} else if idx.Key.Type() == cty.String {
+						for _, c := range blocks {
+							if len(c.Labels) > 0 && c.Labels[0] == idx.Key.AsString() {
+								blk = c
+							}
+						}
+					}
+					i++
+				}
+			}
+			last, found = blk.DefRange(), true
+			b = blk.Body
+		}
+		return last, found
+	}
+}
