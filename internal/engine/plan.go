@@ -110,6 +110,12 @@ func (p *Planned) depsState(n *node, mi *modInstance) (pending bool, waiting str
 func (e *Engine) planNode(ctx context.Context, p *Planned, n *node) hcl.Diagnostics {
 	cn := n.cfg
 	if cn.Kind == config.Module {
+		if p.opts.Destroy && cn.Repeat == nil {
+			// A module called once has its one instance without
+			// evaluating anything: its own provider configurations need
+			// it to be configured for the destroy.
+			return p.expandModule(n)
+		}
 		if p.opts.Destroy {
 			// Destroy removes what state records; module instances need
 			// not be known, and waiting for them would keep objects.

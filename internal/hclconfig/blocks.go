@@ -333,8 +333,8 @@ func (m *module) provider(b *hcl.Block) {
 	if !ok {
 		return
 	}
-	pa := addr.ProviderConfig{Source: src, Alias: alias}.String()
-	n := &config.Node{Kind: config.Provider, Addr: pa, Name: refString(local, alias), Provider: pa, Source: src.String(), DeclRange: b.DefRange}
+	pa := addr.ProviderConfig{Module: m.path, Source: src, Alias: alias}.String()
+	n := &config.Node{Kind: config.Provider, Addr: pa, Module: m.path, Name: refString(local, alias), Provider: pa, Source: src.String(), DeclRange: b.DefRange}
 	ps := l.providerSchema(n.Source, b.LabelRanges[0])
 	if ps == nil {
 		return

@@ -29,6 +29,10 @@ type module struct {
 	depth int
 	// required are the module's required_providers by local name.
 	required map[string]requiredProvider
+	// ownConfigs are the provider configurations the module's own provider
+	// blocks declare (the legacy way to configure a module's providers),
+	// by reference ("aws", "aws.west"), to their addresses.
+	ownConfigs map[string]string
 	// funcs are the functions its expressions may call: the built-in
 	// ones and its providers' (provider::NAME::FUNCTION), made once the
 	// required providers are known.
@@ -100,15 +104,16 @@ func (m *module) load(calledFrom *hcl.Block) bool {
 		}
 	}
 	m.checkProviderFunctions(files)
+	m.declareOwnConfigs(blocks)
 	for _, b := range blocks {
 		switch b.Type {
 		case "terraform":
 		case "variable":
 			vars = append(vars, b)
 		case "provider":
-			if m.path != "" {
-				l.errorf(b.DefRange, "Provider configuration in a module",
-					"Configure providers in the root module; modules inherit them. Move this provider block to the root module.")
+			if m.path != "" && m.call.repeat != "" {
+				l.errorf(b.DefRange, "Module is incompatible with count, for_each, and depends_on",
+					"The module %s declares its own provider configuration, so it cannot be called with %s. Configure the provider in the calling module and pass it with providers = { ... } instead.", m.path, m.call.repeat)
 				continue
 			}
 			m.provider(b)

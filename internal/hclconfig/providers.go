@@ -196,6 +196,9 @@ func (m *module) providerConfig(local, alias string, rng hcl.Range) (string, tfa
 		return "", src, false
 	}
 	ref := refString(local, alias)
+	if a, ok := m.ownConfigs[ref]; ok {
+		return a, src, true
+	}
 	if m.call == nil {
 		a := addr.ProviderConfig{Source: src, Alias: alias}.String()
 		if alias == "" {
@@ -230,6 +233,14 @@ func (m *module) providerConfig(local, alias string, rng hcl.Range) (string, tfa
 // defaultConfig is the default configuration of the provider src in this
 // module: what a called module inherits when its call passes none.
 func (m *module) defaultConfig(src tfaddr.Provider, local string, rng hcl.Range) (string, bool) {
+	for ref, a := range m.ownConfigs {
+		if strings.Contains(ref, ".") {
+			continue
+		}
+		if s, ok := m.sourceOf(ref, rng); ok && s == src {
+			return a, true
+		}
+	}
 	if m.call == nil {
 		a := addr.ProviderConfig{Source: src}.String()
 		m.l.useProvider(a, src, local, rng)
@@ -499,5 +510,36 @@ func attrRange(body hcl.Body) func(cty.Path) (hcl.Range, bool) {
 			b = blk.Body
 		}
 		return last, found
+	}
+}
+
+// declareOwnConfigs notes the addresses of the provider configurations a
+// called module declares itself, before anything in it refers to them.
+// The root module's are found by address instead.
+func (m *module) declareOwnConfigs(blocks []*hcl.Block) {
+	m.ownConfigs = map[string]string{}
+	if m.path == "" {
+		return
+	}
+	for _, b := range blocks {
+		if b.Type != "provider" {
+			continue
+		}
+		local, alias := b.Labels[0], ""
+		if meta, _, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "alias"}}}); meta != nil {
+			if a, ok := meta.Attributes["alias"]; ok {
+				if v, d := a.Expr.Value(nil); !d.HasErrors() && v.Type() == cty.String && !v.IsNull() {
+					alias = v.AsString()
+				}
+			}
+		}
+		src, err := impliedSource(local)
+		if rp, ok := m.required[local]; ok {
+			src, err = rp.source, nil
+		}
+		if err != nil {
+			continue
+		}
+		m.ownConfigs[refString(local, alias)] = addr.ProviderConfig{Module: m.path, Source: src, Alias: alias}.String()
 	}
 }
