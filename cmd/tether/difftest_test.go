@@ -272,29 +272,51 @@ func runDiffCase(t *testing.T, tools diffTools, caseDir string) {
 			}
 			return s.run(ttApply...)
 		})
-		mustSucceed(t, label, tfRes, ttRes)
-		if tfSum, ttSum := applySummary(tfRes.stdout), applySummary(ttRes.stdout); tfSum != ttSum {
-			t.Errorf("%s: terraform reports %q, tether %q\n%s\n%s", label, tfSum, ttSum, tfRes, ttRes)
-		}
-		compareOut(t, label, tf.dir, tt.dir)
-		compareOutputs(t, label, tf, tt)
-
-		tfRes, ttRes = both(tf, tt, func(s side) cmdResult {
-			if s.name == "terraform" {
-				return s.run(tfPlan...)
-			}
-			return s.run(ttPlan...)
-		})
-		for _, r := range []cmdResult{tfRes, ttRes} {
-			if r.code != 0 || r.err != nil {
-				t.Errorf("%s: the plan after applying must show no changes (exit 0):\n%s", label, r)
-			}
-		}
+		checkApplied(t, label, tf, tt, tfRes, ttRes)
 		if t.Failed() {
 			return
 		}
 	}
 
+	destroyBoth(t, tf, tt)
+	for _, s := range []side{tf, tt} {
+		files, err := readTree(filepath.Join(s.dir, "out"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(files) > 0 {
+			t.Errorf("after %s destroy, out/ still holds %s", s.name, strings.Join(sortedNames(files), ", "))
+		}
+	}
+}
+
+// checkApplied compares what an apply did on the two sides (summaries,
+// files under out/, outputs), then checks that a second plan is clean on
+// both.
+func checkApplied(t *testing.T, label string, tf, tt side, tfRes, ttRes cmdResult) {
+	t.Helper()
+	mustSucceed(t, label, tfRes, ttRes)
+	if tfSum, ttSum := applySummary(tfRes.stdout), applySummary(ttRes.stdout); tfSum != ttSum {
+		t.Errorf("%s: terraform reports %q, tether %q\n%s\n%s", label, tfSum, ttSum, tfRes, ttRes)
+	}
+	compareOut(t, label, tf.dir, tt.dir)
+	compareOutputs(t, label, tf, tt)
+	tfRes, ttRes = both(tf, tt, func(s side) cmdResult {
+		if s.name == "terraform" {
+			return s.run(tfPlan...)
+		}
+		return s.run(ttPlan...)
+	})
+	for _, r := range []cmdResult{tfRes, ttRes} {
+		if r.code != 0 || r.err != nil {
+			t.Errorf("%s: the plan after applying must show no changes (exit 0):\n%s", label, r)
+		}
+	}
+}
+
+// destroyBoth destroys on both sides and compares the summaries.
+func destroyBoth(t *testing.T, tf, tt side) {
+	t.Helper()
 	tfRes, ttRes := both(tf, tt, func(s side) cmdResult {
 		if s.name == "terraform" {
 			return s.run(tfDestroy...)
@@ -304,15 +326,6 @@ func runDiffCase(t *testing.T, tools diffTools, caseDir string) {
 	mustSucceed(t, "destroy", tfRes, ttRes)
 	if tfSum, ttSum := destroySummary(tfRes.stdout), destroySummary(ttRes.stdout); tfSum != ttSum {
 		t.Errorf("destroy: terraform reports %q, tether %q\n%s\n%s", tfSum, ttSum, tfRes, ttRes)
-	}
-	for _, s := range []side{tf, tt} {
-		files, err := readTree(filepath.Join(s.dir, "out"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(files) > 0 {
-			t.Errorf("after %s destroy, out/ still holds %s", s.name, strings.Join(sortedNames(files), ", "))
-		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/config"
@@ -34,6 +35,60 @@ func (i *instance) ApplyResourceChange(ctx context.Context, req provider.ApplyRe
 		i.mu.Unlock()
 	}
 	return i.Provider.ApplyResourceChange(ctx, req)
+}
+
+// recording is an engine over a configuration folder whose built-in
+// provider instances record what they create.
+type recording struct {
+	t       *testing.T
+	dir     string
+	store   *state.SQLite
+	schema  *provider.Schema
+	engine  *engine.Engine
+	mu      sync.Mutex
+	started []*instance
+}
+
+func newRecording(t *testing.T, dir string) *recording {
+	t.Helper()
+	store, err := state.OpenSQLite(filepath.Join(dir, ".tether", "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	r := &recording{t: t, dir: dir, store: store}
+	r.schema, _ = tetherprovider.New().GetSchema()
+	r.engine = &engine.Engine{
+		Store: store,
+		Providers: provider.Factory{
+			Schema: func(string) (*provider.Schema, error) { return r.schema, nil },
+			Start: func(string) (provider.Provider, error) {
+				r.mu.Lock()
+				defer r.mu.Unlock()
+				i := &instance{Provider: tetherprovider.New(), id: len(r.started)}
+				r.started = append(r.started, i)
+				return i, nil
+			},
+		},
+	}
+	return r
+}
+
+// load reads the folder's configuration.
+func (r *recording) load() (*config.Config, hcl.Diagnostics) {
+	return hclconfig.Load(r.dir, hclconfig.Options{Schemas: map[string]*provider.Schema{config.BuiltinSource.String(): r.schema}})
+}
+
+// servedBy maps each created tether_value's input to the instance that
+// created it.
+func (r *recording) servedBy() map[string]int {
+	out := map[string]int{}
+	for _, i := range r.started {
+		for _, v := range i.created {
+			out[v] = i.id
+		}
+	}
+	return out
 }
 
 // TestProviderConfigurations runs a configuration with an aliased provider
@@ -113,30 +168,9 @@ resource "tether_value" "z" {
 			t.Fatal(err)
 		}
 	}
-	store, err := state.OpenSQLite(filepath.Join(dir, ".tether", "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-
-	builtin := config.BuiltinSource.String()
-	schema, _ := tetherprovider.New().GetSchema()
-	var mu sync.Mutex
-	var started []*instance
-	eng := &engine.Engine{
-		Store: store,
-		Providers: provider.Factory{
-			Schema: func(string) (*provider.Schema, error) { return schema, nil },
-			Start: func(source string) (provider.Provider, error) {
-				mu.Lock()
-				defer mu.Unlock()
-				i := &instance{Provider: tetherprovider.New(), id: len(started)}
-				started = append(started, i)
-				return i, nil
-			},
-		},
-	}
-	cfg, diags := hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{builtin: schema}})
+	r := newRecording(t, dir)
+	eng, store := r.engine, r.store
+	cfg, diags := r.load()
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -149,15 +183,10 @@ resource "tether_value" "z" {
 		t.Fatal(diags)
 	}
 
-	if len(started) != 2 {
-		t.Fatalf("started %d provider instances, want 2 (the default configuration and alias b)", len(started))
+	if len(r.started) != 2 {
+		t.Fatalf("started %d provider instances, want 2 (the default configuration and alias b)", len(r.started))
 	}
-	servedBy := map[string]int{}
-	for _, i := range started {
-		for _, v := range i.created {
-			servedBy[v] = i.id
-		}
-	}
+	servedBy := r.servedBy()
 	dflt, b := servedBy["a"], servedBy["b"]
 	if dflt == b {
 		t.Fatalf("tether_value.a and tether_value.b were created by the same instance")
@@ -196,7 +225,7 @@ resource "tether_value" "z" {
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(`resource "tether_value" "a" { input = "a" }`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, diags = hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{builtin: schema}})
+	cfg, diags = r.load()
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -215,7 +244,7 @@ resource "tether_value" "z" {
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte("provider \"tether\" {\n  alias = \"b\"\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, diags = hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{builtin: schema}})
+	cfg, diags = r.load()
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -260,32 +289,12 @@ resource "tether_value" "v" {
   input    = each.key
 }
 `)
-	store, err := state.OpenSQLite(filepath.Join(dir, ".tether", "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	builtin := config.BuiltinSource.String()
-	schema, _ := tetherprovider.New().GetSchema()
-	var mu sync.Mutex
-	var started []*instance
-	eng := &engine.Engine{
-		Store: store,
-		Providers: provider.Factory{
-			Schema: func(string) (*provider.Schema, error) { return schema, nil },
-			Start: func(string) (provider.Provider, error) {
-				mu.Lock()
-				defer mu.Unlock()
-				i := &instance{Provider: tetherprovider.New(), id: len(started)}
-				started = append(started, i)
-				return i, nil
-			},
-		},
-	}
+	r := newRecording(t, dir)
+	eng, store := r.engine, r.store
 	ctx := context.Background()
 	round := func() *engine.Planned {
 		t.Helper()
-		cfg, diags := hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{builtin: schema}})
+		cfg, diags := r.load()
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
@@ -306,12 +315,7 @@ resource "tether_value" "v" {
 	if len(second.Plan.Deferred) != 0 {
 		t.Fatalf("the second round still defers %v", second.Plan.Deferred)
 	}
-	servedBy := map[string]int{}
-	for _, i := range started {
-		for _, v := range i.created {
-			servedBy[v] = i.id
-		}
-	}
+	servedBy := r.servedBy()
 	if servedBy["east"] == servedBy["west"] {
 		t.Errorf("east and west were created by the same provider instance %d", servedBy["east"])
 	}
@@ -346,7 +350,7 @@ resource "tether_value" "v" {
   input    = each.key
 }
 `)
-	cfg, diags := hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{builtin: schema}})
+	cfg, diags := r.load()
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
