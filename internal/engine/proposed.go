@@ -18,17 +18,7 @@ func proposedNew(b *provider.Block, prior, config cty.Value) cty.Value {
 		prior = cty.NullVal(config.Type())
 	}
 	attrs := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
-	for name, a := range b.Attributes {
-		c := config.GetAttr(name)
-		switch {
-		case a.Computed && c.IsNull() && prior.IsNull():
-			attrs[name] = cty.UnknownVal(a.Type)
-		case a.Computed && c.IsNull():
-			attrs[name] = prior.GetAttr(name)
-		default:
-			attrs[name] = c
-		}
-	}
+	proposedAttrs(b.Attributes, prior, config, attrs)
 	for name, nb := range b.BlockTypes {
 		c := config.GetAttr(name)
 		var p cty.Value
@@ -102,6 +92,89 @@ func proposedNested(nb *provider.NestedBlock, prior, config cty.Value) cty.Value
 			elems = append(elems, proposedNew(&nb.Block, cty.NullVal(ce.Type()), ce))
 		}
 		return cty.SetVal(elems)
+	}
+	return config
+}
+
+// proposedAttrs merges the attributes of a block or nested attribute
+// object into attrs.
+func proposedAttrs(as map[string]*provider.Attribute, prior, config cty.Value, attrs map[string]cty.Value) {
+	for name, a := range as {
+		c := config.GetAttr(name)
+		var p cty.Value
+		if !prior.IsNull() && prior.Type().IsObjectType() && prior.Type().HasAttribute(name) {
+			p = prior.GetAttr(name)
+		}
+		switch {
+		case a.Computed && c.IsNull() && (p == cty.NilVal || p.IsNull()):
+			attrs[name] = cty.UnknownVal(c.Type())
+		case a.Computed && c.IsNull():
+			attrs[name] = p
+		case a.Nested != nil:
+			if p == cty.NilVal {
+				p = cty.NullVal(c.Type())
+			}
+			attrs[name] = proposedNestedAttr(a.Nested, p, c)
+		default:
+			attrs[name] = c
+		}
+	}
+}
+
+// proposedNestedAttr merges a nested attribute's configured value with its
+// prior one, object by object, as nested blocks are merged: what the
+// configuration leaves null of what the provider computes keeps its prior
+// value. Set elements have nothing to pair them by and are taken as
+// configured.
+func proposedNestedAttr(na *provider.NestedAttributes, prior, config cty.Value) cty.Value {
+	if config.IsNull() || !config.IsKnown() {
+		return config
+	}
+	known := !prior.IsNull() && prior.IsKnown()
+	object := func(p, c cty.Value) cty.Value {
+		if c.IsNull() || !c.IsKnown() || !c.Type().IsObjectType() {
+			return c
+		}
+		if p.IsNull() || !p.IsKnown() || !p.Type().IsObjectType() {
+			p = cty.NullVal(c.Type())
+		}
+		attrs := make(map[string]cty.Value, len(na.Attributes))
+		proposedAttrs(na.Attributes, p, c, attrs)
+		return cty.ObjectVal(attrs)
+	}
+	switch na.Nesting {
+	case provider.NestingSingle, provider.NestingGroup:
+		return object(prior, config)
+	case provider.NestingList:
+		if !config.Type().IsListType() || config.LengthInt() == 0 {
+			return config
+		}
+		var priorElems []cty.Value
+		if known && prior.Type().IsListType() {
+			priorElems = prior.AsValueSlice()
+		}
+		var elems []cty.Value
+		for i, ce := range config.AsValueSlice() {
+			pe := cty.NullVal(ce.Type())
+			if i < len(priorElems) {
+				pe = priorElems[i]
+			}
+			elems = append(elems, object(pe, ce))
+		}
+		return cty.ListVal(elems)
+	case provider.NestingMap:
+		if !config.Type().IsMapType() || config.LengthInt() == 0 {
+			return config
+		}
+		elems := map[string]cty.Value{}
+		for k, ce := range config.AsValueMap() {
+			pe := cty.NullVal(ce.Type())
+			if known && prior.Type().IsMapType() && prior.HasIndex(cty.StringVal(k)).True() {
+				pe = prior.Index(cty.StringVal(k))
+			}
+			elems[k] = object(pe, ce)
+		}
+		return cty.MapVal(elems)
 	}
 	return config
 }

@@ -109,6 +109,9 @@ func attributeFromTF(a *tfprotov6.SchemaAttribute) (*provider.Attribute, error) 
 		return nil, err
 	}
 	out.Type = ty
+	if out.Nested, err = nestedFromTF(a.NestedType); err != nil {
+		return nil, err
+	}
 	// Sensitivity is per attribute here, so a secret nested anywhere inside
 	// hides the whole value: showing too little beats leaking a password.
 	out.Sensitive = out.Sensitive || nestedSensitive(a.NestedType)
@@ -194,4 +197,33 @@ func nestingFromTF(n tfprotov6.SchemaNestedBlockNestingMode) (provider.Nesting, 
 		return provider.NestingMap, nil
 	}
 	return 0, fmt.Errorf("invalid nesting mode %s", n)
+}
+
+// nestedFromTF keeps a nested attribute's structure: which attributes
+// inside it are computed, for the engine's proposed new state.
+func nestedFromTF(o *tfprotov6.SchemaObject) (*provider.NestedAttributes, error) {
+	out := &provider.NestedAttributes{Attributes: make(map[string]*provider.Attribute, len(o.Attributes))}
+	switch o.Nesting {
+	case tfprotov6.SchemaObjectNestingModeSingle:
+		out.Nesting = provider.NestingSingle
+	case tfprotov6.SchemaObjectNestingModeList:
+		out.Nesting = provider.NestingList
+	case tfprotov6.SchemaObjectNestingModeSet:
+		out.Nesting = provider.NestingSet
+	case tfprotov6.SchemaObjectNestingModeMap:
+		out.Nesting = provider.NestingMap
+	default:
+		return nil, fmt.Errorf("invalid nested attribute nesting mode %s", o.Nesting)
+	}
+	for _, a := range o.Attributes {
+		if a == nil {
+			continue
+		}
+		na, err := attributeFromTF(a)
+		if err != nil {
+			return nil, fmt.Errorf("nested attribute %q: %w", a.Name, err)
+		}
+		out.Attributes[a.Name] = na
+	}
+	return out, nil
 }

@@ -96,6 +96,18 @@ type Attribute struct {
 	Computed    bool
 	Sensitive   bool
 	Deprecated  bool
+	// Nested describes an attribute whose value is structured like a
+	// block (protocol 6's nested attributes); Type is then the type of
+	// that structure, and Nested says which of its attributes the
+	// provider computes. Nil for plain attributes.
+	Nested *NestedAttributes
+}
+
+// NestedAttributes is the structure of a nested attribute: one object
+// (NestingSingle) or a list, set or map of them.
+type NestedAttributes struct {
+	Nesting    Nesting
+	Attributes map[string]*Attribute
 }
 
 // Nesting is how a nested block type may appear inside its parent.
