@@ -531,7 +531,7 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 
 func (e *Engine) put(ctx context.Context, n *node, in *instance, v cty.Value, priv []byte, sens []cty.Path, records []refRecord, status state.Status) hcl.Diagnostics {
 	ty := n.schema.Block.ImpliedType()
-	raw, err := ctyjson.Marshal(v, ty)
+	raw, err := ctyjson.Marshal(withoutWriteOnly(n.schema.Block, v), ty)
 	if err != nil {
 		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", fmt.Sprintf("The provider returned an object that cannot be stored: %s.", err))}
 	}

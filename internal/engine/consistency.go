@@ -36,6 +36,10 @@ func planProblemsAt(b *provider.Block, config, planned cty.Value, path cty.Path,
 		cv, pv := config.GetAttr(name), planned.GetAttr(name)
 		p := append(path.Copy(), cty.GetAttrStep{Name: name})
 		switch {
+		case a.WriteOnly:
+			if !pv.IsNull() {
+				*out = append(*out, pathString(p)+": planned a value for a write-only attribute, which must be null")
+			}
 		case a.Computed && !a.Optional && !a.Required:
 			// The provider's to choose.
 		case cv.IsNull():
@@ -123,8 +127,12 @@ func resultProblemsAt(b *provider.Block, planned, actual cty.Value, path cty.Pat
 	if planned.IsNull() || !planned.IsKnown() || actual.IsNull() || !actual.IsKnown() {
 		return
 	}
-	for name := range b.Attributes {
+	for name, a := range b.Attributes {
 		pv, av := planned.GetAttr(name), actual.GetAttr(name)
+		if a.WriteOnly && !av.IsNull() {
+			*out = append(*out, pathString(append(path.Copy(), cty.GetAttrStep{Name: name}))+": returned a value for a write-only attribute, which must be null")
+			continue
+		}
 		if !pv.IsWhollyKnown() {
 			continue
 		}
@@ -218,4 +226,82 @@ func displayProvider(n *node, in *instance) string {
 		return pc.Source.ForDisplay()
 	}
 	return a
+}
+
+// withoutWriteOnly sets every write-only attribute of an object to null:
+// whatever a provider returns there is never recorded.
+func withoutWriteOnly(b *provider.Block, v cty.Value) cty.Value {
+	if !hasWriteOnly(b) || v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() {
+		return v
+	}
+	attrs := v.AsValueMap()
+	for name, a := range b.Attributes {
+		if a.WriteOnly {
+			attrs[name] = cty.NullVal(attrs[name].Type())
+		}
+	}
+	for name, nb := range b.BlockTypes {
+		bv := attrs[name]
+		if bv.IsNull() || !bv.IsKnown() || !hasWriteOnly(&nb.Block) {
+			continue
+		}
+		switch nb.Nesting {
+		case provider.NestingSingle, provider.NestingGroup:
+			attrs[name] = withoutWriteOnly(&nb.Block, bv)
+		default:
+			attrs[name] = mapElements(bv, func(e cty.Value) cty.Value { return withoutWriteOnly(&nb.Block, e) })
+		}
+	}
+	return cty.ObjectVal(attrs)
+}
+
+func hasWriteOnly(b *provider.Block) bool {
+	for _, a := range b.Attributes {
+		if a.WriteOnly {
+			return true
+		}
+	}
+	for _, nb := range b.BlockTypes {
+		if hasWriteOnly(&nb.Block) {
+			return true
+		}
+	}
+	return false
+}
+
+// mapElements rebuilds a list, set, map, tuple or object with f applied to
+// each element.
+func mapElements(v cty.Value, f func(cty.Value) cty.Value) cty.Value {
+	ty := v.Type()
+	switch {
+	case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
+		var out []cty.Value
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			out = append(out, f(e))
+		}
+		switch {
+		case len(out) == 0:
+			return v
+		case ty.IsListType():
+			return cty.ListVal(out)
+		case ty.IsSetType():
+			return cty.SetVal(out)
+		}
+		return cty.TupleVal(out)
+	case ty.IsMapType() || ty.IsObjectType():
+		out := map[string]cty.Value{}
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			out[k.AsString()] = f(e)
+		}
+		if len(out) == 0 {
+			return v
+		}
+		if ty.IsMapType() {
+			return cty.MapVal(out)
+		}
+		return cty.ObjectVal(out)
+	}
+	return v
 }

@@ -82,3 +82,26 @@ func TestConsistencyChecks(t *testing.T) {
 		})
 	}
 }
+
+func TestWriteOnlyAttributes(t *testing.T) {
+	block := &provider.Block{Attributes: map[string]*provider.Attribute{
+		"name":        {Type: cty.String, Required: true},
+		"password_wo": {Type: cty.String, Optional: true, WriteOnly: true},
+	}}
+	obj := func(pw cty.Value) cty.Value {
+		return cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("db"), "password_wo": pw})
+	}
+	secret, null := cty.StringVal("hunter2"), cty.NullVal(cty.String)
+	if got := planProblems(block, obj(secret), obj(null)); len(got) != 0 {
+		t.Errorf("a plan with null for the write-only attribute: %q", got)
+	}
+	if got := planProblems(block, obj(secret), obj(secret)); len(got) != 1 {
+		t.Errorf("a plan that returns the write-only value must be refused; got %q", got)
+	}
+	if got := resultProblems(block, obj(null), obj(secret)); len(got) != 1 {
+		t.Errorf("a result that returns the write-only value must be refused; got %q", got)
+	}
+	if got := withoutWriteOnly(block, obj(secret)); !got.RawEquals(obj(null)) {
+		t.Errorf("withoutWriteOnly kept %#v", got)
+	}
+}

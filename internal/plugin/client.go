@@ -26,13 +26,12 @@ const terraformVersion = "1.11.4"
 
 // The client capabilities Tether announces. Deferral stays off until the
 // engine can fold a deferred change into its plan (a deferral that arrives
-// anyway is an error, see deferredDiags). Write-only attributes stay off
-// because the engine stores every attribute a provider returns in state:
-// a provider with such attributes then refuses them at validation instead
-// of having their values written down.
+// anyway is an error, see deferredDiags). Write-only attributes are
+// allowed: the engine holds providers to returning null for them and
+// records null whatever they return.
 const (
 	deferralAllowed            = false
-	writeOnlyAttributesAllowed = false
+	writeOnlyAttributesAllowed = true
 )
 
 // Client is a provider.Provider backed by a plugin process, as StartWith

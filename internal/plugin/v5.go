@@ -312,10 +312,9 @@ func (r rpc5) StopProvider(ctx context.Context) error {
 }
 
 // callCapabilities5 is what the client can do, for the calls that ask
-// (other than ValidateResourceConfig, which asks only about write-only
-// attributes).
+// (other than ValidateResourceConfig, which has a message of its own).
 func callCapabilities5() *tfplugin5.ClientCapabilities {
-	return &tfplugin5.ClientCapabilities{DeferralAllowed: deferralAllowed}
+	return &tfplugin5.ClientCapabilities{DeferralAllowed: deferralAllowed, WriteOnlyAttributesAllowed: writeOnlyAttributesAllowed}
 }
 
 func dvTo5(v *tfprotov6.DynamicValue) *tfplugin5.DynamicValue {

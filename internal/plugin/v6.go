@@ -314,10 +314,9 @@ func (r rpc6) StopProvider(ctx context.Context) error {
 }
 
 // callCapabilities6 is what the client can do, for the calls that ask
-// (other than ValidateResourceConfig, which asks only about write-only
-// attributes).
+// (other than ValidateResourceConfig, which has a message of its own).
 func callCapabilities6() *tfplugin6.ClientCapabilities {
-	return &tfplugin6.ClientCapabilities{DeferralAllowed: deferralAllowed}
+	return &tfplugin6.ClientCapabilities{DeferralAllowed: deferralAllowed, WriteOnlyAttributesAllowed: writeOnlyAttributesAllowed}
 }
 
 func dvTo6(v *tfprotov6.DynamicValue) *tfplugin6.DynamicValue {

@@ -95,6 +95,7 @@ func attributeFromTF(a *tfprotov6.SchemaAttribute) (*provider.Attribute, error) 
 		Computed:    a.Computed,
 		Sensitive:   a.Sensitive,
 		Deprecated:  a.Deprecated,
+		WriteOnly:   a.WriteOnly,
 	}
 	if a.NestedType == nil {
 		ty, err := TypeFromTF(a.Type)

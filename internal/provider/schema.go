@@ -96,6 +96,10 @@ type Attribute struct {
 	Computed    bool
 	Sensitive   bool
 	Deprecated  bool
+	// WriteOnly attributes are given to the provider from the
+	// configuration and never come back: plans and state hold null for
+	// them, so a secret set there is never written down.
+	WriteOnly bool
 	// Nested describes an attribute whose value is structured like a
 	// block (protocol 6's nested attributes); Type is then the type of
 	// that structure, and Nested says which of its attributes the

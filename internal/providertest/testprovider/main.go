@@ -113,6 +113,7 @@ func (testingProvider) Resources(context.Context) []func() resource.Resource {
 		func() resource.Resource { return &upgraded{} },
 		func() resource.Resource { return &file{} },
 		func() resource.Resource { return &moved{} },
+		func() resource.Resource { return &secret{} },
 	}
 }
 
