@@ -150,6 +150,14 @@ resource "tether_value" "v" {
 			at:      "main.tf:7:22",
 		},
 		{
+			name: "reserved variable name",
+			files: map[string]string{"main.tf": `
+variable "version" {}
+`},
+			summary: "Invalid variable name",
+			at:      "main.tf:2:10",
+		},
+		{
 			name: "invalid alias",
 			files: map[string]string{"main.tf": `
 provider "tether" {

@@ -122,12 +122,23 @@ func (l *loader) variables(blocks []*hcl.Block) {
 	}
 }
 
+// reservedVariableNames are the names Terraform refuses for variables:
+// they are a module block's meta-arguments.
+var reservedVariableNames = map[string]bool{
+	"source": true, "version": true, "providers": true, "count": true,
+	"for_each": true, "lifecycle": true, "depends_on": true, "locals": true,
+}
+
 func (m *module) variable(b *hcl.Block) *variableDecl {
 	l := m.l
 	name := b.Labels[0]
 	n := &config.Node{Kind: config.Variable, Addr: m.prefix("var." + name), Name: name, Module: m.path, DeclRange: b.DefRange}
 	if !hclsyntax.ValidIdentifier(name) {
 		l.errorf(b.LabelRanges[0], "Invalid variable name", "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.")
+		return nil
+	}
+	if reservedVariableNames[name] {
+		l.errorf(b.LabelRanges[0], "Invalid variable name", "The variable name %q is reserved due to its special meaning inside module blocks.", name)
 		return nil
 	}
 	if !l.declare(n) {
