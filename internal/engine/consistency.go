@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/addr"
+	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/provider"
 )
 
@@ -304,4 +305,22 @@ func mapElements(v cty.Value, f func(cty.Value) cty.Value) cty.Value {
 		return cty.ObjectVal(out)
 	}
 	return v
+}
+
+// markWriteOnly marks the write-only attributes the configuration sets, so
+// that a plan shows them as set without a value.
+func markWriteOnly(b *provider.Block, after, config cty.Value) cty.Value {
+	if !hasWriteOnly(b) || after.IsNull() || !after.IsKnown() || config.IsNull() || !config.IsKnown() {
+		return after
+	}
+	var pvm []cty.PathValueMarks
+	for name, a := range b.Attributes {
+		if a.WriteOnly && !config.GetAttr(name).IsNull() {
+			pvm = append(pvm, cty.PathValueMarks{Path: cty.GetAttrPath(name), Marks: cty.NewValueMarks(marks.WriteOnly)})
+		}
+	}
+	if len(pvm) == 0 {
+		return after
+	}
+	return after.MarkWithPaths(pvm)
 }

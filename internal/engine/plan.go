@@ -711,6 +711,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 	// configuration had references; the resolved object stays in memory
 	// for the apply.
 	change.After = in.res.remark(withMarks(block, e.scrub(planned, in.res, nil), cfgMarks))
+	change.After = markWriteOnly(block, change.After, uv)
 	return change, planned, priv, diags
 }
 

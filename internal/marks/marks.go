@@ -8,6 +8,11 @@ type mark string
 // written anywhere in clear text.
 const Sensitive = mark("sensitive")
 
+// WriteOnly marks, in a planned object, the null that stands for a
+// write-only attribute the configuration sets: renderers show it as
+// "(write-only attribute)", never a value, since none is kept.
+const WriteOnly = mark("write-only")
+
 // IsSensitive reports whether v carries the Sensitive mark itself (not
 // counting marks nested inside it).
 func IsSensitive(v cty.Value) bool { return v.HasMark(Sensitive) }

@@ -26,6 +26,7 @@ const (
 
 const (
 	sensitiveText = "(sensitive value)"
+	writeOnlyText = "(write-only attribute)"
 	unknownText   = "(known after apply)"
 )
 
@@ -57,6 +58,8 @@ func FormatValue(v cty.Value, indent int) string {
 }
 
 func sensitive(v cty.Value) bool { return v.HasMark(marks.Sensitive) }
+
+func writeOnly(v cty.Value) bool { return v.HasMark(marks.WriteOnly) }
 
 // classify compares two values; ok is false when both are null, which
 // Terraform never shows.
@@ -150,6 +153,11 @@ func (p *printer) value(depth int, b, a cty.Value, c change, path cty.Path, suff
 // whole renders one value on its own, every part of it with the same
 // change: the body of something created, destroyed or unchanged.
 func (p *printer) whole(depth int, v cty.Value, c change, path cty.Path, suffix string, f bool) {
+	if writeOnly(v) {
+		p.str(writeOnlyText)
+		p.str(suffix)
+		return
+	}
 	if sensitive(v) {
 		p.str(sensitiveText)
 		p.str(suffix)
@@ -439,7 +447,7 @@ func objectEntries(b, a cty.Value, c change) []entry {
 		as := attrs(v)
 		es := make([]entry, 0, len(as))
 		for _, at := range as {
-			if !at.v.IsNull() {
+			if !at.v.IsNull() || writeOnly(at.v) {
 				es = append(es, entry{key: attrKey(at.name), attr: at.name, isAttr: true, c: c, b: at.v, a: at.v})
 			}
 		}
@@ -464,7 +472,12 @@ func objectEntries(b, a cty.Value, c change) []entry {
 			j++
 		}
 		var ok bool
-		if e.c, ok = classify(e.b, e.a); ok {
+		if e.c, ok = classify(e.b, e.a); ok || writeOnly(e.a) {
+			// A write-only attribute has no value to compare: Terraform
+			// counts it among the unchanged ones.
+			if !ok {
+				e.c = same
+			}
 			e.key = attrKey(e.attr)
 			es = append(es, e)
 		}
