@@ -4,14 +4,21 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/refs"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // validate checks the configuration without state or provider API calls:
-// syntax, references, and arguments against the providers' schemas.
-// Variables without a value are not an error here, as in Terraform.
+// syntax, references, arguments and their values' types against the
+// providers' schemas, and the providers' own validation of each resource,
+// as terraform validate does. Variables without a value are not an error
+// here, as in Terraform: every value from elsewhere is taken as unknown.
 func (e *env) validate(ctx context.Context, args []string) int {
 	var c common
 	fs := e.flags("validate", &c)
@@ -23,6 +30,9 @@ func (e *env) validate(ctx context.Context, args []string) int {
 		return e.errorf("%v", err)
 	}
 	pool, cfg, diags := e.loadConfig(ctx, &c)
+	if !diags.HasErrors() {
+		diags = append(diags, validateValues(cfg, pool)...)
+	}
 	pool.close()
 	if *asJSON {
 		return e.validateJSON(diags)
@@ -63,4 +73,62 @@ func (e *env) validateJSON(diags hcl.Diagnostics) int {
 		return 1
 	}
 	return 0
+}
+
+// validateValues evaluates every resource and data source with every value
+// it refers to unknown, which finds values of the wrong type, and asks its
+// provider, unconfigured, to validate what is known.
+func validateValues(cfg *config.Config, pool *providerPool) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	unknown := config.ScopeFunc(func(string) cty.Value { return cty.DynamicVal })
+	instances := map[string]provider.Provider{}
+	for _, n := range cfg.Nodes {
+		if (n.Kind != config.Resource && n.Kind != config.DataSource) || n.Eval == nil {
+			continue
+		}
+		inst := config.NoInstance
+		if n.Repeat != nil {
+			inst = config.Instance{Key: cty.UnknownVal(cty.Number), Each: cty.DynamicVal}
+			if n.Repeat.ForEach {
+				inst.Key = cty.UnknownVal(cty.String)
+			}
+		}
+		v, d := n.Eval(unknown, inst)
+		diags = append(diags, withAddress(n, d)...)
+		if d.HasErrors() || len(refs.Find(v)) > 0 {
+			// A reference has no value to validate before its provider call.
+			continue
+		}
+		p, ok := instances[n.Source]
+		if !ok {
+			var err error
+			if p, err = pool.start(n.Source); err != nil {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Provider not available", Detail: err.Error(), Subject: n.DeclRange.Ptr()})
+				continue
+			}
+			instances[n.Source] = p
+		}
+		uv, _ := v.UnmarkDeep()
+		if n.Kind == config.Resource {
+			d = p.ValidateResourceConfig(n.Type, uv)
+		} else {
+			d = p.ValidateDataSourceConfig(n.Type, uv)
+		}
+		diags = append(diags, withAddress(n, d)...)
+	}
+	return diags
+}
+
+// withAddress names the object a diagnostic is about and points at its
+// declaration when nothing more precise is known, as the engine's do.
+func withAddress(n *config.Node, diags hcl.Diagnostics) hcl.Diagnostics {
+	for _, d := range diags {
+		if !strings.HasPrefix(d.Summary, n.Addr+": ") {
+			d.Summary = n.Addr + ": " + d.Summary
+		}
+		if d.Subject == nil {
+			d.Subject = n.DeclRange.Ptr()
+		}
+	}
+	return diags
 }
