@@ -319,6 +319,12 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 		if d.HasErrors() {
 			return d
 		}
+		if in.deferredBy != "" {
+			d := hcl.Diagnostics{errorDiag(in.addr, cn, "Provider deferred an approved change",
+				fmt.Sprintf("The provider deferred %s while applying (%s), though it planned it. Nothing was changed; run up again.", in.addr, in.deferredBy))}
+			e.failed(in.addr, approved, time.Now(), d)
+			return d
+		}
 		if in.recorded != nil && in.recorded.Status == state.Tainted && change.Action != plan.Create {
 			change.Action = replaceAction(cn)
 		}

@@ -133,6 +133,8 @@ type nodeInst struct {
 	// round; waiting names what it waits for.
 	deferred bool
 	waiting  string
+	// byProvider is set when the provider deferred it (waiting says why).
+	byProvider bool
 	// keys is the repetition (count or for_each value) as planned.
 	repeat cty.Value
 	insts  []*instance
@@ -164,6 +166,9 @@ type instance struct {
 	// importID is set on an instance an import adopts: prior is then the
 	// imported object, which apply records.
 	importID string
+	// deferredBy is set when the provider deferred the instance's read
+	// or plan, saying why: its node waits for a later round.
+	deferredBy string
 	// checkAfterApply holds postconditions that were unknown at plan.
 	checkAfterApply bool
 	resourceDeps    []string

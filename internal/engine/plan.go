@@ -383,6 +383,7 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 	if diags.HasErrors() {
 		return diags
 	}
+	p.providerDeferrals(n)
 	for _, ni := range n.per {
 		if ni.deferred || p.opts.Destroy {
 			continue
@@ -458,6 +459,10 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
+	if resp.Deferred != "" {
+		in.deferredBy = resp.Deferred
+		return diags
+	}
 	// What the real world holds at a referenced path is the referenced
 	// value (current or earlier): it is stored and shown as the
 	// description only.
@@ -503,6 +508,10 @@ func (e *Engine) planData(ctx context.Context, p *Planned, n *node, ni *nodeInst
 	resp := in.provider(n).ReadDataSource(ctx, provider.ReadDataRequest{TypeName: n.cfg.Type, Config: uv})
 	diags = append(diags, attribute(in.addr, n.cfg, resp.Diagnostics)...)
 	if resp.Diagnostics.HasErrors() {
+		return diags
+	}
+	if resp.Deferred != "" {
+		in.deferredBy = resp.Deferred
 		return diags
 	}
 	in.value = withMarks(n.schema.Block, resp.State, cfgMarks)
@@ -665,6 +674,11 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 	diags = append(diags, attribute(in.addr, n.cfg, in.res.scrubDiags(resp.Diagnostics))...)
 	if resp.Diagnostics.HasErrors() {
 		return nil, cty.NilVal, nil, diags
+	}
+	if resp.Deferred != "" {
+		// Planned in a later round; nothing of this plan is used.
+		in.deferredBy = resp.Deferred
+		return &plan.ResourceChange{Addr: in.addr, Mode: plan.Managed, Type: n.cfg.Type, Provider: n.cfg.Provider, Action: plan.NoOp, Before: in.prior, After: in.prior}, in.prior, nil, diags
 	}
 	if d := invalidPlan(n, in, uv, resp); d != nil {
 		return nil, cty.NilVal, nil, append(diags, d)
@@ -1003,7 +1017,7 @@ func (p *Planned) deferredChange(n *node, ni *nodeInst) *plan.DeferredChange {
 		target = addr.Join(ni.mi.str, relAddr(n))
 	}
 	existing := len(p.recorded[claimKey(ni.mi.str, relAddr(n))]) > 0
-	return &plan.DeferredChange{Addr: target, WaitingOn: ni.waiting, Existing: existing, Module: n.cfg.Kind == config.Module}
+	return &plan.DeferredChange{Addr: target, WaitingOn: ni.waiting, Existing: existing, Module: n.cfg.Kind == config.Module, ByProvider: ni.byProvider}
 }
 
 func (p *Planned) outputChanges() []*plan.OutputChange {
@@ -1222,4 +1236,27 @@ func (p *Planned) instanceProviders(n *node, ni *nodeInst) hcl.Diagnostics {
 		in.prov, in.provKey = prov, ks
 	}
 	return nil
+}
+
+// providerDeferrals defers, for this round, every instance of a node in a
+// module instance where the provider deferred one: as with a for_each not
+// known yet, nothing of it is changed now (its recorded objects are left
+// as they are) and what depends on it waits too.
+func (p *Planned) providerDeferrals(n *node) {
+	for _, ni := range n.per {
+		why := ""
+		for _, in := range ni.insts {
+			if in.deferredBy != "" {
+				why = in.deferredBy
+				break
+			}
+		}
+		if why == "" {
+			continue
+		}
+		ni.deferred, ni.waiting, ni.pending, ni.byProvider = true, why, true, true
+		ni.value = cty.DynamicVal
+		ni.insts = nil
+		n.deferredAny = true
+	}
 }

@@ -126,6 +126,9 @@ type DeferredChange struct {
 	// as they are until the node can be planned.
 	Existing bool
 	Module   bool
+	// ByProvider is set when the provider itself deferred the change,
+	// saying why in WaitingOn, rather than Tether for want of a value.
+	ByProvider bool
 }
 
 // Move is one recorded object (or module instance) renamed by a moved

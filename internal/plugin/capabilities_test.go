@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path"
+	"strings"
 	"sync"
 	"testing"
 
@@ -65,8 +66,8 @@ func fakeClient(version int, conn *recordingConn) *Client {
 	return c
 }
 
-// Every call that has client capabilities sends them: deferral not
-// allowed, write-only attributes allowed.
+// Every call that has client capabilities sends them: deferral and
+// write-only attributes allowed.
 func TestClientCapabilitiesSent(t *testing.T) {
 	for _, version := range []int{5, 6} {
 		t.Run(protocolName(version), func(t *testing.T) {
@@ -102,6 +103,10 @@ func TestClientCapabilitiesSent(t *testing.T) {
 						// Not every message carries every capability.
 						continue
 					}
+					if strings.HasPrefix(m, "Validate") && name == "deferral_allowed" {
+						// Validation is never deferred.
+						continue
+					}
 					if v := caps.Get(f); v.Bool() != want {
 						t.Errorf("%s: %s is %v, want %v", m, name, v.Bool(), want)
 					}
@@ -111,8 +116,8 @@ func TestClientCapabilitiesSent(t *testing.T) {
 	}
 }
 
-// A provider that defers anyway gets an error, in both versions.
-func TestDeferredResponseIsAnError(t *testing.T) {
+// A provider that defers a plan says so, and why, in both versions.
+func TestDeferredPlan(t *testing.T) {
 	for _, version := range []int{5, 6} {
 		t.Run(protocolName(version), func(t *testing.T) {
 			conn := &recordingConn{answer: func(method string, reply any) error {
@@ -127,8 +132,8 @@ func TestDeferredResponseIsAnError(t *testing.T) {
 			c := fakeClient(version, conn)
 			obj := cty.EmptyObjectVal
 			plan := c.PlanResourceChange(context.Background(), provider.PlanRequest{TypeName: "x", PriorState: obj, ProposedNewState: obj, Config: obj})
-			if len(plan.Diagnostics) != 1 || plan.Diagnostics[0].Summary != "Provider deferred the operation" {
-				t.Errorf("diagnostics %v", plan.Diagnostics)
+			if plan.Deferred != "its provider's configuration is not known yet" || plan.Diagnostics.HasErrors() {
+				t.Errorf("deferred %q, diagnostics %v", plan.Deferred, plan.Diagnostics)
 			}
 		})
 	}

@@ -24,13 +24,13 @@ import (
 // is the release the protocol interop tests run against.
 const terraformVersion = "1.11.4"
 
-// The client capabilities Tether announces. Deferral stays off until the
-// engine can fold a deferred change into its plan (a deferral that arrives
-// anyway is an error, see deferredDiags). Write-only attributes are
+// The client capabilities Tether announces. Deferral is allowed: a
+// deferred plan or read is planned again in the engine's next round (an
+// import cannot be deferred, see deferredDiags). Write-only attributes are
 // allowed: the engine holds providers to returning null for them and
 // records null whatever they return.
 const (
-	deferralAllowed            = false
+	deferralAllowed            = true
 	writeOnlyAttributesAllowed = true
 )
 
@@ -266,7 +266,10 @@ func (c *Client) ReadResource(ctx context.Context, req provider.ReadRequest) pro
 	if err != nil {
 		return provider.ReadResponse{NewState: req.PriorState, Private: req.Private, Diagnostics: c.rpcDiags(ctx, "ReadResource", err)}
 	}
-	diags = append(protocol.DiagnosticsFromTF(resp.Diagnostics), deferredDiags(resp.Deferred)...)
+	diags = protocol.DiagnosticsFromTF(resp.Diagnostics)
+	if reason := deferredReason(resp.Deferred); reason != "" {
+		return provider.ReadResponse{NewState: req.PriorState, Private: req.Private, Diagnostics: diags, Deferred: reason}
+	}
 	v := c.decode("refreshed state", resp.NewState, ty, &diags, req.PriorState)
 	// A null state means the object is gone; one that comes with an error
 	// (as SDKv2 providers send when a read fails) must not read as that.
@@ -302,7 +305,10 @@ func (c *Client) PlanResourceChange(ctx context.Context, req provider.PlanReques
 	if err != nil {
 		return provider.PlanResponse{PlannedState: cty.NullVal(ty), Diagnostics: c.rpcDiags(ctx, "PlanResourceChange", err)}
 	}
-	diags = append(protocol.DiagnosticsFromTF(resp.Diagnostics), deferredDiags(resp.Deferred)...)
+	diags = protocol.DiagnosticsFromTF(resp.Diagnostics)
+	if reason := deferredReason(resp.Deferred); reason != "" {
+		return provider.PlanResponse{PlannedState: cty.UnknownVal(ty), Diagnostics: diags, Deferred: reason}
+	}
 	out := provider.PlanResponse{
 		PlannedState:     c.decode("planned state", resp.PlannedState, ty, &diags, cty.NullVal(ty)),
 		PlannedPrivate:   resp.PlannedPrivate,
@@ -475,7 +481,10 @@ func (c *Client) ReadDataSource(ctx context.Context, req provider.ReadDataReques
 	if err != nil {
 		return provider.ReadDataResponse{State: cty.NullVal(ty), Diagnostics: c.rpcDiags(ctx, "ReadDataSource", err)}
 	}
-	diags = append(protocol.DiagnosticsFromTF(resp.Diagnostics), deferredDiags(resp.Deferred)...)
+	diags = protocol.DiagnosticsFromTF(resp.Diagnostics)
+	if reason := deferredReason(resp.Deferred); reason != "" {
+		return provider.ReadDataResponse{State: cty.UnknownVal(ty), Diagnostics: diags, Deferred: reason}
+	}
 	return provider.ReadDataResponse{
 		State:       c.decode("data source state", resp.State, ty, &diags, cty.NullVal(ty)),
 		Diagnostics: diags,
@@ -512,14 +521,31 @@ func (c *Client) decode(what string, dv *tfprotov6.DynamicValue, ty cty.Type, di
 	return v
 }
 
-// deferredDiags rejects a deferral: the client never offers one, so a
-// provider that defers anyway leaves the operation undone.
+// deferredDiags rejects the deferral of an import, which the engine
+// cannot put off: it adopts an object the user named now.
 func deferredDiags(d *tfprotov6.Deferred) hcl.Diagnostics {
 	if d == nil {
 		return nil
 	}
-	return hcl.Diagnostics{errorDiag("Provider deferred the operation",
-		fmt.Sprintf("The provider asked to defer this operation (%s), but Tether does not support deferred actions and did not offer them. This is a bug in the provider.", d.Reason))}
+	return hcl.Diagnostics{errorDiag("Provider deferred the import",
+		fmt.Sprintf("The provider cannot import this object yet (%s). Make what it waits for known first, then import.", deferredReason(d)))}
+}
+
+// deferredReason says in words why a provider deferred a call, "" when it
+// did not.
+func deferredReason(d *tfprotov6.Deferred) string {
+	if d == nil {
+		return ""
+	}
+	switch d.Reason {
+	case tfprotov6.DeferredReasonResourceConfigUnknown:
+		return "its configuration is not known yet"
+	case tfprotov6.DeferredReasonProviderConfigUnknown:
+		return "its provider's configuration is not known yet"
+	case tfprotov6.DeferredReasonAbsentPrereq:
+		return "something it needs does not exist yet"
+	}
+	return "for a reason it did not give"
 }
 
 // rpcDiags explains a call that got no answer.

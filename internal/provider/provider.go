@@ -74,6 +74,9 @@ type ReadResponse struct {
 	NewState    cty.Value
 	Private     []byte
 	Diagnostics hcl.Diagnostics
+	// Deferred, when not empty, says why the provider cannot read the
+	// object yet; NewState is then the prior state.
+	Deferred string
 }
 
 // PlanRequest asks what applying Config to PriorState would produce.
@@ -102,6 +105,10 @@ type PlanResponse struct {
 	// engine then tolerates a planned value that differs from the
 	// configuration, as Terraform does.
 	LegacyTypeSystem bool
+	// Deferred, when not empty, says why the provider cannot plan the
+	// change yet (its configuration, or the resource's, is not known):
+	// the engine plans it in a later round. PlannedState is then ignored.
+	Deferred string
 }
 
 // ApplyRequest carries out a planned change. PlannedState is null for a
@@ -177,4 +184,7 @@ type ReadDataRequest struct {
 type ReadDataResponse struct {
 	State       cty.Value
 	Diagnostics hcl.Diagnostics
+	// Deferred, when not empty, says why the provider cannot read the
+	// data source yet.
+	Deferred string
 }

@@ -155,6 +155,12 @@ func (p *printer) plan(pl *plan.Plan) {
 			p.nl()
 			p.str("  # ")
 			p.safe(d.Addr)
+			if d.ByProvider {
+				p.str(" is deferred by its provider: ")
+				p.safe(d.WaitingOn)
+				p.nl()
+				continue
+			}
 			switch {
 			case d.Module || d.Existing:
 				p.str(" will be planned once ")

@@ -48,6 +48,7 @@ type testingProvider struct{}
 type providerModel struct {
 	Prefix        types.String `tfsdk:"prefix"`
 	FailConfigure types.Bool   `tfsdk:"fail_configure"`
+	DeferUnknown  types.Bool   `tfsdk:"defer_unknown"`
 }
 
 // settings is what Configure hands to the resources.
@@ -83,6 +84,10 @@ func (testingProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp 
 				Optional:    true,
 				Description: "When true, configuring the provider fails.",
 			},
+			"defer_unknown": schema.BoolAttribute{
+				Optional:    true,
+				Description: "When true and prefix is not known yet, the provider defers everything it is asked to plan or read, where the client allows.",
+			},
 		},
 	}
 }
@@ -97,6 +102,10 @@ func (testingProvider) Configure(ctx context.Context, req provider.ConfigureRequ
 		resp.Diagnostics.AddAttributeError(path.Root("fail_configure"),
 			"Provider configuration refused",
 			"The testing provider was configured with fail_configure = true, so it refuses to be configured.")
+		return
+	}
+	if m.DeferUnknown.ValueBool() && m.Prefix.IsUnknown() && req.ClientCapabilities.DeferralAllowed {
+		resp.Deferred = &provider.Deferred{Reason: provider.DeferredReasonProviderConfigUnknown}
 		return
 	}
 	s := &settings{prefix: m.Prefix}
