@@ -166,3 +166,57 @@ func FromTraversal(t hcl.Traversal) (Instance, error) {
 	}
 	return a, nil
 }
+
+// Less orders instance addresses as Terraform lists them in plans: by
+// module path (the root module first, then each step by name and key),
+// then by resource, then by key, numbers by value. Addresses that do not
+// parse sort after those that do, by their text.
+func Less(a, b string) bool {
+	ia, errA := ParseInstance(a)
+	ib, errB := ParseInstance(b)
+	switch {
+	case errA != nil || errB != nil:
+		if (errA == nil) != (errB == nil) {
+			return errA == nil
+		}
+		return a < b
+	}
+	for i := 0; i < len(ia.Module) && i < len(ib.Module); i++ {
+		sa, sb := ia.Module[i], ib.Module[i]
+		if sa.Name != sb.Name {
+			return sa.Name < sb.Name
+		}
+		if c := compareKeys(sa.Key, sb.Key); c != 0 {
+			return c < 0
+		}
+	}
+	if len(ia.Module) != len(ib.Module) {
+		return len(ia.Module) < len(ib.Module)
+	}
+	if ia.Resource != ib.Resource {
+		return ia.Resource < ib.Resource
+	}
+	return compareKeys(ia.Key, ib.Key) < 0
+}
+
+// compareKeys orders instance keys: none first, numbers by value, then
+// strings.
+func compareKeys(a, b cty.Value) int {
+	switch {
+	case a == cty.NilVal || b == cty.NilVal:
+		switch {
+		case a == b:
+			return 0
+		case a == cty.NilVal:
+			return -1
+		}
+		return 1
+	case a.Type() == cty.Number && b.Type() == cty.Number:
+		return a.AsBigFloat().Cmp(b.AsBigFloat())
+	case a.Type() == cty.Number:
+		return -1
+	case b.Type() == cty.Number:
+		return 1
+	}
+	return strings.Compare(a.AsString(), b.AsString())
+}

@@ -38,3 +38,23 @@ func TestParseRejectsNonsense(t *testing.T) {
 		}
 	}
 }
+
+func TestLessIsTerraformsOrder(t *testing.T) {
+	want := []string{
+		`data.tether_file.r`,
+		`tether_file.a[2]`,
+		`tether_file.a[10]`,
+		`tether_file.b`,
+		`tether_value.x["a"]`,
+		`module.m.tether_file.a`,
+		`module.m[0].tether_file.a`,
+		`module.n["k"].module.o.tether_file.a`,
+	}
+	for i := range want {
+		for j := range want {
+			if got := Less(want[i], want[j]); got != (i < j) {
+				t.Errorf("Less(%s, %s) = %v, want %v", want[i], want[j], got, i < j)
+			}
+		}
+	}
+}

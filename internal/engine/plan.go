@@ -1004,8 +1004,9 @@ func (p *Planned) assemble() *plan.Plan {
 	for _, mv := range p.moves {
 		pl.Moved = append(pl.Moved, &plan.Move{From: mv.from, To: mv.to})
 	}
-	sort.Slice(pl.Changes, func(i, j int) bool { return pl.Changes[i].Addr < pl.Changes[j].Addr })
-	sort.Slice(pl.Drift, func(i, j int) bool { return pl.Drift[i].Addr < pl.Drift[j].Addr })
+	// In Terraform's order: the root module first, keys by value.
+	sort.Slice(pl.Changes, func(i, j int) bool { return addr.Less(pl.Changes[i].Addr, pl.Changes[j].Addr) })
+	sort.Slice(pl.Drift, func(i, j int) bool { return addr.Less(pl.Drift[i].Addr, pl.Drift[j].Addr) })
 	sort.Slice(pl.Deferred, func(i, j int) bool { return pl.Deferred[i].Addr < pl.Deferred[j].Addr })
 	pl.Outputs = p.outputChanges()
 	return pl

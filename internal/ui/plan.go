@@ -98,44 +98,68 @@ func (p *printer) plan(pl *plan.Plan) {
 	// The legend lists only the symbols this plan uses, as Terraform's does.
 	var used [plan.Delete + 1]bool
 	shown := 0
+	movedFrom := movedFrom(pl)
 	for _, c := range pl.Changes {
 		if c != nil && c.Action > plan.NoOp && c.Action <= plan.Delete {
 			used[c.Action] = true
 			shown++
-		} else if c != nil && (c.Importing != "" || c.Action == plan.Forget) {
+		} else if c != nil && (c.Importing != "" || c.Action == plan.Forget || movedFrom[c.Addr] != "") {
 			shown++
 		}
 	}
+	p.movedFrom = movedFrom
 	if shown > 0 {
 		section()
-		p.str("Tether used the selected providers to generate the following execution")
-		p.nl()
-		p.str("plan. Resource actions are indicated with the following symbols:")
-		p.nl()
-		for _, l := range legend {
-			if used[l.action] {
-				p.actionSymbol(l.action)
-				p.byte(' ')
-				p.str(l.text)
-				p.nl()
-			}
+		// Without a symbol to explain (only moves, imports, forgets),
+		// Terraform prints no legend.
+		anyUsed := false
+		for _, u := range used {
+			anyUsed = anyUsed || u
 		}
-		p.nl()
+		if anyUsed {
+			p.str("Tether used the selected providers to generate the following execution")
+			p.nl()
+			p.str("plan. Resource actions are indicated with the following symbols:")
+			p.nl()
+			for _, l := range legend {
+				if used[l.action] {
+					p.actionSymbol(l.action)
+					p.byte(' ')
+					p.str(l.text)
+					p.nl()
+				}
+			}
+			p.nl()
+		}
 		p.str("Tether will perform the following actions:")
 		p.nl()
 		for _, c := range pl.Changes {
-			if c != nil && ((c.Action > plan.NoOp && c.Action <= plan.Delete) || c.Importing != "" || c.Action == plan.Forget) {
+			if c != nil && ((c.Action > plan.NoOp && c.Action <= plan.Delete) || c.Importing != "" || c.Action == plan.Forget || movedFrom[c.Addr] != "") {
 				p.nl()
 				p.change(c)
 			}
 		}
 	}
 
-	if len(pl.Moved) > 0 {
+	// Moves of objects that have no change listed (deferred ones) are
+	// said on their own.
+	var unlisted []*plan.Move
+	for _, m := range pl.Moved {
+		listed := false
+		for _, from := range movedFrom {
+			if from == m.From || strings.HasPrefix(from, m.From+".") {
+				listed = true
+			}
+		}
+		if !listed {
+			unlisted = append(unlisted, m)
+		}
+	}
+	if len(unlisted) > 0 {
 		section()
 		p.str("Tether will record these objects at new addresses, without changing them:")
 		p.nl()
-		for _, m := range pl.Moved {
+		for _, m := range unlisted {
 			p.nl()
 			p.str("  # ")
 			p.safe(m.From)
@@ -360,7 +384,20 @@ func (p *printer) change(c *plan.ResourceChange) {
 		p.nl()
 		return
 	}
-	p.comment(c.Addr, what)
+	if from := p.movedFrom[c.Addr]; from != "" {
+		if c.Action == plan.NoOp && c.Importing == "" {
+			what = " has moved to " + c.Addr
+			p.comment(from, what)
+		} else {
+			p.comment(c.Addr, what)
+			p.str("  # (moved from ")
+			p.safe(from)
+			p.str(")")
+			p.nl()
+		}
+	} else {
+		p.comment(c.Addr, what)
+	}
 	if c.Importing != "" && c.Action != plan.NoOp {
 		p.str("  # (imported from ")
 		p.safe(strconv.Quote(c.Importing))
@@ -553,4 +590,24 @@ func splitAddr(addr string) (data bool, typ, name string, ok bool) {
 		name = name[:i]
 	}
 	return data, typ, name, name != ""
+}
+
+// movedFrom maps the address of each listed change that a moved block
+// renamed to its old address; a module's move renames everything in it.
+func movedFrom(pl *plan.Plan) map[string]string {
+	out := map[string]string{}
+	for _, c := range pl.Changes {
+		if c == nil || c.Mode != plan.Managed {
+			continue
+		}
+		for _, m := range pl.Moved {
+			switch {
+			case c.Addr == m.To:
+				out[c.Addr] = m.From
+			case strings.HasPrefix(c.Addr, m.To+"."):
+				out[c.Addr] = m.From + c.Addr[len(m.To):]
+			}
+		}
+	}
+	return out
 }

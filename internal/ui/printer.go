@@ -38,6 +38,9 @@ type printer struct {
 	// showAll shows unchanged attributes too: Terraform lists the whole
 	// object it imports.
 	showAll bool
+	// movedFrom maps the new address of each moved object of the plan
+	// being rendered to its old one.
+	movedFrom map[string]string
 }
 
 func (p *printer) str(s string) { p.buf = append(p.buf, s...) }
