@@ -95,6 +95,11 @@ type Node struct {
 	// aws.by_region[each.key]`): it evaluates, per instance, the key of
 	// the provider instance that serves it.
 	ProviderKey func(scope Scope, inst Instance) (cty.Value, hcl.Diagnostics)
+	// ProviderKeyFromCall is set when the key comes from the call of the
+	// node's module (`providers = { aws = aws.by_region[each.key] }`):
+	// ProviderKey is then evaluated where the call is, with the module
+	// instance's count.index or each.*, once per module instance.
+	ProviderKeyFromCall bool
 	// DeclRange is where the node is declared (its block header or
 	// attribute name).
 	DeclRange hcl.Range

@@ -1218,7 +1218,13 @@ func (p *Planned) instanceProviders(n *node, ni *nodeInst) hcl.Diagnostics {
 			}
 			ks = pc.Key
 		} else {
-			k, diags := n.cfg.ProviderKey(p.scopeAt(ni.mi), config.Instance{Key: in.key, Each: in.each})
+			scope, inst := p.scopeAt(ni.mi), config.Instance{Key: in.key, Each: in.each}
+			if n.cfg.ProviderKeyFromCall && ni.mi.parent != nil {
+				// The module's call picked the instance, once per module
+				// instance.
+				scope, inst = p.scopeAt(ni.mi.parent), config.Instance{Key: ni.mi.key, Each: ni.mi.each}
+			}
+			k, diags := n.cfg.ProviderKey(scope, inst)
 			if diags.HasErrors() {
 				return attribute(in.addr, n.cfg, diags)
 			}

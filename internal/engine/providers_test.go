@@ -159,15 +159,7 @@ resource "tether_value" "z" {
 }
 `,
 	}
-	for name, text := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	r := newRecording(t, dir)
 	eng, store := r.engine, r.store
 	cfg, diags := r.load()
@@ -357,5 +349,80 @@ resource "tether_value" "v" {
 	_, diags = eng.Plan(ctx, cfg, engine.PlanOptions{})
 	if !diags.HasErrors() || diags[0].Summary != `tether_value.v["north"]: Provider instance not present` {
 		t.Errorf("a key the provider does not have: got %v", diags)
+	}
+}
+
+// TestProviderForEachIntoModules passes one instance of a repeated
+// provider configuration to each instance of a module called with the
+// same for_each: the multi-region module, which Terraform cannot express.
+func TestProviderForEachIntoModules(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.tf": `
+locals {
+  regions = toset(["east", "west"])
+}
+
+provider "tether" {
+  alias    = "by_region"
+  for_each = local.regions
+}
+
+module "region" {
+  source    = "./region"
+  for_each  = local.regions
+  providers = { tether = tether.by_region[each.key] }
+  name      = each.key
+}
+`,
+		"region/main.tf": `
+variable "name" {}
+
+resource "tether_value" "v" {
+  input = var.name
+}
+`,
+	})
+	r := newRecording(t, dir)
+	cfg, diags := r.load()
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	ctx := context.Background()
+	p, diags := r.engine.Plan(ctx, cfg, engine.PlanOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if _, diags := r.engine.Apply(ctx, p); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	served := r.servedBy()
+	if served["east"] == served["west"] {
+		t.Errorf("both regions were created by provider instance %d", served["east"])
+	}
+	snap, err := r.store.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"east", "west"} {
+		a := `module.region["` + k + `"].tether_value.v`
+		want := `provider["registry.terraform.io/tetherhq/tether"].by_region["` + k + `"]`
+		if obj := snap.Objects[a]; obj == nil || obj.Provider != want {
+			t.Errorf("%s records provider %v, want %s", a, obj, want)
+		}
+	}
+}
+
+// writeFiles writes a configuration's files, by path relative to dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -58,6 +58,9 @@ type moduleCall struct {
 	// providers argument: the called module's reference ("aws",
 	// "aws.east") to a configuration address.
 	passed map[string]string
+	// passedKeys are, for an instance of a repeated configuration passed,
+	// the expression of its key, evaluated where the call is.
+	passedKeys map[string]hcl.Expression
 }
 
 // prefix returns the address of a name declared in this module.

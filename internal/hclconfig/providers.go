@@ -276,11 +276,12 @@ type providerUse struct {
 // the called module's local name (and alias).
 func (m *module) passProviders(call *moduleCall, a *hcl.Attribute) {
 	call.passed = map[string]string{}
+	call.passedKeys = map[string]hcl.Expression{}
 	items, d := hcl.ExprMap(a.Expr)
 	m.l.diags = append(m.l.diags, d...)
 	for _, item := range items {
 		childLocal, childAlias, ok1 := providerRef(item.Key)
-		local, alias, ok2 := providerRef(item.Value)
+		local, alias, key, ok2 := keyedProviderRef(item.Value)
 		if !ok1 || !ok2 {
 			m.l.errorf(item.Key.Range(), "Invalid providers entry",
 				"Each entry of providers maps a provider of the called module to one of this module, as in { aws = aws.west }, without quotes.")
@@ -290,7 +291,24 @@ func (m *module) passProviders(call *moduleCall, a *hcl.Attribute) {
 		if !ok {
 			continue
 		}
-		call.passed[refString(childLocal, childAlias)] = a
+		ref := refString(childLocal, childAlias)
+		call.passed[ref] = a
+		if key != nil {
+			call.passedKeys[ref] = key
+		}
+		rng := item.Value.Range()
+		m.l.pending = append(m.l.pending, func() {
+			target, ok := m.l.decls[a]
+			switch {
+			case !ok:
+			case target.Repeat != nil && key == nil:
+				m.l.errorf(rng, "Provider instance key missing",
+					"%s is repeated with for_each, so a module is passed one of its instances: %s[each.key], say.", target.Name, target.Name)
+			case target.Repeat == nil && key != nil:
+				m.l.errorf(key.Range(), "Provider configuration not repeated",
+					"%s has no for_each, so it has no instances to pick by key; remove the index.", target.Name)
+			}
+		})
 	}
 }
 
@@ -441,11 +459,23 @@ func keyedProviderRef(expr hcl.Expression) (local, alias string, key hcl.Express
 // providerKey checks a resource's provider reference against the
 // configuration it names, once every declaration is known: a repeated
 // configuration needs a key, and only a repeated one takes one. The key is
-// evaluated per instance of the resource.
+// evaluated per instance of the resource, or, when the module's call
+// passed one instance, per instance of the module where the call is.
 func (m *module) providerKey(n *config.Node, key hcl.Expression, rng hcl.Range, repeatKind string) {
 	target, ok := m.l.decls[n.Provider]
 	if !ok {
 		return // reported where the configuration was looked up
+	}
+	if key == nil && target.Repeat != nil && m.call != nil {
+		if ck, passed := m.passedKeyFor(n.Provider); passed {
+			call := m.call
+			refs := call.parent.resolve(n, ck.Variables(), call.repeat)
+			n.ProviderKey = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+				return ck.Value(call.parent.evalContext(refs, scope, inst, cty.NilVal))
+			}
+			n.ProviderKeyFromCall = true
+			return
+		}
 	}
 	switch {
 	case target.Repeat != nil && key == nil:
@@ -542,4 +572,17 @@ func (m *module) declareOwnConfigs(blocks []*hcl.Block) {
 		}
 		m.ownConfigs[refString(local, alias)] = addr.ProviderConfig{Module: m.path, Source: src, Alias: alias}.String()
 	}
+}
+
+// passedKeyFor is the key expression with which this module's call passed
+// an instance of the configuration at address a, if it did so directly.
+func (m *module) passedKeyFor(a string) (hcl.Expression, bool) {
+	for ref, pa := range m.call.passed {
+		if pa == a {
+			if k := m.call.passedKeys[ref]; k != nil {
+				return k, true
+			}
+		}
+	}
+	return nil, false
 }
