@@ -6,4 +6,14 @@
 //
 // Resource bodies are decoded against the provider's schema with hcldec, so
 // an unknown argument or a wrong type is reported at its file:line:column.
+//
+// Providers are named per module, as in Terraform: required_providers maps
+// local names to source addresses (a name without an entry implies
+// hashicorp/NAME, or Tether's built-in provider for "tether"), and every
+// resource is bound to the address of one provider configuration
+// (provider["registry.terraform.io/hashicorp/aws"].west): a provider block
+// of the root or of a module called once, one passed by a module call's
+// providers argument (an instance of a for_each configuration, with the key
+// the call gives), or an implied empty default configuration. Requirements
+// lists, before anything runs, the providers to install.
 package hclconfig
