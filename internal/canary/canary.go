@@ -2,6 +2,10 @@ package canary
 
 import (
 	"bytes"
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
@@ -27,6 +31,20 @@ func forms(secret string) []form {
 		{"as is", b},
 		{"hex", []byte(hex.EncodeToString(b))},
 		{"HEX", []byte(strings.ToUpper(hex.EncodeToString(b)))},
+	}
+	// Digests of the secret give it away too: anyone can hash guesses.
+	for _, d := range []struct {
+		name string
+		sum  []byte
+	}{
+		{"md5", func() []byte { h := md5.Sum(b); return h[:] }()},
+		{"sha1", func() []byte { h := sha1.Sum(b); return h[:] }()},
+		{"sha256", func() []byte { h := sha256.Sum256(b); return h[:] }()},
+		{"sha512", func() []byte { h := sha512.Sum512(b); return h[:] }()},
+	} {
+		out = append(out,
+			form{d.name + " hex", []byte(hex.EncodeToString(d.sum))},
+			form{d.name + " base64", []byte(base64.StdEncoding.EncodeToString(d.sum))})
 	}
 	for skip := 0; skip < 3 && skip < len(b); skip++ {
 		rest := b[skip:]

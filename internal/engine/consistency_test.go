@@ -1,11 +1,15 @@
 package engine
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"reflect"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/provider"
 )
 
@@ -103,5 +107,29 @@ func TestWriteOnlyAttributes(t *testing.T) {
 	}
 	if got := withoutWriteOnly(block, obj(secret)); !got.RawEquals(obj(null)) {
 		t.Errorf("withoutWriteOnly kept %#v", got)
+	}
+}
+
+func TestMarkDerived(t *testing.T) {
+	secret := "hunter22"
+	sum := sha256.Sum256([]byte(secret))
+	for _, tc := range []struct {
+		name string
+		v    cty.Value
+		want bool
+	}{
+		{"the secret", cty.StringVal(secret), true},
+		{"containing it", cty.StringVal("user:" + secret + "@host"), true},
+		{"its sha256", cty.StringVal(hex.EncodeToString(sum[:])), true},
+		{"its sha256 in base64", cty.StringVal(base64.StdEncoding.EncodeToString(sum[:])), true},
+		{"unrelated", cty.StringVal("out/key.txt"), false},
+		{"a number", cty.NumberIntVal(8), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := markDerived(cty.ObjectVal(map[string]cty.Value{"a": tc.v}), []string{secret})
+			if marked := got.GetAttr("a").HasMark(marks.Sensitive); marked != tc.want {
+				t.Errorf("marked %v, want %v", marked, tc.want)
+			}
+		})
 	}
 }

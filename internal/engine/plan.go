@@ -726,6 +726,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 	// for the apply.
 	change.After = in.res.remark(withMarks(block, e.scrub(planned, in.res, nil), cfgMarks))
 	change.After = markWriteOnly(block, change.After, uv)
+	change.After = markDerived(change.After, sensitiveStrings(uv, cfgMarks))
 	return change, planned, priv, diags
 }
 

@@ -33,6 +33,13 @@ type refRecord struct {
 	Path cty.Path
 	Hash string
 	Desc string
+	// Digests maps the keyed hash of each digest of the value (its MD5,
+	// SHA-1, SHA-256 and SHA-512, hex and base64) to the label that stands
+	// for it, "(sha256 of ...)": after the value changes, refresh still
+	// recognises a digest of the old one that a provider returns, and
+	// shows the label, never the digest, which anyone could match
+	// against guesses.
+	Digests map[string]string
 }
 
 // resolution is the references of one configuration, resolved.
@@ -40,6 +47,9 @@ type resolution struct {
 	found  []refs.Found
 	values []cty.Value
 	hashes []string
+	// digestHashes are, per reference, the keyed hashes of the digests
+	// of its value, to the labels that stand for them (see refRecord).
+	digestHashes []map[string]string
 	// secrets are the resolved strings, to find echoes of them.
 	secrets []string
 	// digests are common digests of those strings (hex and base64 of
@@ -74,10 +84,19 @@ func (e *Engine) resolveRefs(ctx context.Context, address string, cn *config.Nod
 		}
 		res.values = append(res.values, v)
 		res.hashes = append(res.hashes, e.hash(v))
+		digests := map[string]string{}
 		if v.Type() == cty.String && !v.IsNull() && len(v.AsString()) >= 4 {
 			res.secrets = append(res.secrets, v.AsString())
 			res.addDigests(v.AsString(), f.Ref.Description(), len(res.values)-1)
+			for text, label := range res.digests {
+				if res.undigest[label].ref == len(res.values)-1 {
+					if h := e.hash(cty.StringVal(text)); h != "" {
+						digests[h] = label
+					}
+				}
+			}
 		}
+		res.digestHashes = append(res.digestHashes, digests)
 	}
 	return res, nil
 }
@@ -88,21 +107,35 @@ func (r *resolution) addDigests(secret, desc string, ref int) {
 		r.undigest = map[string]undigested{}
 	}
 	of := strings.TrimPrefix(desc, "(")
-	for _, d := range []struct {
+	for _, d := range digestsOf(secret) {
+		label := "(" + d.name + " of " + of
+		r.digests[d.text] = label
+		r.undigest[label] = undigested{digest: d.text, ref: ref}
+	}
+}
+
+// digest is one common digest of a secret, as text.
+type digest struct {
+	name string // "sha256", "sha256 base64"
+	text string
+}
+
+// digestsOf lists the digests providers commonly compute of a value
+// (MD5, SHA-1, SHA-256, SHA-512, in hex and base64): each gives the value
+// away to anyone who hashes guesses.
+func digestsOf(secret string) []digest {
+	var out []digest
+	for _, h := range []struct {
 		name string
 		h    hash.Hash
 	}{{"md5", md5.New()}, {"sha1", sha1.New()}, {"sha256", sha256.New()}, {"sha512", sha512.New()}} {
-		d.h.Write([]byte(secret))
-		sum := d.h.Sum(nil)
-		for _, enc := range []struct{ name, text string }{
-			{"", hex.EncodeToString(sum)},
-			{" base64", base64.StdEncoding.EncodeToString(sum)},
-		} {
-			label := "(" + d.name + enc.name + " of " + of
-			r.digests[enc.text] = label
-			r.undigest[label] = undigested{digest: enc.text, ref: ref}
-		}
+		h.h.Write([]byte(secret))
+		sum := h.h.Sum(nil)
+		out = append(out,
+			digest{h.name, hex.EncodeToString(sum)},
+			digest{h.name + " base64", base64.StdEncoding.EncodeToString(sum)})
 	}
+	return out
 }
 
 func (e *Engine) hash(v cty.Value) string {
@@ -214,6 +247,9 @@ func (e *Engine) scrub(v cty.Value, r *resolution, recorded []refRecord) cty.Val
 				if rec.Hash == h {
 					return cty.StringVal(rec.Desc), nil
 				}
+				if label, ok := rec.Digests[h]; ok {
+					return cty.StringVal(label), nil
+				}
 			}
 		}
 		if !r.empty() {
@@ -261,7 +297,7 @@ func (r *resolution) records() []refRecord {
 	}
 	out := make([]refRecord, len(r.found))
 	for i, f := range r.found {
-		out[i] = refRecord{Path: f.Path, Hash: r.hashes[i], Desc: f.Ref.Description()}
+		out[i] = refRecord{Path: f.Path, Hash: r.hashes[i], Desc: f.Ref.Description(), Digests: r.digestHashes[i]}
 	}
 	return out
 }
@@ -293,9 +329,10 @@ type metaJSON struct {
 }
 
 type refJSON struct {
-	Path json.RawMessage `json:"path"`
-	Hash string          `json:"hash"`
-	Desc string          `json:"desc"`
+	Path    json.RawMessage   `json:"path"`
+	Hash    string            `json:"hash"`
+	Desc    string            `json:"desc"`
+	Digests map[string]string `json:"digests,omitempty"`
 }
 
 func encodeMeta(m objectMeta) ([]byte, error) {
@@ -312,7 +349,7 @@ func encodeMeta(m objectMeta) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		out.Refs = append(out.Refs, refJSON{Path: p, Hash: r.Hash, Desc: r.Desc})
+		out.Refs = append(out.Refs, refJSON{Path: p, Hash: r.Hash, Desc: r.Desc, Digests: r.Digests})
 	}
 	return json.Marshal(out)
 }
@@ -342,7 +379,7 @@ func decodeMeta(b []byte) (objectMeta, error) {
 		if err != nil || len(ps) != 1 {
 			continue
 		}
-		m.Refs = append(m.Refs, refRecord{Path: ps[0], Hash: r.Hash, Desc: r.Desc})
+		m.Refs = append(m.Refs, refRecord{Path: ps[0], Hash: r.Hash, Desc: r.Desc, Digests: r.Digests})
 	}
 	return m, nil
 }
