@@ -452,7 +452,7 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 			diags = append(diags, interrupted)
 			return false
 		}
-		diags = append(diags, attribute(in.addr, n.cfg, in.res.scrubDiags(resp.Diagnostics))...)
+		diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))...)
 		return !resp.Diagnostics.HasErrors()
 	}
 	create := func(prior cty.Value) bool {
@@ -463,7 +463,7 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 			diags = append(diags, interrupted)
 			return false
 		}
-		diags = append(diags, attribute(in.addr, n.cfg, in.res.scrubDiags(resp.Diagnostics))...)
+		diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))...)
 		// Nothing the provider returned is kept with a referenced value
 		// in it.
 		newState := resp.NewState

@@ -455,7 +455,7 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 		return diags
 	}
 	resp := prov.ReadResource(ctx, provider.ReadRequest{TypeName: in.recorded.Type, PriorState: in.res.priorFor(v, meta.Refs), Private: in.recorded.Private})
-	diags = append(diags, attribute(in.addr, cn, in.res.scrubDiags(resp.Diagnostics))...)
+	diags = append(diags, attribute(in.addr, cn, in.scrubDiags(resp.Diagnostics))...)
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
@@ -485,7 +485,8 @@ func (e *Engine) planData(ctx context.Context, p *Planned, n *node, ni *nodeInst
 		return attribute(in.addr, n.cfg, diags)
 	}
 	uv, cfgMarks := marks.Unmark(cfgVal)
-	diags = append(diags, attribute(in.addr, n.cfg, in.provider(n).ValidateDataSourceConfig(n.cfg.Type, uv))...)
+	in.secrets = sensitiveStrings(uv, cfgMarks)
+	diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(in.provider(n).ValidateDataSourceConfig(n.cfg.Type, uv)))...)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -506,7 +507,7 @@ func (e *Engine) planData(ctx context.Context, p *Planned, n *node, ni *nodeInst
 		return diags
 	}
 	resp := in.provider(n).ReadDataSource(ctx, provider.ReadDataRequest{TypeName: n.cfg.Type, Config: uv})
-	diags = append(diags, attribute(in.addr, n.cfg, resp.Diagnostics)...)
+	diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))...)
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
@@ -538,6 +539,9 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		if d.HasErrors() {
 			return diags
 		}
+		// Refresh comes before the plan: what it says is scrubbed too.
+		u, m := marks.Unmark(cfgVal)
+		in.secrets = append(sensitiveStrings(u, m), p.sensitiveInputs(n, ni.mi)...)
 		if in.res, d = e.resolveRefs(ctx, in.addr, n.cfg, cfgVal); d.HasErrors() {
 			return append(diags, d...)
 		}
@@ -656,6 +660,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 	block := n.schema.Block
 	ty := block.ImpliedType()
 	uv, cfgMarks := marks.Unmark(cfgVal)
+	in.secrets = append(sensitiveStrings(uv, cfgMarks), in.secrets...)
 	uv = in.res.substitute(uv)
 	prior := in.res.priorFor(in.prior, in.meta.Refs)
 	in.providerPrior = prior
@@ -663,7 +668,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 		uv = ignoreChanges(n.cfg.Lifecycle, block, prior, uv)
 	}
 	in.configVal = uv
-	diags := attribute(in.addr, n.cfg, in.res.scrubDiags(in.provider(n).ValidateResourceConfig(n.cfg.Type, uv)))
+	diags := attribute(in.addr, n.cfg, in.scrubDiags(in.provider(n).ValidateResourceConfig(n.cfg.Type, uv)))
 	if diags.HasErrors() {
 		return nil, cty.NilVal, nil, diags
 	}
@@ -671,7 +676,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 		TypeName: n.cfg.Type, PriorState: prior, ProposedNewState: proposedNew(block, prior, uv),
 		Config: uv, PriorPrivate: in.priorPrivate,
 	})
-	diags = append(diags, attribute(in.addr, n.cfg, in.res.scrubDiags(resp.Diagnostics))...)
+	diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))...)
 	if resp.Diagnostics.HasErrors() {
 		return nil, cty.NilVal, nil, diags
 	}
@@ -711,7 +716,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 				TypeName: n.cfg.Type, PriorState: cty.NullVal(ty), ProposedNewState: proposedNew(block, cty.NullVal(ty), uv),
 				Config: uv,
 			})
-			diags = append(diags, attribute(in.addr, n.cfg, in.res.scrubDiags(resp.Diagnostics))...)
+			diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))...)
 			if resp.Diagnostics.HasErrors() {
 				return nil, cty.NilVal, nil, diags
 			}
@@ -1267,4 +1272,25 @@ func (p *Planned) providerDeferrals(n *node) {
 		ni.insts = nil
 		n.deferredAny = true
 	}
+}
+
+// sensitiveInputs are the sensitive strings of the variables and locals a
+// node refers to: a provider may echo one inside a longer value (a path
+// built from a password), which the resource's own sensitive values do
+// not show alone.
+func (p *Planned) sensitiveInputs(n *node, mi *modInstance) []string {
+	var out []string
+	for _, d := range n.deps {
+		dn := p.nodes[d]
+		if dn.cfg == nil || (dn.cfg.Kind != config.Variable && dn.cfg.Kind != config.Local) {
+			continue
+		}
+		ni := dn.at(mi)
+		if ni == nil || ni.value == cty.NilVal {
+			continue
+		}
+		u, paths := marks.Unmark(ni.value)
+		out = append(out, sensitiveStrings(u, paths)...)
+	}
+	return out
 }

@@ -401,3 +401,30 @@ func open(keys *secrets.Keys, raw []byte) ([]byte, error) {
 	}
 	return keys.Open(raw)
 }
+
+// scrubDiags removes from what a provider said about an instance every
+// resolved reference (by its description) and every sensitive string of
+// its configuration or a digest of one (by "(sensitive value)").
+func (in *instance) scrubDiags(diags hcl.Diagnostics) hcl.Diagnostics {
+	diags = in.res.scrubDiags(diags)
+	if len(in.secrets) == 0 {
+		return diags
+	}
+	for _, d := range diags {
+		for _, secret := range in.secrets {
+			for _, text := range append([]string{secret}, digestTexts(secret)...) {
+				d.Summary = strings.ReplaceAll(d.Summary, text, "(sensitive value)")
+				d.Detail = strings.ReplaceAll(d.Detail, text, "(sensitive value)")
+			}
+		}
+	}
+	return diags
+}
+
+func digestTexts(secret string) []string {
+	var out []string
+	for _, d := range digestsOf(secret) {
+		out = append(out, d.text)
+	}
+	return out
+}
