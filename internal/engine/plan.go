@@ -168,6 +168,11 @@ func (e *Engine) planNode(ctx context.Context, p *Planned, n *node) hcl.Diagnost
 		case config.Check:
 			d = p.check(n, ni, false)
 		}
+		if d.HasErrors() {
+			// An expression's error may quote a sensitive value it was
+			// given (tonumber(var.password)).
+			d = scrubSecrets(d, p.sensitiveInputs(n, ni.mi))
+		}
 		diags = append(diags, attribute(n.addr, cn, d)...)
 	}
 	return diags
@@ -535,6 +540,9 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		}
 		var d hcl.Diagnostics
 		cfgVal, d = n.cfg.Eval(p.scopeAt(ni.mi), inst)
+		if d.HasErrors() {
+			d = scrubSecrets(d, p.sensitiveInputs(n, ni.mi))
+		}
 		diags = append(diags, attribute(in.addr, n.cfg, d)...)
 		if d.HasErrors() {
 			return diags

@@ -406,12 +406,17 @@ func open(keys *secrets.Keys, raw []byte) ([]byte, error) {
 // resolved reference (by its description) and every sensitive string of
 // its configuration or a digest of one (by "(sensitive value)").
 func (in *instance) scrubDiags(diags hcl.Diagnostics) hcl.Diagnostics {
-	diags = in.res.scrubDiags(diags)
-	if len(in.secrets) == 0 {
+	return scrubSecrets(in.res.scrubDiags(diags), in.secrets)
+}
+
+// scrubSecrets replaces every secret, and every common digest of one, in
+// the summaries and details of diagnostics with "(sensitive value)".
+func scrubSecrets(diags hcl.Diagnostics, secrets []string) hcl.Diagnostics {
+	if len(secrets) == 0 {
 		return diags
 	}
 	for _, d := range diags {
-		for _, secret := range in.secrets {
+		for _, secret := range secrets {
 			for _, text := range append([]string{secret}, digestTexts(secret)...) {
 				d.Summary = strings.ReplaceAll(d.Summary, text, "(sensitive value)")
 				d.Detail = strings.ReplaceAll(d.Detail, text, "(sensitive value)")
