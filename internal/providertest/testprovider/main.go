@@ -1,18 +1,3 @@
-// Command testprovider is the provider "testing" that Tether's scenarios
-// install from a filesystem mirror as registry.terraform.io/tetherhq/testing
-// (package providertest builds it with `go build`). It is written with
-// terraform-plugin-framework and served over protocol 6, and it exercises
-// what the real time and local providers do not:
-//
-//   - a provider configuration (prefix, fail_configure) that resources
-//     read, so that a configuration that is unknown while planning and known
-//     while applying shows in the objects;
-//   - nested attributes (testing_nested);
-//   - 64-bit integers that a float64 would round (testing_thing's serial);
-//   - a schema upgrade (testing_upgraded, schema version 1 upgrading 0; a
-//     build with -ldflags "-X main.upgradedSchema=0" has the old schema);
-//   - a process that exits in the middle of an apply (crash_on_create);
-//   - a remote object deleted outside Terraform (testing_file).
 package main
 
 import (
