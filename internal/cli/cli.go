@@ -173,8 +173,9 @@ type common struct {
 	// destroy what state records.
 	destroying bool
 	// initializing is set by init: installing providers is the command's
-	// output, on stdout; elsewhere it is said on stderr.
-	initializing bool
+	// output, on stdout; elsewhere it is said on stderr. upgrade is init's
+	// --upgrade.
+	initializing, upgrade bool
 }
 
 type varArgs struct{ list *[]varArg }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/hclconfig"
@@ -15,12 +14,25 @@ import (
 // which names its providers only as it runs, it runs the program's
 // declarations, installing each provider its bindings use.
 func (e *env) init(ctx context.Context, args []string) int {
-	c := common{initializing: true}
-	fs := e.flags("init", &c)
+	// init reads no variables and plans nothing: it takes only the flags
+	// that mean something to it.
+	fs := e.flags("init", nil)
+	dir := fs.String("C", ".", "configuration folder")
 	upgrade := fs.Bool("upgrade", false, "choose the newest versions the constraints allow, ignoring the lock file's")
-	if code := e.parseCommon(fs, &c, args); code >= 0 {
-		return code
+	noColor := fs.Bool("no-color", false, "print no colours")
+	fs.Bool("input", true, "ask for input where it is needed (init asks nothing)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return e.flagError(fs, err)
 	}
+	if !e.noArgs("init", pos) {
+		return 1
+	}
+	if *noColor {
+		e.color = false
+	}
+	var vars []varArg
+	c := common{dir: *dir, vars: varArgs{list: &vars}, initializing: true, upgrade: *upgrade}
 	if err := c.chdir(); err != nil {
 		return e.errorf("%v", err)
 	}
@@ -40,25 +52,19 @@ func (e *env) init(ctx context.Context, args []string) int {
 		e.configDiagnostics(nil, diags)
 		return 1
 	}
-	wd, err := os.Getwd()
+	opts, err := installOptions()
 	if err != nil {
 		return e.errorf("%v", err)
 	}
-	home, _ := os.UserHomeDir()
-	cliCfg, err := install.LoadCLIConfig(os.Environ(), home, wd)
-	if err != nil {
-		return e.errorf("%v", err)
-	}
+	opts.Upgrade = *upgrade
+	opts.Progress = func(line string) { fmt.Fprintln(e.stdout, line) }
 	var external []config.ProviderRequirement
 	for _, r := range reqs {
 		if r.Source != config.BuiltinSource {
 			external = append(external, r)
 		}
 	}
-	_, warnings, err := install.Install(ctx, external, install.Options{
-		Dir: wd, Config: cliCfg, Upgrade: *upgrade,
-		Progress: func(line string) { fmt.Fprintln(e.stdout, line) },
-	})
+	_, warnings, err := install.Install(ctx, external, opts)
 	for _, w := range warnings {
 		fmt.Fprintf(e.stderr, "Warning: %s\n", w)
 	}

@@ -56,19 +56,14 @@ type pooled struct {
 // newPool makes the pool of a command run in the configuration folder
 // (the working folder by then).
 func (e *env) newPool(ctx context.Context, say io.Writer) (*providerPool, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return nil, err
-	}
-	home, _ := os.UserHomeDir()
-	cliCfg, err := install.LoadCLIConfig(os.Environ(), home, wd)
+	opts, err := installOptions()
 	if err != nil {
 		return nil, err
 	}
 	var sayMu sync.Mutex
 	return &providerPool{
 		ctx:  ctx,
-		opts: install.Options{Dir: wd, Config: cliCfg},
+		opts: opts,
 		say: func(s string) {
 			sayMu.Lock()
 			defer sayMu.Unlock()
@@ -259,4 +254,20 @@ func overrideExecutable(dir string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("the development override for tetherhq/tether names %s, which holds no terraform-provider-tether executable", dir)
+}
+
+// installOptions are what installing providers in the working folder
+// needs: the folder and Terraform's CLI configuration, read from the
+// environment and the home folder as Terraform reads them.
+func installOptions() (install.Options, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return install.Options{}, err
+	}
+	home, _ := os.UserHomeDir()
+	cliCfg, err := install.LoadCLIConfig(os.Environ(), home, wd)
+	if err != nil {
+		return install.Options{}, err
+	}
+	return install.Options{Dir: wd, Config: cliCfg}, nil
 }

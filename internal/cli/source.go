@@ -100,6 +100,9 @@ func (e *env) loadConfig(ctx context.Context, c *common) (*providerPool, *config
 		say = e.stdout
 	}
 	pool, err := e.newPool(ctx, say)
+	if err == nil {
+		pool.opts.Upgrade = c.upgrade
+	}
 	if err != nil {
 		return nil, nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the CLI configuration", Detail: err.Error()}}
 	}

@@ -27,8 +27,11 @@ var help = map[string]string{
   keeps. plan and up install a missing provider on their own.
 
 Options:
+  -C DIR                Use the configuration in DIR (default: current folder)
   --upgrade             Choose the newest versions the constraints allow
-` + commonHelp,
+  --input=false         Accepted as Terraform's init accepts it; init never asks
+  --no-color            Print no colours
+`,
 	"plan": `Usage: tether plan [options]
 
   Shows what up would change: what it would create, update, replace and
