@@ -169,9 +169,10 @@ type instance struct {
 	// deferredBy is set when the provider deferred the instance's read
 	// or plan, saying why: its node waits for a later round.
 	deferredBy string
-	// secrets are the sensitive strings of its configuration, scrubbed
-	// from whatever its provider says.
-	secrets []string
+	// secrets are the sensitive strings of its configuration and of the
+	// variables and locals it uses (inputs), scrubbed from whatever its
+	// provider says.
+	secrets, inputs []string
 	// checkAfterApply holds postconditions that were unknown at plan.
 	checkAfterApply bool
 	resourceDeps    []string

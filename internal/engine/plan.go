@@ -549,7 +549,8 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		}
 		// Refresh comes before the plan: what it says is scrubbed too.
 		u, m := marks.Unmark(cfgVal)
-		in.secrets = append(sensitiveStrings(u, m), p.sensitiveInputs(n, ni.mi)...)
+		in.inputs = p.sensitiveInputs(n, ni.mi)
+		in.secrets = append(sensitiveStrings(u, m), in.inputs...)
 		if in.res, d = e.resolveRefs(ctx, in.addr, n.cfg, cfgVal); d.HasErrors() {
 			return append(diags, d...)
 		}
@@ -668,7 +669,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 	block := n.schema.Block
 	ty := block.ImpliedType()
 	uv, cfgMarks := marks.Unmark(cfgVal)
-	in.secrets = append(sensitiveStrings(uv, cfgMarks), in.secrets...)
+	in.secrets = append(sensitiveStrings(uv, cfgMarks), in.inputs...)
 	uv = in.res.substitute(uv)
 	prior := in.res.priorFor(in.prior, in.meta.Refs)
 	in.providerPrior = prior
