@@ -13,6 +13,30 @@ const Sensitive = mark("sensitive")
 // "(write-only attribute)", never a value, since none is kept.
 const WriteOnly = mark("write-only")
 
+// Ephemeral marks a value that exists only while one command runs: an
+// ephemeral resource's result, an ephemeral variable or output, and
+// whatever is computed from them. Such a value may reach only places that
+// keep nothing (provider configurations, write-only attributes, locals,
+// other ephemeral values); it is never written to state or a plan.
+const Ephemeral = mark("ephemeral")
+
+// ContainsEphemeral reports whether v or anything inside it is ephemeral.
+func ContainsEphemeral(v cty.Value) bool {
+	if v.HasMark(Ephemeral) {
+		return true
+	}
+	if !v.ContainsMarked() {
+		return false
+	}
+	_, pvm := v.UnmarkDeepWithPaths()
+	for _, p := range pvm {
+		if _, ok := p.Marks[Ephemeral]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // IsSensitive reports whether v carries the Sensitive mark itself (not
 // counting marks nested inside it).
 func IsSensitive(v cty.Value) bool { return v.HasMark(Sensitive) }
