@@ -125,6 +125,8 @@ type Node struct {
 	// an output evaluated; Postconditions after a resource instance is
 	// planned (when known) or applied, with self bound to it. A check
 	// block's assertions are its Postconditions, reported as warnings.
+	// A variable's validation rules are its Postconditions, checked in
+	// the variable's own module instance with self bound to its value.
 	Preconditions  []Condition
 	Postconditions []Condition
 

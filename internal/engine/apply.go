@@ -184,7 +184,7 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 			case config.Check:
 				d = p.check(n, ni, true)
 			default:
-				ni.value, d = evalNode(p, n, ni.mi)
+				ni.value, d = p.evalValue(n, ni.mi)
 			}
 			diags = append(diags, attribute(n.addr, cn, d)...)
 		}

@@ -160,7 +160,7 @@ func (e *Engine) planNode(ctx context.Context, p *Planned, n *node) hcl.Diagnost
 		var d hcl.Diagnostics
 		switch cn.Kind {
 		case config.Variable, config.Local:
-			ni.value, d = evalNode(p, n, ni.mi)
+			ni.value, d = p.evalValue(n, ni.mi)
 		case config.Output:
 			d = p.planOutput(n, ni)
 		case config.Provider:
@@ -186,6 +186,22 @@ func evalNode(p *Planned, n *node, mi *modInstance) (cty.Value, hcl.Diagnostics)
 		return n.cfg.Eval(p.scopeAt(mi.parent), config.Instance{Key: mi.key, Each: mi.each})
 	}
 	return n.cfg.Eval(p.scopeAt(mi), config.NoInstance)
+}
+
+// evalValue evaluates a variable or local in a module instance; a
+// variable's validation rules (its Postconditions) are then checked in its
+// own module instance, except when destroying, as in Terraform. A rule not
+// known yet passes here and is checked again during apply.
+func (p *Planned) evalValue(n *node, mi *modInstance) (cty.Value, hcl.Diagnostics) {
+	v, diags := evalNode(p, n, mi)
+	if diags.HasErrors() || n.cfg.Kind != config.Variable || len(n.cfg.Postconditions) == 0 || p.opts.Destroy {
+		return v, diags
+	}
+	d := p.conditions(n, mi, config.NoInstance, n.cfg.Postconditions, v, "Invalid value for variable")
+	if d.HasErrors() {
+		return cty.DynamicVal, append(diags, d...)
+	}
+	return v, append(diags, d...)
 }
 
 func (p *Planned) planOutput(n *node, ni *nodeInst) hcl.Diagnostics {

@@ -144,7 +144,7 @@ func (m *module) load(calledFrom *hcl.Block) bool {
 		}
 	}
 	if m.path == "" {
-		l.variables(vars)
+		m.variables(vars)
 	} else {
 		m.arguments(vars)
 	}
@@ -237,9 +237,10 @@ func (m *module) arguments(blocks []*hcl.Block) {
 					"The module %s needs a value for its variable %q, which has no default. Add %s = ... to the module block.", call.node.Addr, v.node.Name, v.node.Name)
 				continue
 			}
-			l.finishVariable(v)
+			m.finishVariable(v)
 			continue
 		}
+		m.validate(v, arg.Expr.Range())
 		traversals := arg.Expr.Variables()
 		l.pending = append(l.pending, func() {
 			refs := call.parent.resolve(v.node, traversals, call.repeat)

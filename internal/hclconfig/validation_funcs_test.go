@@ -7,10 +7,50 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/hclconfig"
 )
+
+// evalValues evaluates the variables and locals of the root module in an
+// order their references allow, checking each variable's validation rules
+// as the engine does, and returns their values by address.
+func evalValues(t *testing.T, cfg *config.Config) (map[string]cty.Value, hcl.Diagnostics) {
+	t.Helper()
+	vals := map[string]cty.Value{}
+	scope := config.ScopeFunc(func(a string) cty.Value {
+		if v, ok := vals[a]; ok {
+			return v
+		}
+		return cty.DynamicVal
+	})
+	var diags hcl.Diagnostics
+	for round := 0; round < len(cfg.Nodes)+1; round++ {
+	nodes:
+		for _, n := range cfg.Nodes {
+			if _, done := vals[n.Addr]; done || n.Module != "" || (n.Kind != config.Variable && n.Kind != config.Local) {
+				continue
+			}
+			for _, r := range n.Refs {
+				if _, ok := vals[r.Addr]; !ok {
+					continue nodes
+				}
+			}
+			v, d := n.Eval(scope, config.NoInstance)
+			diags = append(diags, d...)
+			for _, c := range n.Postconditions {
+				ok, msg, d := c.Eval(scope, config.NoInstance, v)
+				diags = append(diags, d...)
+				if ok.IsKnown() && ok.False() {
+					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid value for variable", Detail: msg, Subject: c.Range.Ptr()})
+				}
+			}
+			vals[n.Addr] = v
+		}
+	}
+	return vals, diags
+}
 
 // TestValidationConditionCallsFunctions: a variable's validation condition
 // may call built-in functions, as in Terraform (found by FuzzLoad's seeds).
@@ -34,13 +74,8 @@ variable "name" {
 		if diags.HasErrors() || cfg == nil {
 			return diags
 		}
-		for _, n := range cfg.Nodes {
-			if n.Addr == "var.name" {
-				_, d := n.Eval(config.ScopeFunc(nil), config.NoInstance)
-				diags = append(diags, d...)
-			}
-		}
-		return diags
+		_, d := evalValues(t, cfg)
+		return append(diags, d...)
 	}
 	if diags := eval(nil); diags.HasErrors() {
 		t.Fatalf("the default passes the validation, got %v", diags)

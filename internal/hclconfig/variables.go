@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
-	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/marks"
@@ -41,29 +40,39 @@ type variableDecl struct {
 	nullable bool
 	hasDef   bool
 	value    cty.Value
+	// def is the default, cty.NilVal when there is none: a null given to
+	// a variable that is not nullable takes it, as in Terraform.
+	def   cty.Value
+	defAt hcl.Range
 	// setAt is where the value in force was given, for error messages.
 	setAt       hcl.Range
 	validations []validation
-	// funcs are the built-in functions validation conditions may call.
-	funcs map[string]function.Function
+	// traversals are what the validations refer to besides the variable
+	// itself; refs are those resolved, once every declaration is known.
+	traversals []hcl.Traversal
+	refs       []evalRef
 }
 
-// validation is a variable's validation block. Its condition may refer
-// only to the variable itself.
+// validation is a variable's validation block. As in Terraform 1.9, its
+// condition and message may refer to anything in the variable's module
+// (other variables, locals, resources, data sources, module outputs): the
+// variable then waits for those, and a condition not known yet is checked
+// again during apply.
 type validation struct {
 	condition, message hcl.Expression
+	block              hcl.Range
 }
 
 // variables declares input variables and settles their values from, in
 // increasing precedence: defaults, TF_VAR_ environment variables,
 // terraform.tfvars(.json), *.auto.tfvars(.json), then -var and -var-file in
 // the order given.
-func (l *loader) variables(blocks []*hcl.Block) {
+func (m *module) variables(blocks []*hcl.Block) {
+	l := m.l
 	decls := map[string]*variableDecl{}
 	var order []*variableDecl
-	root := &module{l: l, dir: l.dir}
 	for _, b := range blocks {
-		v := root.variable(b)
+		v := m.variable(b)
 		if v != nil {
 			decls[v.node.Name] = v
 			order = append(order, v)
@@ -118,7 +127,7 @@ func (l *loader) variables(blocks []*hcl.Block) {
 	}
 
 	for _, v := range order {
-		l.finishVariable(v)
+		m.finishVariable(v)
 	}
 }
 
@@ -144,7 +153,7 @@ func (m *module) variable(b *hcl.Block) *variableDecl {
 	if !l.declare(n) {
 		return nil
 	}
-	v := &variableDecl{node: n, typ: cty.DynamicPseudoType, nullable: true, funcs: l.funcs}
+	v := &variableDecl{node: n, typ: cty.DynamicPseudoType, nullable: true, def: cty.NilVal}
 	content, d := b.Body.Content(variableSchema)
 	l.diags = append(l.diags, d...)
 	if a, ok := content.Attributes["type"]; ok {
@@ -173,24 +182,20 @@ func (m *module) variable(b *hcl.Block) *variableDecl {
 			continue
 		}
 		cond, msg := vc.Attributes["condition"].Expr, vc.Attributes["error_message"].Expr
-		ok := true
 		for _, t := range append(cond.Variables(), msg.Variables()...) {
-			if names := attrNames(t); len(names) < 2 || names[0] != "var" || names[1] != name {
-				l.errorf(t.SourceRange(), "Invalid reference in variable validation",
-					"The condition of a validation of variable %q may refer only to var.%s.", name, name)
-				ok = false
+			if names := attrNames(t); len(names) >= 2 && names[0] == "var" && names[1] == name {
+				continue // the value being validated, bound at evaluation
 			}
+			v.traversals = append(v.traversals, t)
 		}
-		if ok {
-			v.validations = append(v.validations, validation{cond, msg})
-		}
+		v.validations = append(v.validations, validation{cond, msg, blk.DefRange})
 	}
 	v.value = cty.NullVal(cty.DynamicPseudoType)
 	if a, ok := content.Attributes["default"]; ok {
 		val, d := a.Expr.Value(nil)
 		l.diags = append(l.diags, d...)
 		if !d.HasErrors() {
-			v.value, v.hasDef, v.setAt = val, true, a.Expr.Range()
+			v.value, v.hasDef, v.setAt, v.def, v.defAt = val, true, a.Expr.Range(), val, a.Expr.Range()
 		}
 	}
 	return v
@@ -265,7 +270,8 @@ func (l *loader) varFile(decls map[string]*variableDecl, path, display string, e
 	}
 }
 
-func (l *loader) finishVariable(v *variableDecl) {
+func (m *module) finishVariable(v *variableDecl) {
+	l := m.l
 	n := v.node
 	if !v.hasDef {
 		l.errorf(n.DeclRange, "No value for required variable",
@@ -288,14 +294,21 @@ func (l *loader) finishVariable(v *variableDecl) {
 		return
 	}
 	n.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) { return val, nil }
+	if v.def != cty.NilVal && v.setAt == v.defAt {
+		// A failed validation of a default points at the declaration, as
+		// in Terraform.
+		rng = n.DeclRange
+	}
+	m.validate(v, rng)
 }
 
-// convert brings a value to the variable's type, applies defaults and
-// checks nullability and validations; the result is marked sensitive when
-// the variable is.
+// convert brings a value to the variable's type and applies defaults: the
+// type's optional attributes' defaults, and the variable's default in
+// place of a null when the variable is not nullable. The result is marked
+// sensitive when the variable is.
 func (v *variableDecl) convert(val cty.Value, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	n := v.node
-	if v.defaults != nil {
+	if v.defaults != nil && !val.IsNull() {
 		val = v.defaults.Apply(val)
 	}
 	conv, err := convert.Convert(val, v.typ)
@@ -308,34 +321,115 @@ func (v *variableDecl) convert(val cty.Value, rng hcl.Range) (cty.Value, hcl.Dia
 		}}
 	}
 	if conv.IsNull() && !v.nullable {
-		return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Required variable not set",
-			Detail: fmt.Sprintf("The variable %q is not nullable, but its value is null.", n.Name), Subject: rng.Ptr()}}
+		if v.def == cty.NilVal {
+			return cty.DynamicVal, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Required variable not set",
+				Detail:   fmt.Sprintf("The variable %q is not nullable and has no default, so it may not be set to null.", n.Name),
+				Subject:  rng.Ptr(),
+			}}
+		}
+		def := v.def
+		if v.defaults != nil && !def.IsNull() {
+			def = v.defaults.Apply(def)
+		}
+		if conv, err = convert.Convert(def, v.typ); err != nil {
+			return cty.DynamicVal, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid default value for variable",
+				Detail:   fmt.Sprintf("The default of variable %q does not match its type %s: %s.", n.Name, typeexpr.TypeString(v.typ), err),
+				Subject:  n.DeclRange.Ptr(),
+			}}
+		}
 	}
 	if n.Sensitive {
 		conv = conv.Mark(marks.Sensitive)
 	}
-	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{n.Name: conv})}, Functions: v.funcs}
+	return conv, nil
+}
+
+// validate makes the variable's validation rules its Postconditions, which
+// the engine checks in the variable's own module instance with self bound
+// to the value; rng is where the value was given, where a failure points.
+func (m *module) validate(v *variableDecl, rng hcl.Range) {
+	n := v.node
+	if len(v.validations) == 0 || n.Postconditions != nil {
+		return
+	}
 	for _, vd := range v.validations {
-		ok, d := vd.condition.Value(ctx)
-		if d.HasErrors() {
-			return cty.DynamicVal, d
-		}
-		ok, _ = ok.Unmark()
-		if !ok.IsKnown() || ok.IsNull() {
-			continue
-		}
-		if b, err := convert.Convert(ok, cty.Bool); err == nil && b.False() {
-			msg := "The value fails this validation."
-			if mv, d := vd.message.Value(ctx); !d.HasErrors() && mv.Type() == cty.String && mv.IsKnown() && !mv.IsNull() && !marks.ContainsSensitive(mv) {
-				msg = mv.AsString()
-			}
-			return cty.DynamicVal, hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  fmt.Sprintf("Invalid value for variable %q", n.Name),
-				Detail:   msg + fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", rangeString(vd.condition.Range())),
-				Subject:  rng.Ptr(),
-			}}
+		n.Postconditions = append(n.Postconditions, config.Condition{
+			Range: rng,
+			Eval: func(scope config.Scope, _ config.Instance, self cty.Value) (cty.Value, string, hcl.Diagnostics) {
+				return m.validation(v, vd, scope, self)
+			},
+		})
+	}
+	m.l.pending = append(m.l.pending, func() { v.refs = m.refs(n, v.traversals, "", true) })
+}
+
+// validation evaluates one validation rule against the value self. It
+// returns whether the rule holds (unknown when it cannot be decided yet)
+// and, when it does not, the whole message to show.
+func (m *module) validation(v *variableDecl, vd validation, scope config.Scope, self cty.Value) (cty.Value, string, hcl.Diagnostics) {
+	ctx := m.evalContext(v.refs, scope, config.NoInstance, cty.NilVal)
+	vars := map[string]cty.Value{}
+	if o, ok := ctx.Variables["var"]; ok {
+		vars = o.AsValueMap()
+	}
+	vars[v.node.Name] = self
+	ctx.Variables["var"] = cty.ObjectVal(vars)
+	ok, diags := vd.condition.Value(ctx)
+	if diags.HasErrors() {
+		return cty.UnknownVal(cty.Bool), "", diags
+	}
+	ok, _ = ok.Unmark()
+	if !ok.IsKnown() {
+		return ok, "", nil
+	}
+	if ok.IsNull() {
+		return cty.UnknownVal(cty.Bool), "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid variable validation result",
+			Detail:   "Validation condition expression must return either true or false, not null.",
+			Subject:  vd.condition.Range().Ptr(),
+		}}
+	}
+	b, err := convert.Convert(ok, cty.Bool)
+	if err != nil {
+		return cty.UnknownVal(cty.Bool), "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid variable validation result",
+			Detail:   fmt.Sprintf("Invalid validation condition result value: %s.", err),
+			Subject:  vd.condition.Range().Ptr(),
+		}}
+	}
+	if b.True() {
+		return b, "", nil
+	}
+	msg := "Failed to evaluate condition error message."
+	mv, d := vd.message.Value(ctx)
+	switch {
+	case d.HasErrors():
+		diags = append(diags, d...)
+	case !mv.IsKnown():
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid error message",
+			Detail:   "Unsuitable value for error message: expression refers to values that won't be known until the apply phase.",
+			Subject:  vd.message.Range().Ptr(),
+		})
+	case marks.ContainsSensitive(mv):
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Error message refers to sensitive values",
+			Detail:   "The error expression used to explain this condition refers to sensitive values, so it is not shown. Remove the references to sensitive values, or use nonsensitive() where the message cannot reveal them.",
+			Subject:  vd.message.Range().Ptr(),
+		})
+		msg = "The error message included a sensitive value, so it will not be displayed."
+	default:
+		if s, err := convert.Convert(mv, cty.String); err == nil && !s.IsNull() {
+			msg = strings.TrimSpace(s.AsString())
 		}
 	}
-	return conv, nil
+	return b, msg + fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", vd.block), diags
 }

@@ -1,0 +1,3 @@
+size  = null
+label = null
+shape = null
