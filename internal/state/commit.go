@@ -117,19 +117,7 @@ func (s *SQLite) writeLoop() {
 		if s.afterFirstReq != nil {
 			s.afterFirstReq()
 		}
-		group = append(group[:0], first)
-	gather:
-		for len(group) < maxGroup {
-			select {
-			case r, ok := <-s.reqs:
-				if !ok {
-					break gather
-				}
-				group = append(group, r)
-			default:
-				break gather
-			}
-		}
+		group = Gather(group, first, s.reqs, maxGroup)
 		err := s.commitGroup(group)
 		for _, r := range group {
 			switch {

@@ -17,6 +17,9 @@ var ErrClosed = errors.New("state store is closed")
 type LockedError struct {
 	// Path is the state file.
 	Path string
+	// Store describes a store that is not a file (a PostgreSQL schema and
+	// workspace); when set, it is named instead of Path.
+	Store string
 	// Holder is the lock as its holder recorded it.
 	Holder LockInfo
 	// HolderGone is set when the holder ran on this host and its process
@@ -32,8 +35,12 @@ func (e *LockedError) Error() string {
 	if !h.Created.IsZero() {
 		started = h.Created.Format(time.RFC3339)
 	}
-	msg := fmt.Sprintf("state file %s is locked by operation %q (pid %d on host %s, user %s, started %s, lock ID %s)",
-		e.Path, h.Operation, h.PID, h.Host, h.Who, started, h.ID)
+	where := "state file " + e.Path
+	if e.Store != "" {
+		where = e.Store
+	}
+	msg := fmt.Sprintf("%s is locked by operation %q (pid %d on host %s, user %s, started %s, lock ID %s)",
+		where, h.Operation, h.PID, h.Host, h.Who, started, h.ID)
 	if e.HolderGone {
 		msg += fmt.Sprintf("; process %d is no longer running on %s, so the lock is probably stale", h.PID, h.Host)
 	}

@@ -1,0 +1,218 @@
+package pgstate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tetherhq/tether/internal/state"
+)
+
+// commitReq is one Commit call waiting for the writer.
+type commitReq struct {
+	c       state.Changes
+	deps    []*string // Dependencies of c.Put[i] as JSON, nil when none
+	done    chan error
+	trouble error
+}
+
+// Commit applies c atomically and returns once the server has committed
+// it. Within one Changes, deletions come before puts, so a replacement
+// ends with the new object. Like the SQLite store, ctx does not abandon a
+// commit: it records what a provider already did.
+func (s *Store) Commit(ctx context.Context, c state.Changes) error {
+	req, err := s.newRequest(c)
+	if err != nil {
+		return err
+	}
+	if err := s.begin(); err != nil {
+		return err
+	}
+	if len(c.Put)+len(c.Delete)+len(c.PutOutputs)+len(c.DeleteOutputs) == 0 {
+		s.mu.RUnlock()
+		return nil
+	}
+	s.reqs <- req
+	s.mu.RUnlock()
+	return <-req.done
+}
+
+func (s *Store) newRequest(c state.Changes) (*commitReq, error) {
+	req := &commitReq{c: c, done: make(chan error, 1), deps: make([]*string, len(c.Put))}
+	for i, o := range c.Put {
+		if o == nil || o.Address == "" {
+			return nil, fmt.Errorf("%s: commit: Put[%d] is nil or has no address", s.where, i)
+		}
+		if len(o.Dependencies) > 0 {
+			b, err := json.Marshal(o.Dependencies)
+			if err != nil {
+				return nil, fmt.Errorf("%s: commit: object %s: encoding dependencies: %w", s.where, o.Address, err)
+			}
+			str := string(b)
+			req.deps[i] = &str
+		}
+	}
+	for i, o := range c.PutOutputs {
+		if o == nil || o.Name == "" {
+			return nil, fmt.Errorf("%s: commit: PutOutputs[%d] is nil or has no name", s.where, i)
+		}
+	}
+	return req, nil
+}
+
+// writeLoop is the single writer: whatever queued while the previous
+// group was committing becomes the next group.
+func (s *Store) writeLoop() {
+	defer close(s.writerDone)
+	group := make([]*commitReq, 0, maxGroup)
+	for first := range s.reqs {
+		group = state.Gather(group, first, s.reqs, maxGroup)
+		err := s.commitGroup(group)
+		for _, r := range group {
+			switch {
+			case err != nil:
+				r.done <- err
+			case r.trouble != nil:
+				r.done <- r.trouble
+			default:
+				r.done <- nil
+			}
+		}
+		clear(group)
+	}
+}
+
+// commitGroup writes the group in one transaction. When that fails and
+// the connection is still good, one request is at fault: each is then
+// written alone, so the others are not failed with it.
+func (s *Store) commitGroup(group []*commitReq) error {
+	err := s.write(group)
+	if err == nil || len(group) == 1 || errors.Is(err, errLost) {
+		return err
+	}
+	for _, r := range group {
+		r.trouble = s.write([]*commitReq{r})
+		if errors.Is(r.trouble, errLost) {
+			return r.trouble
+		}
+	}
+	return nil
+}
+
+// errLost is matched by the error of a store whose lock connection died.
+var errLost = errors.New("connection lost")
+
+type lostError struct{ msg string }
+
+func (e *lostError) Error() string        { return e.msg }
+func (e *lostError) Is(target error) bool { return target == errLost }
+
+// write sends one group as a single pipelined batch, which the server runs
+// as one implicit transaction: one round trip per group. The group's
+// changes are first folded per address in order, so a later delete or put
+// of the same address wins as it would applied one by one.
+func (s *Store) write(group []*commitReq) error {
+	objects := map[string]int{} // address -> index into puts, or -1 for delete
+	var puts []*state.Object
+	var deps []*string
+	outputs := map[string]*state.Output{}
+	for _, r := range group {
+		for _, a := range r.c.Delete {
+			objects[a] = -1
+		}
+		for i, o := range r.c.Put {
+			objects[o.Address] = len(puts)
+			puts = append(puts, o)
+			deps = append(deps, r.deps[i])
+		}
+		for _, n := range r.c.DeleteOutputs {
+			outputs[n] = nil
+		}
+		for _, o := range r.c.PutOutputs {
+			outputs[o.Name] = o
+		}
+	}
+	var o objectColumnsArrays
+	var deleted []string
+	for a, i := range objects {
+		if i < 0 {
+			deleted = append(deleted, a)
+			continue
+		}
+		o.add(puts[i], deps[i])
+	}
+	var outNames, outDeleted []string
+	var outValues [][]byte
+	var outSens []bool
+	for n, v := range outputs {
+		if v == nil {
+			outDeleted = append(outDeleted, n)
+			continue
+		}
+		outNames = append(outNames, n)
+		outValues = append(outValues, v.Value)
+		outSens = append(outSens, v.Sensitive)
+	}
+
+	b := &pgx.Batch{}
+	if len(deleted) > 0 {
+		b.Queue(`DELETE FROM `+s.names.objects+` WHERE workspace = $1 AND address = ANY($2)`, s.ws, deleted)
+	}
+	if len(o.address) > 0 {
+		b.Queue(`INSERT INTO `+s.names.objects+` (workspace, `+objectColumns+`)
+SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bytea[], $8::bytea[], $9::bytea[], $10::text[], $11::text[], $12::boolean[])
+ON CONFLICT (workspace, address) DO UPDATE SET
+	mode = excluded.mode, type = excluded.type, provider = excluded.provider,
+	schema_version = excluded.schema_version, value = excluded.value,
+	private = excluded.private, sensitive = excluded.sensitive,
+	dependencies = excluded.dependencies, status = excluded.status,
+	create_before_destroy = excluded.create_before_destroy`,
+			s.ws, o.address, o.mode, o.typ, o.provider, o.schemaVersion, o.value, o.private, o.sensitive, o.deps, o.status, o.cbd)
+	}
+	if len(outDeleted) > 0 {
+		b.Queue(`DELETE FROM `+s.names.outputs+` WHERE workspace = $1 AND name = ANY($2)`, s.ws, outDeleted)
+	}
+	if len(outNames) > 0 {
+		b.Queue(`INSERT INTO `+s.names.outputs+` (workspace, name, value, sensitive)
+SELECT $1, * FROM unnest($2::text[], $3::bytea[], $4::boolean[])
+ON CONFLICT (workspace, name) DO UPDATE SET value = excluded.value, sensitive = excluded.sensitive`,
+			s.ws, outNames, outValues, outSens)
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	err := s.use("commit", func(c *pgx.Conn) error {
+		return c.SendBatch(context.Background(), b).Close()
+	})
+	if err != nil {
+		return err
+	}
+	s.groups.Add(1)
+	return nil
+}
+
+// objectColumnsArrays holds a group's objects column by column, for unnest.
+type objectColumnsArrays struct {
+	address, mode, typ, provider, status []string
+	schemaVersion                        []int64
+	value, private, sensitive            [][]byte
+	deps                                 []*string
+	cbd                                  []bool
+}
+
+func (a *objectColumnsArrays) add(o *state.Object, deps *string) {
+	a.address = append(a.address, o.Address)
+	a.mode = append(a.mode, string(o.Mode))
+	a.typ = append(a.typ, o.Type)
+	a.provider = append(a.provider, o.Provider)
+	a.schemaVersion = append(a.schemaVersion, o.SchemaVersion)
+	a.value = append(a.value, o.Value)
+	a.private = append(a.private, o.Private)
+	a.sensitive = append(a.sensitive, o.Sensitive)
+	a.deps = append(a.deps, deps)
+	a.status = append(a.status, string(o.Status))
+	a.cbd = append(a.cbd, o.CreateBeforeDestroy)
+}
