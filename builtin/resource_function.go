@@ -26,7 +26,7 @@ type FunctionArgs struct {
 
 	// Working directory of the process, relative to the configuration folder unless absolute. Defaults to the configuration folder. Optional.
 	Dir string `tether:"dir"`
-	// Environment variables set for the process, on top of Tether's own environment. Changing them restarts the process. Optional.
+	// Environment variables set for the process. Besides them it gets only PATH, HOME, TMPDIR and the locale (LANG, LANGUAGE, LC_*, TZ) from Tether's environment. Changing them restarts the process. Optional.
 	Env map[string]string `tether:"env"`
 	// Whether the process serves HTTP: it must then listen on 127.0.0.1 at the port given in its PORT environment variable, and up waits until it does. Defaults to true. Optional: when unset, the provider computes it.
 	HTTP bool `tether:"http"`

@@ -40,7 +40,7 @@ func functionResourceSchema() *provider.ResourceSchema {
 				"env": {
 					Type:        cty.Map(cty.String),
 					Optional:    true,
-					Description: "Environment variables set for the process, on top of Tether's own environment. Changing them restarts the process.",
+					Description: "Environment variables set for the process. Besides them it gets only PATH, HOME, TMPDIR and the locale (LANG, LANGUAGE, LC_*, TZ) from Tether's environment. Changing them restarts the process.",
 				},
 				"dir": {
 					Type:        cty.String,

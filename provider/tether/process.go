@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -477,13 +478,15 @@ func portTaken(port int, what string) string {
 	return fmt.Sprintf("Port %d on 127.0.0.1, where the %s ran before, was taken by another process while it was down. Run up again: the %s then moves to a free port.", port, what, what)
 }
 
-// childEnv is the environment of a process we start: ours, without what
-// must not leak into user code, with extra set on top.
+// childEnv is the environment of a process we start: a small base taken
+// from ours (baseEnv), with extra, what the resource declares, on top.
+// Nothing else of Tether's environment reaches user code: not TF_VAR_*,
+// not the variables references read, not the key that unseals state.
 func childEnv(extra map[string]string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
-		if _, set := extra[name]; set || withheld(name) {
+		if _, set := extra[name]; set || !baseEnv(name) {
 			continue
 		}
 		env = append(env, kv)
@@ -499,13 +502,26 @@ func childEnv(extra map[string]string) []string {
 	return env
 }
 
-// withheld names the variables a started process never inherits: the key
-// that unseals state (a function that logs its environment would write it
-// into the runtime folder), and the handshake of the plugin protocol, which
-// would make a provider binary started as a function believe Terraform
-// started it.
-func withheld(name string) bool {
-	return name == "TETHER_STATE_KEY" || name == "TF_PLUGIN_MAGIC_COOKIE" || strings.HasPrefix(name, "PLUGIN_")
+// baseEnv reports whether a started process inherits the variable name
+// from Tether: where to find programs (PATH), the user's folders (HOME,
+// TMPDIR), the locale (LANG, LANGUAGE, LC_*, TZ), and on Windows what a
+// process cannot start without. Everything else it needs, its resource
+// declares in env.
+func baseEnv(name string) bool {
+	switch name {
+	case "PATH", "HOME", "TMPDIR", "LANG", "LANGUAGE", "TZ":
+		return true
+	}
+	if strings.HasPrefix(name, "LC_") {
+		return true
+	}
+	if runtime.GOOS == "windows" {
+		switch strings.ToUpper(name) {
+		case "PATH", "SYSTEMROOT", "WINDIR", "TEMP", "TMP", "USERPROFILE", "COMSPEC", "PATHEXT":
+			return true
+		}
+	}
+	return false
 }
 
 func writeJSON(path string, v any) error {

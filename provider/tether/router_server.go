@@ -268,8 +268,11 @@ func (s *routerServer) admin() http.Handler {
 		w.WriteHeader(http.StatusNoContent)
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) != 1 {
+		// Only "Bearer <token>", and never an empty token: a router whose
+		// token is empty accepts nothing (runRouter refuses to start with
+		// one, this is the second lock).
+		got, bearer := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if !bearer || s.token == "" || subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) != 1 {
 			http.Error(w, "tether router: the admin endpoint needs the token in the router's runtime folder", http.StatusUnauthorized)
 			return
 		}
@@ -289,6 +292,10 @@ func runRouter(args []string, stderr io.Writer) int {
 		return 1
 	}
 	s := &routerServer{dir: dir, token: strings.TrimSpace(string(token)), logger: logger, routes: map[string]routeEntry{}}
+	if s.token == "" {
+		logger.Printf("the admin token file %s is empty; the router will not serve an admin endpoint anyone could use (apply again: the provider writes a new token)", tokenFileName)
+		return 1
+	}
 	saved, err := loadRoutes(dir)
 	if err != nil {
 		logger.Printf("cannot read the saved routes: %v", err)

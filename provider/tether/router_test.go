@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -219,4 +221,76 @@ func TestRoutesFileFormat(t *testing.T) {
 	if err != nil || len(got) != 1 || got[0] != want[0] {
 		t.Fatalf("loadRoutes: %v %v", got, err)
 	}
+}
+
+// The admin endpoint takes "Bearer <token>" and nothing else, and a
+// router whose token is empty takes nothing at all.
+func TestRouterAdminToken(t *testing.T) {
+	for _, tc := range []struct {
+		name, token, header string
+		want                int
+	}{
+		{"bearer", "s3cret", "Bearer s3cret", http.StatusOK},
+		{"raw token", "s3cret", "s3cret", http.StatusUnauthorized},
+		{"wrong token", "s3cret", "Bearer other", http.StatusUnauthorized},
+		{"no header", "s3cret", "", http.StatusUnauthorized},
+		{"empty token, empty bearer", "", "Bearer ", http.StatusUnauthorized},
+		{"empty token, no header", "", "", http.StatusUnauthorized},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &routerServer{dir: t.TempDir(), token: tc.token, routes: map[string]routeEntry{}}
+			req := httptest.NewRequest("GET", "/v1/routes", nil)
+			if tc.header != "" {
+				req.Header.Set("Authorization", tc.header)
+			}
+			w := httptest.NewRecorder()
+			s.admin().ServeHTTP(w, req)
+			if w.Code != tc.want {
+				t.Errorf("answered %d, want %d", w.Code, tc.want)
+			}
+		})
+	}
+}
+
+// A router whose token file was emptied gets a new token when it starts
+// again, and its routes still work; a router process that finds an empty
+// token refuses to start.
+func TestRouterEmptyTokenFile(t *testing.T) {
+	r := newRT(t)
+	router := r.up("tether_router", nil, nil)
+	routerID, url := str(t, router.state, "id"), str(t, router.state, "url")
+	fn := r.up("tether_function", nil, map[string]cty.Value{"command": r.echo()})
+	route := r.up("tether_route", nil, routeAttrs(routerID, "GET", "/echo", str(t, fn.state, "url")))
+
+	tokenPath := filepath.Join(r.root, routerID, tokenFileName)
+	if code := runRouter([]string{"--dir", t.TempDir(), "--port", "0"}, io.Discard); code == 0 {
+		t.Errorf("a router without a token file started")
+	}
+	empty := t.TempDir()
+	if err := os.WriteFile(filepath.Join(empty, tokenFileName), []byte("\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	if code := runRouter([]string{"--dir", empty, "--port", "0"}, &log); code != 1 || !strings.Contains(log.String(), "is empty") {
+		t.Errorf("a router with an empty token started: %d %s", code, log.String())
+	}
+
+	routerPID := pidOf(t, router)
+	killPID(t, routerPID)
+	waitFor(context.Background(), 5*time.Second, func() bool { return !alive(routerPID) })
+	if err := os.WriteFile(tokenPath, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stopped, _ := r.refresh(router)
+	router = r.up("tether_router", stopped, nil)
+	tok, _ := os.ReadFile(tokenPath)
+	if strings.TrimSpace(string(tok)) == "" {
+		t.Fatal("the router restarted with an empty token")
+	}
+	if code, body := get(t, "GET", url+"/echo?message=back"); code != 200 || body != "back" {
+		t.Fatalf("GET /echo after the restart: %d %q", code, body)
+	}
+	r.down(route)
+	r.down(fn)
+	r.down(router)
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -507,5 +508,50 @@ func killPID(t *testing.T, pid int) {
 	}
 	if err != nil {
 		t.Fatalf("kill %d: %v", pid, err)
+	}
+}
+
+// A started process gets what its resource declares and a small base of
+// Tether's environment, nothing else: not TF_VAR_*, not what references
+// read, not the state key.
+func TestFunctionEnvironment(t *testing.T) {
+	t.Setenv("TF_VAR_db_pw", "canary-tfvar")
+	t.Setenv("AWS_SECRET", "canary-reference")
+	t.Setenv("TETHER_STATE_KEY", "canary-key")
+	t.Setenv("LC_ALL", "C")
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("needs sh to print a process's environment")
+	}
+	r := newRT(t)
+	out := filepath.Join(t.TempDir(), "env.txt")
+	fn := r.up("tether_function", nil, map[string]cty.Value{
+		"command": cty.ListVal([]cty.Value{cty.StringVal(sh), cty.StringVal("-c"), cty.StringVal(`env > "$OUT"; exec sleep 60`)}),
+		"env":     cty.MapVal(map[string]cty.Value{"OUT": cty.StringVal(out), "DECLARED": cty.StringVal("yes")}),
+		"http":    cty.False,
+	})
+	defer r.down(fn)
+	var got []string
+	waitFor(context.Background(), 5*time.Second, func() bool {
+		b, err := os.ReadFile(out)
+		got = strings.Fields(string(b))
+		return err == nil && len(got) > 0
+	})
+	names := map[string]bool{}
+	for _, kv := range got {
+		name, _, _ := strings.Cut(kv, "=")
+		names[name] = true
+	}
+	for _, want := range []string{"PATH", "LC_ALL", "DECLARED", "OUT"} {
+		if !names[want] {
+			t.Errorf("the process lacks %s: %v", want, got)
+		}
+	}
+	allowed := map[string]bool{"PATH": true, "HOME": true, "TMPDIR": true, "LANG": true, "LANGUAGE": true, "TZ": true,
+		"DECLARED": true, "OUT": true, "PWD": true, "SHLVL": true, "_": true}
+	for name := range names {
+		if !allowed[name] && !strings.HasPrefix(name, "LC_") {
+			t.Errorf("the process inherited %s", name)
+		}
 	}
 }

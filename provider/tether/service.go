@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -268,9 +269,11 @@ func (r serviceResource) prepare(dir string) error {
 		return nil
 	}
 	tokenPath := filepath.Join(dir, tokenFileName)
-	if _, err := os.Stat(tokenPath); err == nil {
+	if tok, err := os.ReadFile(tokenPath); err == nil && strings.TrimSpace(string(tok)) != "" {
 		return nil // a restart keeps the token its routes were registered with
 	}
+	// No token, or an empty one (a truncated file): a new token. The
+	// routes live in their own file and outlast it.
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return err
