@@ -94,17 +94,27 @@ func (m *module) load(calledFrom *hcl.Block) bool {
 	m.required = map[string]requiredProvider{}
 	var vars, moduleBlocks []*hcl.Block
 	var blocks []*hcl.Block
+	var overrides [][]*hcl.Block
 	for _, f := range files {
 		content, d := f.Body.Content(topSchema)
 		l.diags = append(l.diags, d...)
+		if isOverrideFile(f.Body.MissingItemRange().Filename) {
+			overrides = append(overrides, content.Blocks)
+			continue
+		}
 		blocks = append(blocks, content.Blocks...)
 	}
+	blocks, overrideTerraform := m.applyOverrides(blocks, overrides)
 	// Provider local names are known before anything uses them.
 	for _, b := range blocks {
 		if b.Type == "terraform" {
 			l.terraform(b)
-			m.requireProviders(b)
+			m.requireProviders(b, false)
 		}
+	}
+	for _, b := range overrideTerraform {
+		l.terraform(b)
+		m.requireProviders(b, true)
 	}
 	m.checkProviderFunctions(files)
 	m.declareOwnConfigs(blocks)

@@ -130,14 +130,16 @@ func impliedSource(name string) (tfaddr.Provider, error) {
 }
 
 // requireProviders records a module's required_providers.
-func (m *module) requireProviders(b *hcl.Block) {
+//
+// An override file's entries replace those of the same local name.
+func (m *module) requireProviders(b *hcl.Block, override bool) {
 	content, _, d := b.Body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}}})
 	m.l.diags = append(m.l.diags, d...)
 	for _, rb := range content.Blocks {
 		rps, d := readRequiredProviders(rb)
 		m.l.diags = append(m.l.diags, d...)
 		for _, rp := range rps {
-			if prev, ok := m.required[rp.local]; ok && prev.source != rp.source {
+			if prev, ok := m.required[rp.local]; ok && prev.source != rp.source && !override {
 				m.l.errorf(rp.rng, "Duplicate provider local name", "The local name %q is already required as %s at %s.", rp.local, prev.source.ForDisplay(), rangeString(prev.rng))
 				continue
 			}

@@ -81,6 +81,13 @@ func (r *reqScan) module(dir string, depth int) {
 		}{name, rng})
 	}
 	var versions []struct{ name, c string }
+	// Override files come last, so that their required_providers entries
+	// and module sources win, as when loading.
+	sort.SliceStable(files, func(i, j int) bool {
+		return !isOverrideFile(files[i].Body.MissingItemRange().Filename) && isOverrideFile(files[j].Body.MissingItemRange().Filename)
+	})
+	calls := map[string]*hcl.Block{}
+	var callOrder []string
 	for _, f := range files {
 		content, _, _ := f.Body.PartialContent(reqTopSchema)
 		for _, b := range content.Blocks {
@@ -109,9 +116,20 @@ func (r *reqScan) module(dir string, depth int) {
 				}
 				use(name, b.DefRange)
 			case "module":
-				r.moduleCall(dir, b, depth)
+				name := b.Labels[0]
+				if _, ok := calls[name]; ok {
+					if moduleSource(b) == nil {
+						continue // the override keeps the base's source
+					}
+				} else {
+					callOrder = append(callOrder, name)
+				}
+				calls[name] = b
 			}
 		}
+	}
+	for _, name := range callOrder {
+		r.moduleCall(dir, calls[name], depth)
 	}
 	for _, u := range uses {
 		if _, ok := sources[u.name]; ok {
@@ -154,9 +172,8 @@ func (r *reqScan) terraform(b *hcl.Block, sources map[string]*config.ProviderReq
 // moduleCall follows a call to a local module; other sources are left to
 // the loader, which reports them.
 func (r *reqScan) moduleCall(dir string, b *hcl.Block, depth int) {
-	content, _, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source"}}})
-	a, ok := content.Attributes["source"]
-	if !ok {
+	a := moduleSource(b)
+	if a == nil {
 		return
 	}
 	v, d := a.Expr.Value(nil)
@@ -181,4 +198,13 @@ func (r *reqScan) add(req *config.ProviderRequirement) {
 		return
 	}
 	prev.Constraints = append(prev.Constraints, req.Constraints...)
+}
+
+// moduleSource is a module block's source argument, nil when it has none.
+func moduleSource(b *hcl.Block) *hcl.Attribute {
+	content, _, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "source"}}})
+	if content == nil {
+		return nil
+	}
+	return content.Attributes["source"]
 }
