@@ -71,6 +71,9 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, src Source) i
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// A reader that goes away (tether plan | head) must make writes fail,
+	// not kill the process: killed, it would leave the state locked.
+	signal.Ignore(syscall.SIGPIPE)
 
 	cmd, rest := args[0], args[1:]
 	if src == nil && loadsConfig(cmd) {

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -172,12 +173,16 @@ func (e *env) state(ctx context.Context, args []string) int {
 	fs := e.flags("state "+args[0], nil)
 	dir := fs.String("C", ".", "configuration folder")
 	dryRun := fs.Bool("dry-run", false, "show what would change, change nothing")
+	force := fs.Bool("force", false, "state unlock: break the lock even though its holder is running on this host")
 	pos, err := parse(fs, args[1:])
 	if err != nil {
 		return e.flagError(fs, err)
 	}
 	if *dryRun && args[0] != "rm" && args[0] != "mv" {
 		return e.errorf("--dry-run applies to state rm and state mv only")
+	}
+	if *force && args[0] != "unlock" {
+		return e.errorf("-force applies to state unlock only")
 	}
 	store, ok := e.openState(*dir)
 	if !ok {
@@ -228,6 +233,9 @@ func (e *env) state(ctx context.Context, args []string) int {
 		if len(pos) > 0 {
 			return e.errorf("state unlock takes no arguments, but was given %q", strings.Join(pos, " "))
 		}
+		if code := e.checkUnlock(ctx, store, *force); code >= 0 {
+			return code
+		}
 		info, err := store.ForceUnlock(ctx)
 		if err != nil {
 			return e.errorf("%v", err)
@@ -240,6 +248,29 @@ func (e *env) state(ctx context.Context, args []string) int {
 		return 0
 	}
 	return 1
+}
+
+// checkUnlock refuses to break a lock whose holder is still running on
+// this host, unless forced: two operations writing one state create
+// resources twice. It returns the exit code to stop with, or -1 to go on.
+func (e *env) checkUnlock(ctx context.Context, store state.Store, force bool) int {
+	probe, err := store.Lock(ctx, state.LockInfo{Operation: "state unlock"})
+	if err == nil {
+		probe.Unlock()
+		fmt.Fprintln(e.stdout, "The state was not locked.")
+		return 0
+	}
+	var held *state.LockedError
+	if !errors.As(err, &held) {
+		return e.errorf("%v", err)
+	}
+	h := held.Holder
+	if alive, known := state.HolderAlive(h); alive && known && !force {
+		return e.errorf("the state is locked by operation %q, which is still running (pid %d on this host, %s, since %s); "+
+			"stop it instead, or if you are sure it no longer writes this state, run: tether state unlock -force",
+			h.Operation, h.PID, h.Who, h.Created.Format("2006-01-02 15:04:05"))
+	}
+	return -1
 }
 
 // decodeObject reads a recorded object with its provider's schema, marking

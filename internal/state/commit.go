@@ -65,7 +65,7 @@ func (s *SQLite) Commit(ctx context.Context, c Changes) error {
 	if err := s.begin(); err != nil {
 		return err
 	}
-	if len(c.Put)+len(c.Delete)+len(c.PutOutputs)+len(c.DeleteOutputs) == 0 {
+	if len(c.Put)+len(c.Delete)+len(c.PutOutputs)+len(c.DeleteOutputs) == 0 && c.Lineage == "" {
 		s.mu.RUnlock()
 		return nil
 	}
@@ -167,7 +167,12 @@ func (s *SQLite) tryGroup(group []*commitReq, isolate bool) (err error) {
 			exec("ROLLBACK")
 		}
 	}()
+	if err := s.checkLockHeld(ctx); err != nil {
+		return err
+	}
+	setMeta := false
 	for _, r := range group {
+		setMeta = setMeta || r.c.Lineage != ""
 		r.trouble = nil
 		if !isolate {
 			if err := s.apply(ctx, r); err != nil {
@@ -191,6 +196,11 @@ func (s *SQLite) tryGroup(group []*commitReq, isolate bool) (err error) {
 			r.trouble = fileError(s.path, "commit", aerr)
 		}
 		if err := exec("RELEASE req"); err != nil {
+			return fileError(s.path, "commit", err)
+		}
+	}
+	if !setMeta {
+		if err := exec(sqlBumpSerial); err != nil {
 			return fileError(s.path, "commit", err)
 		}
 	}
@@ -228,6 +238,11 @@ func (s *SQLite) apply(ctx context.Context, r *commitReq) error {
 	for _, o := range r.c.PutOutputs {
 		if _, err := st.putOutput.ExecContext(ctx, o.Name, o.Value, o.Sensitive); err != nil {
 			return fmt.Errorf("writing output %s: %w", o.Name, err)
+		}
+	}
+	if r.c.Lineage != "" {
+		if _, err := s.wconn.ExecContext(ctx, sqlSetMeta, r.c.Lineage, int64(r.c.Serial)); err != nil {
+			return fmt.Errorf("writing lineage and serial: %w", err)
 		}
 	}
 	return nil

@@ -107,3 +107,22 @@ func fileError(path, op string, err error) error {
 	}
 	return fmt.Errorf("state file %s: %s: %w", path, op, err)
 }
+
+// LockLostError is returned by Commit when the lock this store took is no
+// longer held: someone broke it and perhaps another operation took it. The
+// commit wrote nothing; the operation must stop.
+type LockLostError struct {
+	Path string
+	// ID is the lock this store took.
+	ID string
+	// Holder is the lock held now, or nil when there is none.
+	Holder *LockInfo
+}
+
+func (e *LockLostError) Error() string {
+	msg := fmt.Sprintf("state file %s: this operation's lock %s was broken", e.Path, e.ID)
+	if h := e.Holder; h != nil {
+		msg += fmt.Sprintf(", and operation %q (pid %d on host %s, user %s) holds the state now", h.Operation, h.PID, h.Host, h.Who)
+	}
+	return msg + "; stopping before writing anything more. Run again once no other Tether operation is using this state"
+}

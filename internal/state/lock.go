@@ -53,6 +53,8 @@ func (s *SQLite) Lock(ctx context.Context, info LockInfo) (Unlocker, error) {
 	if err := tx.Commit(); err != nil {
 		return nil, fileError(s.path, "lock", err)
 	}
+	id := info.ID
+	s.lockID.Store(&id)
 	return &sqliteUnlocker{s: s, id: info.ID}, nil
 }
 
@@ -85,8 +87,13 @@ func (s *SQLite) ForceUnlock(ctx context.Context) (*LockInfo, error) {
 	return holder, nil
 }
 
+// querier is a transaction or a connection.
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
 // readLock returns the current lock, or nil if there is none.
-func readLock(ctx context.Context, tx *sql.Tx) (*LockInfo, error) {
+func readLock(ctx context.Context, tx querier) (*LockInfo, error) {
 	var (
 		li      LockInfo
 		pid     int64
@@ -109,12 +116,42 @@ func readLock(ctx context.Context, tx *sql.Tx) (*LockInfo, error) {
 
 func lockedError(path string, holder LockInfo) *LockedError {
 	e := &LockedError{Path: path, Holder: holder}
-	if host, err := os.Hostname(); err == nil && host == holder.Host && holder.PID != os.Getpid() {
-		if running, known := processRunning(holder.PID); known && !running {
-			e.HolderGone = true
-		}
+	if alive, known := HolderAlive(holder); known && !alive {
+		e.HolderGone = true
 	}
 	return e
+}
+
+// HolderAlive reports whether the process that took a lock is still
+// running. It can tell only for a lock taken on this host (known is then
+// true); a lock held by this very process counts as alive.
+func HolderAlive(holder LockInfo) (alive, known bool) {
+	host, err := os.Hostname()
+	if err != nil || host != holder.Host {
+		return false, false
+	}
+	if holder.PID == os.Getpid() {
+		return true, true
+	}
+	return processRunning(holder.PID)
+}
+
+// checkLockHeld fails with a *LockLostError when this store took a lock
+// that is no longer the one recorded. It runs inside each commit's
+// transaction, so the check and the write are one step.
+func (s *SQLite) checkLockHeld(ctx context.Context) error {
+	id := s.lockID.Load()
+	if id == nil {
+		return nil
+	}
+	holder, err := readLock(ctx, s.wconn)
+	if err != nil {
+		return fileError(s.path, "commit", err)
+	}
+	if holder == nil || holder.ID != *id {
+		return &LockLostError{Path: s.path, ID: *id, Holder: holder}
+	}
+	return nil
 }
 
 type sqliteUnlocker struct {
@@ -151,6 +188,9 @@ func (u *sqliteUnlocker) unlock() error {
 	if err != nil {
 		return fileError(s.path, "unlock", err)
 	}
+	if cur := s.lockID.Load(); cur != nil && *cur == u.id {
+		s.lockID.Store(nil)
+	}
 	if n, err := res.RowsAffected(); err == nil && n == 0 {
 		return fmt.Errorf("state file %s: lock %s was no longer held when releasing it; it was probably broken with `tether state unlock`", s.path, u.id)
 	}
@@ -159,7 +199,7 @@ func (u *sqliteUnlocker) unlock() error {
 
 func fillLockInfo(info *LockInfo) {
 	if info.ID == "" {
-		info.ID = newLockID()
+		info.ID = newUUID()
 	}
 	if info.Host == "" {
 		info.Host, _ = os.Hostname()
@@ -187,8 +227,11 @@ func userName() string {
 	return "unknown"
 }
 
-// newLockID returns a random UUID-shaped ID (version 4).
-func newLockID() string {
+// NewLineage returns a new lineage: a random UUID, as Terraform's.
+func NewLineage() string { return newUUID() }
+
+// newUUID returns a random UUID (version 4).
+func newUUID() string {
 	var b [16]byte
 	rand.Read(b[:]) // never fails; see crypto/rand.Read
 	b[6] = b[6]&0x0f | 0x40

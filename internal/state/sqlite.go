@@ -21,7 +21,7 @@ const (
 	// formatVersion is the schema version this build writes, kept in
 	// PRAGMA user_version. Bump it with every incompatible schema change
 	// and teach prepareSchema to migrate the previous one.
-	formatVersion = 1
+	formatVersion = 2
 
 	// applicationID ("TETH") marks the file as a Tether state file in the
 	// SQLite header, so some other SQLite database at the same path is
@@ -54,7 +54,8 @@ func connPragmas() string {
 	return "_pragma=busy_timeout(10000)&_pragma=synchronous(" + sync + ")"
 }
 
-const schemaV1 = `
+// schema is the current format's; format 1 lacked the meta table.
+const schema = `
 CREATE TABLE objects (
 	address               TEXT    NOT NULL PRIMARY KEY,
 	mode                  TEXT    NOT NULL,
@@ -67,6 +68,12 @@ CREATE TABLE objects (
 	dependencies          TEXT, -- JSON array of addresses; NULL when none
 	status                TEXT    NOT NULL,
 	create_before_destroy INTEGER NOT NULL
+) STRICT;
+-- At most one row: the state's lineage and serial (format 2).
+CREATE TABLE meta (
+	one     INTEGER NOT NULL PRIMARY KEY CHECK (one = 1),
+	lineage TEXT    NOT NULL,
+	serial  INTEGER NOT NULL
 ) STRICT;
 CREATE TABLE outputs (
 	name      TEXT    NOT NULL PRIMARY KEY,
@@ -101,6 +108,15 @@ ON CONFLICT (name) DO UPDATE SET value = excluded.value, sensitive = excluded.se
 	sqlDeleteOutput = `DELETE FROM outputs WHERE name = ?`
 	sqlLoadObjects  = `SELECT address, mode, type, provider, schema_version, value, private, sensitive, dependencies, status, create_before_destroy FROM objects`
 	sqlLoadOutputs  = `SELECT name, value, sensitive FROM outputs`
+	sqlCreateMeta   = `CREATE TABLE meta (
+	one     INTEGER NOT NULL PRIMARY KEY CHECK (one = 1),
+	lineage TEXT    NOT NULL,
+	serial  INTEGER NOT NULL
+) STRICT`
+	sqlInitMeta   = `INSERT INTO meta (one, lineage, serial) VALUES (1, ?, 1)`
+	sqlBumpSerial = `UPDATE meta SET serial = serial + 1`
+	sqlSetMeta    = `UPDATE meta SET lineage = ?, serial = ?`
+	sqlLoadMeta   = `SELECT lineage, serial FROM meta`
 )
 
 // SQLite is the embedded Store: one SQLite file in WAL mode.
@@ -130,6 +146,10 @@ type SQLite struct {
 	// concurrent commits really were grouped.
 	groups atomic.Int64
 
+	// lockID is the lock this store took, "" when it holds none; every
+	// commit checks that the lock is still ours (see Store).
+	lockID atomic.Pointer[string]
+
 	// Test hooks, nil outside tests.
 	afterFirstReq func()                 // the writer holds one request and is about to gather more
 	applyHook     func(*commitReq) error // fails one request inside its group
@@ -148,9 +168,18 @@ func OpenSQLite(path string) (*SQLite, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("state file %s: creating its directory: %w", path, err)
 	}
+	if err := createIfMissing(path); err != nil {
+		return nil, err
+	}
 	if err := checkFile(path); err != nil {
 		return nil, err
 	}
+	return openFile(path)
+}
+
+// openFile opens a state file that exists and whose header checkFile
+// accepted.
+func openFile(path string) (*SQLite, error) {
 	dsn, err := dsnFor(path)
 	if err != nil {
 		return nil, err
@@ -204,19 +233,54 @@ func dsnFor(path string) (string, error) {
 
 var sqliteMagic = []byte("SQLite format 3\x00")
 
-// checkFile creates a missing file and refuses an existing one that is not
-// SQLite, before SQLite itself sees it: SQLite would not overwrite such a
-// file either, but checking the header ourselves gives the user a precise
-// message and keeps every later step (WAL switch, schema creation) away
-// from a file we have not recognised.
+// createIfMissing creates a new state file whole: built under a temporary
+// name beside it, schema and all, then linked into place. A state file
+// therefore either does not exist or is complete, and an empty or
+// truncated one is damage, never "no state yet" (reading it as an empty
+// state would plan everything again). When another process creates the
+// file at the same moment, the first link wins and both use its file.
+func createIfMissing(path string) error {
+	if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+		return nil // checkFile reports what else may be wrong
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".new-*")
+	if err != nil {
+		return fmt.Errorf("state file %s: creating it: %w", path, err)
+	}
+	tmp := f.Name()
+	f.Close()
+	defer os.Remove(tmp)
+	s, err := openFile(tmp)
+	if err != nil {
+		return fmt.Errorf("state file %s: creating it: %w", path, err)
+	}
+	if err := s.Close(); err != nil { // checkpoints the WAL into the file
+		return fmt.Errorf("state file %s: creating it: %w", path, err)
+	}
+	if err := syncFile(tmp); err != nil {
+		return fmt.Errorf("state file %s: creating it: %w", path, err)
+	}
+	if err := os.Link(tmp, path); err != nil && !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("state file %s: creating it: %w", path, err)
+	}
+	return nil
+}
+
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+// checkFile refuses a file that is not SQLite before SQLite itself sees
+// it: SQLite would not overwrite such a file either, but checking the
+// header ourselves gives the user a precise message and keeps every later
+// step (WAL switch, schema creation) away from a file we have not
+// recognised.
 func checkFile(path string) error {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
-	if err == nil {
-		return f.Close()
-	}
-	if !errors.Is(err, os.ErrExist) {
-		return fmt.Errorf("state file %s: %w", path, err)
-	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return fmt.Errorf("state file %s: %w", path, err)
@@ -225,11 +289,12 @@ func checkFile(path string) error {
 		return fmt.Errorf("state file %s is not a regular file", path)
 	}
 	if fi.Size() == 0 {
-		// Empty is a fresh SQLite database (it may also have a -wal
-		// holding everything, which SQLite will read).
-		return nil
+		// Tether never leaves an empty state file (see
+		// createIfMissing): this one was truncated, or something else
+		// made it.
+		return &CorruptError{Path: path, Reason: "is empty (0 bytes), so it was truncated or is not a Tether state file (Tether creates no empty state file; an empty state is a missing one)"}
 	}
-	f, err = os.Open(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return fmt.Errorf("state file %s: %w", path, err)
 	}
@@ -247,9 +312,11 @@ func checkFile(path string) error {
 	return nil
 }
 
-// prepareSchema recognises the file and creates the schema in a new one.
-// Nothing is written until the file is known to be empty or ours at a
-// version we read.
+// prepareSchema recognises the file, creates the schema in a new one and
+// migrates an older format. Nothing is written until the file is known to
+// be empty or ours at a version we read, and its pages pass SQLite's
+// quick check: a damaged file is refused before the lock or anything else
+// is written to it.
 func (s *SQLite) prepareSchema(ctx context.Context) error {
 	c := s.wconn
 	appID, version, nobjs, err := inspect(ctx, c)
@@ -259,6 +326,9 @@ func (s *SQLite) prepareSchema(ctx context.Context) error {
 	fresh := appID == 0 && version == 0 && nobjs == 0
 	if !fresh {
 		if err := s.recognise(appID, version); err != nil {
+			return err
+		}
+		if err := s.quickCheck(ctx); err != nil {
 			return err
 		}
 	}
@@ -273,11 +343,12 @@ func (s *SQLite) prepareSchema(ctx context.Context) error {
 	// journal mode: slower and without concurrent reads, but just as
 	// durable, so carry on rather than refuse.
 
-	if !fresh {
+	if !fresh && version == formatVersion {
 		return s.checkTables(ctx)
 	}
-	// Another process may be creating the same file right now; BEGIN
-	// IMMEDIATE serialises us, and we look again once we hold the lock.
+	// Another process may be creating or migrating the same file right
+	// now; BEGIN IMMEDIATE serialises us, and we look again once we hold
+	// the lock.
 	if _, err := c.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return fileError(s.path, "creating schema", err)
 	}
@@ -291,20 +362,28 @@ func (s *SQLite) prepareSchema(ctx context.Context) error {
 	if err != nil {
 		return fileError(s.path, "reading header", err)
 	}
-	if appID != 0 || version != 0 || nobjs != 0 {
+	var stmts []string
+	switch {
+	case appID == 0 && version == 0 && nobjs == 0:
+		stmts = []string{schema, fmt.Sprintf("PRAGMA application_id = %d", applicationID)}
+	case version == 1:
+		// Format 1 had no lineage or serial: the state gets its lineage
+		// now.
+		stmts = []string{sqlCreateMeta}
+	default:
 		if err := s.recognise(appID, version); err != nil {
 			return err
 		}
-	} else {
-		stmts := []string{
-			schemaV1,
-			fmt.Sprintf("PRAGMA application_id = %d", applicationID),
-			fmt.Sprintf("PRAGMA user_version = %d", formatVersion),
-		}
+	}
+	if stmts != nil {
+		stmts = append(stmts, fmt.Sprintf("PRAGMA user_version = %d", formatVersion))
 		for _, q := range stmts {
 			if _, err := c.ExecContext(ctx, q); err != nil {
 				return fileError(s.path, "creating schema", err)
 			}
+		}
+		if _, err := c.ExecContext(ctx, sqlInitMeta, NewLineage()); err != nil {
+			return fileError(s.path, "creating schema", err)
 		}
 	}
 	if _, err := c.ExecContext(ctx, "COMMIT"); err != nil {
@@ -312,6 +391,35 @@ func (s *SQLite) prepareSchema(ctx context.Context) error {
 	}
 	committed = true
 	return s.checkTables(ctx)
+}
+
+// quickCheck runs SQLite's check of every page's structure. It reads the
+// whole file once (about 10 ms for 10,000 objects), which is what makes a
+// damaged data page refused at open instead of at the first read, after
+// the lock was written.
+func (s *SQLite) quickCheck(ctx context.Context) error {
+	rows, err := s.wconn.QueryContext(ctx, "PRAGMA quick_check")
+	if err != nil {
+		return fileError(s.path, "checking the file", err)
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return fileError(s.path, "checking the file", err)
+		}
+		if line != "ok" && len(problems) < 3 {
+			problems = append(problems, line)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fileError(s.path, "checking the file", err)
+	}
+	if len(problems) > 0 {
+		return &CorruptError{Path: s.path, Reason: "is corrupt (" + strings.Join(problems, "; ") + ")"}
+	}
+	return nil
 }
 
 func inspect(ctx context.Context, c *sql.Conn) (appID, version, nobjs int64, err error) {
@@ -339,7 +447,7 @@ func (s *SQLite) recognise(appID, version int64) error {
 	if version < 1 {
 		return &CorruptError{Path: s.path, Reason: fmt.Sprintf("has an invalid format version %d", version)}
 	}
-	// Older formats would be migrated here; format 1 is the first.
+	// Format 1 is migrated by prepareSchema.
 	return nil
 }
 
@@ -362,7 +470,7 @@ func (s *SQLite) checkTables(ctx context.Context) error {
 	if err := rows.Err(); err != nil {
 		return fileError(s.path, "reading schema", err)
 	}
-	for _, t := range []string{"objects", "outputs", "lock"} {
+	for _, t := range []string{"objects", "outputs", "lock", "meta"} {
 		if !have[t] {
 			return &CorruptError{Path: s.path, Reason: fmt.Sprintf("is missing its %q table", t)}
 		}
@@ -409,6 +517,11 @@ func (s *SQLite) Load(ctx context.Context) (*Snapshot, error) {
 	if err := loadOutputs(ctx, tx, snap.Outputs); err != nil {
 		return nil, fileError(s.path, "load", err)
 	}
+	var serial int64
+	if err := tx.QueryRowContext(ctx, sqlLoadMeta).Scan(&snap.Lineage, &serial); err != nil {
+		return nil, fileError(s.path, "load", err)
+	}
+	snap.Serial = uint64(serial)
 	return snap, nil
 }
 

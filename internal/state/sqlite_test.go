@@ -71,9 +71,14 @@ func TestRoundTrip(t *testing.T) {
 	s := openTest(t, path)
 	ctx := context.Background()
 
-	if snap := load(t, s); len(snap.Objects) != 0 || len(snap.Outputs) != 0 {
-		t.Fatalf("new store not empty: %+v", snap)
+	first := load(t, s)
+	if len(first.Objects) != 0 || len(first.Outputs) != 0 {
+		t.Fatalf("new store not empty: %+v", first)
 	}
+	if len(first.Lineage) != 36 || first.Serial != 1 {
+		t.Fatalf("new store has lineage %q and serial %d, want a UUID and 1", first.Lineage, first.Serial)
+	}
+	serial := first.Serial
 
 	a := testObject(`module.net.tether_file.conf["a"]`)
 	b := testObject("data.tether_thing.b")
@@ -92,7 +97,11 @@ func TestRoundTrip(t *testing.T) {
 	check := func(s *SQLite, objs []*Object, outs []*Output) {
 		t.Helper()
 		snap := load(t, s)
-		want := &Snapshot{Objects: map[string]*Object{}, Outputs: map[string]*Output{}}
+		if snap.Lineage != first.Lineage || snap.Serial <= serial {
+			t.Errorf("after a commit: lineage %q, serial %d; want lineage %q, serial above %d", snap.Lineage, snap.Serial, first.Lineage, serial)
+		}
+		serial = snap.Serial
+		want := &Snapshot{Objects: map[string]*Object{}, Outputs: map[string]*Output{}, Lineage: snap.Lineage, Serial: snap.Serial}
 		for _, o := range objs {
 			want.Objects[o.Address] = o
 		}
@@ -110,6 +119,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	s = openTest(t, path)
+	serial--
 	check(s, []*Object{a, b}, outs)
 
 	// Update, delete, delete outputs.
@@ -129,6 +139,24 @@ func TestRoundTrip(t *testing.T) {
 
 	if err := s.Commit(ctx, Changes{Put: []*Object{{}}}); err == nil {
 		t.Fatal("commit of an object without address succeeded")
+	}
+
+	// A pushed state brings its lineage and serial.
+	commit(t, s, Changes{Lineage: "00000000-0000-4000-8000-000000000001", Serial: 42})
+	if snap := load(t, s); snap.Lineage != "00000000-0000-4000-8000-000000000001" || snap.Serial != 42 {
+		t.Errorf("after setting lineage and serial: %q, %d", snap.Lineage, snap.Serial)
+	}
+}
+
+// TestMigrateFormat1 opens a file of format 1 (no lineage or serial): it
+// keeps its objects and gets a lineage.
+func TestMigrateFormat1(t *testing.T) {
+	path := createStore(t, 3)
+	rawExec(t, path, "DROP TABLE meta", "PRAGMA user_version = 1")
+	s := openTest(t, path)
+	snap := load(t, s)
+	if len(snap.Objects) != 3 || len(snap.Lineage) != 36 || snap.Serial != 1 {
+		t.Fatalf("migrated: %d objects, lineage %q, serial %d", len(snap.Objects), snap.Lineage, snap.Serial)
 	}
 }
 
@@ -165,8 +193,13 @@ func expectRefused[E error](t *testing.T, path string) E {
 	before := readFile(t, path)
 	s, err := OpenSQLite(path)
 	if err == nil {
-		// A refusal may come at first read rather than at open.
-		_, err = s.Load(context.Background())
+		// Taking the lock comes first in every command, and must not
+		// write to a file that is then found damaged.
+		var u Unlocker
+		if u, err = s.Lock(context.Background(), LockInfo{Operation: "up"}); err == nil {
+			u.Unlock()
+			_, err = s.Load(context.Background())
+		}
 		s.Close()
 	}
 	var target E
@@ -184,7 +217,7 @@ func expectRefused[E error](t *testing.T, path string) E {
 }
 
 func TestRefuseGarbage(t *testing.T) {
-	for _, size := range []int{10, 4096, 100000} {
+	for _, size := range []int{0, 10, 4096, 100000} {
 		t.Run(fmt.Sprint(size), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "state.db")
 			garbage := make([]byte, size)
@@ -528,4 +561,31 @@ func TestOddPath(t *testing.T) {
 	if got := load(t, openTest(t, path)).Objects["x"]; got == nil {
 		t.Fatal("object lost")
 	}
+}
+
+// TestLockLost: once another process broke this store's lock and took its
+// own, a commit writes nothing and says so.
+func TestLockLost(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	a, b := openTest(t, path), openTest(t, path)
+	ctx := context.Background()
+	if _, err := a.Lock(ctx, LockInfo{Operation: "up"}); err != nil {
+		t.Fatal(err)
+	}
+	commit(t, a, Changes{Put: []*Object{testObject("tether_file.first")}})
+	if _, err := b.ForceUnlock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Lock(ctx, LockInfo{Operation: "destroy"}); err != nil {
+		t.Fatal(err)
+	}
+	err := a.Commit(ctx, Changes{Put: []*Object{testObject("tether_file.second")}})
+	var lost *LockLostError
+	if !errors.As(err, &lost) || lost.Holder == nil || lost.Holder.Operation != "destroy" {
+		t.Fatalf("commit after the lock was taken over: got %v, want a *LockLostError naming the destroy", err)
+	}
+	if _, ok := load(t, b).Objects["tether_file.second"]; ok {
+		t.Error("the commit of a store that lost its lock was written")
+	}
+	commit(t, b, Changes{Put: []*Object{testObject("tether_file.third")}})
 }

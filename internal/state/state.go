@@ -63,6 +63,14 @@ type Output struct {
 type Snapshot struct {
 	Objects map[string]*Object
 	Outputs map[string]*Output
+	// Lineage identifies the state across its whole life, as Terraform's
+	// lineage does: a UUID chosen when the state was created, kept by
+	// every write. Two states with different lineages are unrelated.
+	Lineage string
+	// Serial counts the writes: every committed transaction adds at least
+	// one. Together with Lineage it lets `state push` refuse to overwrite
+	// newer state with older, as Terraform does.
+	Serial uint64
 }
 
 // Changes is one batch of writes. A Commit applies it atomically.
@@ -71,6 +79,12 @@ type Changes struct {
 	Delete        []string // object addresses
 	PutOutputs    []*Output
 	DeleteOutputs []string // output names
+	// Lineage and Serial, when Lineage is set, replace the state's own:
+	// `state push` and the adoption of Terraform state keep the lineage
+	// and serial of the state they bring in. Otherwise a commit keeps the
+	// lineage and increments the serial.
+	Lineage string
+	Serial  uint64
 }
 
 // LockInfo says who holds the lock on a store.
@@ -88,6 +102,11 @@ type LockInfo struct {
 // Commit is safe for concurrent use: concurrent callers may be grouped into
 // one transaction, but every Commit returns only once its own changes are
 // durable, so a completed provider call is never lost.
+//
+// A store that handed out a lock checks, in the transaction of every
+// Commit, that the lock is still the one it took: once another process has
+// broken it (`tether state unlock -force`), Commit fails with a
+// *LockLostError and writes nothing, so two runners never both write.
 type Store interface {
 	Load(ctx context.Context) (*Snapshot, error)
 	Commit(ctx context.Context, c Changes) error
@@ -96,6 +115,8 @@ type Store interface {
 	// holds it, Lock fails at once with a *LockedError naming the holder.
 	Lock(ctx context.Context, info LockInfo) (Unlocker, error)
 	// ForceUnlock breaks whatever lock is held and returns who held it.
+	// Deciding whether the holder may still be running is the caller's
+	// business (see HolderAlive).
 	ForceUnlock(ctx context.Context) (*LockInfo, error)
 
 	Close() error
