@@ -220,3 +220,62 @@ func compareKeys(a, b cty.Value) int {
 	}
 	return strings.Compare(a.AsString(), b.AsString())
 }
+
+// Covers reports whether the instance at object falls under the address a
+// user gave: the instance itself, every instance of a resource, or
+// everything in a module (instance), as Terraform's -target and state
+// commands read addresses.
+func Covers(given, object string) bool {
+	if object == given {
+		return true
+	}
+	if !strings.HasPrefix(object, given) {
+		return false
+	}
+	next := object[len(given)]
+	if next == '.' {
+		// Only a module (instance) contains other addresses.
+		return IsModule(given)
+	}
+	// An instance of a resource, or of a module call given without its key.
+	return next == '['
+}
+
+// IsModule reports whether an address names a module or module instance
+// rather than a resource within one.
+func IsModule(a string) bool {
+	parts := Split(a)
+	return len(parts) >= 2 && parts[len(parts)-2] == "module"
+}
+
+// Split splits an address on the dots outside brackets and quotes,
+// dropping instance keys: module.a["x.y"].tether_file.b[0] becomes
+// [module a tether_file b].
+func Split(a string) []string {
+	var parts []string
+	var cur strings.Builder
+	depth, quoted := 0, false
+	for i := 0; i < len(a); i++ {
+		c := a[i]
+		switch {
+		case quoted:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				quoted = false
+			}
+		case c == '"':
+			quoted = true
+		case c == '[':
+			depth++
+		case c == ']':
+			depth--
+		case c == '.' && depth == 0:
+			parts = append(parts, cur.String())
+			cur.Reset()
+		case depth == 0:
+			cur.WriteByte(c)
+		}
+	}
+	return append(parts, cur.String())
+}

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
 	"golang.org/x/term"
 
 	"github.com/tetherhq/tether/internal/config"
@@ -35,6 +36,9 @@ type env struct {
 	// src loads the configuration; nil means the HCL files of the
 	// configuration folder, or the Go program there.
 	src Source
+	// diagSink, when set, reports the configuration's diagnostics in
+	// place of the human form on stderr (-json).
+	diagSink func(diags hcl.Diagnostics, sources map[string][]byte)
 }
 
 // Main runs the tether command with args (without the program name) and
@@ -90,6 +94,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, src Source) i
 		return e.up(ctx, rest, false)
 	case "destroy":
 		return e.up(ctx, rest, true)
+	case "show":
+		return e.show(ctx, rest)
 	case "output":
 		return e.output(ctx, rest)
 	case "state":
@@ -179,6 +185,9 @@ type common struct {
 	// output, on stdout; elsewhere it is said on stderr. upgrade is init's
 	// --upgrade.
 	initializing, upgrade bool
+	// environ replaces the process environment the configuration is
+	// loaded with: a saved plan's TF_VAR_ variables.
+	environ []string
 }
 
 type varArgs struct{ list *[]varArg }
@@ -225,13 +234,24 @@ func (e *env) flags(name string, c *common) *flag.FlagSet {
 // other arguments, checking the shared flags' values. It returns the exit
 // code to stop with, or -1 to go on.
 func (e *env) parseCommon(fs *flag.FlagSet, c *common, args []string) int {
-	pos, err := parse(fs, args)
-	if err != nil {
-		return e.flagError(fs, err)
-	}
-	if !e.noArgs(fs.Name(), pos) {
+	pos, code := e.parseCommonArgs(fs, c, args)
+	if code < 0 && !e.noArgs(fs.Name(), pos) {
 		return 1
 	}
+	return code
+}
+
+// parseCommonArgs is parseCommon for a command that takes arguments: it
+// returns them.
+func (e *env) parseCommonArgs(fs *flag.FlagSet, c *common, args []string) ([]string, int) {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return nil, e.flagError(fs, err)
+	}
+	return pos, e.checkCommon(c)
+}
+
+func (e *env) checkCommon(c *common) int {
 	if c.parallelism < 1 {
 		fmt.Fprintf(e.stderr, "Error: --parallelism must be at least 1, not %d.\n", c.parallelism)
 		return 1

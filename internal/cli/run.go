@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/user"
@@ -16,6 +17,7 @@ import (
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/engine"
 	"github.com/tetherhq/tether/internal/plan"
+	"github.com/tetherhq/tether/internal/planfile"
 	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
 	"github.com/tetherhq/tether/internal/ui"
@@ -98,21 +100,47 @@ func (e *env) plan(ctx context.Context, args []string) int {
 	fs := e.flags("plan", &c)
 	detailed := fs.Bool("detailed-exitcode", false, "exit 2 when the plan has changes")
 	destroy := fs.Bool("destroy", false, "plan to destroy everything")
+	out := fs.String("out", "", "write the plan to FILE for up FILE to apply")
+	pa := e.planFlags(fs)
 	if code := e.parseCommon(fs, &c, args); code >= 0 {
 		return code
 	}
-	s, ok := e.open(ctx, &c, "plan")
+	opts, ok := e.options(pa, &c, *destroy)
+	if !ok {
+		return 1
+	}
+	v := e.newView(pa.json)
+	s, ok := e.openView(ctx, &c, "plan", v)
 	if !ok {
 		return 1
 	}
 	defer s.close()
-	planned, diags := s.engine.Plan(ctx, s.cfg, engine.PlanOptions{Destroy: *destroy, SkipRefresh: !c.refresh})
-	e.diagnostics(s, diags)
+	var digest string
+	if *out != "" {
+		var err error
+		if digest, _, err = stateDigest(ctx, s); err != nil {
+			return v.fail(s, err)
+		}
+	}
+	made := time.Now()
+	planned, diags := s.engine.Plan(ctx, s.cfg, opts)
+	diags = append(diags, narrowWarnings(opts)...)
+	v.diagnostics(s, diags)
 	if diags.HasErrors() {
 		return 1
 	}
-	if err := ui.RenderPlan(e.stdout, planned.Plan, ui.Options{Color: e.color}); err != nil {
-		return e.errorf("%v", err)
+	if err := v.plan(planned.Plan); err != nil {
+		return v.fail(s, err)
+	}
+	if *out != "" {
+		var text strings.Builder
+		ui.RenderPlan(&text, planned.Plan, ui.Options{})
+		if err := e.savePlan(ctx, s, &c, *out, digest, opts, planned, made, text.String()); err != nil {
+			return v.fail(s, err)
+		}
+		if v.json == nil {
+			fmt.Fprintf(e.stdout, "\nSaved the plan to: %s\n\nTo perform exactly these actions, run the following command to apply:\n    tether up %s\n", *out, shellQuote(*out))
+		}
 	}
 	if *detailed && planned.Plan.HasChanges() {
 		return 2
@@ -130,60 +158,159 @@ func (e *env) up(ctx context.Context, args []string, destroy bool) int {
 	c.destroying = destroy
 	yes := fs.Bool("yes", false, "apply without asking")
 	fs.BoolVar(yes, "auto-approve", false, "same as --yes")
-	if code := e.parseCommon(fs, &c, args); code >= 0 {
+	pa := e.planFlags(fs)
+	pos, code := e.parseCommonArgs(fs, &c, args)
+	if code >= 0 {
 		return code
 	}
-	s, ok := e.open(ctx, &c, name)
+	if destroy || len(pos) != 1 {
+		if !e.noArgs(name, pos) {
+			return 1
+		}
+		return e.upPlanned(ctx, &c, pa, *yes, destroy)
+	}
+	// up FILE applies a saved plan, which chose everything already.
+	given := []string{}
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "var", "var-file", "refresh", "target", "replace", "refresh-only":
+			given = append(given, "-"+f.Name)
+		}
+	})
+	if len(given) > 0 {
+		return e.errorf("%s cannot be used when applying a saved plan: the plan was made with its own options and variables, which it keeps. Make a new plan with them instead", strings.Join(given, ", "))
+	}
+	return e.upSaved(ctx, &c, pa.json, pos[0])
+}
+
+// upPlanned plans and applies; without --yes it asks first.
+func (e *env) upPlanned(ctx context.Context, c *common, pa *planArgs, yes, destroy bool) int {
+	opts, ok := e.options(pa, c, destroy)
+	if !ok {
+		return 1
+	}
+	if pa.json && !yes {
+		return e.errorf("-json needs --yes (or --auto-approve): with machine-readable output nobody is asked to approve the plan")
+	}
+	v := e.newView(pa.json)
+	op := "up"
+	if destroy {
+		op = "destroy"
+	}
+	s, ok := e.openView(ctx, c, op, v)
 	if !ok {
 		return 1
 	}
 	defer s.close()
-	planned, diags := s.engine.Plan(ctx, s.cfg, engine.PlanOptions{Destroy: destroy, SkipRefresh: !c.refresh})
-	e.diagnostics(s, diags)
+	planned, diags := s.engine.Plan(ctx, s.cfg, opts)
+	diags = append(diags, narrowWarnings(opts)...)
+	v.diagnostics(s, diags)
 	if diags.HasErrors() {
 		return 1
 	}
-	if err := ui.RenderPlan(e.stdout, planned.Plan, ui.Options{Color: e.color}); err != nil {
-		return e.errorf("%v", err)
+	if err := v.plan(planned.Plan); err != nil {
+		return v.fail(s, err)
 	}
 	if !planned.Plan.HasChanges() {
 		if planned.Plan.UpdatesState() {
 			// Nothing to do but record what refresh found deleted.
 			if _, diags := s.engine.Apply(ctx, planned); diags.HasErrors() {
-				e.diagnostics(s, diags)
+				v.diagnostics(s, diags)
 				return 1
 			}
 		}
 		return 0
 	}
-	if !*yes {
+	if !yes {
 		if err := e.confirm(destroy, c.input); err != nil {
 			return e.errorf("%v", err)
 		}
 	}
-	progress := ui.NewProgress(e.stdout, e.tty)
+	return e.apply(ctx, s, v, planned, opts, !yes, true)
+}
+
+// upSaved applies a saved plan, after checking that state, the
+// configuration and what planning now would do are what they were.
+func (e *env) upSaved(ctx context.Context, c *common, asJSON bool, path string) int {
+	f, ok := e.loadSavedPlan(ctx, c, path)
+	if !ok {
+		return 1
+	}
+	c.destroying = f.Options.Destroy
+	v := e.newView(asJSON)
+	s, ok := e.openView(ctx, c, "up", v)
+	if !ok {
+		return 1
+	}
+	defer s.close()
+	digest, _, err := stateDigest(ctx, s)
+	if err != nil {
+		return v.fail(s, err)
+	}
+	if d := checkSaved(f, digest, planfile.ConfigDigests(s.engine.Keys, s.cfg.Sources)); d != nil {
+		v.diagnostics(s, hcl.Diagnostics{d})
+		return 1
+	}
+	opts := engine.PlanOptions{Destroy: f.Options.Destroy, SkipRefresh: f.Options.SkipRefresh, RefreshOnly: f.Options.RefreshOnly,
+		Targets: f.Options.Targets, Replace: f.Options.Replace}
+	planned, diags := s.engine.Plan(ctx, s.cfg, opts)
+	if diags.HasErrors() {
+		v.diagnostics(s, diags)
+		return 1
+	}
+	doc, err := e.planJSON(ctx, s, planned, f.Created)
+	if err != nil {
+		return v.fail(s, err)
+	}
+	if pd, err := planDigest(s.engine.Keys, doc); err != nil || pd != f.Plan {
+		v.diagnostics(s, hcl.Diagnostics{planMoved()})
+		return 1
+	}
+	v.diagnostics(s, diags)
+	if !planned.Plan.HasChanges() && !planned.Plan.UpdatesState() {
+		fmt.Fprintln(e.stdout, "The saved plan has no changes to apply.")
+		return 0
+	}
+	return e.apply(ctx, s, v, planned, opts, false, false)
+}
+
+// apply carries out an approved plan. With rounds, what was deferred is
+// planned and applied in the same run; ask says whether a round that
+// destroys or replaces must be approved again.
+func (e *env) apply(ctx context.Context, s *session, v *view, planned *engine.Planned, opts engine.PlanOptions, ask, rounds bool) int {
+	destroy := opts.Destroy
+	progress := v.progress()
 	s.engine.Events = progress.Event
 	res, diags := s.engine.Apply(ctx, planned)
 	// What could not be planned because count, for_each or a dynamic
 	// block waited on values known only after apply is planned and
 	// applied now, in the same run; each round must make progress.
-	for round := 1; !diags.HasErrors() && len(planned.Plan.Deferred) > 0; round++ {
+	for round := 1; rounds && !diags.HasErrors() && len(planned.Plan.Deferred) > 0; round++ {
 		waiting := planned.Plan.Deferred
 		progress.Done("")
-		fmt.Fprintf(e.stdout, "\nPlanning what was deferred, now that its inputs are known (round %d)...\n\n", round+1)
-		next, d := s.engine.Plan(ctx, s.cfg, engine.PlanOptions{SkipRefresh: !c.refresh})
+		v.say(fmt.Sprintf("\nPlanning what was deferred, now that its inputs are known (round %d)...\n", round+1))
+		next, d := s.engine.Plan(ctx, s.cfg, engine.PlanOptions{SkipRefresh: opts.SkipRefresh, Targets: opts.Targets})
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			break
 		}
-		if err := ui.RenderPlan(e.stdout, next.Plan, ui.Options{Color: e.color}); err != nil {
-			return e.errorf("%v", err)
+		if err := v.plan(next.Plan); err != nil {
+			return v.fail(s, err)
 		}
 		if stuck(waiting, next.Plan) {
 			diags = append(diags, stuckDiag(next.Plan))
 			break
 		}
-		progress = ui.NewProgress(e.stdout, e.tty)
+		if ask && destroysAny(next.Plan) {
+			// The first plan listed this round's work only as deferred:
+			// what it destroys or replaces was never approved.
+			if err := e.confirmRound(); err != nil {
+				progress.Done("")
+				v.diagnostics(s, diags)
+				return e.errorf("%v", err)
+			}
+		}
+		progress = v.progress()
 		s.engine.Events = progress.Event
 		more, d := s.engine.Apply(ctx, next)
 		diags = append(diags, d...)
@@ -196,6 +323,14 @@ func (e *env) up(ctx context.Context, args []string, destroy bool) int {
 		}
 		planned = next
 	}
+	if diags.HasErrors() {
+		progress.Done("")
+		v.diagnostics(s, diags)
+		return 1
+	}
+	if len(opts.Targets) > 0 {
+		diags = append(diags, targetedApplyWarning())
+	}
 	summary := ""
 	if res != nil {
 		if destroy {
@@ -204,13 +339,17 @@ func (e *env) up(ctx context.Context, args []string, destroy bool) int {
 			summary = ui.ImportSummary(res.Imported, res.Added, res.Changed, res.Destroyed)
 		}
 	}
-	if diags.HasErrors() {
+	if v.json != nil {
 		progress.Done("")
-		e.diagnostics(s, diags)
-		return 1
+		v.diagnostics(s, diags)
+		v.json.Applied(destroy, res.Imported, res.Added, res.Changed, res.Destroyed, res.Outputs)
+		return 0
 	}
 	progress.Done(summary)
-	e.diagnostics(s, diags)
+	v.diagnostics(s, diags)
+	if !rounds && len(planned.Plan.Deferred) > 0 {
+		fmt.Fprintf(e.stdout, "\n%d deferred part(s) of the configuration were not applied: a saved plan applies only what it lists. Run tether plan again to plan them.\n", len(planned.Plan.Deferred))
+	}
 	if !destroy && len(res.Outputs) > 0 {
 		fmt.Fprintln(e.stdout, "\nOutputs:")
 		fmt.Fprintln(e.stdout)
@@ -238,6 +377,21 @@ func (e *env) confirm(destroy, input bool) error {
 	line, _ := bufio.NewReader(e.stdin).ReadString('\n')
 	if strings.TrimSpace(line) != "yes" {
 		return errors.New("cancelled: the answer was not 'yes'; nothing was changed")
+	}
+	return nil
+}
+
+// confirmRound asks again before a deferred round that destroys or
+// replaces: the first plan could only list that round's work as deferred,
+// so this is the first time it is shown.
+func (e *env) confirmRound() error {
+	if !e.stdinTTY {
+		return errors.New("refusing to apply the deferred round: it destroys or replaces objects the approved plan did not show, and stdin is not a terminal, so nobody can confirm it. What was approved has been applied; run up again to review the rest, or with --yes to apply without asking")
+	}
+	fmt.Fprintf(e.stdout, "\nThis round destroys or replaces objects that the plan you approved did not show.\nDo you want to perform these actions?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
+	line, _ := bufio.NewReader(e.stdin).ReadString('\n')
+	if strings.TrimSpace(line) != "yes" {
+		return errors.New("cancelled: the answer was not 'yes'; what was approved before has been applied, nothing of this round was")
 	}
 	return nil
 }

@@ -114,8 +114,12 @@ func (e *env) loadConfig(ctx context.Context, c *common) (*providerPool, *config
 	if src == nil {
 		src = hclSource
 	}
+	environ := os.Environ()
+	if c.environ != nil {
+		environ = c.environ
+	}
 	in := LoadInput{
-		Context: ctx, Schema: pool.schema, Vars: vars, Environ: os.Environ(),
+		Context: ctx, Schema: pool.schema, Vars: vars, Environ: environ,
 		NewProvider: pool.start, Destroying: c.destroying,
 	}
 	cfg, diags := src(in)
@@ -133,7 +137,9 @@ func (e *env) configDiagnostics(cfg *config.Config, diags hcl.Diagnostics) {
 	if cfg != nil {
 		srcs = cfg.Sources
 	}
-	if len(diags) > 0 {
+	if len(diags) > 0 && e.diagSink != nil {
+		e.diagSink(diags, srcs)
+	} else if len(diags) > 0 {
 		ui.WriteDiagnostics(e.stderr, diags, srcs, e.color)
 	}
 }

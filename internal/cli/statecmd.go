@@ -13,65 +13,6 @@ import (
 	"github.com/tetherhq/tether/internal/state"
 )
 
-// matches reports whether the recorded object at address falls under the
-// address a user gave: the object itself, every instance of a resource,
-// or everything in a module instance, as Terraform's state commands read
-// addresses.
-func matches(object, given string) bool {
-	if object == given {
-		return true
-	}
-	if !strings.HasPrefix(object, given) {
-		return false
-	}
-	next := object[len(given)]
-	if next == '.' {
-		// Only a module (instance) contains other addresses.
-		return isModuleAddress(given)
-	}
-	// An instance of a resource, or of a module call given without its key.
-	return next == '['
-}
-
-// isModuleAddress reports whether an address names a module or module
-// instance rather than a resource within one.
-func isModuleAddress(a string) bool {
-	parts := splitAddress(a)
-	return len(parts) >= 2 && parts[len(parts)-2] == "module"
-}
-
-// splitAddress splits an address on the dots outside brackets and quotes,
-// dropping instance keys: module.a["x.y"].tether_file.b[0] becomes
-// [module a tether_file b].
-func splitAddress(a string) []string {
-	var parts []string
-	var cur strings.Builder
-	depth, quoted := 0, false
-	for i := 0; i < len(a); i++ {
-		c := a[i]
-		switch {
-		case quoted:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				quoted = false
-			}
-		case c == '"':
-			quoted = true
-		case c == '[':
-			depth++
-		case c == ']':
-			depth--
-		case c == '.' && depth == 0:
-			parts = append(parts, cur.String())
-			cur.Reset()
-		case depth == 0:
-			cur.WriteByte(c)
-		}
-	}
-	return append(parts, cur.String())
-}
-
 // editState takes the state's lock for a command that edits it and loads
 // state under the lock. On failure it has printed why.
 func (e *env) editState(ctx context.Context, store state.Store, op string) (state.Unlocker, *state.Snapshot, bool) {
@@ -107,7 +48,7 @@ func (e *env) lockForEdit(ctx context.Context, store state.Store, op string) (st
 // addresses.
 func (e *env) stateList(snap *state.Snapshot, filters []string) int {
 	for _, f := range filters {
-		if _, err := addr.ParseInstance(f); err != nil && !isModuleAddress(f) {
+		if _, err := addr.ParseInstance(f); err != nil && !addr.IsModule(f) {
 			return e.errorf("%q is not a resource or module address: %v", f, err)
 		}
 	}
@@ -121,7 +62,7 @@ func (e *env) stateList(snap *state.Snapshot, filters []string) int {
 
 func anyMatch(a string, filters []string) bool {
 	for _, f := range filters {
-		if matches(a, f) {
+		if addr.Covers(f, a) {
 			return true
 		}
 	}
@@ -142,7 +83,7 @@ func (e *env) stateRemove(ctx context.Context, store state.Store, given []string
 	for _, g := range given {
 		n := 0
 		for _, a := range sortedKeys(snap.Objects) {
-			if matches(a, g) {
+			if addr.Covers(g, a) {
 				gone = append(gone, a)
 				n++
 			}
@@ -212,7 +153,7 @@ func (e *env) stateMove(ctx context.Context, store state.Store, pos []string, dr
 func planMoves(snap *state.Snapshot, from, to string) ([][2]string, error) {
 	var moves [][2]string
 	for _, a := range sortedKeys(snap.Objects) {
-		if !matches(a, from) {
+		if !addr.Covers(from, a) {
 			continue
 		}
 		moves = append(moves, [2]string{a, to + a[len(from):]})
@@ -220,7 +161,7 @@ func planMoves(snap *state.Snapshot, from, to string) ([][2]string, error) {
 	if len(moves) == 0 {
 		return nil, fmt.Errorf("no object in state matches %s", from)
 	}
-	fromModule, toModule := isModuleAddress(from), isModuleAddress(to)
+	fromModule, toModule := addr.IsModule(from), addr.IsModule(to)
 	if fromModule != toModule {
 		return nil, fmt.Errorf("a module can move only to a module address, and a resource only to a resource address")
 	}
@@ -230,7 +171,7 @@ func planMoves(snap *state.Snapshot, from, to string) ([][2]string, error) {
 		}
 		// A resource keeps its type: its object is the provider's object
 		// of that type, which a rename cannot convert.
-		fromParts, toParts := splitAddress(from), splitAddress(to)
+		fromParts, toParts := addr.Split(from), addr.Split(to)
 		if ft, tt := fromParts[len(fromParts)-2], toParts[len(toParts)-2]; ft != tt {
 			return nil, fmt.Errorf("the resource types differ (%s and %s); an object keeps its type", ft, tt)
 		}

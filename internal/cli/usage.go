@@ -229,9 +229,9 @@ func (e *env) noArgs(name string, pos []string) bool {
 	hint := ""
 	switch name {
 	case "up", "apply":
-		hint = " Saved plan files are not supported yet: run up without one, and it plans again."
+		hint = " up takes at most one argument, a saved plan file (tether plan -out FILE); to narrow the plan to a resource, use -target ADDRESS."
 	case "destroy", "plan":
-		hint = " Tether plans the whole configuration; a resource address cannot narrow it yet."
+		hint = " To narrow it to a resource and what depends on it, use -target ADDRESS."
 	}
 	fmt.Fprintf(e.stderr, "Error: tether %s takes no arguments, but was given %q.%s\n\nRun \"tether %s --help\" to see its options.\n",
 		name, strings.Join(pos, " "), hint, name)

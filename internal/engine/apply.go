@@ -173,6 +173,9 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 		}
 		return nil
 	case config.Variable, config.Local, config.Output, config.Check:
+		if n.held {
+			return nil
+		}
 		for _, ni := range n.per {
 			if ni.deferred {
 				continue
@@ -593,6 +596,9 @@ func (e *Engine) commitOutputs(ctx context.Context, p *Planned, res *Result) hcl
 			continue
 		}
 		declared[n.cfg.Name] = true
+		if n.held {
+			continue
+		}
 		if p.opts.Destroy {
 			ch.DeleteOutputs = append(ch.DeleteOutputs, n.cfg.Name)
 			continue

@@ -55,6 +55,16 @@ type PlanOptions struct {
 	// Imports are imported besides the configuration's own import blocks
 	// (`tether import`).
 	Imports []config.Import
+	// Targets narrow the plan to these addresses (resources, instances,
+	// modules) and what they depend on, as Terraform's -target; for a
+	// destroy, to them and what depends on them.
+	Targets []string
+	// Replace lists resource instances to replace even when nothing
+	// requires it, as Terraform's -replace.
+	Replace []string
+	// RefreshOnly plans no change but recording what refresh found, as
+	// Terraform's -refresh-only.
+	RefreshOnly bool
 }
 
 // Planned is a plan together with what applying it needs. It is used
@@ -118,6 +128,9 @@ type node struct {
 	// deferredAny is set when the node was deferred in any module
 	// instance; its recorded objects are then left alone.
 	deferredAny bool
+	// held is set on a variable, local, output or check that -target or
+	// -refresh-only leaves out: apply neither evaluates nor records it.
+	held bool
 }
 
 // nodeInst is a node within one module instance.

@@ -59,6 +59,10 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, opts PlanOptions)
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	diags = append(diags, p.narrow()...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
 	p.Plan = p.assemble()
 	return p, diags
 }
@@ -599,11 +603,15 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		return diags
 	}
 
-	in.forceReplace = p.triggered(n, ni.mi)
+	requested := p.replaceRequested(in.addr)
+	in.forceReplace = p.triggered(n, ni.mi) || requested
 	change, planned, plannedPriv, d := e.planChange(ctx, n, in, cfgVal)
 	diags = append(diags, d...)
 	if d.HasErrors() {
 		return diags
+	}
+	if requested && change.Action.IsReplace() {
+		change.Reason, change.Requested = "replacement requested with -replace", true
 	}
 	change.Before = before
 	change.Importing = in.importID
@@ -996,7 +1004,7 @@ func (p *Planned) kept(n *node) bool {
 
 // assemble collects the proposed changes in address order.
 func (p *Planned) assemble() *plan.Plan {
-	pl := &plan.Plan{Destroy: p.opts.Destroy}
+	pl := &plan.Plan{Destroy: p.opts.Destroy, Targeted: len(p.opts.Targets) > 0, RefreshOnly: p.opts.RefreshOnly}
 	addChange := func(n *node, in *instance) {
 		if in.recorded != nil && !in.recordedVal.IsNull() && in.recordedVal != cty.NilVal && !in.prior.RawEquals(in.recordedVal) {
 			sens := in.meta.Sensitive
@@ -1024,7 +1032,7 @@ func (p *Planned) assemble() *plan.Plan {
 			continue
 		}
 		for _, ni := range n.per {
-			if ni.deferred && (n.cfg.Kind == config.Resource || n.cfg.Kind == config.DataSource || n.cfg.Kind == config.Module) {
+			if ni.deferred && !n.held && (n.cfg.Kind == config.Resource || n.cfg.Kind == config.DataSource || n.cfg.Kind == config.Module) {
 				pl.Deferred = append(pl.Deferred, p.deferredChange(n, ni))
 			}
 			for _, in := range ni.insts {
@@ -1061,7 +1069,7 @@ func (p *Planned) outputChanges() []*plan.OutputChange {
 		}
 		ni := n.per[0]
 		declared[n.cfg.Name] = true
-		if ni.deferred && !p.opts.Destroy {
+		if (ni.deferred && !p.opts.Destroy) || n.held {
 			continue
 		}
 		oc := &plan.OutputChange{Name: n.cfg.Name, Sensitive: n.cfg.Sensitive, After: ni.value, Before: cty.NullVal(cty.DynamicPseudoType)}
@@ -1316,6 +1324,21 @@ func (p *Planned) sensitiveInputs(n *node, mi *modInstance) []string {
 		}
 		u, paths := marks.Unmark(ni.value)
 		out = append(out, sensitiveStrings(u, paths)...)
+	}
+	return out
+}
+
+// Variables are the values of the root module's variables the plan was
+// made with, sensitive ones marked.
+func (p *Planned) Variables() map[string]cty.Value {
+	out := map[string]cty.Value{}
+	for _, n := range p.nodes {
+		if n.cfg == nil || n.cfg.Kind != config.Variable || n.cfg.Module != "" || len(n.per) == 0 {
+			continue
+		}
+		if v := n.per[0].value; v != cty.NilVal {
+			out[n.cfg.Name] = v
+		}
 	}
 	return out
 }

@@ -80,6 +80,8 @@ type ResourceChange struct {
 	// Tainted is set when the object is replaced because it is tainted:
 	// its create failed part way, or `tether taint` marked it.
 	Tainted bool
+	// Requested is set on a replacement that -replace asked for.
+	Requested bool
 	// Importing is the import id of an object an import adopts; Action
 	// is then what happens to it after the import (NoOp, Update, ...).
 	Importing string
@@ -109,6 +111,12 @@ type Plan struct {
 	Deferred []*DeferredChange
 	// Moved lists recorded objects that moved blocks rename.
 	Moved []*Move
+	// Targeted is set when -target narrowed the plan: it may not hold
+	// every change the configuration asks for.
+	Targeted bool
+	// RefreshOnly is set for a plan made with -refresh-only: it records
+	// what refresh found and changes nothing else.
+	RefreshOnly bool
 	// Upgraded lists recorded objects written by an older schema version
 	// of their resource type: applying the plan records them upgraded,
 	// even when nothing changes.
@@ -189,6 +197,9 @@ func (p *Plan) Imports() int {
 }
 
 func (p *Plan) HasChanges() bool {
+	if p.RefreshOnly {
+		return len(p.Drift) > 0
+	}
 	for _, c := range p.Changes {
 		if (c.Action != NoOp && c.Action != Read) || c.Importing != "" {
 			return true

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tetherhq/tether/internal/engine"
+	"github.com/tetherhq/tether/internal/jsonplan"
+	"github.com/tetherhq/tether/internal/plan"
+	"github.com/tetherhq/tether/internal/ui"
+)
+
+// view is where plan and up report: for people, or as Terraform's
+// machine-readable JSON lines (-json).
+type view struct {
+	e    *env
+	json *ui.JSONView
+}
+
+func (e *env) newView(asJSON bool) *view {
+	v := &view{e: e}
+	if asJSON {
+		v.json = ui.NewJSONView(e.stdout)
+		v.json.Version(Version, jsonplan.TerraformVersion)
+	}
+	return v
+}
+
+// openView opens a session, reporting the configuration's diagnostics
+// through the view.
+func (e *env) openView(ctx context.Context, c *common, op string, v *view) (*session, bool) {
+	if v.json != nil {
+		e.diagSink = v.json.Diagnostics
+		defer func() { e.diagSink = nil }()
+	}
+	return e.open(ctx, c, op)
+}
+
+func (v *view) diagnostics(s *session, diags hcl.Diagnostics) {
+	if v.json != nil {
+		v.json.Diagnostics(diags, s.cfg.Sources)
+		return
+	}
+	v.e.diagnostics(s, diags)
+}
+
+func (v *view) plan(p *plan.Plan) error {
+	if v.json != nil {
+		v.json.Plan(p)
+		return nil
+	}
+	return ui.RenderPlan(v.e.stdout, p, ui.Options{Color: v.e.color})
+}
+
+// say writes a line for people; the JSON view has no message for it.
+func (v *view) say(text string) {
+	if v.json == nil {
+		fmt.Fprintln(v.e.stdout, text)
+	}
+}
+
+func (v *view) fail(s *session, err error) int {
+	v.diagnostics(s, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error", Detail: err.Error()}})
+	return 1
+}
+
+// progressSink reports an apply as it runs.
+type progressSink interface {
+	Event(plan.Event)
+	Done(summary string)
+}
+
+func (v *view) progress() progressSink {
+	if v.json != nil {
+		return jsonProgress{v.json}
+	}
+	return ui.NewProgress(v.e.stdout, v.e.tty)
+}
+
+type jsonProgress struct{ *ui.JSONView }
+
+func (jsonProgress) Done(string) {}
+
+// narrowWarnings are the warnings of a plan that -target narrowed.
+func narrowWarnings(o engine.PlanOptions) hcl.Diagnostics {
+	if len(o.Targets) == 0 {
+		return nil
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagWarning,
+		Summary:  "Resource targeting is in effect",
+		Detail: "This plan was made with -target, so it holds only the targeted resources and what they depend on: other changes " +
+			"the configuration asks for are not in it.\n\n-target is for exceptional cases, such as recovering from a mistake; " +
+			"it is not for routine use.",
+	}}
+}
+
+func targetedApplyWarning() *hcl.Diagnostic {
+	return &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  "Applied changes may be incomplete",
+		Detail: "The plan was made with -target, so changes the configuration asks for outside the targets were not applied, and " +
+			"outputs may not be up to date. Run tether plan to see what is still pending.",
+	}
+}
+
+// destroysAny reports whether a plan destroys or replaces anything.
+func destroysAny(p *plan.Plan) bool {
+	for _, c := range p.Changes {
+		if c.Action == plan.Delete || c.Action.IsReplace() {
+			return true
+		}
+	}
+	return false
+}
+
+// shellQuote quotes a file name for a command line shown to copy.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,199 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/addr"
+	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/plan"
+)
+
+// narrow applies -target and -refresh-only to a finished plan: the changes
+// they leave out become no-ops, and what would be computed from a change
+// left out (a local, an output, a check) is held, neither evaluated nor
+// recorded at apply, so that it keeps the value state has.
+//
+// Everything is planned first and narrowed after, so that what stays is
+// planned exactly as a whole plan would plan it.
+func (p *Planned) narrow() hcl.Diagnostics {
+	o := p.opts
+	if len(o.Targets) == 0 && !o.RefreshOnly {
+		return nil
+	}
+	var whole []bool
+	if len(o.Targets) > 0 {
+		var diags hcl.Diagnostics
+		if whole, diags = p.targetClosure(); diags.HasErrors() {
+			return diags
+		}
+	}
+	kept := func(n *node, in *instance) bool {
+		if o.RefreshOnly {
+			return false
+		}
+		if whole[n.id] {
+			return true
+		}
+		for _, t := range o.Targets {
+			if addr.Covers(t, in.addr) {
+				return true
+			}
+		}
+		return false
+	}
+	dropped := make([]bool, len(p.nodes))
+	for _, n := range p.nodes {
+		if !isResourceNode(n) {
+			continue
+		}
+		insts := []*instance{n.orphan}
+		if n.orphan == nil {
+			insts = nil
+			for _, ni := range n.per {
+				insts = append(insts, ni.insts...)
+				if ni.deferred && (o.RefreshOnly || !whole[n.id]) {
+					n.held = true // its deferred part is not listed either
+				}
+			}
+		}
+		for _, in := range insts {
+			if in.change == nil || kept(n, in) {
+				continue
+			}
+			if p.drop(n, in) {
+				dropped[n.id] = true
+			}
+		}
+	}
+	// What is computed from a dropped change is held, in dependency order.
+	tainted := make([]bool, len(p.nodes))
+	var visit func(n *node) bool
+	seen := make([]bool, len(p.nodes))
+	visit = func(n *node) bool {
+		if seen[n.id] {
+			return tainted[n.id]
+		}
+		seen[n.id] = true
+		t := dropped[n.id]
+		for _, d := range n.deps {
+			if visit(p.nodes[d]) {
+				t = true
+			}
+		}
+		tainted[n.id] = t
+		return t
+	}
+	for _, n := range p.nodes {
+		if n.cfg == nil {
+			continue
+		}
+		switch n.cfg.Kind {
+		case config.Variable, config.Local, config.Output, config.Check:
+			if visit(n) || (o.Destroy && n.cfg.Kind == config.Output) {
+				n.held = true
+			}
+		}
+	}
+	return nil
+}
+
+func isResourceNode(n *node) bool {
+	return n.orphan != nil || n.cfg.Kind == config.Resource || n.cfg.Kind == config.DataSource
+}
+
+// drop turns an instance's change into a no-op and reports whether it was
+// anything else. With -refresh-only the instance keeps what refresh read;
+// left out by -target, it keeps what state records, as if never read.
+func (p *Planned) drop(n *node, in *instance) bool {
+	c := in.change
+	changed := c.Action != plan.NoOp || c.Importing != ""
+	if p.opts.RefreshOnly && c.Action == plan.Update {
+		// The refreshed object stands in for the update left out: what
+		// depends on it sees the object as it is.
+		changed = false
+	}
+	if !p.opts.RefreshOnly && in.recorded != nil && n.schema != nil && in.recordedVal != cty.NilVal {
+		in.prior = in.recordedVal
+		in.priorPrivate = in.recorded.Private
+		in.resourceDeps = in.recorded.Dependencies
+		c.Before = withMarks(n.schema.Block, in.recordedVal, in.meta.Sensitive)
+	}
+	c.Action, c.After = plan.NoOp, c.Before
+	c.RequiresReplace, c.Reason, c.Tainted, c.Requested, c.Importing = nil, "", false, false, ""
+	in.importID = ""
+	in.planned, in.plannedPriv = cty.NilVal, nil
+	in.checkAfterApply = false
+	in.value = c.Before
+	return changed
+}
+
+// targetClosure finds the nodes -target keeps whole: for a plan, those
+// the targets depend on; for a destroy, those that depend on the targets.
+// The targets' own instances are kept by address. An address that
+// matches nothing in the configuration or state is an error rather than
+// an empty plan.
+func (p *Planned) targetClosure() ([]bool, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	seeds := make([]bool, len(p.nodes))
+	for _, t := range p.opts.Targets {
+		static := strings.Join(addr.Split(t), ".")
+		found := false
+		for _, n := range p.nodes {
+			if !isResourceNode(n) && n.cfg.Kind != config.Module {
+				continue
+			}
+			if addr.Covers(t, n.addr) || addr.Covers(static, n.addr) || (n.orphan != nil && addr.Covers(t, n.orphan.addr)) {
+				seeds[n.id] = true
+				found = true
+			}
+		}
+		if !found {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid target address",
+				Detail:   fmt.Sprintf("-target %s matches no resource, data source or module in the configuration or in state.", t),
+			})
+		}
+	}
+	// A plan follows dependencies, a destroy dependents.
+	next := make([][]int, len(p.nodes))
+	for _, n := range p.nodes {
+		for _, d := range n.deps {
+			if p.opts.Destroy {
+				next[d] = append(next[d], n.id)
+			} else {
+				next[n.id] = append(next[n.id], d)
+			}
+		}
+	}
+	whole := make([]bool, len(p.nodes))
+	var mark func(id int)
+	mark = func(id int) {
+		for _, d := range next[id] {
+			if !whole[d] {
+				whole[d] = true
+				mark(d)
+			}
+		}
+	}
+	for id, s := range seeds {
+		if s {
+			mark(id)
+		}
+	}
+	return whole, diags
+}
+
+// replaceRequested reports whether -replace names the instance.
+func (p *Planned) replaceRequested(instance string) bool {
+	for _, r := range p.opts.Replace {
+		if r == instance {
+			return true
+		}
+	}
+	return false
+}

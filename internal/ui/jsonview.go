@@ -1,0 +1,294 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/tetherhq/tether/internal/addr"
+	"github.com/tetherhq/tether/internal/marks"
+	"github.com/tetherhq/tether/internal/plan"
+)
+
+// JSONView writes Terraform's machine-readable UI, the JSON lines `terraform
+// plan -json` and `apply -json` print (UI format 1.2): one object per line
+// with @level, @message, @module, @timestamp and a type (version,
+// diagnostic, planned_change, resource_drift, change_summary,
+// apply_start, apply_progress, apply_complete, apply_errored, outputs).
+// It is safe for concurrent use.
+type JSONView struct {
+	mu  sync.Mutex
+	w   io.Writer
+	now func() time.Time
+}
+
+// NewJSONView returns a view writing to w.
+func NewJSONView(w io.Writer) *JSONView { return &JSONView{w: w, now: time.Now} }
+
+// UIVersion is the version of the machine-readable UI format written.
+const UIVersion = "1.2"
+
+func (v *JSONView) write(level, message, typ string, fields map[string]any) {
+	line := map[string]any{
+		"@level": level, "@message": message, "@module": "tether.ui",
+		"@timestamp": v.now().UTC().Format("2006-01-02T15:04:05.000000Z07:00"), "type": typ,
+	}
+	for k, f := range fields {
+		line[k] = f
+	}
+	raw, err := json.Marshal(line)
+	if err != nil {
+		raw, _ = json.Marshal(map[string]any{"@level": "error", "@message": "cannot encode a message: " + err.Error(), "type": "log"})
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.w.Write(append(raw, '\n'))
+}
+
+// Version writes the first line: which tool and UI format.
+func (v *JSONView) Version(tool, terraform string) {
+	v.write("info", "Tether "+tool, "version", map[string]any{"tether": tool, "terraform": terraform, "ui": UIVersion})
+}
+
+// Diagnostics writes one line per diagnostic.
+func (v *JSONView) Diagnostics(diags hcl.Diagnostics, sources map[string][]byte) {
+	for _, d := range diags {
+		level, sev, prefix := "error", "error", "Error: "
+		if d.Severity == hcl.DiagWarning {
+			level, sev, prefix = "warn", "warning", "Warning: "
+		}
+		diag := map[string]any{"severity": sev, "summary": d.Summary, "detail": d.Detail}
+		if d.Subject != nil {
+			r := d.Subject
+			diag["range"] = map[string]any{
+				"filename": r.Filename,
+				"start":    map[string]int{"line": r.Start.Line, "column": r.Start.Column, "byte": r.Start.Byte},
+				"end":      map[string]int{"line": r.End.Line, "column": r.End.Column, "byte": r.End.Byte},
+			}
+			if src, ok := sources[r.Filename]; ok && r.Start.Byte <= len(src) {
+				start := strings.LastIndexByte(string(src[:r.Start.Byte]), '\n') + 1
+				end := strings.IndexByte(string(src[r.Start.Byte:]), '\n')
+				if end < 0 {
+					end = len(src)
+				} else {
+					end += r.Start.Byte
+				}
+				diag["snippet"] = map[string]any{
+					"context": nil, "code": string(src[start:end]), "start_line": r.Start.Line,
+					"highlight_start_offset": r.Start.Byte - start, "highlight_end_offset": min(r.End.Byte, end) - start,
+					"values": []any{},
+				}
+			}
+		}
+		v.write(level, prefix+d.Summary, "diagnostic", map[string]any{"diagnostic": diag})
+	}
+}
+
+// resource is the resource object of a change or hook.
+func resource(address, typ string) map[string]any {
+	r := map[string]any{"addr": address, "module": "", "resource": address, "resource_type": typ,
+		"resource_name": "", "resource_key": nil, "implied_provider": strings.SplitN(typ, "_", 2)[0]}
+	ia, err := addr.ParseInstance(address)
+	if err != nil {
+		return r
+	}
+	r["module"] = addr.ModulePath(ia.Module)
+	r["resource"] = ia.Resource + addr.KeyString(ia.Key)
+	parts := addr.Split(ia.Resource)
+	r["resource_name"] = parts[len(parts)-1]
+	if ia.Key != cty.NilVal && !ia.Key.IsNull() {
+		if ia.Key.Type() == cty.Number {
+			i, _ := ia.Key.AsBigFloat().Int64()
+			r["resource_key"] = i
+		} else {
+			r["resource_key"] = ia.Key.AsString()
+		}
+	}
+	if typ == "" {
+		r["resource_type"] = parts[len(parts)-2]
+		r["implied_provider"] = strings.SplitN(parts[len(parts)-2], "_", 2)[0]
+	}
+	return r
+}
+
+func changeAction(a plan.Action) string {
+	switch {
+	case a == plan.NoOp:
+		return "noop"
+	case a.IsReplace():
+		return "replace"
+	}
+	return a.String()
+}
+
+// Plan writes a plan: drift, each change, the summary and the outputs.
+func (v *JSONView) Plan(p *plan.Plan) {
+	for _, d := range p.Drift {
+		v.write("info", fmt.Sprintf("%s: Drift detected (%s)", d.Addr, changeAction(d.Action)), "resource_drift",
+			map[string]any{"change": map[string]any{"resource": resource(d.Addr, d.Type), "action": changeAction(d.Action)}})
+	}
+	if p.RefreshOnly {
+		v.summary("plan", 0, 0, 0, 0, "refresh-only plan")
+		return
+	}
+	for _, c := range p.Changes {
+		if c.Action == plan.NoOp && c.Importing == "" {
+			continue
+		}
+		ch := map[string]any{"resource": resource(c.Addr, c.Type), "action": changeAction(c.Action)}
+		if c.Action == plan.NoOp {
+			ch["action"] = "import"
+		}
+		if r := hookReason(c); r != "" {
+			ch["reason"] = r
+		}
+		if c.Importing != "" {
+			ch["importing"] = map[string]any{"id": c.Importing}
+		}
+		verb := map[string]string{"create": "create", "update": "update", "replace": "replace", "delete": "delete", "read": "read", "forget": "forget", "import": "import"}[ch["action"].(string)]
+		v.write("info", fmt.Sprintf("%s: Plan to %s", c.Addr, verb), "planned_change", map[string]any{"change": ch})
+	}
+	add, change, destroy := p.Summary()
+	op := "plan"
+	if p.Destroy {
+		op = "destroy"
+	}
+	v.summary(op, add, change, destroy, p.Imports(), "")
+	if len(p.Outputs) > 0 {
+		outs := map[string]any{}
+		for _, o := range p.Outputs {
+			outs[o.Name] = map[string]any{"sensitive": o.Sensitive, "action": changeAction(o.Action)}
+		}
+		v.write("info", fmt.Sprintf("Outputs: %d", len(outs)), "outputs", map[string]any{"outputs": outs})
+	}
+}
+
+func hookReason(c *plan.ResourceChange) string {
+	switch {
+	case c.Tainted:
+		return "tainted"
+	case c.Requested:
+		return "requested"
+	case c.Action.IsReplace() && len(c.RequiresReplace) > 0:
+		return "cannot_update"
+	case c.Action.IsReplace():
+		return "replace_by_triggers"
+	case c.Action == plan.Delete && strings.Contains(c.Reason, "key"):
+		return "delete_because_each_key"
+	case c.Action == plan.Delete && c.Reason != "":
+		return "delete_because_no_resource_config"
+	}
+	return ""
+}
+
+func (v *JSONView) summary(op string, add, change, destroy, imported int, special string) {
+	var msg string
+	switch op {
+	case "plan":
+		msg = fmt.Sprintf("Plan: %d to add, %d to change, %d to destroy.", add, change, destroy)
+		if imported > 0 {
+			msg = fmt.Sprintf("Plan: %d to import, %d to add, %d to change, %d to destroy.", imported, add, change, destroy)
+		}
+		if special != "" {
+			msg = "Plan: refresh-only, nothing to add, change or destroy."
+		}
+	case "destroy":
+		msg = fmt.Sprintf("Plan: %d to add, %d to change, %d to destroy.", add, change, destroy)
+	case "apply":
+		msg = ImportSummary(imported, add, change, destroy)
+	case "destroyed":
+		op, msg = "destroy", DestroySummary(destroy)
+	}
+	v.write("info", msg, "change_summary", map[string]any{"changes": map[string]any{
+		"add": add, "change": change, "import": imported, "remove": destroy, "operation": op}})
+}
+
+// Applied writes the summary of an apply (or a destroy) and its outputs.
+func (v *JSONView) Applied(destroy bool, imported, added, changed, destroyed int, outputs map[string]cty.Value) {
+	if destroy {
+		v.summary("destroyed", 0, 0, destroyed, 0, "")
+		return
+	}
+	v.summary("apply", added, changed, destroyed, imported, "")
+	outs := map[string]any{}
+	for name, val := range outputs {
+		u, _ := val.UnmarkDeep()
+		o := map[string]any{"sensitive": marks.ContainsSensitive(val)}
+		if ty, err := ctyjson.MarshalType(u.Type()); err == nil {
+			o["type"] = json.RawMessage(ty)
+		}
+		if !marks.ContainsSensitive(val) && u.IsWhollyKnown() {
+			if raw, err := ctyjson.Marshal(u, u.Type()); err == nil {
+				o["value"] = json.RawMessage(raw)
+			}
+		}
+		outs[name] = o
+	}
+	v.write("info", fmt.Sprintf("Outputs: %d", len(outs)), "outputs", map[string]any{"outputs": outs})
+}
+
+// Event writes one step of an operation: apply_start, apply_complete or
+// apply_errored.
+func (v *JSONView) Event(e plan.Event) {
+	hook := map[string]any{"resource": resource(e.Addr, ""), "action": changeAction(e.Action)}
+	switch e.Phase {
+	case plan.Started:
+		v.write("info", startLine(e), "apply_start", map[string]any{"hook": hook})
+	case plan.Succeeded:
+		hook["elapsed_seconds"] = int(e.Elapsed.Seconds())
+		if e.ID != "" {
+			hook["id_key"], hook["id_value"] = "id", e.ID
+		}
+		if line := finishLine(e); line != "" {
+			v.write("info", line, "apply_complete", map[string]any{"hook": hook})
+		}
+	case plan.Failed:
+		hook["elapsed_seconds"] = int(e.Elapsed.Seconds())
+		v.write("error", strings.SplitN(finishLine(e), ":", 3)[0]+": "+failedWord(e.Action)+" errored after "+e.Elapsed.Truncate(time.Second).String(), "apply_errored", map[string]any{"hook": hook})
+	}
+}
+
+// Heartbeat writes apply_progress for an operation still running.
+func (v *JSONView) Heartbeat(address string, action plan.Action, elapsed time.Duration) {
+	hook := map[string]any{"resource": resource(address, ""), "action": changeAction(action), "elapsed_seconds": int(elapsed.Seconds())}
+	v.write("info", stillLine(address, action, elapsed), "apply_progress", map[string]any{"hook": hook})
+}
+
+func failedWord(a plan.Action) string {
+	switch {
+	case a == plan.Create:
+		return "Creation"
+	case a == plan.Update:
+		return "Modifications"
+	case a == plan.Delete:
+		return "Destruction"
+	case a == plan.Read:
+		return "Read"
+	case a.IsReplace():
+		return "Replacement"
+	}
+	return "Refresh"
+}
+
+// stillLine is the heartbeat of a long operation, as Terraform prints it.
+func stillLine(address string, a plan.Action, elapsed time.Duration) string {
+	verb := "creating"
+	switch {
+	case a == plan.Update:
+		verb = "modifying"
+	case a == plan.Delete:
+		verb = "destroying"
+	case a == plan.Read:
+		verb = "reading"
+	case a.IsReplace():
+		verb = "replacing"
+	}
+	return fmt.Sprintf("%s: Still %s... [%s elapsed]", address, verb, elapsed.Truncate(time.Second))
+}
