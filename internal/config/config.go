@@ -117,6 +117,11 @@ type Node struct {
 
 	// Sensitive is set on variables and outputs declared sensitive.
 	Sensitive bool
+	// Ephemeral is set on variables and outputs declared ephemeral: their
+	// values carry marks.Ephemeral and are never recorded, so a saved
+	// plan leaves such a root variable out, to be given again to apply
+	// it, as Terraform's do.
+	Ephemeral bool
 	Lifecycle Lifecycle
 	// Repeat, when set, makes a resource, data source or module call a
 	// set of instances (count or for_each).

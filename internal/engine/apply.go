@@ -408,6 +408,10 @@ func (e *Engine) readDeferred(ctx context.Context, p *Planned, n *node, ni *node
 		e.failed(in.addr, plan.Read, start, diags)
 		return attribute(in.addr, n.cfg, diags)
 	}
+	if d := ephemeralArguments(in.addr, n.cfg, n.schema.Block, cfgVal); d.HasErrors() {
+		e.failed(in.addr, plan.Read, start, d)
+		return d
+	}
 	uv, cfgMarks := marks.Unmark(cfgVal)
 	resp := in.provider(n).ReadDataSource(ctx, provider.ReadDataRequest{TypeName: n.cfg.Type, Config: uv})
 	diags = append(diags, attribute(in.addr, n.cfg, resp.Diagnostics)...)

@@ -224,6 +224,13 @@ func (p *Planned) planOutput(n *node, ni *nodeInst) hcl.Diagnostics {
 	if pv, err := refs.Placeholders(v); err == nil {
 		v = pv
 	}
+	if !n.cfg.Ephemeral && marks.ContainsEphemeral(v) {
+		return hcl.Diagnostics{errorDiag(n.addr, n.cfg, "Ephemeral value not allowed",
+			"This output value is not declared as returning an ephemeral value, so it cannot be set to a result derived from an ephemeral value.")}
+	}
+	if n.cfg.Ephemeral {
+		v = v.Mark(marks.Ephemeral)
+	}
 	if !n.cfg.Sensitive && marks.ContainsSensitive(v) {
 		return hcl.Diagnostics{errorDiag(n.addr, n.cfg, "Output refers to sensitive values",
 			"The value of this output includes sensitive values. Add sensitive = true to the output block to show that this is intended; Tether will then hide it.")}
@@ -509,6 +516,9 @@ func (e *Engine) planData(ctx context.Context, p *Planned, n *node, ni *nodeInst
 	if diags.HasErrors() {
 		return attribute(in.addr, n.cfg, diags)
 	}
+	if d := ephemeralArguments(in.addr, n.cfg, n.schema.Block, cfgVal); d.HasErrors() {
+		return append(diags, d...)
+	}
 	uv, cfgMarks := marks.Unmark(cfgVal)
 	in.secrets = sensitiveStrings(uv, cfgMarks)
 	diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(in.provider(n).ValidateDataSourceConfig(n.cfg.Type, uv)))...)
@@ -566,6 +576,9 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		diags = append(diags, attribute(in.addr, n.cfg, d)...)
 		if d.HasErrors() {
 			return diags
+		}
+		if d := ephemeralArguments(in.addr, n.cfg, block, cfgVal); d.HasErrors() {
+			return append(diags, d...)
 		}
 		// Refresh comes before the plan: what it says is scrubbed too.
 		u, m := marks.Unmark(cfgVal)

@@ -459,13 +459,22 @@ func (m *module) output(b *hcl.Block) {
 	}
 	content, d := b.Body.Content(outputSchema)
 	l.diags = append(l.diags, d...)
-	if a, ok := content.Attributes["sensitive"]; ok {
-		v, d := a.Expr.Value(nil)
-		if d.HasErrors() || v.Type() != cty.Bool || v.IsNull() {
-			l.errorf(a.Expr.Range(), "Invalid sensitive", "sensitive must be true or false, written literally.")
-		} else {
-			n.Sensitive = v.True()
+	for _, flag := range []struct {
+		name string
+		dst  *bool
+	}{{"sensitive", &n.Sensitive}, {"ephemeral", &n.Ephemeral}} {
+		if a, ok := content.Attributes[flag.name]; ok {
+			v, d := a.Expr.Value(nil)
+			if d.HasErrors() || v.Type() != cty.Bool || v.IsNull() {
+				l.errorf(a.Expr.Range(), "Invalid "+flag.name, "%s must be true or false, written literally.", flag.name)
+			} else {
+				*flag.dst = v.True()
+			}
 		}
+	}
+	if n.Ephemeral && m.path == "" {
+		l.errorf(b.DefRange, "Ephemeral output not allowed",
+			"Ephemeral outputs are not allowed in context of a root module: the root module's outputs are recorded in state. Remove ephemeral = true, and keep ephemeral values out of this output.")
 	}
 	if a, ok := content.Attributes["depends_on"]; ok {
 		n.DependsOn = m.dependsOn(a)

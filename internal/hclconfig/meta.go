@@ -52,6 +52,9 @@ func checkCount(v cty.Value, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	bad := func(detail string) (cty.Value, hcl.Diagnostics) {
 		return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid count argument", Detail: detail, Subject: rng.Ptr()}}
 	}
+	if marks.ContainsEphemeral(v) {
+		return bad(`The given "count" is derived from an ephemeral value, which means that Tether cannot persist it between plan/apply rounds. Use only non-ephemeral values to specify the number of resource instances.`)
+	}
 	if marks.ContainsSensitive(v) {
 		return bad("count cannot be a sensitive value: the number of instances would reveal it.")
 	}
@@ -75,6 +78,9 @@ func checkCount(v cty.Value, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 func checkForEach(v cty.Value, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	bad := func(detail string) (cty.Value, hcl.Diagnostics) {
 		return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid for_each argument", Detail: detail, Subject: rng.Ptr()}}
+	}
+	if marks.ContainsEphemeral(v) {
+		return bad(`The given "for_each" value is derived from an ephemeral value, which means that Tether cannot persist it between plan/apply rounds. Use only non-ephemeral values to specify a resource's instance keys.`)
 	}
 	if marks.ContainsSensitive(v) {
 		return bad("for_each cannot use a sensitive value: instance keys appear in addresses and plans. Use nonsensitive() on a value that is safe to show, or iterate over something else.")
@@ -278,7 +284,7 @@ func (m *module) condition(n *config.Node, b *hcl.Block, repeatKind string, self
 		}
 		text := ""
 		if mv, d := msg.Value(ctx); !d.HasErrors() {
-			if mv, err := convert.Convert(mv, cty.String); err == nil && mv.IsKnown() && !mv.IsNull() && !marks.ContainsSensitive(mv) {
+			if mv, err := convert.Convert(mv, cty.String); err == nil && mv.IsKnown() && !mv.IsNull() && !marks.ContainsSensitive(mv) && !marks.ContainsEphemeral(mv) {
 				text = mv.AsString()
 			}
 		}

@@ -175,6 +175,7 @@ func (m *module) variable(b *hcl.Block) *variableDecl {
 	}
 	literalBool("sensitive", &n.Sensitive)
 	literalBool("nullable", &v.nullable)
+	literalBool("ephemeral", &n.Ephemeral)
 	for _, blk := range content.Blocks {
 		vc, d := blk.Body.Content(validationSchema)
 		l.diags = append(l.diags, d...)
@@ -345,6 +346,19 @@ func (v *variableDecl) convert(val cty.Value, rng hcl.Range) (cty.Value, hcl.Dia
 	if n.Sensitive {
 		conv = conv.Mark(marks.Sensitive)
 	}
+	switch {
+	case n.Ephemeral:
+		// Inside its module an ephemeral variable's value is ephemeral,
+		// whatever it was given, as in Terraform.
+		conv = conv.Mark(marks.Ephemeral)
+	case marks.ContainsEphemeral(conv):
+		return cty.DynamicVal, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Ephemeral value not allowed",
+			Detail:   fmt.Sprintf("The variable %q is not declared as accepting ephemeral values, so it cannot be set to a result derived from an ephemeral value. Declare it with ephemeral = true.", n.Name),
+			Subject:  rng.Ptr(),
+		}}
+	}
 	return conv, nil
 }
 
@@ -426,6 +440,14 @@ func (m *module) validation(v *variableDecl, vd validation, scope config.Scope, 
 			Subject:  vd.message.Range().Ptr(),
 		})
 		msg = "The error message included a sensitive value, so it will not be displayed."
+	case marks.ContainsEphemeral(mv):
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Error message refers to ephemeral values",
+			Detail:   "The error expression used to explain this condition refers to ephemeral values, so it is not shown. Remove the references to ephemeral values, or use ephemeralasnull() where the message cannot reveal them.",
+			Subject:  vd.message.Range().Ptr(),
+		})
+		msg = "The error message included an ephemeral value, so it will not be displayed."
 	default:
 		if s, err := convert.Convert(mv, cty.String); err == nil && !s.IsNull() {
 			msg = strings.TrimSpace(s.AsString())

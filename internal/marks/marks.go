@@ -80,3 +80,16 @@ func Unmark(v cty.Value) (cty.Value, []cty.Path) {
 	}
 	return uv, paths
 }
+
+// EphemeralPaths returns the paths within v whose values are ephemeral,
+// cty.Path{} for v itself.
+func EphemeralPaths(v cty.Value) []cty.Path {
+	_, pvm := v.UnmarkDeepWithPaths()
+	var paths []cty.Path
+	for _, p := range pvm {
+		if _, ok := p.Marks[Ephemeral]; ok {
+			paths = append(paths, p.Path)
+		}
+	}
+	return paths
+}

@@ -1,0 +1,11 @@
+terraform {
+  required_providers {
+    tether = {
+      source = "tetherhq/tether"
+    }
+  }
+}
+
+variable "tok" {
+  type = string
+}
