@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"sort"
 	"strings"
 	"sync/atomic"
 
@@ -79,8 +80,23 @@ func capturedEnv(c *construct, name string) string {
 	return provider.CapturedEnvName(c.typ.Name, resourceID(c), name)
 }
 
+// isCaptured reports whether a closure can read attribute name of c at run
+// time: any attribute or block of its type can. In a running closure, a
+// type whose provider's schema the closure cannot read (any provider
+// other than the built-in one) has a stand-in schema, and the deployment
+// already checked the name.
 func isCaptured(c *construct, name string) bool {
-	return c.schema != nil && slices.Contains(c.schema.Captured, name)
+	if c.schema == standInSchema {
+		return true
+	}
+	if c.schema == nil || c.schema.Block == nil {
+		return false
+	}
+	if _, ok := c.schema.Block.Attributes[name]; ok {
+		return true
+	}
+	_, ok := c.schema.Block.BlockTypes[name]
+	return ok
 }
 
 // missingError is the error of a captured property whose variable the
@@ -91,11 +107,7 @@ func missingError(c *construct, name string) error {
 }
 
 func notCapturedError(c *construct, name string) error {
-	var have string
-	if c.schema != nil && len(c.schema.Captured) > 0 {
-		have = "; code running in a deployed function can read only " + strings.Join(c.schema.Captured, ", ")
-	}
-	return fmt.Errorf("The '%s' of the '<%s>%s' is not a captured property%s.", name, c.typ.Name, resourceID(c), have)
+	return fmt.Errorf("The '<%s>%s' has no attribute '%s'.", c.typ.Name, resourceID(c), name)
 }
 
 // capturedValue reads property name of c from the environment.
@@ -112,6 +124,15 @@ func capturedValue(c *construct, name string, ty cty.Type) (cty.Value, error) {
 	}
 	return decodeEnv(raw, ty)
 }
+
+// standInSchema is the schema of every type of a provider other than the
+// built-in one in a running closure, which starts no provider: it knows no
+// attribute, and the closure reads whichever one its environment carries
+// (see isCaptured). standInProvider is that provider's schema.
+var (
+	standInSchema   = &provider.ResourceSchema{Block: &provider.Block{}}
+	standInProvider = &provider.Schema{Provider: &provider.Block{}}
+)
 
 // decodeEnv turns a variable's text into a value of ty: a string as it
 // is, anything else as JSON (see encodeEnv).
@@ -131,33 +152,57 @@ func decodeEnv(raw string, ty cty.Type) (cty.Value, error) {
 	return v, nil
 }
 
-// runtimeScope gives the resources of the rebuilt stack their captured
-// properties from the environment, and everything else as unknown; it
-// notes the properties it could not find.
+// runtimeScope gives the resources of the rebuilt stack their attributes
+// from the environment, and those the environment lacks as unknown,
+// marked with what is missing, so that a value computed from one can say
+// which.
 type runtimeScope struct {
-	st      *Stack
-	missing []error
+	st *Stack
+}
+
+// missingMark marks an unknown attribute of a resource in a running
+// closure: its variable is not in the environment.
+type missingMark struct {
+	c    *construct
+	name string
 }
 
 func (s *runtimeScope) Value(addr string) cty.Value {
 	c := findConstruct(s.st.root, addr)
-	if c == nil || c.schema == nil || c.schema.Block == nil {
+	if c == nil || c.schema == nil {
+		return cty.DynamicVal
+	}
+	if c.schema == standInSchema {
+		return standInValue(c)
+	}
+	if c.schema.Block == nil {
 		return cty.DynamicVal
 	}
 	ty := c.schema.Block.ImpliedType()
 	attrs := map[string]cty.Value{}
 	for name, at := range ty.AttributeTypes() {
-		attrs[name] = cty.UnknownVal(at)
-		if !isCaptured(c, name) {
-			continue
-		}
+		attrs[name] = cty.UnknownVal(at).Mark(missingMark{c, name})
 		v, err := capturedValue(c, name, at)
 		if err != nil {
-			s.missing = append(s.missing, err)
 			continue
 		}
 		if cv, err := convert.Convert(v, at); err == nil {
 			attrs[name] = cv
+		}
+	}
+	return cty.ObjectVal(attrs)
+}
+
+// standInValue is the object of a resource whose schema a running closure
+// does not have: the attributes its environment carries, as strings,
+// named as the variables name them (attribute names are lower case).
+func standInValue(c *construct) cty.Value {
+	prefix := capturedEnv(c, "")
+	attrs := map[string]cty.Value{}
+	for _, kv := range os.Environ() {
+		name, val, _ := strings.Cut(kv, "=")
+		if rest, ok := strings.CutPrefix(name, prefix); ok && rest != "" {
+			attrs[strings.ToLower(rest)] = cty.StringVal(val)
 		}
 	}
 	return cty.ObjectVal(attrs)
@@ -194,17 +239,23 @@ func runtimeValue(l *lazy) (cty.Value, error) {
 	if st == nil {
 		return cty.NilVal, fmt.Errorf("%s is not known here", l.desc)
 	}
-	sc := &runtimeScope{st: st}
-	v, diags := l.eval(sc)
+	v, diags := l.eval(&runtimeScope{st: st})
 	if diags.HasErrors() {
 		return cty.NilVal, errors.New(diags.Error())
 	}
-	v, _ = v.UnmarkDeep()
+	v, marks := v.UnmarkDeep()
 	if !v.IsWhollyKnown() {
-		if len(sc.missing) > 0 {
-			return cty.NilVal, sc.missing[0]
+		var missing []error
+		for m := range marks {
+			if mm, ok := m.(missingMark); ok {
+				missing = append(missing, missingError(mm.c, mm.name))
+			}
 		}
-		return cty.NilVal, fmt.Errorf("%s is not known in a deployed function: it comes from attributes that are not captured properties", l.desc)
+		if len(missing) > 0 {
+			sort.Slice(missing, func(i, j int) bool { return missing[i].Error() < missing[j].Error() })
+			return cty.NilVal, missing[0]
+		}
+		return cty.NilVal, fmt.Errorf("%s is not known in a deployed function: it comes from attributes its environment does not carry", l.desc)
 	}
 	return v, nil
 }
@@ -225,6 +276,12 @@ func (o Output[T]) Get() (T, error) {
 	if !running() {
 		return zero, fmt.Errorf("%s is not known while the program deploys: Get gives values in code running in a deployed function or test", o.lazyRef().desc)
 	}
+	return o.value()
+}
+
+// value is the run-time value of the Output (see Get).
+func (o Output[T]) value() (T, error) {
+	var zero T
 	v, err := runtimeValue(o.l)
 	if err != nil {
 		return zero, err
@@ -257,12 +314,37 @@ func (o Output[T]) runtimeString() string {
 	return string(b)
 }
 
+// rebuildString is String while a program rebuilds its closures to run
+// one (see runClosure): the value itself when the closure's environment
+// carries what it comes from. A closure that captured a string made from
+// an Output outside it (u := router.URL().String()) then holds the URL,
+// as the deducer, which follows what closures capture, made sure. When
+// the environment lacks it, the string is a token as while deploying: the
+// rebuilt declarations need no values.
+func (o Output[T]) rebuildString() (string, bool) {
+	if !mode.closure.Load() || mode.stack.Load() == nil || o.l == nil {
+		return "", false
+	}
+	v, err := runtimeValue(o.l)
+	if err != nil {
+		return "", false
+	}
+	if v.IsNull() {
+		return "", true
+	}
+	if sv, err := convert.Convert(v, cty.String); err == nil {
+		return sv.AsString(), true
+	}
+	b, err := ctyjson.Marshal(v, v.Type())
+	return string(b), err == nil
+}
+
 // runtimeFormat is Format in a running closure: the value, formatted as
 // the verb says. fmt would swallow a panic here, so a value that cannot be
 // had is written in fmt's way of writing errors, and reported: in the
 // function's log, and as a failure of a running test.
 func (o Output[T]) runtimeFormat(f fmt.State, verb rune) {
-	v, err := o.Get()
+	v, err := o.value()
 	if err != nil {
 		reportRuntime(err)
 		fmt.Fprintf(f, "%%!%c(%v)", verb, err)

@@ -86,9 +86,15 @@ func TestCapturedPropertyAtRunTime(t *testing.T) {
 	if got := Apply(url, strings.ToUpper).String(); got != "HTTP://127.0.0.1:4321" {
 		t.Errorf("Apply: %q", got)
 	}
-	// A property that is not captured is never passed.
-	if _, err := pid.Get(); err == nil || err.Error() != "The 'pid' of the '<tether_router>myRouter' is not a captured property; code running in a deployed function can read only url." {
-		t.Errorf("pid: %v", err)
+	// Any attribute travels the same way, a number as its text.
+	t.Setenv("TETHER_ROUTER_MYROUTER_PID", "4321")
+	if got, err := pid.Get(); err != nil || got != 4321 {
+		t.Errorf("pid: %v, %v", got, err)
+	}
+	// A value computed from an attribute the environment lacks names it.
+	port := Apply2(url, Attr[float64](&inner, "port"), func(u string, p float64) string { return u })
+	if _, err := port.Get(); err == nil || err.Error() != "The 'port' of the '<tether_router>site.main' cannot be found." {
+		t.Errorf("port: %v", err)
 	}
 }
 

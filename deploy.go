@@ -73,7 +73,7 @@ func (st *Stack) deployClosures() {
 	if st.diags.HasErrors() {
 		return
 	}
-	st.checkEnvNames()
+	st.checkEnvNames(set.list)
 	if st.diags.HasErrors() {
 		return
 	}
@@ -209,14 +209,6 @@ func sortedKeysOf[V any](m map[string]V) []string {
 	return keys
 }
 
-func hasAttr(c *construct, name string) bool {
-	if c.schema == nil || c.schema.Block == nil {
-		return false
-	}
-	_, ok := c.schema.Block.Attributes[name]
-	return ok
-}
-
 func absFile(name string) string {
 	if filepath.IsAbs(name) || sources.dir == "" {
 		return filepath.Clean(name)
@@ -302,11 +294,21 @@ func (st *Stack) resolve(cl *closure, res deduce.FuncResult, decls map[declKey][
 	for _, r := range res.Reads {
 		var found []*construct
 		for _, o := range r.Origins {
-			var cands []*construct
+			var cands, lacking []*construct
 			for _, c := range decls[declKey{filepath.Clean(o.At.File), o.At.Line}] {
-				if apiCallee(c) == o.Callee && hasAttr(c, r.Property) {
+				switch {
+				case apiCallee(c) != o.Callee:
+				case isCaptured(c, r.Property):
 					cands = append(cands, c)
+				default:
+					lacking = append(lacking, c)
 				}
+			}
+			if len(cands) == 0 && len(lacking) > 0 {
+				st.report(diagAt(cl.pos, "Not a captured property",
+					"%s reads %s at %s, the %s of %s. %s",
+					subject, exprOr(r.Expr, r.Property), where(r.At), r.Property, lacking[0].addr, notCapturedError(lacking[0], r.Property)))
+				continue
 			}
 			if len(cands) > 1 && len(o.Via) > 0 {
 				cands = declaredVia(cands, o.Via)
@@ -333,12 +335,6 @@ func (st *Stack) resolve(cl *closure, res deduce.FuncResult, decls map[declKey][
 			found = append(found, cands...)
 		}
 		for _, c := range found {
-			if !isCaptured(c, r.Property) {
-				st.report(diagAt(cl.pos, "Not a captured property",
-					"%s reads %s at %s, the %s of %s. %s",
-					subject, exprOr(r.Expr, r.Property), where(r.At), r.Property, c.addr, notCapturedError(c, r.Property)))
-				continue
-			}
 			add(capturedUse{c: c, name: r.Property, env: capturedEnv(c, r.Property), at: where(r.At), expr: r.Expr, client: r.Client})
 		}
 	}
@@ -434,29 +430,41 @@ func closest(cands []*construct, stack []uintptr) []*construct {
 	return out
 }
 
-// checkEnvNames reports two captured properties whose variables would
-// have the same name: a closure that reads one would get the other's
-// value. The caller holds mu.
-func (st *Stack) checkEnvNames() {
-	type owner struct {
+// checkEnvNames reports a variable a closure gets whose name another
+// attribute of the stack's resources would have too: a closure that reads
+// the other one would be given this one's value. The caller holds mu.
+func (st *Stack) checkEnvNames(list []*closure) {
+	type attr struct {
 		c    *construct
 		name string
 	}
-	seen := map[string]owner{}
+	used := map[string]attr{}
+	for _, cl := range list {
+		for _, u := range cl.uses {
+			used[u.env] = attr{u.c, u.name}
+		}
+	}
+	if len(used) == 0 {
+		return
+	}
+	reported := map[string]bool{}
 	var walk func(c *construct)
 	walk = func(c *construct) {
 		for _, id := range sortedKeysOf(c.children) {
 			ch := c.children[id]
-			if ch.kind == kindResource && !ch.dead && ch.schema != nil {
-				for _, name := range ch.schema.Captured {
+			if ch.kind == kindResource && !ch.dead && ch.schema != nil && ch.schema.Block != nil {
+				names := sortedKeysOf(ch.schema.Block.Attributes)
+				names = append(names, sortedKeysOf(ch.schema.Block.BlockTypes)...)
+				for _, name := range names {
 					env := capturedEnv(ch, name)
-					if prev, ok := seen[env]; ok {
-						st.report(diagAt(ch.pos, "Captured properties collide: "+env,
-							"The %s of %s (%s) and the %s of %s (%s) would both reach closures as the environment variable %s, named upper(type_id_property) with every other character replaced by \"_\". Rename one of the resources.",
-							prev.name, prev.c.addr, posString(prev.c.pos), name, ch.addr, posString(ch.pos), env))
+					u, ok := used[env]
+					if !ok || (u.c == ch && u.name == name) || reported[env] {
 						continue
 					}
-					seen[env] = owner{ch, name}
+					reported[env] = true
+					st.report(diagAt(ch.pos, "Captured properties collide: "+env,
+						"The %s of %s (%s) and the %s of %s (%s) would both reach closures as the environment variable %s, named upper(type_id_property) with every other character replaced by \"_\". Rename one of the resources.",
+						u.name, u.c.addr, posString(u.c.pos), name, ch.addr, posString(ch.pos), env))
 				}
 			}
 			walk(ch)

@@ -79,6 +79,9 @@ func (o Output[T]) String() string {
 	if running() {
 		return o.runtimeString()
 	}
+	if s, ok := o.rebuildString(); ok {
+		return s
+	}
 	return tokenFor(o.l)
 }
 
@@ -88,6 +91,10 @@ func (o Output[T]) String() string {
 // the string, as a mistake.
 func (o Output[T]) Format(f fmt.State, verb rune) {
 	if running() {
+		o.runtimeFormat(f, verb)
+		return
+	}
+	if _, ok := o.rebuildString(); ok {
 		o.runtimeFormat(f, verb)
 		return
 	}
@@ -369,7 +376,7 @@ func Attr[T any](r Dependable, name string) Output[T] {
 	switch {
 	case c.kind == kindComponent:
 		l.err = diagAt(pos, "A component has no attributes", "tether.Attr was given the component %s; pass one of its resources, or a value the component exposes.", c.addr)
-	case c.schema != nil && c.schema.Block != nil:
+	case c.schema != nil && c.schema != standInSchema && c.schema.Block != nil:
 		b := c.schema.Block
 		if _, ok := b.Attributes[name]; !ok {
 			if _, ok := b.BlockTypes[name]; !ok {

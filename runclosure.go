@@ -39,7 +39,8 @@ func runClosure(id string, build func(*Stack) error, stdout, stderr io.Writer) i
 		Context: context.Background(),
 		Schema: func(req config.ProviderRequirement) (*provider.Schema, error) {
 			if req.Source != config.BuiltinSource {
-				return nil, fmt.Errorf("a deployed closure cannot start provider %s; closures of programs that use providers other than tether's built-in one cannot run yet", req.Source.ForDisplay())
+				// Its resources' attributes come from the environment.
+				return standInProvider, nil
 			}
 			return builtin.Schema(req.Source.String())
 		},
@@ -47,6 +48,9 @@ func runClosure(id string, build func(*Stack) error, stdout, stderr io.Writer) i
 		NewProvider: builtin.Start,
 	}
 	st := newStack(in)
+	// Strings made from Outputs while the program rebuilds are their
+	// values where the environment has them (see rebuildString).
+	mode.stack.Store(st)
 	failed := st.build(build)
 	_, diags := st.seal()
 	diags = append(diags, failed...)
@@ -63,10 +67,9 @@ func runClosure(id string, build func(*Stack) error, stdout, stderr io.Writer) i
 			ids = append(ids, k)
 		}
 		sort.Strings(ids)
-		fmt.Fprintf(stderr, "tether: this program has no closure %q; it has %v. Was it deployed from another version of the program?\n", id, ids)
+		fmt.Fprintf(stderr, "tether: this program has no closure %q; it has %v. Was it deployed from another version of the program? A deployed closure's function runs the program again with only PATH, HOME, TMPDIR, the locale and the variables of its own environment: a program must declare its closures the same way with those alone, not from other environment variables.\n", id, ids)
 		return 2
 	}
-	mode.stack.Store(st)
 	mode.serving.Store(true)
 	if cl.kind == closureTest {
 		return runTest(cl, stdout)
@@ -84,7 +87,7 @@ func serve(cl *closure, stderr io.Writer) int {
 	}
 	srv := &http.Server{
 		Addr:              net.JoinHostPort("127.0.0.1", port),
-		Handler:           recovering(cl, logger),
+		Handler:           routed(cl, recovering(cl, logger), logger),
 		ReadHeaderTimeout: 30 * time.Second,
 		ErrorLog:          logger,
 	}
@@ -107,6 +110,37 @@ func serve(cl *closure, stderr io.Writer) int {
 		}
 		return 0
 	}
+}
+
+// routed serves a router's handler under its route's pattern, so that
+// what net/http's ServeMux gives a handler holds inside the function too:
+// r.PathValue("key") behind /notes/{key}. Requests sent to the function
+// directly, on other paths, reach the handler as before.
+func routed(cl *closure, h http.Handler, logger *log.Logger) http.Handler {
+	if cl.router == nil {
+		return h
+	}
+	mux := http.NewServeMux()
+	if err := handle(mux, cl.path, h); err != nil {
+		logger.Printf("tether: %s is served without its pattern: %v", cl.what, err)
+		return h
+	}
+	if cl.path != "/" {
+		_ = handle(mux, "/", h) // refused when the pattern already matches every path
+	}
+	return mux
+}
+
+// handle is mux.Handle, which reports a bad or conflicting pattern by
+// panicking.
+func handle(mux *http.ServeMux, pattern string, h http.Handler) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	mux.Handle(pattern, h)
+	return nil
 }
 
 // recovering runs the handler, answering 500 when it panics: the panic

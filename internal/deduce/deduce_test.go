@@ -166,6 +166,17 @@ func TestDeducedReads(t *testing.T) {
 		// A property that is not captured is still found; the SDK refuses
 		// it.
 		{"not-captured", []string{"id<-r2"}},
+		// Structs held by value and their value-receiver methods, here and
+		// in another package.
+		{"struct-value", []string{"url<-r2"}},
+		{"value-method", []string{"url<-r2"}},
+		{"other-package", []string{"url<-r3", "url<-r3"}},
+		// Getters called outside the closure, whose results (Outputs,
+		// their String tokens, Sprintf'd strings, Apply2 and All over
+		// several resources) the closure captures.
+		{"outside", []string{"endpoint<-store", "url<-g2", "url<-r1", "url<-r2", "url<-r2", "url<-r3", "url<-r3"}},
+		{"outside-factory", []string{"url<-r2"}},
+		{"outside-none", nil},
 	} {
 		t.Run(tc.closure, func(t *testing.T) {
 			r := analyzed(t, tc.closure)

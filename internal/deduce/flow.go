@@ -425,7 +425,14 @@ func (a *analyzer) flow1(v ssa.Value, f *frame) vset {
 	case *ssa.UnOp:
 		switch v.Op {
 		case token.MUL:
-			return a.load(v.X, v, f)
+			out := a.load(v.X, v, f)
+			if isStruct(v.Type()) {
+				// A struct loaded by value is, for its fields, the
+				// object it was loaded from: lb := box{R: router}
+				// copies the literal's fields into lb.
+				out = out.add(objectsIn(a.flow(v.X, f))...)
+			}
+			return out
 		case token.ARROW:
 			return unknown(v.Pos(), "it is received from a channel")
 		}
@@ -838,12 +845,32 @@ func (a *analyzer) varStores(v *ssa.Alloc) ([]*ssa.Store, bool) {
 // type when x cannot be followed.
 func (a *analyzer) fieldValues(x ssa.Value, field int, f *frame) vset {
 	key := fieldKey{types.TypeString(deref(x.Type()), nil), field}
-	readers := objectsIn(a.flow(x, f))
+	readers := a.structCopies(objectsIn(a.flow(x, f)))
 	var out vset
 	for _, s := range a.fieldStores[key] {
 		out = out.add(a.stored(readers, s.Addr.(*ssa.FieldAddr).X, s.Val)...)
 	}
 	return out
+}
+
+// structCopies adds to objects the struct values copied whole into them:
+// the fields of a variable that was assigned a struct literal are the
+// literal's.
+func (a *analyzer) structCopies(objects vset) vset {
+	out := objects
+	for i := 0; i < len(out) && i < 64; i++ {
+		alloc, ok := out[i].site.(*ssa.Alloc)
+		if !ok || out[i].kind != aObject || !isStruct(deref(alloc.Type())) {
+			continue
+		}
+		out = out.add(objectsIn(a.varValues(alloc, nil))...)
+	}
+	return out
+}
+
+func isStruct(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Struct)
+	return ok
 }
 
 // stored is what a store of val into the object that base holds gives a

@@ -18,6 +18,8 @@ type funcOut struct {
 	seenRead    map[string]bool
 	seenProblem map[string]bool
 	visited     map[walkKey]bool
+	// sliced are the values captures has followed.
+	sliced map[ssa.Value]bool
 }
 
 func (o *funcOut) read(r Read) {
@@ -55,6 +57,9 @@ func (a *analyzer) walk(fn *ssa.Function, f *frame, site token.Pos, getter *ssa.
 	}
 	out.visited[k] = true
 	inUser := a.user[pkgOf(fn)]
+	if inUser {
+		a.captures(fn, out)
+	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(ssa.CallInstruction)

@@ -26,12 +26,24 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprint(w, s.router.URL())
 }
 
+// localBox holds a router by value; its method has a value receiver.
+type localBox struct{ R *builtin.Router }
+
+func (b localBox) URL() string { return b.R.URL().String() }
+
 type urlGetter interface {
 	URL() tether.Output[string]
 }
 
 func named(w http.ResponseWriter, r *http.Request) { // closure: named
 	fmt.Fprint(w, global.URL())
+}
+
+// urlHandler makes a handler of a string computed by its caller.
+func urlHandler(base string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) { // closure: outside-factory
+		fmt.Fprint(w, base)
+	}
 }
 
 // newRouter is a helper of the main package that declares a router.
@@ -41,10 +53,12 @@ func newRouter(s *tether.Stack, id string) *builtin.Router {
 
 func main() {
 	tether.Main(func(s *tether.Stack) error {
-		r1 := builtin.NewRouter(s, "r1", builtin.RouterArgs{})   // origin: r1
-		r2 := builtin.NewRouter(s, "r2", builtin.RouterArgs{})   // origin: r2
-		r3 := builtin.NewRouter(s, "r3", builtin.RouterArgs{})   // origin: r3
-		store := builtin.NewKv(s, "store", builtin.KvArgs{})     // origin: store
+		r1 := builtin.NewRouter(s, "r1", builtin.RouterArgs{}) // origin: r1
+		r2 := builtin.NewRouter(s, "r2", builtin.RouterArgs{}) // origin: r2
+		r3 := builtin.NewRouter(s, "r3", builtin.RouterArgs{}) // origin: r3
+		store := builtin.NewKv(s, "store", builtin.KvArgs{})   // origin: store
+		g2 := builtin.NewRouter(s, "g2", builtin.RouterArgs{}) // origin: g2
+		name := "plain"
 		global = builtin.NewRouter(s, "g", builtin.RouterArgs{}) // origin: g
 
 		r1.Get("/literal", func(w http.ResponseWriter, r *http.Request) { // closure: literal
@@ -163,6 +177,34 @@ func main() {
 		})
 		r1.Get("/not-captured", func(w http.ResponseWriter, r *http.Request) { // closure: not-captured
 			fmt.Fprint(w, r2.ID())
+		})
+
+		// Structs held by value, a value-receiver method, a struct of
+		// another package.
+		lb := localBox{R: r2}
+		r1.Get("/struct-value", func(w http.ResponseWriter, r *http.Request) { // closure: struct-value
+			fmt.Fprint(w, lb.R.URL())
+		})
+		r1.Get("/value-method", func(w http.ResponseWriter, r *http.Request) { // closure: value-method
+			fmt.Fprint(w, lb.URL())
+		})
+		hb := helpers.Box{Router: r3}
+		r1.Get("/other-package", func(w http.ResponseWriter, r *http.Request) { // closure: other-package
+			fmt.Fprint(w, hb.Router.URL(), hb.URL())
+		})
+
+		// Values computed from getters outside the closure and captured.
+		u := r2.URL()
+		us := r3.URL().String()
+		uf := fmt.Sprintf("%s/x", g2.URL())
+		both := tether.Apply2(r1.URL(), store.Endpoint(), func(a, b string) string { return a + b })
+		all := tether.All(r2.URL(), r3.URL())
+		r1.Get("/outside", func(w http.ResponseWriter, r *http.Request) { // closure: outside
+			fmt.Fprint(w, u, us, uf, both, all)
+		})
+		r1.Get("/outside-factory", urlHandler(r2.URL().String()))
+		r1.Get("/outside-none", func(w http.ResponseWriter, r *http.Request) { // closure: outside-none
+			fmt.Fprint(w, lb.R != nil, name)
 		})
 		return nil
 	})

@@ -22,3 +22,10 @@ func Handler(r *builtin.Router) http.HandlerFunc {
 
 // Nothing reads nothing.
 func Nothing() string { return "nothing" }
+
+// Box holds a router by value, in another package than the closure that
+// reads it.
+type Box struct{ Router *builtin.Router }
+
+// URL has a value receiver.
+func (b Box) URL() string { return b.Router.URL().String() }
