@@ -440,7 +440,11 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 		if !started {
 			started = true
 			start = time.Now()
-			e.event(plan.Event{Addr: in.addr, Action: action, Phase: plan.Started})
+			ev := plan.Event{Addr: in.addr, Action: action, Phase: plan.Started}
+			if action != plan.Create {
+				ev.ID = idOf(in.prior)
+			}
+			e.event(ev)
 		}
 		return in.provider(n).ApplyResourceChange(ctx, req), true
 	}
@@ -526,10 +530,12 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 	case plan.Delete:
 		ok = destroy(in.providerPriorOr(), in.priorPrivate) && forget()
 	case plan.DeleteThenCreate:
-		ok = destroy(in.providerPriorOr(), in.priorPrivate) && forget() && create(cty.NullVal(ty))
+		ok = e.step(in, action, plan.Delete, func() bool { return destroy(in.providerPriorOr(), in.priorPrivate) && forget() }) &&
+			e.step(in, action, plan.Create, func() bool { return create(cty.NullVal(ty)) })
 	case plan.CreateThenDelete:
-		old, oldPriv := in.providerPriorOr(), in.priorPrivate
-		ok = create(cty.NullVal(ty)) && destroy(old, oldPriv)
+		old, oldPriv, oldID := in.providerPriorOr(), in.priorPrivate, idOf(in.prior)
+		ok = e.step(in, action, plan.Create, func() bool { return create(cty.NullVal(ty)) }) &&
+			e.stepWithID(in, action, plan.Delete, oldID, func() bool { return destroy(old, oldPriv) })
 	}
 	if !ok {
 		e.failed(in.addr, action, start, diags)
@@ -540,6 +546,29 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 	in.planned, in.configVal = cty.NilVal, cty.NilVal
 	e.event(plan.Event{Addr: in.addr, Action: action, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: idOf(in.prior)})
 	return diags
+}
+
+// step runs one part of a replacement, reporting it as such.
+func (e *Engine) step(in *instance, action, step plan.Action, do func() bool) bool {
+	id := ""
+	if step == plan.Delete {
+		id = idOf(in.prior)
+	}
+	return e.stepWithID(in, action, step, id, do)
+}
+
+func (e *Engine) stepWithID(in *instance, action, step plan.Action, id string, do func() bool) bool {
+	start := time.Now()
+	e.event(plan.Event{Addr: in.addr, Action: action, Step: step, Phase: plan.Started, ID: id})
+	if !do() {
+		e.event(plan.Event{Addr: in.addr, Action: action, Step: step, Phase: plan.Failed, Elapsed: time.Since(start)})
+		return false
+	}
+	if step == plan.Create {
+		id = idOf(in.prior)
+	}
+	e.event(plan.Event{Addr: in.addr, Action: action, Step: step, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: id})
+	return true
 }
 
 func (e *Engine) put(ctx context.Context, n *node, in *instance, v cty.Value, priv []byte, sens []cty.Path, records []refRecord, status state.Status) hcl.Diagnostics {

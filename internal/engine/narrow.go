@@ -170,6 +170,26 @@ func (p *Planned) targetClosure() ([]bool, hcl.Diagnostics) {
 			}
 		}
 	}
+	if p.opts.Destroy {
+		// A destroy plans recorded objects, which know what they depended
+		// on when last written.
+		byStatic := map[string][]int{}
+		for _, n := range p.nodes {
+			if n.orphan != nil {
+				byStatic[staticOf(n.addr)] = append(byStatic[staticOf(n.addr)], n.id)
+			}
+		}
+		for _, n := range p.nodes {
+			if n.orphan == nil {
+				continue
+			}
+			for _, dep := range n.orphan.recorded.Dependencies {
+				for _, d := range byStatic[dep] {
+					next[d] = append(next[d], n.id)
+				}
+			}
+		}
+	}
 	whole := make([]bool, len(p.nodes))
 	var mark func(id int)
 	mark = func(id int) {

@@ -81,6 +81,7 @@ func stateOutput(v cty.Value, sensitive bool) (*tfjson.StateOutput, error) {
 	u := unmark(v)
 	so := &tfjson.StateOutput{Sensitive: sensitive || marks.ContainsSensitive(v), Type: u.Type()}
 	if !u.IsWhollyKnown() {
+		so.Type = cty.NilType // as Terraform: neither type nor value
 		return so, nil
 	}
 	raw, err := ctyjson.Marshal(u, u.Type())

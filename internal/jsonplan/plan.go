@@ -76,7 +76,7 @@ func FromPlan(p *plan.Plan, prior Prior, made time.Time) (*Plan, error) {
 		planned = append(planned, Object{Addr: c.Addr, Data: c.Mode == plan.Data, Type: c.Type, Provider: c.Provider, Value: c.After})
 	}
 	for _, o := range p.Outputs {
-		ch, err := change(o.Action, mark(o.Before, o.Sensitive), mark(o.After, o.Sensitive))
+		ch, err := change(o.Action, mark(o.Before, o.Sensitive), mark(o.After, o.Sensitive), false)
 		if err != nil {
 			return nil, fmt.Errorf("output %s: %w", o.Name, err)
 		}
@@ -130,7 +130,7 @@ func resourceChanges(changes []*plan.ResourceChange, skipDataNoOp bool) ([]*tfjs
 		if err != nil {
 			return nil, err
 		}
-		ch, err := change(c.Action, c.Before, c.After)
+		ch, err := change(c.Action, c.Before, c.After, true)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.Addr, err)
 		}
@@ -162,7 +162,7 @@ func lastResource(a string, id identity) string {
 	return a[j+1:]
 }
 
-func change(action plan.Action, before, after cty.Value) (*tfjson.Change, error) {
+func change(action plan.Action, before, after cty.Value, resource bool) (*tfjson.Change, error) {
 	ch := &tfjson.Change{Actions: actions(action)}
 	var err error
 	if ch.Before, err = jsonValue(unmark(before), true); err != nil {
@@ -172,6 +172,10 @@ func change(action plan.Action, before, after cty.Value) (*tfjson.Change, error)
 		return nil, err
 	}
 	ch.AfterUnknown = unknownShape(after)
+	if resource && unmark(after).IsWhollyKnown() {
+		// As Terraform: a wholly known object is an empty object.
+		ch.AfterUnknown = map[string]any{}
+	}
 	ch.BeforeSensitive = sensitiveShape(before)
 	ch.AfterSensitive = sensitiveShape(after)
 	return ch, nil

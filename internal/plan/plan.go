@@ -232,4 +232,8 @@ type Event struct {
 	// attribute), for "Creation complete after 1s [id=...]".
 	ID  string
 	Err error
+	// Step is set on the events of one part of a replacement, Delete or
+	// Create, which come besides the events of the whole: Terraform's
+	// machine-readable UI reports the parts.
+	Step Action
 }

@@ -237,13 +237,23 @@ func (v *JSONView) Applied(destroy bool, imported, added, changed, destroyed int
 // Event writes one step of an operation: apply_start, apply_complete or
 // apply_errored.
 func (v *JSONView) Event(e plan.Event) {
+	if e.Action.IsReplace() {
+		// Terraform reports a replacement as its delete and its create.
+		if e.Step == plan.NoOp {
+			return
+		}
+		e.Action = e.Step
+	}
 	hook := map[string]any{"resource": resource(e.Addr, ""), "action": changeAction(e.Action)}
 	switch e.Phase {
 	case plan.Started:
+		if e.ID != "" {
+			hook["id_key"], hook["id_value"] = "id", e.ID
+		}
 		v.write("info", startLine(e), "apply_start", map[string]any{"hook": hook})
 	case plan.Succeeded:
 		hook["elapsed_seconds"] = int(e.Elapsed.Seconds())
-		if e.ID != "" {
+		if e.ID != "" && e.Action != plan.Delete {
 			hook["id_key"], hook["id_value"] = "id", e.ID
 		}
 		if line := finishLine(e); line != "" {

@@ -84,6 +84,17 @@ func (p *printer) plan(pl *plan.Plan) {
 			}
 		}
 		p.nl()
+		if pl.RefreshOnly {
+			p.str("This is a refresh-only plan, so Tether will not take any actions to undo")
+			p.nl()
+			p.str("these. If you were expecting these changes then you can apply this plan to")
+			p.nl()
+			p.str("record the updated values in Tether's state without changing any remote")
+			p.nl()
+			p.str("objects.")
+			p.nl()
+			return
+		}
 		p.str("Unless you have made equivalent changes to your configuration, or ignored the")
 		p.nl()
 		p.str("relevant attributes using ignore_changes, the following plan may include")
@@ -93,6 +104,19 @@ func (p *printer) plan(pl *plan.Plan) {
 		p.nl()
 		p.str(strings.Repeat("─", 77))
 		p.nl()
+	}
+
+	if pl.RefreshOnly {
+		section()
+		p.colored(ansiBold+ansiGreen, "No changes.")
+		p.colored(ansiBold, " Your infrastructure still matches the configuration.")
+		p.nl()
+		p.nl()
+		p.str("Tether has checked that the real remote objects still match the result of")
+		p.nl()
+		p.str("your most recent changes, and found no differences.")
+		p.nl()
+		return
 	}
 
 	// The legend lists only the symbols this plan uses, as Terraform's does.
@@ -354,6 +378,8 @@ func (p *printer) change(c *plan.ResourceChange) {
 		what = " will be updated in-place"
 	case c.Action.IsReplace() && c.Tainted:
 		what = " is tainted, so must be replaced"
+	case c.Action.IsReplace() && c.Requested:
+		what = " will be replaced, as requested"
 	case c.Action.IsReplace():
 		what = " must be replaced"
 	case c.Action == plan.Delete:
@@ -404,7 +430,7 @@ func (p *printer) change(c *plan.ResourceChange) {
 		p.str(")")
 		p.nl()
 	}
-	if c.Reason != "" {
+	if c.Reason != "" && !c.Requested {
 		p.str("  # (because ")
 		p.safe(c.Reason)
 		p.str(")")

@@ -82,6 +82,9 @@ func (p *Progress) loop(every time.Duration) {
 // Event records one step of one operation. It may be called from many
 // goroutines at once.
 func (p *Progress) Event(e plan.Event) {
+	if e.Step != plan.NoOp {
+		return // a part of a replacement: the whole is reported
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.tty || p.closed {
