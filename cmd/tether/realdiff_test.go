@@ -25,22 +25,7 @@ func TestRealProvidersDifferential(t *testing.T) {
 	if _, err := exec.LookPath("terraform"); err != nil {
 		t.Skip("terraform not on PATH: the differential tests compare tether with the terraform 1.11 binary")
 	}
-	timeP, localP := providertest.Time(t), providertest.Local(t)
-	tools := buildDiffTools(t)
-	// Terraform installs the built-in provider's plugin build from the
-	// mirror too; tether runs its own in process and never locks it.
-	tetherP := providertest.Provider{
-		Source:     tfaddr.MustParseProviderSource("tetherhq/tether"),
-		Version:    "0.0.1",
-		Executable: filepath.Join(filepath.Dir(tools.tether), "plugins", "terraform-provider-tether"),
-	}
-	mirror := providertest.UnpackedMirror(t, t.TempDir(), timeP, localP, tetherP)
-	rc := filepath.Join(t.TempDir(), "terraformrc")
-	text := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror)
-	if err := os.WriteFile(rc, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env := append(diffEnv(tools), "TF_CLI_CONFIG_FILE="+rc)
+	tools, env := realProviders(t)
 	tf := side{name: "terraform", bin: tools.terraform, dir: filepath.Join(t.TempDir(), "terraform"), env: env}
 	tt := side{name: "tether", bin: tools.tether, dir: filepath.Join(t.TempDir(), "tether"), env: env}
 	for _, s := range []side{tf, tt} {
@@ -135,6 +120,29 @@ resource "local_file" "f" {
   content  = time_static.t.rfc3339
 }
 `
+
+// realProviders builds the time and local providers and the built-in
+// one's plugin into a filesystem mirror both tools install from, and
+// returns the built tools with the environment that uses the mirror.
+func realProviders(t *testing.T) (diffTools, []string) {
+	t.Helper()
+	timeP, localP := providertest.Time(t), providertest.Local(t)
+	tools := buildDiffTools(t)
+	// Terraform installs the built-in provider's plugin build from the
+	// mirror too; tether runs its own in process and never locks it.
+	tetherP := providertest.Provider{
+		Source:     tfaddr.MustParseProviderSource("tetherhq/tether"),
+		Version:    "0.0.1",
+		Executable: filepath.Join(filepath.Dir(tools.tether), "plugins", "terraform-provider-tether"),
+	}
+	mirror := providertest.UnpackedMirror(t, t.TempDir(), timeP, localP, tetherP)
+	rc := filepath.Join(t.TempDir(), "terraformrc")
+	text := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror)
+	if err := os.WriteFile(rc, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return tools, append(diffEnv(tools), "TF_CLI_CONFIG_FILE="+rc)
+}
 
 // dropLocked removes one provider's block from a lock file's text.
 func dropLocked(lock []byte, source string) []byte {

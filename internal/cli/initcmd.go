@@ -20,7 +20,8 @@ func (e *env) init(ctx context.Context, args []string) int {
 	dir := fs.String("C", ".", "configuration folder")
 	upgrade := fs.Bool("upgrade", false, "choose the newest versions the constraints allow, ignoring the lock file's")
 	noColor := fs.Bool("no-color", false, "print no colours")
-	fs.Bool("input", true, "ask for input where it is needed (init asks nothing)")
+	input := fs.Bool("input", true, "ask for input where it is needed")
+	forceCopy := fs.Bool("force-copy", false, "take over a folder's Terraform state without asking")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return e.flagError(fs, err)
@@ -44,6 +45,9 @@ func (e *env) init(ctx context.Context, args []string) int {
 		e.configDiagnostics(cfg, diags)
 		if diags.HasErrors() {
 			return 1
+		}
+		if code := e.adoptTerraform(ctx, *forceCopy, *input); code >= 0 {
+			return code
 		}
 		return e.initialized()
 	}
@@ -70,6 +74,9 @@ func (e *env) init(ctx context.Context, args []string) int {
 	}
 	if err != nil {
 		return e.errorf("%v", err)
+	}
+	if code := e.adoptTerraform(ctx, *forceCopy, *input); code >= 0 {
+		return code
 	}
 	return e.initialized()
 }

@@ -46,6 +46,22 @@ func (e *env) openState(dir string) (*state.SQLite, bool) {
 	return s, true
 }
 
+// readers loads what reading recorded objects takes: the state's key, to
+// open sealed values, and the providers, for their schemas. On failure it
+// has printed why. The caller closes the pool.
+func (e *env) readers(ctx context.Context) (*secrets.Keys, *providerPool, bool) {
+	keys, ok := e.keys()
+	if !ok {
+		return nil, nil, false
+	}
+	pool, err := e.newPool(ctx, e.stderr)
+	if err != nil {
+		e.errorf("%v", err)
+		return nil, nil, false
+	}
+	return keys, pool, true
+}
+
 // keys loads the state's key, for reading sealed objects and outputs.
 func (e *env) keys() (*secrets.Keys, bool) {
 	k, err := secrets.Load(stateDir)
@@ -159,21 +175,21 @@ func (e *env) rawOutput(name string, v cty.Value) int {
 
 func (e *env) state(ctx context.Context, args []string) int {
 	if len(args) == 0 {
-		return e.errorf("state needs a subcommand: list, show, rm, mv or unlock. Run \"tether state --help\" for more")
+		return e.errorf("state needs a subcommand: list, show, rm, mv, pull, push or unlock. Run \"tether state --help\" for more")
 	}
 	if args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		e.printHelp("state")
 		return 0
 	}
 	switch args[0] {
-	case "list", "show", "rm", "mv", "unlock":
+	case "list", "show", "rm", "mv", "pull", "push", "unlock":
 	default:
-		return e.errorf("unknown state subcommand %q: use list, show, rm, mv or unlock", args[0])
+		return e.errorf("unknown state subcommand %q: use list, show, rm, mv, pull, push or unlock", args[0])
 	}
 	fs := e.flags("state "+args[0], nil)
 	dir := fs.String("C", ".", "configuration folder")
 	dryRun := fs.Bool("dry-run", false, "show what would change, change nothing")
-	force := fs.Bool("force", false, "state unlock: break the lock even though its holder is running on this host")
+	force := fs.Bool("force", false, "state unlock: break the lock even though its holder is running on this host; state push: skip the lineage and serial checks")
 	pos, err := parse(fs, args[1:])
 	if err != nil {
 		return e.flagError(fs, err)
@@ -181,8 +197,22 @@ func (e *env) state(ctx context.Context, args []string) int {
 	if *dryRun && args[0] != "rm" && args[0] != "mv" {
 		return e.errorf("--dry-run applies to state rm and state mv only")
 	}
-	if *force && args[0] != "unlock" {
-		return e.errorf("-force applies to state unlock only")
+	if *force && args[0] != "unlock" && args[0] != "push" {
+		return e.errorf("-force applies to state unlock and state push only")
+	}
+	if args[0] == "push" {
+		// Pushing may create the state.
+		if *dir != "" && *dir != "." {
+			if err := os.Chdir(*dir); err != nil {
+				return e.errorf("cannot use -C %s: %v", *dir, err)
+			}
+		}
+		store, err := openStore(true)
+		if err != nil {
+			return e.errorf("%v", err)
+		}
+		defer store.Close()
+		return e.statePush(ctx, store, pos, *force)
 	}
 	store, ok := e.openState(*dir)
 	if !ok {
@@ -198,6 +228,11 @@ func (e *env) state(ctx context.Context, args []string) int {
 		return e.stateList(snap, pos)
 	case "rm":
 		return e.stateRemove(ctx, store, pos, *dryRun)
+	case "pull":
+		if len(pos) > 0 {
+			return e.errorf("state pull takes no arguments, but was given %q", strings.Join(pos, " "))
+		}
+		return e.statePull(ctx, store)
 	case "mv":
 		return e.stateMove(ctx, store, pos, *dryRun)
 	case "show":
@@ -212,13 +247,9 @@ func (e *env) state(ctx context.Context, args []string) int {
 		if !ok {
 			return e.errorf("no object at %s in state. Recorded: %s", pos[0], strings.Join(sortedKeys(snap.Objects), ", "))
 		}
-		keys, ok := e.keys()
+		keys, pool, ok := e.readers(ctx)
 		if !ok {
 			return 1
-		}
-		pool, err := e.newPool(ctx, e.stderr)
-		if err != nil {
-			return e.errorf("%v", err)
 		}
 		defer pool.close()
 		v, err := decodeObject(keys, obj, pool.factory())

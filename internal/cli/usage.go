@@ -26,10 +26,17 @@ var help = map[string]string{
   versions and checksums in .terraform.lock.hcl, the same file Terraform
   keeps. plan and up install a missing provider on their own.
 
+  In a folder Terraform manages (a terraform.tfstate beside the
+  configuration) and with no Tether state yet, init offers to take
+  Terraform's state over: every resource instance and output is copied
+  into Tether's state, sensitive values sealed, and terraform.tfstate is
+  renamed terraform.tfstate.adopted.
+
 Options:
   -C DIR                Use the configuration in DIR (default: current folder)
   --upgrade             Choose the newest versions the constraints allow
-  --input=false         Accepted as Terraform's init accepts it; init never asks
+  -force-copy           Take over Terraform's state without asking
+  --input=false         Never ask: taking over Terraform's state then needs -force-copy
   --no-color            Print no colours
 `,
 	"plan": `Usage: tether plan [options]
@@ -77,11 +84,16 @@ Subcommands:
   show ADDRESS          Show one recorded object
   rm ADDRESS...         Forget objects without destroying them
   mv SOURCE DEST        Record an object, a resource or a module under a new address
+  pull                  Write the state in Terraform's format (version 4) to stdout,
+                        sensitive values in clear text as Terraform keeps them
+  push FILE             Replace the state with a Terraform state file (- for stdin)
   unlock                Break the lock a process that died left behind
 
 Options:
   -C DIR                Use the state of the configuration in DIR
   --dry-run             (rm, mv) Show what would change, change nothing
+  -force                (unlock) Break the lock of a holder still running on this host;
+                        (push) replace state of another lineage or a newer serial
 `,
 	"taint": `Usage: tether taint [options] ADDRESS
 

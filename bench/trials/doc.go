@@ -1,0 +1,15 @@
+// Command trials measures crash safety: it applies (or destroys) a few
+// hundred resources that take a while, kills tether with SIGKILL at a
+// random moment, runs the same command again, and checks what a user
+// relies on: state loads, every file on disk is in state and every file
+// in state is on disk, nothing is recorded twice, and the next plan has
+// nothing to do.
+//
+//	go run ./bench/trials -n 200 -write bench/TRIALS.md
+//
+// Each trial runs in a folder of its own. A kill leaves the state locked
+// by a process that no longer exists, as a crash does; the recovery then
+// runs `tether state unlock` (which breaks only a dead holder's lock) and
+// the command again, as a user would. With -pg CONNSTR the state is kept
+// in PostgreSQL through a backend "pg" block, one schema per trial.
+package main

@@ -1,0 +1,423 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+type options struct {
+	n, resources, parallelism int
+	kinds                     []string
+	tether, pg, write         string
+	seed                      uint64
+	keep                      bool
+}
+
+func main() {
+	var o options
+	var kinds string
+	flag.IntVar(&o.n, "n", 200, "trials in all, shared among the kinds")
+	flag.IntVar(&o.resources, "resources", 300, "files per trial, each with a slow value before it")
+	flag.IntVar(&o.parallelism, "parallelism", 16, "tether --parallelism, so that an apply takes a while")
+	flag.StringVar(&kinds, "kinds", "up,destroy", "what is killed: up, destroy (comma-separated)")
+	flag.StringVar(&o.tether, "tether", "", "tether binary (default: built from ./cmd/tether)")
+	flag.StringVar(&o.pg, "pg", "", "keep state in PostgreSQL at this connection string (backend \"pg\")")
+	flag.StringVar(&o.write, "write", "", "write the results as Markdown to this file")
+	flag.Uint64Var(&o.seed, "seed", uint64(time.Now().UnixNano()), "random seed for the kill times")
+	flag.BoolVar(&o.keep, "keep", false, "keep the folders of failed trials")
+	flag.Parse()
+	o.kinds = strings.Split(kinds, ",")
+	if err := run(o); err != nil {
+		fmt.Fprintln(os.Stderr, "trials:", err)
+		os.Exit(1)
+	}
+}
+
+// result is one trial's outcome.
+type result struct {
+	kind     string
+	killedAt time.Duration
+	// finished is set when tether was done before the kill came.
+	finished bool
+	// unlocked is set when the recovery had to break the dead run's lock.
+	unlocked bool
+	// recordedAtKill is how many objects state held right after the kill.
+	recordedAtKill int
+	problems       []string
+	dir            string
+}
+
+func run(o options) error {
+	work, err := os.MkdirTemp("", "tether-trials-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	if o.tether == "" {
+		o.tether = filepath.Join(work, "tether")
+		build := exec.Command("go", "build", "-o", o.tether, "./cmd/tether")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("building tether: %w", err)
+		}
+	}
+	rng := rand.New(rand.NewPCG(o.seed, 0))
+	t := &trials{o: o, work: work, rng: rng, env: trialEnv(work)}
+	// How long an uninterrupted run takes bounds the kill times.
+	for _, k := range o.kinds {
+		d, err := t.calibrate(k)
+		if err != nil {
+			return err
+		}
+		t.durations = append(t.durations, d)
+		fmt.Fprintf(os.Stderr, "%s of %d files takes %v uninterrupted\n", k, o.resources, d.Round(time.Millisecond))
+	}
+	var results []result
+	start := time.Now()
+	for i := range o.n {
+		k := i % len(o.kinds)
+		r := t.trial(i, o.kinds[k], t.durations[k])
+		results = append(results, r)
+		status := "ok"
+		if len(r.problems) > 0 {
+			status = "FAILED: " + strings.Join(r.problems, "; ")
+		}
+		fmt.Fprintf(os.Stderr, "trial %3d %-7s killed at %-8v recorded %3d: %s\n", i+1, r.kind, r.killedAt.Round(time.Millisecond), r.recordedAtKill, status)
+	}
+	report := t.report(results, time.Since(start))
+	fmt.Print(report)
+	if o.write != "" {
+		if err := os.WriteFile(o.write, []byte(report), 0o644); err != nil {
+			return err
+		}
+	}
+	for _, r := range results {
+		if len(r.problems) > 0 {
+			return errors.New("some trials failed")
+		}
+	}
+	return nil
+}
+
+type trials struct {
+	o         options
+	work      string
+	rng       *rand.Rand
+	env       []string
+	durations []time.Duration
+}
+
+// trialEnv keeps the key files of every trial in the work folder.
+func trialEnv(work string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "TF_") || strings.HasPrefix(kv, "TETHER_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "XDG_CONFIG_HOME="+filepath.Join(work, "config"), "NO_COLOR=1")
+}
+
+// config is the trial's configuration: each file waits for a value that
+// takes 20 to 60 ms, so that an apply with limited parallelism spreads
+// over a second or more.
+func (t *trials) config(schema string) string {
+	var b strings.Builder
+	if t.o.pg != "" {
+		fmt.Fprintf(&b, "terraform {\n  backend \"pg\" {\n    conn_str    = %q\n    schema_name = %q\n  }\n}\n\n", t.o.pg, schema)
+	}
+	fmt.Fprintf(&b, `resource "tether_value" "v" {
+  count    = %d
+  input    = "value ${count.index}"
+  delay_ms = 20 + (count.index %% 5) * 10
+}
+
+resource "tether_file" "f" {
+  count   = %d
+  path    = "out/${count.index}-${tether_value.v[count.index].id}.txt"
+  content = tether_value.v[count.index].output
+}
+`, t.o.resources, t.o.resources)
+	return b.String()
+}
+
+func (t *trials) folder(name string) (string, error) {
+	dir := filepath.Join(t.work, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	schema := "trial_" + strings.NewReplacer("-", "_").Replace(name)
+	return dir, os.WriteFile(filepath.Join(dir, "main.tf"), []byte(t.config(schema)), 0o644)
+}
+
+// tether runs a command to its end.
+func (t *trials) tether(dir string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, t.o.tether, args...)
+	cmd.Dir, cmd.Env = dir, t.env
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+func (t *trials) command(kind string) []string {
+	p := fmt.Sprintf("--parallelism=%d", t.o.parallelism)
+	if kind == "destroy" {
+		return []string{"destroy", "--yes", p}
+	}
+	return []string{"up", "--yes", p}
+}
+
+func (t *trials) calibrate(kind string) (time.Duration, error) {
+	dir, err := t.folder("calibrate-" + kind)
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	if kind == "destroy" {
+		if out, err := t.tether(dir, t.command("up")...); err != nil {
+			return 0, fmt.Errorf("up before calibrating destroy: %v\n%s", err, out)
+		}
+	}
+	start := time.Now()
+	if out, err := t.tether(dir, t.command(kind)...); err != nil {
+		return 0, fmt.Errorf("calibrating %s: %v\n%s", kind, err, out)
+	}
+	return time.Since(start), nil
+}
+
+// trial runs one kill and recovery.
+func (t *trials) trial(i int, kind string, d time.Duration) result {
+	r := result{kind: kind}
+	fail := func(format string, args ...any) { r.problems = append(r.problems, fmt.Sprintf(format, args...)) }
+	dir, err := t.folder(fmt.Sprintf("trial-%d", i))
+	if err != nil {
+		fail("%v", err)
+		return r
+	}
+	r.dir = dir
+	defer func() {
+		if len(r.problems) == 0 || !t.o.keep {
+			os.RemoveAll(dir)
+		}
+	}()
+	if kind == "destroy" {
+		if out, err := t.tether(dir, t.command("up")...); err != nil {
+			fail("up before the destroy: %v\n%s", err, out)
+			return r
+		}
+	}
+
+	// Kill at a moment spread over the whole run, startup included.
+	r.killedAt = time.Duration(t.rng.Int64N(int64(d)))
+	cmd := exec.Command(t.o.tether, t.command(kind)...)
+	cmd.Dir, cmd.Env = dir, t.env
+	if err := cmd.Start(); err != nil {
+		fail("%v", err)
+		return r
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+		r.finished = true
+	case <-time.After(r.killedAt):
+		cmd.Process.Signal(syscall.SIGKILL)
+		<-done
+	}
+	if objs, err := t.recorded(dir); err == nil {
+		r.recordedAtKill = len(objs)
+	}
+
+	// Recover as a user would: the same command again, breaking the lock
+	// the killed run left.
+	out, err := t.tether(dir, t.command(kind)...)
+	if err != nil && strings.Contains(out, "is no longer running") {
+		r.unlocked = true
+		if uout, uerr := t.tether(dir, "state", "unlock"); uerr != nil {
+			fail("state unlock: %v\n%s", uerr, uout)
+			return r
+		}
+		out, err = t.tether(dir, t.command(kind)...)
+	}
+	if err != nil {
+		fail("recovery %s failed: %v: %s", kind, err, lastLines(out, 6))
+		return r
+	}
+	t.check(dir, kind, fail)
+	return r
+}
+
+// check compares state with the disk and plans once more.
+func (t *trials) check(dir, kind string, fail func(string, ...any)) {
+	objs, err := t.recorded(dir)
+	if err != nil {
+		fail("state does not load: %v", err)
+		return
+	}
+	files := map[string]bool{}
+	entries, err := os.ReadDir(filepath.Join(dir, "out"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		fail("%v", err)
+	}
+	for _, e := range entries {
+		files[filepath.Join("out", e.Name())] = true
+	}
+	paths := map[string]int{}
+	values := 0
+	for _, o := range objs {
+		switch o.typ {
+		case "tether_file":
+			paths[o.path]++
+		case "tether_value":
+			values++
+		}
+	}
+	want := t.o.resources
+	if kind == "destroy" {
+		want = 0
+	}
+	if len(paths) != want || values != want {
+		fail("state records %d files and %d values, want %d of each", len(paths), values, want)
+	}
+	for p, n := range paths {
+		if n > 1 {
+			fail("%s is recorded %d times", p, n)
+		}
+		if !files[p] {
+			fail("%s is in state but not on disk", p)
+		}
+	}
+	var orphans []string
+	for f := range files {
+		if paths[f] == 0 {
+			orphans = append(orphans, f)
+		}
+	}
+	if len(orphans) > 0 {
+		sort.Strings(orphans)
+		fail("%d files on disk are not in state, e.g. %s", len(orphans), orphans[0])
+	}
+	args := []string{"plan", "--detailed-exitcode"}
+	if kind == "destroy" {
+		args = append(args, "--destroy")
+	}
+	if out, err := t.tether(dir, args...); err != nil {
+		fail("the next plan is not clean (%v): %s", err, lastLines(out, 6))
+	}
+}
+
+type object struct{ typ, path string }
+
+// recorded reads state through `tether state pull`, Terraform's format.
+func (t *trials) recorded(dir string) ([]object, error) {
+	out, err := t.tether(dir, "state", "pull")
+	if err != nil {
+		if strings.Contains(out, "no state in") {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("%v: %s", err, lastLines(out, 3))
+	}
+	var f struct {
+		Resources []struct {
+			Type      string `json:"type"`
+			Instances []struct {
+				Attributes struct {
+					Path string `json:"path"`
+				} `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal([]byte(out), &f); err != nil {
+		return nil, fmt.Errorf("state pull wrote something unreadable: %v", err)
+	}
+	var objs []object
+	for _, r := range f.Resources {
+		for _, in := range r.Instances {
+			objs = append(objs, object{typ: r.Type, path: in.Attributes.Path})
+		}
+	}
+	return objs, nil
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, " | ")
+}
+
+func (t *trials) report(results []result, took time.Duration) string {
+	var b strings.Builder
+	store := "SQLite (.tether/state.db)"
+	if t.o.pg != "" {
+		store = "PostgreSQL (backend \"pg\")"
+	}
+	fmt.Fprintf(&b, "## Crash trials: %s\n\n", store)
+	fmt.Fprintf(&b, "Measured by `go run ./bench/trials -n %d -resources %d -parallelism %d -kinds %s -seed %d` on %s (%s/%s, %d cores), %v in all.\n\n",
+		t.o.n, t.o.resources, t.o.parallelism, strings.Join(t.o.kinds, ","), t.o.seed, time.Now().UTC().Format("2006-01-02 15:04 UTC"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), took.Round(time.Second))
+	fmt.Fprintf(&b, "Each trial: %d `tether_value` (20-60 ms each) and %d `tether_file` depending on them, with `--parallelism %d`; SIGKILL at a uniformly random moment of the run (uninterrupted: ", t.o.resources, t.o.resources, t.o.parallelism)
+	for i, k := range t.o.kinds {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %v", k, t.durations[i].Round(10*time.Millisecond))
+	}
+	b.WriteString("); then the same command again (after `tether state unlock` when the dead run's lock was in the way), and the checks: state loads, every file in state is on disk, every file on disk is in state, no file recorded twice, `plan --detailed-exitcode` (with `--destroy` after a destroy) exits 0.\n\n")
+	b.WriteString("| killed during | trials | killed mid-run | finished before the kill | lock broken to recover | objects recorded at the kill (min-max) | failed |\n|---|---:|---:|---:|---:|---|---:|\n")
+	for _, k := range t.o.kinds {
+		var n, mid, fin, unl, failed int
+		lo, hi := -1, 0
+		for _, r := range results {
+			if r.kind != k {
+				continue
+			}
+			n++
+			if r.finished {
+				fin++
+			} else {
+				mid++
+			}
+			if r.unlocked {
+				unl++
+			}
+			if len(r.problems) > 0 {
+				failed++
+			}
+			if lo < 0 || r.recordedAtKill < lo {
+				lo = r.recordedAtKill
+			}
+			hi = max(hi, r.recordedAtKill)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d-%d | %d |\n", k, n, mid, fin, unl, lo, hi, failed)
+	}
+	var failures []string
+	for i, r := range results {
+		for _, p := range r.problems {
+			failures = append(failures, fmt.Sprintf("- trial %d (%s, killed at %v): %s", i+1, r.kind, r.killedAt.Round(time.Millisecond), p))
+		}
+	}
+	if len(failures) == 0 {
+		b.WriteString("\nNo trial lost, orphaned or duplicated an object, and every next plan was clean.\n")
+	} else {
+		b.WriteString("\nFailures:\n\n" + strings.Join(failures, "\n") + "\n")
+	}
+	return b.String()
+}

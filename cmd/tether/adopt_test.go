@@ -1,0 +1,128 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// adoptCanary is the sensitive variable's default in testdata/adopt.
+const adoptCanary = "adopt-canary-7f3a9c"
+
+// TestTerraformStateBothWays runs testdata/adopt with the real terraform
+// and the real time and local providers beside the built-in one:
+//
+//   - terraform applies; tether init -force-copy takes the state over and
+//     tether plan finds nothing to change, with the secrets sealed;
+//   - tether applies; terraform plan on what tether state pull writes
+//     finds nothing to change;
+//   - state pull after the takeover gives terraform its state back, and
+//     terraform plan finds nothing to change.
+func TestTerraformStateBothWays(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds real providers and runs terraform and tether: skipped with -short")
+	}
+	if _, err := exec.LookPath("terraform"); err != nil {
+		t.Skip("terraform not on PATH: taking over Terraform state is checked with the terraform 1.11 binary")
+	}
+	tools, env := realProviders(t)
+	env = append(env, "XDG_CONFIG_HOME="+t.TempDir())
+	folder := func() string {
+		dir := filepath.Join(t.TempDir(), "adopt")
+		if err := copyTree(filepath.Join("testdata", "adopt"), dir, ""); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	must := func(r cmdResult, want int) cmdResult {
+		t.Helper()
+		if r.err != nil || r.code != want {
+			t.Fatalf("want exit %d\n%s", want, r)
+		}
+		return r
+	}
+	tf := func(dir string, args ...string) cmdResult {
+		return side{name: "terraform", bin: tools.terraform, dir: dir, env: env}.run(args...)
+	}
+	tt := func(dir string, args ...string) cmdResult {
+		return side{name: "tether", bin: tools.tether, dir: dir, env: env}.run(args...)
+	}
+
+	t.Run("terraform then tether", func(t *testing.T) {
+		dir := folder()
+		must(tf(dir, "init", "-input=false", "-no-color"), 0)
+		must(tf(dir, tfApply...), 0)
+		r := tt(dir, "init")
+		if r.code != 1 || !strings.Contains(r.stderr, "-force-copy") {
+			t.Errorf("tether init with terraform state and no terminal: want a refusal naming -force-copy\n%s", r)
+		}
+		r = must(tt(dir, "init", "-force-copy"), 0)
+		if !strings.Contains(r.stdout, "Tether took over 11 resource instances and 3 outputs") {
+			t.Errorf("init does not say what it took over\n%s", r)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate.adopted")); err != nil {
+			t.Errorf("terraform.tfstate was not renamed: %v", err)
+		}
+		r = tt(dir, "plan", "--detailed-exitcode")
+		if r.code != 0 || !strings.Contains(r.stdout, "No changes.") {
+			t.Errorf("tether plan after taking over terraform's state: want no changes\n%s", r)
+		}
+		noCanary(t, filepath.Join(dir, ".tether"))
+		r = must(tt(dir, "output", "password"), 0)
+		if !strings.Contains(r.stdout, adoptCanary) {
+			t.Errorf("the adopted sensitive output does not open\n%s", r)
+		}
+
+		// And back: terraform plans on what state pull writes.
+		r = must(tt(dir, "state", "pull"), 0)
+		if !strings.Contains(r.stdout, adoptCanary) {
+			t.Errorf("state pull does not write the sensitive values in clear text, as Terraform's state has them\n%s", r)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "terraform.tfstate"), []byte(r.stdout), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		// Tether's lock file has no entry for its own built-in provider,
+		// which terraform runs as a plugin: terraform init adds it back.
+		must(tf(dir, "init", "-input=false", "-no-color"), 0)
+		r = tf(dir, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+		if r.code != 0 || !strings.Contains(r.stdout, "No changes.") {
+			t.Errorf("terraform plan on the state tether pulled back: want no changes\n%s", r)
+		}
+	})
+
+	t.Run("tether then terraform", func(t *testing.T) {
+		dir := folder()
+		must(tt(dir, "init"), 0)
+		must(tt(dir, ttApply...), 0)
+		r := must(tt(dir, "state", "pull"), 0)
+		if err := os.WriteFile(filepath.Join(dir, "terraform.tfstate"), []byte(r.stdout), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		must(tf(dir, "init", "-input=false", "-no-color"), 0)
+		r = tf(dir, "plan", "-detailed-exitcode", "-input=false", "-no-color")
+		if r.code != 0 || !strings.Contains(r.stdout, "No changes.") {
+			t.Errorf("terraform plan on tether's pulled state: want no changes\n%s", r)
+		}
+	})
+}
+
+// noCanary fails when a file under dir holds the sensitive variable's
+// value in clear text.
+func noCanary(t *testing.T, dir string) {
+	t.Helper()
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if strings.Contains(path, string(filepath.Separator)+"providers"+string(filepath.Separator)) {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err == nil && strings.Contains(string(b), adoptCanary) {
+			t.Errorf("%s holds the sensitive value in clear text", path)
+		}
+		return nil
+	})
+}

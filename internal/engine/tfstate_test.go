@@ -1,0 +1,111 @@
+package engine
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/secrets"
+	"github.com/tetherhq/tether/internal/state"
+	"github.com/tetherhq/tether/internal/tfstate"
+	tetherprovider "github.com/tetherhq/tether/provider/tether"
+)
+
+// tfFile is state as terraform 1.11 wrote it for a tether_file set from a
+// sensitive variable, a plain one, and a sensitive output.
+const tfFile = `{
+  "version": 4, "terraform_version": "1.11.4", "serial": 7, "lineage": "1ea800c0-7d5f-82cb-92c1-2e0fe97023a5",
+  "outputs": {"so": {"value": "hunter2", "type": "string", "sensitive": true}, "o": {"value": "out/a.txt", "type": "string"}},
+  "resources": [
+    {"mode": "managed", "type": "tether_file", "name": "s", "provider": "provider[\"registry.terraform.io/tetherhq/tether\"]",
+     "instances": [{"index_key": 0, "schema_version": 0,
+       "attributes": {"content": "hunter2", "file_permission": "0644", "id": "out/s0.txt", "path": "out/s0.txt", "sha256": "f52f"},
+       "sensitive_attributes": [[{"type": "get_attr", "value": "content"}]], "private": "eyJhIjoxfQ==", "dependencies": ["tether_file.a"]}]},
+    {"mode": "managed", "type": "tether_file", "name": "a", "provider": "provider[\"registry.terraform.io/tetherhq/tether\"]",
+     "instances": [{"status": "tainted", "schema_version": 0,
+       "attributes": {"content": "a", "file_permission": "0644", "id": "out/a.txt", "path": "out/a.txt", "sha256": "ca97"},
+       "sensitive_attributes": [], "create_before_destroy": true}]},
+    {"mode": "data", "type": "tether_file", "name": "d", "provider": "provider[\"registry.terraform.io/tetherhq/tether\"]",
+     "instances": [{"schema_version": 0, "attributes": {"path": "x", "content": "y", "id": "x"}, "sensitive_attributes": []}]}
+  ],
+  "check_results": null
+}`
+
+func TestTerraformStateConversion(t *testing.T) {
+	keys, err := secrets.New(bytes.Repeat([]byte{7}, 32), "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	providers := provider.Only(config.BuiltinSource.String(), func() provider.Provider { return tetherprovider.New() })
+	f, err := tfstate.Read(strings.NewReader(tfFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := FromTerraform(keys, providers, f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := a.Changes
+	if ch.Lineage != f.Lineage || ch.Serial != 7 || a.DataSources != 1 || len(ch.Put) != 2 || len(ch.PutOutputs) != 2 {
+		t.Fatalf("adopted %+v", a)
+	}
+	byAddr := map[string]*state.Object{}
+	for _, o := range ch.Put {
+		byAddr[o.Address] = o
+	}
+	s, plain := byAddr["tether_file.s[0]"], byAddr["tether_file.a"]
+	if s == nil || plain == nil {
+		t.Fatalf("adopted addresses: %v", byAddr)
+	}
+	if !secrets.IsSealed(s.Value) || bytes.Contains(s.Value, []byte("hunter2")) {
+		t.Errorf("the object with a sensitive attribute is not sealed: %s", s.Value)
+	}
+	if secrets.IsSealed(plain.Value) || plain.Status != state.Tainted || !plain.CreateBeforeDestroy {
+		t.Errorf("plain object adopted as %+v", plain)
+	}
+	if string(s.Private) != `{"a":1}` || len(s.Dependencies) != 1 || s.Dependencies[0] != "tether_file.a" {
+		t.Errorf("private data or dependencies lost: %q %v", s.Private, s.Dependencies)
+	}
+	for _, o := range ch.PutOutputs {
+		if o.Name == "so" && (!o.Sensitive || !secrets.IsSealed(o.Value)) {
+			t.Errorf("sensitive output not sealed: %+v", o)
+		}
+	}
+
+	// Back to Terraform's format, with a checksum Tether marked because
+	// it was computed from the secret: Terraform would not mark it, so
+	// it is left out.
+	withDigest, err := encodeMeta(objectMeta{Sensitive: []cty.Path{cty.GetAttrPath("content"), cty.GetAttrPath("sha256")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Sensitive = withDigest
+	snap := &state.Snapshot{Objects: map[string]*state.Object{}, Outputs: map[string]*state.Output{}, Lineage: ch.Lineage, Serial: ch.Serial}
+	for _, o := range ch.Put {
+		snap.Objects[o.Address] = o
+	}
+	for _, o := range ch.PutOutputs {
+		snap.Outputs[o.Name] = o
+	}
+	back, err := ToTerraform(keys, providers, snap)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := tfstate.Write(&out, back); err != nil {
+		t.Fatal(err)
+	}
+	sens := back.Resources[1].Instances[0].SensitiveAttributes
+	if back.Resources[1].Name != "s" || string(sens) != `[[{"type":"get_attr","value":"content"}]]` {
+		t.Errorf("exported sensitive_attributes of %s: %s, want content alone", back.Resources[1].Name, sens)
+	}
+	for _, want := range []string{`"content": "hunter2"`, `"lineage": "1ea800c0-7d5f-82cb-92c1-2e0fe97023a5"`, `"serial": 7`, `"status": "tainted"`, `"create_before_destroy": true`, `"index_key": 0`, `"private": "eyJhIjoxfQ=="`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("exported state lacks %s:\n%s", want, out.String())
+		}
+	}
+}
