@@ -63,7 +63,7 @@ func (e *env) adoptTerraform(ctx context.Context, forceCopy, input bool) int {
 		return -1
 	}
 	if _, err := os.Stat(statePath()); err == nil {
-		if n, err := recorded(ctx); err != nil {
+		if n, err := recordedCount(ctx); err != nil {
 			return e.errorf("%v", err)
 		} else if n > 0 {
 			fmt.Fprintf(e.stderr, "Warning: %s is here too, but Tether's state already records %d objects and outputs: it was not adopted. To replace Tether's state with it, run: tether state push %s\n",
@@ -115,8 +115,8 @@ func (e *env) adoptTerraform(ctx context.Context, forceCopy, input bool) int {
 	return -1
 }
 
-// recorded counts the objects and outputs in the folder's state.
-func recorded(ctx context.Context) (int, error) {
+// recordedCount counts the objects and outputs in the folder's state.
+func recordedCount(ctx context.Context) (int, error) {
 	store, err := openStore(false)
 	if err != nil {
 		return 0, err
