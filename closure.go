@@ -345,7 +345,7 @@ func DeclareTest(tester *Resource, name string, fn func(*T), opts ...ClosureOpti
 func (st *Stack) addClosure(cl *closure) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.sealed {
+	if st.returned {
 		st.report(diagAt(cl.pos, cl.api+" called after the program's function returned", "%s was called after the function given to tether.Main returned; declare closures while it runs.", cl.api))
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/cli"
@@ -140,5 +141,49 @@ func TestEnvEncoding(t *testing.T) {
 	}
 	if _, err := decodeEnv("x", cty.Number); err == nil {
 		t.Error("x decoded as a number")
+	}
+}
+
+// A resource declared from a goroutine once the program's function
+// returned is a mistake whether the stack was sealed yet or not: before
+// the seal it used to be planned, after it dropped.
+func TestDeclareAfterReturnFromGoroutine(t *testing.T) {
+	schema, _ := tetherprovider.New().GetSchema()
+	for _, sealedFirst := range []bool{false, true} {
+		t.Run(fmt.Sprintf("sealed first %v", sealedFirst), func(t *testing.T) {
+			st := newStack(cli.LoadInput{Schema: func(config.ProviderRequirement) (*provider.Schema, error) { return schema, nil }})
+			release, done := make(chan struct{}), make(chan struct{})
+			var late Resource
+			if diags := st.build(func(s *Stack) error {
+				go func() {
+					<-release
+					Declare(s, &late, routerType, "late", struct{}{})
+					close(done)
+				}()
+				return nil
+			}); len(diags) > 0 {
+				t.Fatal(diags)
+			}
+			var diags hcl.Diagnostics
+			var cfg *config.Config
+			if sealedFirst {
+				cfg, diags = st.seal()
+			}
+			close(release)
+			<-done
+			if sealedFirst {
+				diags = append(diags, st.takeLate()...)
+			} else {
+				cfg, diags = st.seal()
+			}
+			if !strings.Contains(diags.Error(), "called after the program's function returned") {
+				t.Errorf("no error for the late declaration: %v", diags)
+			}
+			for _, n := range cfg.Nodes {
+				if n.Addr == "tether_router.late" {
+					t.Errorf("the late declaration is planned")
+				}
+			}
+		})
 	}
 }

@@ -47,7 +47,7 @@ func (st *Stack) deployClosures() {
 		return
 	}
 	first := set.list[0].pos
-	program := declare(st, first, programType, kindResource, programID, nil, &options{lifecycle: config.Lifecycle{CreateBeforeDestroy: true}})
+	program := declare(st, first, programType, kindResource, programID, nil, &options{lifecycle: config.Lifecycle{CreateBeforeDestroy: true}, internal: true})
 	program.unseen = true
 	// To destroy, what the closures read does not matter, and a program
 	// the deducer now refuses can still be destroyed.

@@ -65,6 +65,9 @@ type options struct {
 	dependsOn []dependsOnOpt
 	sets      []setOpt
 	lifecycle config.Lifecycle
+	// internal is set for what the SDK declares itself once the
+	// program's function returned (the program's copy).
+	internal bool
 }
 
 func collect[O any](opts []O, apply func(O, *options)) *options {
@@ -158,7 +161,7 @@ func declare(scope Scope, pos hcl.Range, t *Type, kind constructKind, id string,
 	st := parent.stack
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if !st.add(parent, c) {
+	if !st.add(parent, c, o.internal) {
 		return c
 	}
 	rel := t.Name + "." + id
@@ -484,7 +487,7 @@ func ConfigureProvider(s *Stack, t *Type, args any) {
 	st := s
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.sealed {
+	if st.returned {
 		st.report(diagAt(pos, t.Func+" called after the program's function returned", "Configure providers while the function given to tether.Main runs."))
 		return
 	}
@@ -541,7 +544,7 @@ func Invoke(scope Scope, t *Type, args any, res any, opts ...InvokeOption) error
 	st := parent.stack
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.sealed {
+	if st.returned {
 		return errorAt(pos, t.Func+" called after the program's function returned", "Read data sources while the function given to tether.Main runs, or use "+outputForm+" for a read that waits for values.")
 	}
 	schema, diag := st.typeSchema(t, kindData, pos)

@@ -1,13 +1,17 @@
 package tether
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tetherhq/tether/internal/cli"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/ui"
 	tetherprovider "github.com/tetherhq/tether/provider/tether"
 )
 
@@ -40,7 +44,8 @@ func Run(args []string, build func(*Stack) error) int {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, build func(*Stack) error) int {
-	return cli.Run(args, stdin, stdout, stderr, func(in cli.LoadInput) (*config.Config, hcl.Diagnostics) {
+	var stacks []*Stack
+	code := cli.Run(args, stdin, stdout, stderr, func(in cli.LoadInput) (*config.Config, hcl.Diagnostics) {
 		var diags hcl.Diagnostics
 		if len(in.Vars) > 0 {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Input variables are not used by Go programs",
@@ -48,6 +53,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, build func(*S
 			return nil, diags
 		}
 		st := newStack(in)
+		stacks = append(stacks, st)
 		failed := st.build(build)
 		if len(failed) == 0 {
 			st.deployClosures()
@@ -58,4 +64,65 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, build func(*S
 		diags = append(append(diags, d...), failed...)
 		return cfg, diags
 	})
+	// A declaration made after the program's function returned (from a
+	// goroutine) once the engine had evaluated everything is reported
+	// here: it is a mistake whenever it happens.
+	var late hcl.Diagnostics
+	for _, st := range stacks {
+		late = append(late, st.takeLate()...)
+	}
+	if late.HasErrors() {
+		ui.WriteDiagnostics(stderr, late, sourceFiles(), false)
+		if code == 0 {
+			code = 1
+		}
+	}
+	if code == 2 && detailedExitCode(args) && builtByGoRun() && !isTerminal(stdout) {
+		fmt.Fprint(stderr, goRunExitNote)
+	}
+	return code
+}
+
+// goRunExitNote is said when plan --detailed-exitcode exits 2 in a program
+// that `go run` started, for a script that reads the exit code: go run
+// reports every failure of the program as exit status 1.
+const goRunExitNote = `
+Note: this program exits 2 (changes planned), but "go run" turns every
+non-zero exit code into 1, so a script running "go run . plan
+--detailed-exitcode" cannot tell changes from errors. Build the program and
+run it ("go build -o app . && ./app plan --detailed-exitcode"), or use
+"tether plan -C DIR --detailed-exitcode", which builds it for you.
+`
+
+func detailedExitCode(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--detailed-exitcode" || a == "-detailed-exitcode" || a == "--detailed-exitcode=true" || a == "-detailed-exitcode=true" {
+			return true
+		}
+	}
+	return false
+}
+
+// builtByGoRun reports whether the program's executable lies in the go
+// command's temporary build folder, as with go run (and go test).
+func builtByGoRun() bool {
+	exe, err := os.Executable()
+	if err != nil {
+		return false
+	}
+	tmp := filepath.Clean(os.TempDir())
+	rel, err := filepath.Rel(tmp, exe)
+	return err == nil && strings.HasPrefix(rel, "go-build")
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

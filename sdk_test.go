@@ -335,6 +335,31 @@ func TestDuplicateIDsNameBothCallSites(t *testing.T) {
 	}
 }
 
+// newPage is a helper constructor: a duplicate id made through it is the
+// mistake of its callers.
+func newPage(s tether.Scope, id string) *builtin.File {
+	return builtin.NewFile(s, id, builtin.FileArgs{Path: id, Content: id}) // helper-line
+}
+
+func TestDuplicateIDThroughAHelper(t *testing.T) {
+	p := newProgram(t)
+	build := func(s *tether.Stack) error {
+		newPage(s, "index") // helper-first
+		newPage(s, "index") // helper-second
+		return nil
+	}
+	code, _, stderr := p.run(build, "plan")
+	first, second, helper := lineOf(t, "helper-first"), lineOf(t, "helper-second"), lineOf(t, "helper-line")
+	want := fmt.Sprintf(`Error: sdk_test.go:%d:3: Duplicate id "index"`, second)
+	if code != 1 || !strings.Contains(stderr, want) {
+		t.Fatalf("exit %d, want 1 and %q:\n%s", code, want, stderr)
+	}
+	detail := fmt.Sprintf("builtin.NewFile at sdk_test.go:%d (called from sdk_test.go:%d) uses the id \"index\", which builtin.NewFile at sdk_test.go:%d (called from sdk_test.go:%d) already uses", helper, second, helper, first)
+	if !strings.Contains(oneLine(stderr), detail) {
+		t.Errorf("the error should name both callers:\n%s", stderr)
+	}
+}
+
 func TestComponentAddresses(t *testing.T) {
 	p := newProgram(t)
 	build := func(s *tether.Stack) error {
@@ -524,5 +549,28 @@ func TestDirectInvokeRejectsLazySet(t *testing.T) {
 	_, _, stderr := p.run(build, "plan")
 	if !strings.Contains(oneLine(stderr), "when path (tether_file.f.path) is not known yet") {
 		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+// A program run by the go command (go run, or this test) cannot make its
+// exit code 2 reach a script: plan --detailed-exitcode says so, and how to
+// get it, when its output goes to a script rather than a terminal.
+func TestDetailedExitCodeUnderGoRun(t *testing.T) {
+	exe, _ := os.Executable()
+	if !strings.Contains(exe, "go-build") {
+		t.Skipf("the test binary %s is not in the go command's build folder", exe)
+	}
+	p := newProgram(t)
+	build := func(s *tether.Stack) error {
+		builtin.NewRandom(s, "r", builtin.RandomArgs{Length: 3})
+		return nil
+	}
+	code, _, stderr := p.run(build, "plan", "--detailed-exitcode")
+	if code != 2 || !strings.Contains(oneLine(stderr), `"go run" turns every non-zero exit code into 1`) ||
+		!strings.Contains(stderr, "go build -o app . && ./app plan --detailed-exitcode") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+	if code, _, stderr := p.run(build, "plan"); code != 0 || strings.Contains(stderr, "go run") {
+		t.Errorf("plain plan: exit %d, stderr:\n%s", code, stderr)
 	}
 }

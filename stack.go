@@ -32,8 +32,12 @@ type Stack struct {
 	diags hcl.Diagnostics
 	// late holds mistakes made after the program's function returned,
 	// reported by the next evaluation.
-	late      hcl.Diagnostics
-	sealed    bool
+	late   hcl.Diagnostics
+	sealed bool
+	// returned is set the moment the program's function returns (or
+	// panics): from then on, every declaration is a mistake, whether it
+	// comes before the stack is sealed or after.
+	returned  bool
 	providers map[string]*providerUse
 	provOrder []string
 	exports   map[string]hcl.Range
@@ -133,7 +137,7 @@ func NewComponent(scope Scope, id string) *Component {
 	st := parent.stack
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if !st.add(parent, c) {
+	if !st.add(parent, c, false) {
 		return &Component{c: c}
 	}
 	c.addr = join(parent.module, "module."+id)
@@ -238,9 +242,9 @@ func (st *Stack) takeLate() hcl.Diagnostics {
 
 // add declares c as a child of parent, checking its id. The caller holds
 // mu.
-func (st *Stack) add(parent, c *construct) bool {
+func (st *Stack) add(parent, c *construct, internal bool) bool {
 	c.stack, c.parent = st, parent
-	if st.sealed {
+	if st.returned && !internal {
 		st.report(diagAt(c.pos, fmt.Sprintf("%s called after the program's function returned", c.what),
 			"%s was called after the function given to tether.Main returned (from an Apply function, or a goroutine). Declare everything while that function runs, using lazy values for what is not known yet.", c.what))
 		orphan(c)
@@ -261,9 +265,17 @@ func (st *Stack) add(parent, c *construct) bool {
 		if parent.kind == kindComponent {
 			where = "component " + parent.addr
 		}
-		st.report(diagAt(c.pos, fmt.Sprintf("Duplicate id %q", c.id),
+		at, prevAt, subject := posString(c.pos), posString(prev.pos), c.pos
+		if a, b, ok := parting(c.declStack, prev.declStack); ok && at == prevAt {
+			// Both through one helper's line: the helper's callers
+			// made the mistake.
+			subject = position(a.File, a.Line, "")
+			at = fmt.Sprintf("%s (called from %s:%d)", at, relative(a.File), a.Line)
+			prevAt = fmt.Sprintf("%s (called from %s:%d)", prevAt, relative(b.File), b.Line)
+		}
+		st.report(diagAt(subject, fmt.Sprintf("Duplicate id %q", c.id),
 			"%s at %s uses the id %q, which %s at %s already uses in %s. Ids must be unique among the resources, data sources and components of one scope.",
-			c.what, posString(c.pos), c.id, prev.what, posString(prev.pos), where))
+			c.what, at, c.id, prev.what, prevAt, where))
 		orphan(c)
 		return false
 	}
@@ -287,7 +299,7 @@ func (s *Stack) Export(name string, value any, opts ...ExportOption) {
 	st := s
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.sealed {
+	if st.returned {
 		st.report(diagAt(pos, "Export called after the program's function returned", "Export %q was called after the function given to tether.Main returned; export values while it runs.", name))
 		return
 	}
@@ -367,6 +379,11 @@ func (st *Stack) build(f func(*Stack) error) (diags hcl.Diagnostics) {
 			diags = append(diags, diagAt(site, "The program panicked", "%v", r))
 		}
 	}()
+	defer func() {
+		st.mu.Lock()
+		st.returned = true
+		st.mu.Unlock()
+	}()
 	if f == nil {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No program", Detail: "tether.Main was given a nil function."}}
 	}
@@ -401,7 +418,7 @@ func funcPos(f any) hcl.Range {
 func (st *Stack) seal() (*config.Config, hcl.Diagnostics) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.sealed = true
+	st.sealed, st.returned = true, true
 	for _, p := range st.instances {
 		p.Close()
 	}
@@ -411,4 +428,36 @@ func (st *Stack) seal() (*config.Config, hcl.Diagnostics) {
 	}
 	cfg := &config.Config{Nodes: st.nodes, Sources: sourceFiles()}
 	return cfg, st.diags
+}
+
+// parting finds where two call stacks that declared on the same line part,
+// counting from main: the frames of the program's calls that differ, as
+// two calls of a helper constructor from two lines. It reports false when
+// the stacks do not part (one line run twice, in a loop).
+func parting(a, b []uintptr) (runtime.Frame, runtime.Frame, bool) {
+	fa, fb := framesOf(a), framesOf(b)
+	i, j := len(fa)-1, len(fb)-1
+	for i >= 0 && j >= 0 && fa[i].File == fb[j].File && fa[i].Line == fb[j].Line {
+		i--
+		j--
+	}
+	if i < 0 || j < 0 {
+		return runtime.Frame{}, runtime.Frame{}, false
+	}
+	return fa[i], fb[j], true
+}
+
+func framesOf(pcs []uintptr) []runtime.Frame {
+	var out []runtime.Frame
+	if len(pcs) == 0 {
+		return nil
+	}
+	frames := runtime.CallersFrames(pcs)
+	for {
+		f, more := frames.Next()
+		out = append(out, f)
+		if !more {
+			return out
+		}
+	}
 }
