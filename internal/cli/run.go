@@ -10,6 +10,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -89,6 +90,24 @@ func (e *env) open(ctx context.Context, c *common, op string) (*session, bool) {
 	return s, true
 }
 
+// planShowing plans, reporting what planning does that a user sees happen
+// (an ephemeral resource opened and closed), as Terraform does.
+func (v *view) planShowing(ctx context.Context, s *session, opts engine.PlanOptions) (*engine.Planned, hcl.Diagnostics) {
+	progress := v.progress()
+	var shown atomic.Bool
+	s.engine.Events = func(ev plan.Event) {
+		shown.Store(true)
+		progress.Event(ev)
+	}
+	defer func() { s.engine.Events = nil }()
+	planned, diags := s.engine.Plan(ctx, s.cfg, opts)
+	progress.Done("")
+	if shown.Load() {
+		v.say("")
+	}
+	return planned, diags
+}
+
 func (e *env) diagnostics(s *session, diags hcl.Diagnostics) {
 	if len(diags) > 0 {
 		ui.WriteDiagnostics(e.stderr, diags, s.cfg.Sources, e.color)
@@ -123,7 +142,7 @@ func (e *env) plan(ctx context.Context, args []string) int {
 		}
 	}
 	made := time.Now()
-	planned, diags := s.engine.Plan(ctx, s.cfg, opts)
+	planned, diags := v.planShowing(ctx, s, opts)
 	diags = append(diags, narrowWarnings(opts)...)
 	v.diagnostics(s, diags)
 	if diags.HasErrors() {
@@ -202,7 +221,7 @@ func (e *env) upPlanned(ctx context.Context, c *common, pa *planArgs, yes, destr
 		return 1
 	}
 	defer s.close()
-	planned, diags := s.engine.Plan(ctx, s.cfg, opts)
+	planned, diags := v.planShowing(ctx, s, opts)
 	diags = append(diags, narrowWarnings(opts)...)
 	v.diagnostics(s, diags)
 	if diags.HasErrors() {
@@ -289,7 +308,7 @@ func (e *env) apply(ctx context.Context, s *session, v *view, planned *engine.Pl
 		waiting := planned.Plan.Deferred
 		progress.Done("")
 		v.say(fmt.Sprintf("\nPlanning what was deferred, now that its inputs are known (round %d)...\n", round+1))
-		next, d := s.engine.Plan(ctx, s.cfg, engine.PlanOptions{SkipRefresh: opts.SkipRefresh, Targets: opts.Targets})
+		next, d := v.planShowing(ctx, s, engine.PlanOptions{SkipRefresh: opts.SkipRefresh, Targets: opts.Targets})
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			break

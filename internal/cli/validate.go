@@ -83,7 +83,7 @@ func validateValues(cfg *config.Config, pool *providerPool) hcl.Diagnostics {
 	unknown := config.ScopeFunc(func(string) cty.Value { return cty.DynamicVal })
 	instances := map[string]provider.Provider{}
 	for _, n := range cfg.Nodes {
-		if (n.Kind != config.Resource && n.Kind != config.DataSource) || n.Eval == nil {
+		if (n.Kind != config.Resource && n.Kind != config.DataSource && n.Kind != config.Ephemeral) || n.Eval == nil {
 			continue
 		}
 		inst := config.NoInstance
@@ -109,10 +109,13 @@ func validateValues(cfg *config.Config, pool *providerPool) hcl.Diagnostics {
 			instances[n.Source] = p
 		}
 		uv, _ := v.UnmarkDeep()
-		if n.Kind == config.Resource {
+		switch n.Kind {
+		case config.Resource:
 			d = p.ValidateResourceConfig(n.Type, uv)
-		} else {
+		case config.DataSource:
 			d = p.ValidateDataSourceConfig(n.Type, uv)
+		default:
+			d = p.ValidateEphemeralConfig(n.Type, uv)
 		}
 		diags = append(diags, withAddress(n, d)...)
 	}

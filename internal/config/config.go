@@ -20,6 +20,10 @@ const (
 	Module
 	// Check is a check block: its assertions are reported as warnings.
 	Check
+	// Ephemeral is an ephemeral resource: an object opened through its
+	// provider while a command runs and closed before it ends, whose
+	// value is never recorded.
+	Ephemeral
 )
 
 func (k Kind) String() string {
@@ -40,6 +44,8 @@ func (k Kind) String() string {
 		return "module call"
 	case Check:
 		return "check"
+	case Ephemeral:
+		return "ephemeral resource"
 	}
 	return "invalid"
 }
@@ -65,7 +71,7 @@ type Config struct {
 type Node struct {
 	Kind Kind
 	// Addr is the node's static address: `tether_file.a`,
-	// `data.tether_file.b`, `var.x`, `local.y`, `output.z`,
+	// `data.tether_file.b`, `ephemeral.testing_token.t`, `var.x`, `local.y`, `output.z`,
 	// `provider.tether`, `module.net` (a call); inside a module it is
 	// prefixed with the module path, `module.net.tether_file.a`.
 	Addr string

@@ -72,6 +72,7 @@ func (e *Engine) Apply(ctx context.Context, p *Planned) (*Result, hcl.Diagnostic
 		diags = append(diags, d...)
 		return !d.HasErrors()
 	}, nil)
+	diags = append(diags, e.closeAll(&p.ephemerals)...)
 	if err := ctx.Err(); err != nil {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Apply interrupted",
 			Detail: "Operations that had completed are recorded in state; run the command again to finish."})
@@ -212,7 +213,14 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 	}
 	var mu sync.Mutex
 	p.forEach(len(all), func(i int) {
-		d := e.applyInstance(ctx, p, n, owner[all[i]], all[i], count)
+		var d hcl.Diagnostics
+		if cn.Kind == config.Ephemeral {
+			// Its value from the plan was closed with the plan: open it
+			// again for what is applied with it.
+			d = e.openEphemeral(ctx, p, n, owner[all[i]], all[i], false)
+		} else {
+			d = e.applyInstance(ctx, p, n, owner[all[i]], all[i], count)
+		}
 		if len(d) > 0 {
 			mu.Lock()
 			diags = append(diags, d...)

@@ -93,6 +93,9 @@ type Planned struct {
 	impliedProviders map[string]provider.Provider
 	// imported counts the imports applied.
 	imported atomic.Int64
+	// ephemerals are the ephemeral resource instances open in the
+	// current walk (plan or apply), all closed when it ends.
+	ephemerals ephemerals
 }
 
 // node is one vertex of the plan and apply graphs: a configuration node
@@ -120,7 +123,8 @@ type node struct {
 	// orphan is the recorded object of an orphan node.
 	orphan *instance
 	// configUnknown is set on a provider whose configuration was not
-	// wholly known during plan, so that apply configures it again.
+	// wholly known during plan, or held ephemeral values, so that apply
+	// configures it again.
 	configUnknown bool
 	// depth is the length of the longest chain of work behind the node,
 	// which decides who gets a free parallelism slot first.
@@ -306,7 +310,7 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 			}
 		}
 		switch cn.Kind {
-		case config.Resource, config.DataSource:
+		case config.Resource, config.DataSource, config.Ephemeral:
 			if id, ok := p.byAddr[cn.Provider]; !ok || p.nodes[id].cfg.Kind != config.Provider {
 				diags = append(diags, errorDiag(n.addr, cn, "Provider configuration not present", fmt.Sprintf("The configuration declares no provider configuration %s.", cn.Provider)))
 				continue
@@ -318,8 +322,11 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 				continue
 			}
 			types := schema.Resources
-			if cn.Kind == config.DataSource {
+			switch cn.Kind {
+			case config.DataSource:
 				types = schema.DataSources
+			case config.Ephemeral:
+				types = schema.EphemeralResources
 			}
 			n.schema = types[cn.Type]
 			if n.schema == nil {

@@ -49,6 +49,7 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, opts PlanOptions)
 	g.Walk(ctx, order, e.parallelism(), func(id int) bool {
 		return report(e.planNode(ctx, p, p.nodes[id]))
 	}, nil)
+	report(e.closeAll(&p.ephemerals))
 	if err := ctx.Err(); err != nil {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Plan interrupted", Detail: err.Error()})
 	}
@@ -139,7 +140,7 @@ func (e *Engine) planNode(ctx context.Context, p *Planned, n *node) hcl.Diagnost
 		n.per[i] = &nodeInst{mi: mi}
 	}
 	switch cn.Kind {
-	case config.Resource, config.DataSource:
+	case config.Resource, config.DataSource, config.Ephemeral:
 		pn := p.nodes[p.byAddr[cn.Provider]]
 		switch {
 		case pn.cfg.Repeat != nil:
@@ -306,8 +307,10 @@ func (e *Engine) configure(ctx context.Context, p *Planned, n *node) hcl.Diagnos
 		return diags
 	}
 	uv, _ := v.UnmarkDeep()
-	if !uv.IsWhollyKnown() {
-		// Configured again during apply, once the values are known.
+	if !uv.IsWhollyKnown() || marks.ContainsEphemeral(v) {
+		// Configured again during apply, once the values are known, or
+		// with the ephemeral values opened for the apply: those of the
+		// plan are closed by then (a revoked credential, say).
 		n.configUnknown = true
 	}
 	diags = append(diags, n.prov.ValidateProviderConfig(uv)...)
@@ -401,9 +404,12 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 		in := all[i]
 		ni := owner[in]
 		var d hcl.Diagnostics
-		if n.cfg.Kind == config.DataSource {
+		switch n.cfg.Kind {
+		case config.DataSource:
 			d = e.planData(ctx, p, n, ni, in)
-		} else {
+		case config.Ephemeral:
+			d = e.openEphemeral(ctx, p, n, ni, in, true)
+		default:
 			d = e.planInstance(ctx, p, n, ni, in)
 		}
 		if len(d) > 0 {
@@ -506,15 +512,23 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 	return diags
 }
 
-func (e *Engine) planData(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
-	ty := n.schema.Block.ImpliedType()
+// readConfig checks an instance's preconditions and evaluates its
+// configuration, for the kinds read rather than planned (data sources and
+// ephemeral resources).
+func (p *Planned) readConfig(n *node, ni *nodeInst, in *instance) (config.Instance, cty.Value, hcl.Diagnostics) {
 	inst := config.Instance{Key: in.key, Each: in.each}
 	if d := p.conditions(n, ni.mi, inst, n.cfg.Preconditions, cty.NilVal, "Resource precondition failed"); d.HasErrors() {
-		return attribute(in.addr, n.cfg, d)
+		return inst, cty.NilVal, attribute(in.addr, n.cfg, d)
 	}
 	cfgVal, diags := n.cfg.Eval(p.scopeAt(ni.mi), inst)
+	return inst, cfgVal, attribute(in.addr, n.cfg, diags)
+}
+
+func (e *Engine) planData(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
+	ty := n.schema.Block.ImpliedType()
+	inst, cfgVal, diags := p.readConfig(n, ni, in)
 	if diags.HasErrors() {
-		return attribute(in.addr, n.cfg, diags)
+		return diags
 	}
 	if d := ephemeralArguments(in.addr, n.cfg, n.schema.Block, cfgVal); d.HasErrors() {
 		return append(diags, d...)
@@ -1240,7 +1254,7 @@ func (e *Engine) configureEach(ctx context.Context, p *Planned, n *node) hcl.Dia
 			return diags
 		}
 		uv, _ := v.UnmarkDeep()
-		if !uv.IsWhollyKnown() {
+		if !uv.IsWhollyKnown() || marks.ContainsEphemeral(v) {
 			n.configUnknown = true
 		}
 		diags = append(diags, prov.ValidateProviderConfig(uv)...)

@@ -33,8 +33,11 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	l := m.l
 	typ, name := b.Labels[0], b.Labels[1]
 	rel := typ + "." + name
-	if kind == config.DataSource {
+	switch kind {
+	case config.DataSource:
 		rel = "data." + rel
+	case config.Ephemeral:
+		rel = "ephemeral." + rel
 	}
 	if !hclsyntaxValidName(name) {
 		l.errorf(b.LabelRanges[1], "Invalid resource name", "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.")
@@ -188,8 +191,11 @@ func (l *loader) resourceSchema(n *config.Node, b *hcl.Block) *provider.Resource
 		return nil
 	}
 	types := ps.Resources
-	if n.Kind == config.DataSource {
+	switch n.Kind {
+	case config.DataSource:
 		types = ps.DataSources
+	case config.Ephemeral:
+		types = ps.EphemeralResources
 	}
 	rs, ok := types[n.Type]
 	if !ok {
@@ -300,7 +306,7 @@ func (m *module) dependsOn(a *hcl.Attribute) []config.Ref {
 func (m *module) resolveDependsOn(n *config.Node) {
 	for _, d := range n.DependsOn {
 		t, ok := m.l.decls[d.Addr]
-		if !ok || (t.Kind != config.Resource && t.Kind != config.DataSource && t.Kind != config.Module) {
+		if !ok || (t.Kind != config.Resource && t.Kind != config.DataSource && t.Kind != config.Ephemeral && t.Kind != config.Module) {
 			m.l.errorf(d.Range, "Reference to undeclared object in depends_on", "%s is not declared in this module.", strings.TrimPrefix(d.Addr, m.path+"."))
 		}
 	}

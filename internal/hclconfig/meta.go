@@ -133,13 +133,22 @@ func (m *module) lifecycle(n *config.Node, b *hcl.Block, schema *provider.Block,
 	l := m.l
 	content, d := b.Body.Content(lifecycleSchema)
 	l.diags = append(l.diags, d...)
+	if n.Kind == config.DataSource || n.Kind == config.Ephemeral {
+		// Only managed resources have objects that live on, so only they
+		// take the settings about replacing and keeping them.
+		kind := "a data source"
+		if n.Kind == config.Ephemeral {
+			kind = "an ephemeral resource"
+		}
+		for name, a := range content.Attributes {
+			l.errorf(a.NameRange, fmt.Sprintf("Invalid %s for %s", name, kind),
+				"The lifecycle argument %q is defined only for managed resources (resource blocks); %s takes only precondition and postcondition blocks in lifecycle.", name, kind)
+			delete(content.Attributes, name)
+		}
+	}
 	boolAttr := func(name string, dst *bool) {
 		a, ok := content.Attributes[name]
 		if !ok {
-			return
-		}
-		if n.Kind == config.DataSource {
-			l.errorf(a.NameRange, fmt.Sprintf("Invalid %s for a data source", name), "Data sources take only precondition and postcondition blocks in lifecycle.")
 			return
 		}
 		v, d := a.Expr.Value(nil)
@@ -221,7 +230,7 @@ func (m *module) replaceTriggeredBy(n *config.Node, a *hcl.Attribute) []hcl.Trav
 	for _, e := range exprs {
 		t, d := hcl.AbsTraversalForExpr(e)
 		names := attrNames(t)
-		if d.HasErrors() || len(names) < 2 || t.RootName() == "var" || t.RootName() == "local" || t.RootName() == "data" || t.RootName() == "module" {
+		if d.HasErrors() || len(names) < 2 || t.RootName() == "var" || t.RootName() == "local" || t.RootName() == "data" || t.RootName() == "ephemeral" || t.RootName() == "module" {
 			l.errorf(e.Range(), "Invalid replace_triggered_by entry", "Each entry refers to a managed resource or one of its attributes, such as tether_value.v or tether_value.v.output.")
 			continue
 		}

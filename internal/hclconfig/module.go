@@ -134,6 +134,8 @@ func (m *module) load(calledFrom *hcl.Block) bool {
 			m.resource(b, config.Resource)
 		case "data":
 			m.resource(b, config.DataSource)
+		case "ephemeral":
+			m.resource(b, config.Ephemeral)
 		case "locals":
 			m.locals(b)
 		case "output":

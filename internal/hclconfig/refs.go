@@ -39,11 +39,11 @@ func traversalAddr(t hcl.Traversal) (addr string, whole bool) {
 			return "", false
 		}
 		return names[0] + "." + names[1], len(t) == 2
-	case "data":
+	case "data", "ephemeral":
 		if len(names) < 3 {
 			return "", false
 		}
-		return "data." + names[1] + "." + names[2], len(t) == 3
+		return names[0] + "." + names[1] + "." + names[2], len(t) == 3
 	default:
 		if len(names) < 2 {
 			return "", false
@@ -237,6 +237,8 @@ func (m *module) undeclared(n *config.Node, rng hcl.Range, rel, root string, nam
 		l.errorf(rng, "Reference to undeclared local value", "A local value named %q has not been declared in %s.%s", names[1], where, didYouMean(rel, candidates))
 	case "data":
 		l.errorf(rng, "Reference to undeclared data source", "A data source %q %q has not been declared in %s.%s", names[1], names[2], where, didYouMean(rel, candidates))
+	case "ephemeral":
+		l.errorf(rng, "Reference to undeclared ephemeral resource", "An ephemeral resource %q %q has not been declared in %s.%s", names[1], names[2], where, didYouMean(rel, candidates))
 	default:
 		l.errorf(rng, "Reference to undeclared resource", "A managed resource %q %q has not been declared in %s.%s", names[0], names[1], where, didYouMean(rel, candidates))
 	}

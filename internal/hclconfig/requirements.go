@@ -55,6 +55,7 @@ var reqTopSchema = &hcl.BodySchema{
 		{Type: "provider", LabelNames: []string{"name"}},
 		{Type: "resource", LabelNames: []string{"type", "name"}},
 		{Type: "data", LabelNames: []string{"type", "name"}},
+		{Type: "ephemeral", LabelNames: []string{"type", "name"}},
 		{Type: "module", LabelNames: []string{"name"}},
 	},
 }
@@ -105,7 +106,7 @@ func (r *reqScan) module(dir string, depth int) {
 						}
 					}
 				}
-			case "resource", "data":
+			case "resource", "data", "ephemeral":
 				name := impliedProvider(b.Labels[0])
 				if meta, _, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "provider"}}}); meta != nil {
 					if a, ok := meta.Attributes["provider"]; ok {

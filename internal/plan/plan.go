@@ -22,6 +22,11 @@ const (
 	// Forget removes the object from state and leaves it be: a removed
 	// block with destroy = false.
 	Forget
+	// Open and Close are what happens to an ephemeral resource instance
+	// in each walk: it is opened when its value is needed and closed when
+	// the walk ends. They appear in progress events, never in a plan.
+	Open
+	Close
 )
 
 func (a Action) String() string {
@@ -40,6 +45,10 @@ func (a Action) String() string {
 		return "delete"
 	case Forget:
 		return "forget"
+	case Open:
+		return "open"
+	case Close:
+		return "close"
 	}
 	return "invalid"
 }

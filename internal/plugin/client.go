@@ -125,6 +125,14 @@ func loadSchema(resp *tfprotov6.GetProviderSchemaResponse) *loadedSchema {
 			sch.DataSources[name] = rs
 		}
 	}
+	for name, s := range resp.EphemeralResourceSchemas {
+		if rs := convert("ephemeral resource type "+name, s); rs != nil {
+			if sch.EphemeralResources == nil {
+				sch.EphemeralResources = make(map[string]*provider.ResourceSchema, len(resp.EphemeralResourceSchemas))
+			}
+			sch.EphemeralResources[name] = rs
+		}
+	}
 	// Tether has no provider_meta blocks. Terraform sends a module without
 	// one as a null of the declared type, and providers that declare the
 	// schema decode whatever arrives with it, so send exactly that.
@@ -175,6 +183,14 @@ func (c *Client) dataSourceType(name string) (cty.Type, hcl.Diagnostics) {
 		fmt.Sprintf("The provider plugin %s has no data source type named %q.", c.path, name))}
 }
 
+func (c *Client) ephemeralType(name string) (cty.Type, hcl.Diagnostics) {
+	if rs, ok := c.schema.EphemeralResources[name]; ok {
+		return rs.Block.ImpliedType(), nil
+	}
+	return cty.DynamicPseudoType, hcl.Diagnostics{errorDiag("Unsupported ephemeral resource type",
+		fmt.Sprintf("The provider plugin %s has no ephemeral resource type named %q.", c.path, name))}
+}
+
 func (c *Client) ValidateProviderConfig(config cty.Value) hcl.Diagnostics {
 	var e encoder
 	cfg := e.encode("provider configuration", config, c.providerType)
@@ -196,6 +212,11 @@ func (c *Client) ValidateResourceConfig(typeName string, config cty.Value) hcl.D
 func (c *Client) ValidateDataSourceConfig(typeName string, config cty.Value) hcl.Diagnostics {
 	ty, diags := c.dataSourceType(typeName)
 	return c.validateConfig("ValidateDataResourceConfig", c.rpc.ValidateDataResourceConfig, typeName, config, ty, diags)
+}
+
+func (c *Client) ValidateEphemeralConfig(typeName string, config cty.Value) hcl.Diagnostics {
+	ty, diags := c.ephemeralType(typeName)
+	return c.validateConfig("ValidateEphemeralResourceConfig", c.rpc.ValidateEphemeralResourceConfig, typeName, config, ty, diags)
 }
 
 // validateConfig sends the configuration of a resource or data source of
@@ -489,6 +510,48 @@ func (c *Client) ReadDataSource(ctx context.Context, req provider.ReadDataReques
 		State:       c.decode("data source state", resp.State, ty, &diags, cty.NullVal(ty)),
 		Diagnostics: diags,
 	}
+}
+
+func (c *Client) OpenEphemeral(ctx context.Context, req provider.OpenEphemeralRequest) provider.OpenEphemeralResponse {
+	ty, diags := c.ephemeralType(req.TypeName)
+	if diags != nil {
+		return provider.OpenEphemeralResponse{Result: cty.NullVal(ty), Diagnostics: diags}
+	}
+	var e encoder
+	preq := &tfprotov6.OpenEphemeralResourceRequest{TypeName: req.TypeName, Config: e.encode("configuration", req.Config, ty)}
+	if e.diags != nil {
+		return provider.OpenEphemeralResponse{Result: cty.NullVal(ty), Diagnostics: e.diags}
+	}
+	resp, err := c.rpc.OpenEphemeralResource(ctx, preq)
+	if err != nil {
+		return provider.OpenEphemeralResponse{Result: cty.NullVal(ty), Diagnostics: c.rpcDiags(ctx, "OpenEphemeralResource", err)}
+	}
+	diags = protocol.DiagnosticsFromTF(resp.Diagnostics)
+	if reason := deferredReason(resp.Deferred); reason != "" {
+		return provider.OpenEphemeralResponse{Result: cty.UnknownVal(ty), Diagnostics: diags, Deferred: reason}
+	}
+	return provider.OpenEphemeralResponse{
+		Result:      c.decode("ephemeral resource result", resp.Result, ty, &diags, cty.NullVal(ty)),
+		Private:     resp.Private,
+		RenewAt:     resp.RenewAt,
+		Diagnostics: diags,
+	}
+}
+
+func (c *Client) RenewEphemeral(ctx context.Context, req provider.RenewEphemeralRequest) provider.RenewEphemeralResponse {
+	resp, err := c.rpc.RenewEphemeralResource(ctx, &tfprotov6.RenewEphemeralResourceRequest{TypeName: req.TypeName, Private: req.Private})
+	if err != nil {
+		return provider.RenewEphemeralResponse{Diagnostics: c.rpcDiags(ctx, "RenewEphemeralResource", err)}
+	}
+	return provider.RenewEphemeralResponse{Private: resp.Private, RenewAt: resp.RenewAt, Diagnostics: protocol.DiagnosticsFromTF(resp.Diagnostics)}
+}
+
+func (c *Client) CloseEphemeral(ctx context.Context, req provider.CloseEphemeralRequest) hcl.Diagnostics {
+	resp, err := c.rpc.CloseEphemeralResource(ctx, &tfprotov6.CloseEphemeralResourceRequest{TypeName: req.TypeName, Private: req.Private})
+	if err != nil {
+		return c.rpcDiags(ctx, "CloseEphemeralResource", err)
+	}
+	return protocol.DiagnosticsFromTF(resp.Diagnostics)
 }
 
 // encoder encodes the values of one call, keeping the first failure so

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/tetherhq/tether/internal/protocol"
 	"github.com/zclconf/go-cty/cty"
+	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
 // rpcClient is one major version of the plugin protocol, cut down to the
@@ -34,6 +36,7 @@ type rpcClient interface {
 	// take the same arguments, so they share a shape.
 	ValidateResourceConfig(ctx context.Context, typeName string, config *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error)
 	ValidateDataResourceConfig(ctx context.Context, typeName string, config *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error)
+	ValidateEphemeralResourceConfig(ctx context.Context, typeName string, config *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error)
 	ConfigureProvider(context.Context, *tfprotov6.ConfigureProviderRequest) (*tfprotov6.ConfigureProviderResponse, error)
 	UpgradeResourceState(context.Context, *tfprotov6.UpgradeResourceStateRequest) (*tfprotov6.UpgradeResourceStateResponse, error)
 	ReadResource(context.Context, *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error)
@@ -44,6 +47,12 @@ type rpcClient interface {
 	// MoveResourceState fails with codes.Unimplemented for providers older
 	// than moves across resource types (Terraform 1.8).
 	MoveResourceState(context.Context, *tfprotov6.MoveResourceStateRequest) (*tfprotov6.MoveResourceStateResponse, error)
+	// The ephemeral resource calls fail with codes.Unimplemented for
+	// providers older than ephemeral resources (Terraform 1.10); such a
+	// provider declares none, so they are not called.
+	OpenEphemeralResource(context.Context, *tfprotov6.OpenEphemeralResourceRequest) (*tfprotov6.OpenEphemeralResourceResponse, error)
+	RenewEphemeralResource(context.Context, *tfprotov6.RenewEphemeralResourceRequest) (*tfprotov6.RenewEphemeralResourceResponse, error)
+	CloseEphemeralResource(context.Context, *tfprotov6.CloseEphemeralResourceRequest) (*tfprotov6.CloseEphemeralResourceResponse, error)
 	// GetFunctions fails with codes.Unimplemented for providers older than
 	// provider-defined functions.
 	GetFunctions(context.Context) (*tfprotov6.GetFunctionsResponse, error)
@@ -92,4 +101,12 @@ func schemaDiag(what string, err error) *tfprotov6.Diagnostic {
 		Summary:  "Invalid provider schema",
 		Detail:   fmt.Sprintf("The provider declared a schema for %s that cannot be decoded: %s.", what, err),
 	}
+}
+
+// timeFrom is a protocol timestamp as a time, zero when absent.
+func timeFrom(t *timestamppb.Timestamp) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return t.AsTime()
 }

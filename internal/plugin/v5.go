@@ -42,10 +42,11 @@ func (r rpc5) SchemaFromWire(wire []byte) (*tfprotov6.GetProviderSchemaResponse,
 
 func schemaResponseFrom5(resp *tfplugin5.GetProviderSchema_Response) *tfprotov6.GetProviderSchemaResponse {
 	out := &tfprotov6.GetProviderSchemaResponse{
-		Diagnostics:        diagsFrom5(resp.Diagnostics),
-		ServerCapabilities: serverCapabilitiesFrom5(resp.ServerCapabilities),
-		ResourceSchemas:    make(map[string]*tfprotov6.Schema, len(resp.ResourceSchemas)),
-		DataSourceSchemas:  make(map[string]*tfprotov6.Schema, len(resp.DataSourceSchemas)),
+		Diagnostics:              diagsFrom5(resp.Diagnostics),
+		ServerCapabilities:       serverCapabilitiesFrom5(resp.ServerCapabilities),
+		ResourceSchemas:          make(map[string]*tfprotov6.Schema, len(resp.ResourceSchemas)),
+		DataSourceSchemas:        make(map[string]*tfprotov6.Schema, len(resp.DataSourceSchemas)),
+		EphemeralResourceSchemas: make(map[string]*tfprotov6.Schema, len(resp.EphemeralResourceSchemas)),
 	}
 	convert := func(what string, s *tfplugin5.Schema) *tfprotov6.Schema {
 		ts, err := schemaFrom5(s)
@@ -66,6 +67,11 @@ func schemaResponseFrom5(resp *tfplugin5.GetProviderSchema_Response) *tfprotov6.
 	for name, s := range resp.DataSourceSchemas {
 		if ts := convert("data source "+name, s); ts != nil {
 			out.DataSourceSchemas[name] = ts
+		}
+	}
+	for name, s := range resp.EphemeralResourceSchemas {
+		if ts := convert("ephemeral resource type "+name, s); ts != nil {
+			out.EphemeralResourceSchemas[name] = ts
 		}
 	}
 	out.Functions, out.Diagnostics = functionsFrom5(resp.Functions, out.Diagnostics)
@@ -108,6 +114,17 @@ func (r rpc5) ValidateResourceConfig(ctx context.Context, typeName string, confi
 
 func (r rpc5) ValidateDataResourceConfig(ctx context.Context, typeName string, config *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error) {
 	resp, err := r.c.ValidateDataSourceConfig(ctx, &tfplugin5.ValidateDataSourceConfig_Request{
+		TypeName: typeName,
+		Config:   dvTo5(config),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return diagsFrom5(resp.Diagnostics), nil
+}
+
+func (r rpc5) ValidateEphemeralResourceConfig(ctx context.Context, typeName string, config *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error) {
+	resp, err := r.c.ValidateEphemeralResourceConfig(ctx, &tfplugin5.ValidateEphemeralResourceConfig_Request{
 		TypeName: typeName,
 		Config:   dvTo5(config),
 	})
@@ -272,6 +289,50 @@ func (r rpc5) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceR
 		Diagnostics: diagsFrom5(resp.Diagnostics),
 		Deferred:    deferredFrom5(resp.Deferred),
 	}, nil
+}
+
+func (r rpc5) OpenEphemeralResource(ctx context.Context, req *tfprotov6.OpenEphemeralResourceRequest) (*tfprotov6.OpenEphemeralResourceResponse, error) {
+	resp, err := r.c.OpenEphemeralResource(ctx, &tfplugin5.OpenEphemeralResource_Request{
+		TypeName:           req.TypeName,
+		Config:             dvTo5(req.Config),
+		ClientCapabilities: callCapabilities5(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &tfprotov6.OpenEphemeralResourceResponse{
+		Result:      dvFrom5(resp.Result),
+		Diagnostics: diagsFrom5(resp.Diagnostics),
+		Private:     resp.Private,
+		RenewAt:     timeFrom(resp.RenewAt),
+		Deferred:    deferredFrom5(resp.Deferred),
+	}, nil
+}
+
+func (r rpc5) RenewEphemeralResource(ctx context.Context, req *tfprotov6.RenewEphemeralResourceRequest) (*tfprotov6.RenewEphemeralResourceResponse, error) {
+	resp, err := r.c.RenewEphemeralResource(ctx, &tfplugin5.RenewEphemeralResource_Request{
+		TypeName: req.TypeName,
+		Private:  req.Private,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &tfprotov6.RenewEphemeralResourceResponse{
+		Diagnostics: diagsFrom5(resp.Diagnostics),
+		Private:     resp.Private,
+		RenewAt:     timeFrom(resp.RenewAt),
+	}, nil
+}
+
+func (r rpc5) CloseEphemeralResource(ctx context.Context, req *tfprotov6.CloseEphemeralResourceRequest) (*tfprotov6.CloseEphemeralResourceResponse, error) {
+	resp, err := r.c.CloseEphemeralResource(ctx, &tfplugin5.CloseEphemeralResource_Request{
+		TypeName: req.TypeName,
+		Private:  req.Private,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &tfprotov6.CloseEphemeralResourceResponse{Diagnostics: diagsFrom5(resp.Diagnostics)}, nil
 }
 
 func (r rpc5) GetFunctions(ctx context.Context) (*tfprotov6.GetFunctionsResponse, error) {

@@ -44,10 +44,11 @@ func (r rpc6) SchemaFromWire(wire []byte) (*tfprotov6.GetProviderSchemaResponse,
 
 func schemaResponseFrom6(resp *tfplugin6.GetProviderSchema_Response) *tfprotov6.GetProviderSchemaResponse {
 	out := &tfprotov6.GetProviderSchemaResponse{
-		Diagnostics:        diagsFrom6(resp.Diagnostics),
-		ServerCapabilities: serverCapabilitiesFrom6(resp.ServerCapabilities),
-		ResourceSchemas:    make(map[string]*tfprotov6.Schema, len(resp.ResourceSchemas)),
-		DataSourceSchemas:  make(map[string]*tfprotov6.Schema, len(resp.DataSourceSchemas)),
+		Diagnostics:              diagsFrom6(resp.Diagnostics),
+		ServerCapabilities:       serverCapabilitiesFrom6(resp.ServerCapabilities),
+		ResourceSchemas:          make(map[string]*tfprotov6.Schema, len(resp.ResourceSchemas)),
+		DataSourceSchemas:        make(map[string]*tfprotov6.Schema, len(resp.DataSourceSchemas)),
+		EphemeralResourceSchemas: make(map[string]*tfprotov6.Schema, len(resp.EphemeralResourceSchemas)),
 	}
 	convert := func(what string, s *tfplugin6.Schema) *tfprotov6.Schema {
 		ts, err := schemaFrom6(s)
@@ -68,6 +69,11 @@ func schemaResponseFrom6(resp *tfplugin6.GetProviderSchema_Response) *tfprotov6.
 	for name, s := range resp.DataSourceSchemas {
 		if ts := convert("data source "+name, s); ts != nil {
 			out.DataSourceSchemas[name] = ts
+		}
+	}
+	for name, s := range resp.EphemeralResourceSchemas {
+		if ts := convert("ephemeral resource type "+name, s); ts != nil {
+			out.EphemeralResourceSchemas[name] = ts
 		}
 	}
 	out.Functions, out.Diagnostics = functionsFrom6(resp.Functions, out.Diagnostics)
@@ -110,6 +116,17 @@ func (r rpc6) ValidateResourceConfig(ctx context.Context, typeName string, confi
 
 func (r rpc6) ValidateDataResourceConfig(ctx context.Context, typeName string, config *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error) {
 	resp, err := r.c.ValidateDataResourceConfig(ctx, &tfplugin6.ValidateDataResourceConfig_Request{
+		TypeName: typeName,
+		Config:   dvTo6(config),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return diagsFrom6(resp.Diagnostics), nil
+}
+
+func (r rpc6) ValidateEphemeralResourceConfig(ctx context.Context, typeName string, config *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error) {
+	resp, err := r.c.ValidateEphemeralResourceConfig(ctx, &tfplugin6.ValidateEphemeralResourceConfig_Request{
 		TypeName: typeName,
 		Config:   dvTo6(config),
 	})
@@ -274,6 +291,50 @@ func (r rpc6) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceR
 		Diagnostics: diagsFrom6(resp.Diagnostics),
 		Deferred:    deferredFrom6(resp.Deferred),
 	}, nil
+}
+
+func (r rpc6) OpenEphemeralResource(ctx context.Context, req *tfprotov6.OpenEphemeralResourceRequest) (*tfprotov6.OpenEphemeralResourceResponse, error) {
+	resp, err := r.c.OpenEphemeralResource(ctx, &tfplugin6.OpenEphemeralResource_Request{
+		TypeName:           req.TypeName,
+		Config:             dvTo6(req.Config),
+		ClientCapabilities: callCapabilities6(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &tfprotov6.OpenEphemeralResourceResponse{
+		Result:      dvFrom6(resp.Result),
+		Diagnostics: diagsFrom6(resp.Diagnostics),
+		Private:     resp.Private,
+		RenewAt:     timeFrom(resp.RenewAt),
+		Deferred:    deferredFrom6(resp.Deferred),
+	}, nil
+}
+
+func (r rpc6) RenewEphemeralResource(ctx context.Context, req *tfprotov6.RenewEphemeralResourceRequest) (*tfprotov6.RenewEphemeralResourceResponse, error) {
+	resp, err := r.c.RenewEphemeralResource(ctx, &tfplugin6.RenewEphemeralResource_Request{
+		TypeName: req.TypeName,
+		Private:  req.Private,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &tfprotov6.RenewEphemeralResourceResponse{
+		Diagnostics: diagsFrom6(resp.Diagnostics),
+		Private:     resp.Private,
+		RenewAt:     timeFrom(resp.RenewAt),
+	}, nil
+}
+
+func (r rpc6) CloseEphemeralResource(ctx context.Context, req *tfprotov6.CloseEphemeralResourceRequest) (*tfprotov6.CloseEphemeralResourceResponse, error) {
+	resp, err := r.c.CloseEphemeralResource(ctx, &tfplugin6.CloseEphemeralResource_Request{
+		TypeName: req.TypeName,
+		Private:  req.Private,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &tfprotov6.CloseEphemeralResourceResponse{Diagnostics: diagsFrom6(resp.Diagnostics)}, nil
 }
 
 func (r rpc6) GetFunctions(ctx context.Context) (*tfprotov6.GetFunctionsResponse, error) {

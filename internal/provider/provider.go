@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -19,6 +20,7 @@ type Provider interface {
 	ValidateProviderConfig(config cty.Value) hcl.Diagnostics
 	ValidateResourceConfig(typeName string, config cty.Value) hcl.Diagnostics
 	ValidateDataSourceConfig(typeName string, config cty.Value) hcl.Diagnostics
+	ValidateEphemeralConfig(typeName string, config cty.Value) hcl.Diagnostics
 
 	ConfigureProvider(ctx context.Context, config cty.Value) hcl.Diagnostics
 
@@ -28,6 +30,16 @@ type Provider interface {
 	ApplyResourceChange(ctx context.Context, req ApplyRequest) ApplyResponse
 	ImportResourceState(ctx context.Context, req ImportRequest) ImportResponse
 	ReadDataSource(ctx context.Context, req ReadDataRequest) ReadDataResponse
+
+	// OpenEphemeral, RenewEphemeral and CloseEphemeral serve ephemeral
+	// resources: objects, such as a short-lived credential, that exist
+	// only while one command runs. The engine opens one when a value that
+	// needs it is evaluated, renews it when the provider asks to, and
+	// closes every one it opened before the command ends. Their values
+	// are never recorded.
+	OpenEphemeral(ctx context.Context, req OpenEphemeralRequest) OpenEphemeralResponse
+	RenewEphemeral(ctx context.Context, req RenewEphemeralRequest) RenewEphemeralResponse
+	CloseEphemeral(ctx context.Context, req CloseEphemeralRequest) hcl.Diagnostics
 
 	// MoveResourceState converts an object recorded for one resource type
 	// (of this provider or another) into an object of the resource type
@@ -187,4 +199,39 @@ type ReadDataResponse struct {
 	// Deferred, when not empty, says why the provider cannot read the
 	// data source yet.
 	Deferred string
+}
+
+type OpenEphemeralRequest struct {
+	TypeName string
+	Config   cty.Value
+}
+
+type OpenEphemeralResponse struct {
+	Result cty.Value
+	// Private is the provider's own data about what it opened, handed
+	// back to RenewEphemeral and CloseEphemeral.
+	Private []byte
+	// RenewAt, when not zero, is when the provider asks to be called to
+	// renew the object, should the command still need it then.
+	RenewAt     time.Time
+	Diagnostics hcl.Diagnostics
+	// Deferred, when not empty, says why the provider cannot open the
+	// object yet; Result is then unknown.
+	Deferred string
+}
+
+type RenewEphemeralRequest struct {
+	TypeName string
+	Private  []byte
+}
+
+type RenewEphemeralResponse struct {
+	Private     []byte
+	RenewAt     time.Time
+	Diagnostics hcl.Diagnostics
+}
+
+type CloseEphemeralRequest struct {
+	TypeName string
+	Private  []byte
 }

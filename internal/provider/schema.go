@@ -14,6 +14,9 @@ type Schema struct {
 	Provider    *Block
 	Resources   map[string]*ResourceSchema
 	DataSources map[string]*ResourceSchema
+	// EphemeralResources are the ephemeral resource types; nil when the
+	// provider has none.
+	EphemeralResources map[string]*ResourceSchema
 	// Functions are the provider-defined functions, by their names
 	// without a namespace, ready to call during evaluation (each call
 	// reaches the provider instance that described them). Whoever starts

@@ -245,23 +245,27 @@ func (v *JSONView) Event(e plan.Event) {
 		e.Action = e.Step
 	}
 	hook := map[string]any{"resource": resource(e.Addr, ""), "action": changeAction(e.Action)}
+	kind := "apply"
+	if e.Action == plan.Open || e.Action == plan.Close {
+		kind = "ephemeral_op" // Terraform's messages for ephemeral resources
+	}
 	switch e.Phase {
 	case plan.Started:
 		if e.ID != "" {
 			hook["id_key"], hook["id_value"] = "id", e.ID
 		}
-		v.write("info", startLine(e), "apply_start", map[string]any{"hook": hook})
+		v.write("info", startLine(e), kind+"_start", map[string]any{"hook": hook})
 	case plan.Succeeded:
 		hook["elapsed_seconds"] = int(e.Elapsed.Seconds())
 		if e.ID != "" && e.Action != plan.Delete {
 			hook["id_key"], hook["id_value"] = "id", e.ID
 		}
 		if line := finishLine(e); line != "" {
-			v.write("info", line, "apply_complete", map[string]any{"hook": hook})
+			v.write("info", line, kind+"_complete", map[string]any{"hook": hook})
 		}
 	case plan.Failed:
 		hook["elapsed_seconds"] = int(e.Elapsed.Seconds())
-		v.write("error", strings.SplitN(finishLine(e), ":", 3)[0]+": "+failedWord(e.Action)+" errored after "+e.Elapsed.Truncate(time.Second).String(), "apply_errored", map[string]any{"hook": hook})
+		v.write("error", strings.SplitN(finishLine(e), ":", 3)[0]+": "+failedWord(e.Action)+" errored after "+e.Elapsed.Truncate(time.Second).String(), kind+"_errored", map[string]any{"hook": hook})
 	}
 }
 
@@ -281,6 +285,10 @@ func failedWord(a plan.Action) string {
 		return "Destruction"
 	case a == plan.Read:
 		return "Read"
+	case a == plan.Open:
+		return "Opening"
+	case a == plan.Close:
+		return "Closing"
 	case a.IsReplace():
 		return "Replacement"
 	}

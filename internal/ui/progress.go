@@ -231,6 +231,10 @@ func startText(a plan.Action, id string) string {
 		return withID("Destroying...", id)
 	case a == plan.Read:
 		return "Reading..."
+	case a == plan.Open:
+		return "Opening..."
+	case a == plan.Close:
+		return "Closing..."
 	case a.IsReplace():
 		return withID("Replacing...", id)
 	}
@@ -254,6 +258,10 @@ func finishLine(e plan.Event) string {
 			what = "Destruction failed"
 		case e.Action == plan.Read:
 			what = "Read failed"
+		case e.Action == plan.Open:
+			what = "Opening failed"
+		case e.Action == plan.Close:
+			what = "Closing failed"
 		case e.Action.IsReplace():
 			what = "Replacement failed"
 		default:
@@ -274,6 +282,10 @@ func finishLine(e plan.Event) string {
 		return e.Addr + ": Destruction complete" + after
 	case e.Action == plan.Read:
 		return withID(e.Addr+": Read complete"+after, e.ID)
+	case e.Action == plan.Open:
+		return e.Addr + ": Opening complete" + after
+	case e.Action == plan.Close:
+		return e.Addr + ": Closing complete" + after
 	case e.Action.IsReplace():
 		return withID(e.Addr+": Replacement complete"+after, e.ID)
 	}

@@ -254,6 +254,25 @@ func (p *tetherProvider) ReadDataSource(ctx context.Context, req provider.ReadDa
 	return d.read(ctx, req.Config)
 }
 
+// The built-in provider declares no ephemeral resource types, so the
+// engine never opens one of its; these answer a call that names one anyway.
+
+func (p *tetherProvider) ValidateEphemeralConfig(typeName string, _ cty.Value) hcl.Diagnostics {
+	return unsupported("ephemeral resource", typeName)
+}
+
+func (p *tetherProvider) OpenEphemeral(_ context.Context, req provider.OpenEphemeralRequest) provider.OpenEphemeralResponse {
+	return provider.OpenEphemeralResponse{Result: cty.NullVal(cty.DynamicPseudoType), Diagnostics: unsupported("ephemeral resource", req.TypeName)}
+}
+
+func (p *tetherProvider) RenewEphemeral(_ context.Context, req provider.RenewEphemeralRequest) provider.RenewEphemeralResponse {
+	return provider.RenewEphemeralResponse{Diagnostics: unsupported("ephemeral resource", req.TypeName)}
+}
+
+func (p *tetherProvider) CloseEphemeral(_ context.Context, req provider.CloseEphemeralRequest) hcl.Diagnostics {
+	return unsupported("ephemeral resource", req.TypeName)
+}
+
 func (p *tetherProvider) Close() error { return nil }
 
 func unsupported(kind, name string) hcl.Diagnostics {

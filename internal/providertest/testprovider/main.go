@@ -5,6 +5,7 @@ import (
 	"log"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -98,6 +99,7 @@ func (testingProvider) Configure(ctx context.Context, req provider.ConfigureRequ
 		s.prefix = types.StringValue("")
 	}
 	resp.ResourceData = s
+	resp.EphemeralResourceData = s
 }
 
 func (testingProvider) Resources(context.Context) []func() resource.Resource {
@@ -112,6 +114,12 @@ func (testingProvider) Resources(context.Context) []func() resource.Resource {
 }
 
 func (testingProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }
+
+func (testingProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{
+		func() ephemeral.EphemeralResource { return &token{} },
+	}
+}
 
 // configured is embedded by every resource: it keeps the provider's
 // settings.
