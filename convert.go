@@ -290,6 +290,9 @@ func (b *builder) str(s, path string) *tmpl {
 		return nullTmpl
 	}
 	parts := splitTokens(s)
+	if !b.wholeTokens(s, parts, path) {
+		return nullTmpl
+	}
 	if parts == nil {
 		return known(cty.StringVal(s))
 	}
@@ -319,6 +322,34 @@ func (b *builder) str(s, path string) *tmpl {
 		t.parts = append(t.parts, tmplPart{lit: p.lit, lazy: p.lazy})
 	}
 	return t
+}
+
+// wholeTokens reports a string whose text outside its tokens holds a piece
+// of a token that a string operation changed, which would otherwise be
+// deployed as it is.
+func (b *builder) wholeTokens(s string, parts []tokenPart, path string) bool {
+	text := s
+	if parts != nil {
+		var lits []string
+		for _, p := range parts {
+			if p.lazy == nil {
+				lits = append(lits, p.lit)
+			}
+		}
+		text = strings.Join(lits, "\x00")
+	}
+	piece, l, made, broken := brokenToken(text)
+	if !broken {
+		return true
+	}
+	what := "a token"
+	if l != nil {
+		what = fmt.Sprintf("the token of %s, made at %s,", l.desc, posString(made))
+	}
+	b.errorf("Token changed by a string operation",
+		"%s was given a string at %s that holds a piece of a token (%q). A token stands for an Output inside a string, and Tether puts the value in its place only when it arrives whole; %s was changed after it was made, by an operation such as strings.ToUpper, slicing or strings.Replace. Apply the operation to the value instead: tether.Apply(out, strings.ToUpper), or tether.Apply(out, func(s string) string { return s[:5] }).",
+		b.where, displayPath(path), piece, what)
+	return false
 }
 
 func tuple(elems []*tmpl) *tmpl {

@@ -420,6 +420,27 @@ func TestMistakesAtTheUsersLine(t *testing.T) {
 			s.Export("both", tether.Apply(f.Path(), func(p string) string { return p + g.Path().String() })) // apply-lazy
 			return nil
 		}},
+		{"token upper-cased", "token-upper", "Token changed by a string operation", func(s *tether.Stack) error {
+			r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: 3})
+			builtin.NewFile(s, "f", builtin.FileArgs{Path: "f.txt", Content: strings.ToUpper(r.Result().String())}) // token-upper
+			return nil
+		}},
+		{"token sliced", "token-slice", "the token of tether_random.r.result, made at sdk_test.go:", func(s *tether.Stack) error {
+			r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: 3})
+			builtin.NewFile(s, "f", builtin.FileArgs{Path: "f.txt", Content: r.Result().String()[2:]}) // token-slice
+			return nil
+		}},
+		{"token cut short", "token-short", `holds a piece of a token ("${tet")`, func(s *tether.Stack) error {
+			r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: 3})
+			s.Export("x", "id-"+r.Result().String()[:5]) // token-short
+			return nil
+		}},
+		{"token replaced", "token-replace", "tether.Apply(out, strings.ToUpper)", func(s *tether.Stack) error {
+			r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: 3})
+			env := map[string]string{"X": strings.Replace(r.Result().String(), ":", "-", 1)}
+			builtin.NewFunction(s, "fn", builtin.FunctionArgs{Command: []string{"true"}, Env: env}) // token-replace
+			return nil
+		}},
 		{"unknown Set argument", "bad-set", `No argument "size"`, func(s *tether.Stack) error {
 			builtin.NewFile(s, "f", builtin.FileArgs{Path: "f.txt", Content: "x"}, tether.Set("size", 3)) // bad-set
 			return nil

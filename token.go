@@ -2,10 +2,13 @@ package tether
 
 import (
 	"crypto/rand"
+
 	"encoding/hex"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/hashicorp/hcl/v2"
 )
 
 // A token stands for a lazy value inside a string: ${tether:NONCE:N}, where
@@ -21,6 +24,9 @@ type tokenTable struct {
 	mu     sync.Mutex
 	lazies []*lazy
 	index  map[*lazy]int
+	// made is where the program first asked for each token, for the
+	// message about a token a string operation broke.
+	made []hcl.Range
 }
 
 var tables = struct {
@@ -58,6 +64,8 @@ func tokenFor(l *lazy) string {
 		i = len(t.lazies)
 		t.lazies = append(t.lazies, l)
 		t.index[l] = i
+		site, _ := panicSite()
+		t.made = append(t.made, site)
 	}
 	return tokenPrefix + t.nonce + ":" + strconv.Itoa(i) + "}"
 }
@@ -132,4 +140,51 @@ func parseToken(s string, start int) (*lazy, *tokenTable, int) {
 		return nil, nil, 0
 	}
 	return t.lazies[i], t, start + len(tokenPrefix) + len(nonce) + 1 + len(num) + 1
+}
+
+// brokenToken finds in text that holds no whole token (the literal parts of
+// a string) a piece of one: the prefix in any case, a table's nonce, or
+// the start of a token cut short at the end. A string operation made it
+// (strings.ToUpper, slicing, strings.Replace), and Tether can no longer
+// put the value in its place. It returns the piece, and what the token
+// stood for and where it was made when the piece says.
+func brokenToken(text string) (piece string, l *lazy, made hcl.Range, ok bool) {
+	lower := strings.ToLower(text)
+	at := strings.Index(lower, tokenPrefix)
+	if at < 0 {
+		for p := len(tokenPrefix) - 1; p >= 3; p-- {
+			if strings.HasSuffix(lower, tokenPrefix[:p]) {
+				return text[len(text)-p:], nil, hcl.Range{}, true
+			}
+		}
+	}
+	tables.Lock()
+	defer tables.Unlock()
+	for nonce, t := range tables.byNonce {
+		i := strings.Index(lower, nonce)
+		if i < 0 {
+			continue
+		}
+		if at < 0 || i < at {
+			at = i
+		}
+		// The index after "NONCE:", when it is still there.
+		num := lower[i+len(nonce):]
+		num, _ = strings.CutPrefix(num, ":")
+		end := 0
+		for end < len(num) && end < 9 && num[end] >= '0' && num[end] <= '9' {
+			end++
+		}
+		t.mu.Lock()
+		if n, err := strconv.Atoi(num[:end]); err == nil && n < len(t.lazies) {
+			l, made = t.lazies[n], t.made[n]
+		}
+		t.mu.Unlock()
+		break
+	}
+	if at < 0 {
+		return "", nil, hcl.Range{}, false
+	}
+	end := min(len(text), at+24)
+	return text[at:end], l, made, true
 }
