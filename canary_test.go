@@ -135,6 +135,23 @@ func TestSecretsCanary(t *testing.T) {
 	if _, stdout, _ := p.run(build, "output", "--raw", "key"); stdout != key2 {
 		t.Errorf("output --raw key printed %d bytes, not the key", len(stdout))
 	}
+	// The JSON forms: outputs, state and plan as Terraform's JSON, the
+	// machine-readable UI stream.
+	// output --json shows a sensitive output's value, as Terraform's
+	// does; never a reference's.
+	if _, stdout, _ := p.run(build, "output", "--json"); !strings.Contains(stdout, key2) {
+		t.Errorf("output --json lacks the sensitive output:\n%d bytes", len(stdout))
+	} else if _, how, ok := canary.Find([]byte(stdout), pw, pw2, token); ok {
+		t.Errorf("output --json printed a referenced secret (%s)", how)
+	}
+	// So does show -json, in values and outputs, as Terraform's does
+	// (with sensitive_values saying which); never a reference's.
+	if _, stdout, _ := p.run(build, "show", "-json"); !strings.Contains(stdout, key2) {
+		t.Errorf("show -json lacks the sensitive values:\n%d bytes", len(stdout))
+	} else if _, how, ok := canary.Find([]byte(stdout), pw, pw2, token); ok {
+		t.Errorf("show -json printed a referenced secret (%s)", how)
+	}
+	run(0, "plan", "-json")
 	run(0, "graph")
 	run(0, "state", "list")
 	for _, addr := range []string{"tether_file.pw", "tether_file.composed", "tether_file.key"} {
