@@ -96,14 +96,15 @@ func run(o options) error {
 			status = "FAILED: " + strings.Join(r.problems, "; ")
 		}
 		fmt.Fprintf(os.Stderr, "trial %3d %-7s killed at %-8v recorded %3d: %s\n", i+1, r.kind, r.killedAt.Round(time.Millisecond), r.recordedAtKill, status)
-	}
-	report := t.report(results, time.Since(start))
-	fmt.Print(report)
-	if o.write != "" {
-		if err := os.WriteFile(o.write, []byte(report), 0o644); err != nil {
-			return err
+		// Written after every trial, so that an interrupted series
+		// still reports what it ran.
+		if o.write != "" {
+			if err := os.WriteFile(o.write, []byte(t.report(results, time.Since(start))), 0o644); err != nil {
+				return err
+			}
 		}
 	}
+	fmt.Print(t.report(results, time.Since(start)))
 	for _, r := range results {
 		if len(r.problems) > 0 {
 			return errors.New("some trials failed")
@@ -371,8 +372,8 @@ func (t *trials) report(results []result, took time.Duration) string {
 		store = "PostgreSQL (backend \"pg\")"
 	}
 	fmt.Fprintf(&b, "## Crash trials: %s\n\n", store)
-	fmt.Fprintf(&b, "Measured by `go run ./bench/trials -n %d -resources %d -parallelism %d -kinds %s -seed %d` on %s (%s/%s, %d cores), %v in all.\n\n",
-		t.o.n, t.o.resources, t.o.parallelism, strings.Join(t.o.kinds, ","), t.o.seed, time.Now().UTC().Format("2006-01-02 15:04 UTC"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), took.Round(time.Second))
+	fmt.Fprintf(&b, "Measured by `go run ./bench/trials -n %d -resources %d -parallelism %d -kinds %s -seed %d` on %s (%s/%s, %d cores): %d trials, %v in all.\n\n",
+		t.o.n, t.o.resources, t.o.parallelism, strings.Join(t.o.kinds, ","), t.o.seed, time.Now().UTC().Format("2006-01-02 15:04 UTC"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), len(results), took.Round(time.Second))
 	fmt.Fprintf(&b, "Each trial: %d `tether_value` (20-60 ms each) and %d `tether_file` depending on them, with `--parallelism %d`; SIGKILL at a uniformly random moment of the run (uninterrupted: ", t.o.resources, t.o.resources, t.o.parallelism)
 	for i, k := range t.o.kinds {
 		if i > 0 {

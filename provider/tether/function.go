@@ -432,6 +432,11 @@ func (r functionResource) apply(ctx context.Context, req provider.ApplyRequest) 
 		cleanup()
 		return fail(opError(fmt.Sprintf("Cannot start the function's command %q", argv[0]), err))
 	}
+	if err := markStarting(inst.Dir, c.info, created); err != nil {
+		stopProcess(context.WithoutCancel(ctx), c.info)
+		cleanup()
+		return fail(opError("Cannot record the function's process", err))
+	}
 	if httpOn.True() {
 		err = waitListening(ctx, c, port, timeout)
 	} else {
@@ -454,6 +459,7 @@ func (r functionResource) apply(ctx context.Context, req provider.ApplyRequest) 
 	if httpOn.True() {
 		portV, url = cty.NumberIntVal(int64(port)), cty.StringVal(loopbackURL(port))
 	}
+	startConfirmed(inst.Dir)
 	return provider.ApplyResponse{
 		NewState: functionObject(planned, httpOn, portV, url, cty.NumberIntVal(int64(c.info.PID)), cty.StringVal(logPath), cty.StringVal(id)),
 		Private:  inst.encode(),

@@ -139,6 +139,11 @@ func (p *tetherProvider) ConfigureProvider(ctx context.Context, config cty.Value
 	if err := p.rt.configure(dir); err != nil {
 		return hcl.Diagnostics{attrError("runtime_dir", fmt.Sprintf("Cannot use %q as the runtime folder: %v.", dir, err))}
 	}
+	// A run killed while it started a function left a process no state
+	// records: stop it now, before anything plans as if it were gone.
+	if err := p.rt.reapAbandoned(ctx); err != nil {
+		return opError("Cannot stop a process an interrupted run left", err)
+	}
 	return nil
 }
 
