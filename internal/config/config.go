@@ -1,6 +1,8 @@
 package config
 
 import (
+	"time"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -249,6 +251,24 @@ type Scope interface {
 	// Value returns the current value of the node at addr, which must be
 	// one of the evaluating node's Refs.
 	Value(addr string) cty.Value
+}
+
+// Run describes the run an evaluation belongs to, for the functions whose
+// results depend on it.
+type Run struct {
+	// PlanTime is when the plan being made or applied was made.
+	PlanTime time.Time
+	// Applying is set while the plan is applied; while planning, values
+	// that differ at each call (timestamp(), uuid()) are unknown.
+	Applying bool
+}
+
+// RunScope is a Scope that knows the run it evaluates for. A Scope that is
+// not one evaluates outside any run: plantimestamp() and timestamp() are
+// unknown there.
+type RunScope interface {
+	Scope
+	Run() Run
 }
 
 // ScopeFunc adapts a function to Scope.

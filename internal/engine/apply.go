@@ -33,6 +33,10 @@ type Result struct {
 // depends on the failed resource is skipped.
 func (e *Engine) Apply(ctx context.Context, p *Planned) (*Result, hcl.Diagnostics) {
 	res := &Result{Outputs: map[string]cty.Value{}}
+	p.run.Applying = true
+	if p.Plan != nil && !p.Plan.Timestamp.IsZero() {
+		p.run.PlanTime = p.Plan.Timestamp
+	}
 	if err := e.commitMoves(ctx, p); err != nil {
 		return res, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot record moved objects", Detail: err.Error()}}
 	}

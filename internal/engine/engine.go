@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -96,6 +97,9 @@ type Planned struct {
 	// ephemerals are the ephemeral resource instances open in the
 	// current walk (plan or apply), all closed when it ends.
 	ephemerals ephemerals
+	// run is what evaluation knows of the run: when the plan was made
+	// (plantimestamp), and, once Apply starts, that it is applying.
+	run config.Run
 }
 
 // node is one vertex of the plan and apply graphs: a configuration node
@@ -260,6 +264,7 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 		recorded: map[string][]*state.Object{}, claimed: map[*state.Object]bool{},
 		sem: make(chan struct{}, e.parallelism()), keys: e.Keys,
 		impliedProviders: map[string]provider.Provider{},
+		run:              config.Run{PlanTime: time.Now().UTC().Truncate(time.Second)},
 	}
 	var diags hcl.Diagnostics
 	p.moves, diags = applyMoves(cfg.Moved, snap)

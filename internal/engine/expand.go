@@ -210,14 +210,24 @@ func (n *node) at(mi *modInstance) *nodeInst {
 
 // scopeAt evaluates references from within module instance mi.
 func (p *Planned) scopeAt(mi *modInstance) config.Scope {
-	return config.ScopeFunc(func(a string) cty.Value {
-		id, ok := p.byAddr[a]
-		if !ok {
-			return cty.DynamicVal
-		}
-		return p.valueAt(p.nodes[id], mi)
-	})
+	return scope{p: p, mi: mi}
 }
+
+// scope is the config.RunScope of an evaluation in a module instance.
+type scope struct {
+	p  *Planned
+	mi *modInstance
+}
+
+func (s scope) Value(a string) cty.Value {
+	id, ok := s.p.byAddr[a]
+	if !ok {
+		return cty.DynamicVal
+	}
+	return s.p.valueAt(s.p.nodes[id], s.mi)
+}
+
+func (s scope) Run() config.Run { return s.p.run }
 
 // valueAt is the value of node t as seen from module instance mi: its own
 // value when t is in mi's module or an enclosing one, and for an output of

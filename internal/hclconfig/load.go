@@ -61,7 +61,8 @@ type loader struct {
 	dir   string // the root module's folder
 	opts  Options
 	cfg   *config.Config
-	funcs map[string]function.Function
+	lib   *funcs.Library
+	funcs map[string]function.Function // lib's, by plain and core:: name
 	// decls maps each address to its node, to resolve references and
 	// report duplicates.
 	decls map[string]*config.Node
@@ -92,7 +93,7 @@ func Load(dir string, opts Options) (*config.Config, hcl.Diagnostics) {
 		dir:          abs,
 		opts:         opts,
 		cfg:          &config.Config{Sources: map[string][]byte{}},
-		funcs:        funcs.Table(abs),
+		lib:          funcs.New(abs),
 		decls:        map[string]*config.Node{},
 		providerUses: map[string]providerUse{},
 		missing:      map[string]bool{},
@@ -101,6 +102,7 @@ func Load(dir string, opts Options) (*config.Config, hcl.Diagnostics) {
 		evalRefs:     map[string][]evalRef{},
 		schemas:      map[*provider.Block]*hcl.BodySchema{},
 	}
+	l.funcs = l.lib.Functions()
 	root := &module{l: l, dir: abs}
 	if !root.load(nil) {
 		return l.cfg, l.diags
@@ -268,10 +270,12 @@ func (l *loader) checkFunctions(f *hcl.File) hcl.Diagnostics {
 			// Checked once the module's required providers are known.
 			return nil
 		}
-		if _, ok := l.funcs[strings.TrimPrefix(call.Name, "core::")]; !ok {
+		if _, ok := l.funcs[call.Name]; !ok {
 			var names []string
 			for name := range l.funcs {
-				names = append(names, name)
+				if !strings.HasPrefix(name, "core::") {
+					names = append(names, name)
+				}
 			}
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,

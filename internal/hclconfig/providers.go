@@ -369,17 +369,16 @@ func sortedKeysOf[V any](mp map[string]V) []string {
 	return out
 }
 
-// functions is the module's function table: the built-in functions, also
-// under their core:: names, and provider::LOCAL::NAME for the functions of
+// functions is the module's function table: the built-in functions (by
+// plain and core:: name) and provider::LOCAL::NAME for the functions of
 // each provider the module requires.
 func (m *module) functions() map[string]function.Function {
 	if m.funcs != nil {
 		return m.funcs
 	}
-	out := make(map[string]function.Function, 2*len(m.l.funcs))
+	out := make(map[string]function.Function, len(m.l.funcs))
 	for name, f := range m.l.funcs {
 		out[name] = f
-		out["core::"+name] = f
 	}
 	for local, rp := range m.required {
 		ps := m.l.opts.Schemas[rp.source.String()]

@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/funcs"
 )
 
 // evalRef is one reference a node's expressions make, resolved to the node
@@ -308,7 +309,15 @@ func (m *module) evalContext(refs []evalRef, scope config.Scope, inst config.Ins
 	if self != cty.NilVal {
 		vars["self"] = self
 	}
-	return &hcl.EvalContext{Variables: vars, Functions: m.functions()}
+	ctx := &hcl.EvalContext{Variables: vars, Functions: m.functions()}
+	if rs, ok := scope.(config.RunScope); ok {
+		// The run's own functions (timestamp, plantimestamp...) are
+		// layered over the module's, which are shared by every run.
+		run := rs.Run()
+		ctx = ctx.NewChild()
+		ctx.Functions = m.l.lib.ForRun(funcs.Run{PlanTime: run.PlanTime, Applying: run.Applying})
+	}
+	return ctx
 }
 
 var terraformVal = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal("default")})

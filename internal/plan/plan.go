@@ -109,6 +109,9 @@ type OutputChange struct {
 type Plan struct {
 	// Destroy is set for a plan made by `tether destroy`.
 	Destroy bool
+	// Timestamp is when the plan was made: plantimestamp() while planning
+	// and applying it.
+	Timestamp time.Time
 	// Drift lists objects that changed outside Tether since the last apply,
 	// as found by refresh, with Before as recorded and After as read.
 	Drift   []*ResourceChange
