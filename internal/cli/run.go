@@ -142,6 +142,7 @@ func (e *env) plan(ctx context.Context, args []string) int {
 		}
 	}
 	made := time.Now()
+	opts.PlanTime = made
 	planned, diags := v.planShowing(ctx, s, opts)
 	diags = append(diags, narrowWarnings(opts)...)
 	v.diagnostics(s, diags)
@@ -271,7 +272,7 @@ func (e *env) upSaved(ctx context.Context, c *common, asJSON bool, path string) 
 		return 1
 	}
 	opts := engine.PlanOptions{Destroy: f.Options.Destroy, SkipRefresh: f.Options.SkipRefresh, RefreshOnly: f.Options.RefreshOnly,
-		Targets: f.Options.Targets, Replace: f.Options.Replace}
+		Targets: f.Options.Targets, Replace: f.Options.Replace, PlanTime: f.Created}
 	planned, diags := s.engine.Plan(ctx, s.cfg, opts)
 	if diags.HasErrors() {
 		v.diagnostics(s, diags)

@@ -66,6 +66,9 @@ type PlanOptions struct {
 	// RefreshOnly plans no change but recording what refresh found, as
 	// Terraform's -refresh-only.
 	RefreshOnly bool
+	// PlanTime is when the plan is made, for plantimestamp(); zero means
+	// now. A saved plan, planned again to be applied, passes its own.
+	PlanTime time.Time
 }
 
 // Planned is a plan together with what applying it needs. It is used
@@ -256,6 +259,15 @@ type attributePather interface {
 	AttributePath() cty.Path
 }
 
+// planTime is the time plantimestamp() gives: the plan's, to the second.
+func planTime(opts PlanOptions) time.Time {
+	t := opts.PlanTime
+	if t.IsZero() {
+		t = time.Now()
+	}
+	return t.UTC().Truncate(time.Second)
+}
+
 // build makes the graph of a configuration and indexes the recorded
 // objects so that each node can claim its own.
 func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOptions) (*Planned, hcl.Diagnostics) {
@@ -264,7 +276,7 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 		recorded: map[string][]*state.Object{}, claimed: map[*state.Object]bool{},
 		sem: make(chan struct{}, e.parallelism()), keys: e.Keys,
 		impliedProviders: map[string]provider.Provider{},
-		run:              config.Run{PlanTime: time.Now().UTC().Truncate(time.Second)},
+		run:              config.Run{PlanTime: planTime(opts)},
 	}
 	var diags hcl.Diagnostics
 	p.moves, diags = applyMoves(cfg.Moved, snap)

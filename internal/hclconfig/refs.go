@@ -309,14 +309,16 @@ func (m *module) evalContext(refs []evalRef, scope config.Scope, inst config.Ins
 	if self != cty.NilVal {
 		vars["self"] = self
 	}
-	ctx := &hcl.EvalContext{Variables: vars, Functions: m.functions()}
-	if rs, ok := scope.(config.RunScope); ok {
-		// The run's own functions (timestamp, plantimestamp...) are
-		// layered over the module's, which are shared by every run.
-		run := rs.Run()
-		ctx = ctx.NewChild()
-		ctx.Functions = m.l.lib.ForRun(funcs.Run{PlanTime: run.PlanTime, Applying: run.Applying})
+	rs, ok := scope.(config.RunScope)
+	if !ok {
+		return &hcl.EvalContext{Variables: vars, Functions: m.functions()}
 	}
+	// The run's own functions (timestamp, plantimestamp...) are layered
+	// over the module's, which every run shares.
+	run := rs.Run()
+	ctx := (&hcl.EvalContext{Functions: m.functions()}).NewChild()
+	ctx.Variables = vars
+	ctx.Functions = m.l.lib.ForRun(funcs.Run{PlanTime: run.PlanTime, Applying: run.Applying})
 	return ctx
 }
 
