@@ -19,6 +19,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/engine"
+	"github.com/tetherhq/tether/internal/logging"
 	"github.com/tetherhq/tether/internal/provider"
 	tetherprovider "github.com/tetherhq/tether/provider/tether"
 )
@@ -80,6 +81,14 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, src Source) i
 	signal.Ignore(syscall.SIGPIPE)
 
 	cmd, rest := args[0], args[1:]
+	closeLog, err := logging.Setup(os.Environ(), stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return 1
+	}
+	defer closeLog()
+	// The command's name only: its arguments may hold a -var's secret.
+	logging.Core().Info("tether starting", "version", Version, "command", cmd)
 	if src == nil && loadsConfig(cmd) {
 		if dir, ok := goProgramDir(rest); ok {
 			return e.runGoProgram(dir, cmd, rest)
@@ -94,6 +103,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, src Source) i
 		return e.up(ctx, rest, false)
 	case "destroy":
 		return e.up(ctx, rest, true)
+	case "console":
+		return e.console(ctx, rest)
 	case "show":
 		return e.show(ctx, rest)
 	case "output":
@@ -135,10 +146,12 @@ func usage(w io.Writer) {
 
 Commands:
   init       Install the providers the configuration requires  [--upgrade]
-  plan       Show what would change          [--detailed-exitcode]
+  plan       Show what would change          [--detailed-exitcode] [-out FILE]
   import     Adopt an existing object: ADDRESS ID
-  up         Plan and apply the changes      [--yes]
+  up         Plan and apply the changes      [--yes] [FILE]  (also: apply)
   destroy    Destroy everything recorded     [--yes]
+  show       Show state or a saved plan      [-json] [FILE]
+  console    Evaluate expressions read from standard input
   validate   Check the configuration         [--json]
   fmt        Rewrite files in the canonical format  [--check] [--diff]
   output     Show root outputs               [--json] [--raw] [NAME]
@@ -162,6 +175,14 @@ Common options:
   --input=false           Never ask; fail where an answer is needed
   --lock-timeout D        Wait up to D (such as 30s) for the state lock
   --no-color              Print no colours
+
+Plan options (plan, up):
+  -target ADDRESS         Plan only ADDRESS and what it depends on
+  -replace ADDRESS        Replace an instance even if nothing requires it
+  -refresh-only           Record what refresh finds; change nothing else
+  -json                   Print Terraform's machine-readable JSON lines
+
+Debug log: TF_LOG=TRACE|DEBUG|INFO|WARN|ERROR|JSON, TF_LOG_PATH=FILE.
 `)
 }
 

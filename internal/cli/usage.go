@@ -47,21 +47,46 @@ Options:
 Options:
   --detailed-exitcode   Exit 0 for no changes, 2 for changes, 1 on error
   --destroy             Plan to destroy everything recorded
-` + commonHelp,
-	"up": `Usage: tether up [options]
+  -out FILE             Save the plan to FILE, for tether up FILE to apply
+` + planHelp + commonHelp,
+	"up": `Usage: tether up [options] [FILE]
 
   Plans and applies the changes. Without --yes it shows the plan and asks;
-  off a terminal it refuses rather than apply a plan nobody saw.
+  off a terminal it refuses rather than apply a plan nobody saw. With FILE,
+  a plan saved by tether plan -out, it applies exactly that plan without
+  asking, and refuses if state or the configuration changed since it was
+  made. "tether apply" is the same command.
 
 Options:
   --yes, --auto-approve Apply without asking
-` + commonHelp,
+` + planHelp + commonHelp,
 	"destroy": `Usage: tether destroy [options]
 
   Destroys everything state records, dependents first.
 
 Options:
   --yes, --auto-approve Destroy without asking
+  -target ADDRESS       Destroy only ADDRESS and what depends on it (repeatable)
+  -json                 Print machine-readable JSON lines (needs --yes)
+` + commonHelp,
+	"show": `Usage: tether show [options] [FILE]
+
+  Shows what state records, or with FILE a plan saved by tether plan -out.
+
+Options:
+  -json                 Print Terraform's JSON representation of the state
+                        or of the plan (terraform show -json's format)
+  -C DIR                Use the configuration in DIR
+  --no-color            Print no colours
+`,
+	"console": `Usage: tether console [options]
+
+  Reads expressions from standard input, a line each, and prints their
+  values, evaluated against the configuration and state as terraform
+  console does: echo 'upper("a")' | tether console. "exit" or the end of
+  the input ends it; it exits 1 if any expression failed.
+
+Options:
 ` + commonHelp,
 	"output": `Usage: tether output [options] [NAME]
 
@@ -164,6 +189,12 @@ Options:
   provider plugin that Terraform starts.
 `,
 }
+
+const planHelp = `  -target ADDRESS       Plan only ADDRESS and what it depends on (repeatable)
+  -replace ADDRESS      Replace this resource instance even if nothing requires it (repeatable)
+  -refresh-only         Record what refresh finds in state; change nothing else
+  -json                 Print Terraform's machine-readable JSON lines (up needs --yes)
+`
 
 const commonHelp = `  -C DIR                Use the configuration in DIR (default: current folder)
   -var NAME=VALUE       Set an input variable (repeatable)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/engine"
 	"github.com/tetherhq/tether/internal/jsonplan"
+	"github.com/tetherhq/tether/internal/logging"
 	"github.com/tetherhq/tether/internal/plan"
 	"github.com/tetherhq/tether/internal/ui"
 )
@@ -48,6 +49,7 @@ func (v *view) diagnostics(s *session, diags hcl.Diagnostics) {
 }
 
 func (v *view) plan(p *plan.Plan) error {
+	logPlan(p)
 	if v.json != nil {
 		v.json.Plan(p)
 		return nil
@@ -75,9 +77,41 @@ type progressSink interface {
 
 func (v *view) progress() progressSink {
 	if v.json != nil {
-		return jsonProgress{v.json}
+		return logged{jsonProgress{v.json}}
 	}
-	return ui.NewProgress(v.e.stdout, v.e.tty)
+	return logged{ui.NewProgress(v.e.stdout, v.e.tty)}
+}
+
+// logged writes each operation to the debug log: its address, action,
+// outcome and duration, never a value.
+type logged struct{ progressSink }
+
+func (l logged) Event(ev plan.Event) {
+	log := logging.Core()
+	switch ev.Phase {
+	case plan.Started:
+		log.Debug("operation started", "address", ev.Addr, "action", ev.Action.String(), "step", stepName(ev.Step))
+	case plan.Succeeded:
+		log.Debug("operation complete", "address", ev.Addr, "action", ev.Action.String(), "step", stepName(ev.Step), "elapsed", ev.Elapsed)
+	case plan.Failed:
+		// The error is already scrubbed of the instance's secrets.
+		log.Error("operation failed", "address", ev.Addr, "action", ev.Action.String(), "step", stepName(ev.Step), "elapsed", ev.Elapsed, "error", fmt.Sprint(ev.Err))
+	}
+	l.progressSink.Event(ev)
+}
+
+func stepName(a plan.Action) string {
+	if a == plan.NoOp {
+		return "whole"
+	}
+	return a.String()
+}
+
+// logPlan writes a plan's counts to the debug log.
+func logPlan(p *plan.Plan) {
+	add, change, destroy := p.Summary()
+	logging.Core().Info("plan made", "add", add, "change", change, "destroy", destroy, "import", p.Imports(),
+		"deferred", len(p.Deferred), "drift", len(p.Drift), "targeted", p.Targeted, "refresh_only", p.RefreshOnly)
 }
 
 type jsonProgress struct{ *ui.JSONView }

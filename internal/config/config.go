@@ -67,6 +67,9 @@ type Config struct {
 	// Sources holds the text of every configuration file by name, so that
 	// diagnostics can show excerpts.
 	Sources map[string][]byte
+	// Evaluate, when the front-end has it, evaluates an expression in the
+	// root module with the values scope gives (`tether console`).
+	Evaluate func(src string, scope Scope) (cty.Value, hcl.Diagnostics)
 }
 
 // Node is one declaration.

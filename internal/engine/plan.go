@@ -1369,3 +1369,10 @@ func (p *Planned) Variables() map[string]cty.Value {
 	}
 	return out
 }
+
+// RootScope gives the values of the root module's nodes as planned: what
+// state records where nothing changes, planned values where something
+// does (unknown where known only after apply).
+func (p *Planned) RootScope() config.Scope {
+	return p.scopeAt(p.mods[""].instances[0])
+}

@@ -111,6 +111,7 @@ func Load(dir string, opts Options) (*config.Config, hcl.Diagnostics) {
 	for _, f := range l.pending {
 		f()
 	}
+	l.cfg.Evaluate = root.expressionEvaluator()
 	return l.cfg, uniqueDiags(l.diags)
 }
 

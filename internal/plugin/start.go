@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
+	"github.com/tetherhq/tether/internal/logging"
 	"github.com/tetherhq/tether/internal/plugin/tfplugin5"
 	"github.com/tetherhq/tether/internal/plugin/tfplugin6"
 	"github.com/tetherhq/tether/internal/provider"
@@ -123,7 +123,7 @@ func StartWith(ctx context.Context, path string, opts StartOptions) (*Client, er
 		AutoMTLS:         true,
 		// go-plugin logs at trace level to stderr unless told otherwise;
 		// what the plugin prints still reaches stderr below.
-		Logger: hclog.NewNullLogger(),
+		Logger: logging.Provider(),
 		Stderr: stderr,
 	})
 	c := &Client{path: path, proc: proc, cmd: cmd, stderr: stderr, life: life, cancel: cancel}
