@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -32,12 +33,16 @@ type session struct {
 	engine *engine.Engine
 	// pool runs the providers; closing the session stops them.
 	pool *providerPool
+	// stderr is where close says that the lock stayed behind.
+	stderr io.Writer
 }
 
 func (s *session) close() {
 	s.pool.close()
 	if s.unlock != nil {
-		s.unlock.Unlock()
+		if err := s.unlock.Unlock(); err != nil && s.stderr != nil {
+			fmt.Fprintf(s.stderr, "Warning: the state's lock could not be released: %v. Once no other Tether operation is running, break it with: tether state unlock\n", err)
+		}
 	}
 	if s.store != nil {
 		s.store.Close()
@@ -55,7 +60,7 @@ func (e *env) open(ctx context.Context, c *common, op string) (*session, bool) {
 	if !ok {
 		return nil, false
 	}
-	s := &session{cfg: cfg, pool: pool}
+	s := &session{cfg: cfg, pool: pool, stderr: e.stderr}
 	dir := stateDirOf(ctx)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		e.errorf("cannot create state folder: %v", err)

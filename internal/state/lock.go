@@ -184,7 +184,17 @@ func (u *sqliteUnlocker) unlock() error {
 		return err
 	}
 	defer s.mu.RUnlock()
-	res, err := s.db.ExecContext(context.Background(), `DELETE FROM lock WHERE id = ?`, u.id)
+	ctx := context.Background()
+	res, err := s.db.ExecContext(ctx, `DELETE FROM lock WHERE id = ?`, u.id)
+	if err != nil {
+		// Most likely the disk is full and the WAL cannot grow. Copying
+		// the WAL into the file and starting it over lets the delete
+		// reuse the WAL's own space: a lock left behind would stop every
+		// later command until someone breaks it.
+		if _, cerr := s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(RESTART)`); cerr == nil {
+			res, err = s.db.ExecContext(ctx, `DELETE FROM lock WHERE id = ?`, u.id)
+		}
+	}
 	if err != nil {
 		return fileError(s.path, "unlock", err)
 	}
