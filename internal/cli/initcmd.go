@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/hclconfig"
@@ -22,6 +23,10 @@ func (e *env) init(ctx context.Context, args []string) int {
 	noColor := fs.Bool("no-color", false, "print no colours")
 	input := fs.Bool("input", true, "ask for input where it is needed")
 	forceCopy := fs.Bool("force-copy", false, "take over a folder's Terraform state without asking")
+	// Variables are read for module sources and versions that use them.
+	var vars []varArg
+	fs.Var(varArgs{list: &vars}, "var", "set an input variable, NAME=VALUE (for module sources)")
+	fs.Var(varFiles(varArgs{list: &vars}), "var-file", "read input variables from a file (for module sources)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return e.flagError(fs, err)
@@ -32,13 +37,12 @@ func (e *env) init(ctx context.Context, args []string) int {
 	if *noColor {
 		e.color = false
 	}
-	var vars []varArg
 	c := common{dir: *dir, vars: varArgs{list: &vars}, initializing: true, upgrade: *upgrade}
 	if err := c.chdir(); err != nil {
 		return e.errorf("%v", err)
 	}
-	fmt.Fprintln(e.stdout, "Initializing provider plugins...")
 	if e.src != nil {
+		fmt.Fprintln(e.stdout, "Initializing provider plugins...")
 		// A Go program: loading it installs what its bindings use.
 		pool, cfg, diags := e.loadConfig(ctx, &c)
 		pool.close()
@@ -51,11 +55,25 @@ func (e *env) init(ctx context.Context, args []string) int {
 		}
 		return e.initialized()
 	}
-	reqs, diags := hclconfig.Requirements(".")
+	fmt.Fprintln(e.stdout, "Initializing modules...")
+	var hv []hclconfig.VarArg
+	for _, v := range vars {
+		hv = append(hv, hclconfig.VarArg{Name: v.name, Value: v.value, File: v.file})
+	}
+	mods, diags := installModules(LoadInput{
+		Context: ctx, Environ: os.Environ(), Upgrade: *upgrade, Vars: hv,
+		Progress: func(line string) { fmt.Fprintln(e.stdout, line) },
+	})
 	if diags.HasErrors() {
 		e.configDiagnostics(nil, diags)
 		return 1
 	}
+	reqs, diags := hclconfig.Requirements(".", mods)
+	if diags.HasErrors() {
+		e.configDiagnostics(nil, diags)
+		return 1
+	}
+	fmt.Fprintln(e.stdout, "Initializing provider plugins...")
 	opts, err := installOptions()
 	if err != nil {
 		return e.errorf("%v", err)

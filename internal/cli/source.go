@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"sync"
 
@@ -9,6 +10,8 @@ import (
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/hclconfig"
+	"github.com/tetherhq/tether/internal/install"
+	"github.com/tetherhq/tether/internal/modules"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/ui"
 )
@@ -38,12 +41,22 @@ type LoadInput struct {
 	// what state records: a Go program then need not work out what its
 	// closures read.
 	Destroying bool
+	// Upgrade is init's --upgrade: modules are fetched again and their
+	// newest allowed versions chosen.
+	Upgrade bool
+	// Progress receives lines saying what is being installed.
+	Progress func(line string)
 }
 
 // hclSource reads the *.tf files of the working folder, with the schemas
 // of every provider they require.
 func hclSource(in LoadInput) (*config.Config, hcl.Diagnostics) {
-	reqs, diags := hclconfig.Requirements(".")
+	mods, diags := installModules(in)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	reqs, d := hclconfig.Requirements(".", mods)
+	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -76,7 +89,7 @@ func hclSource(in LoadInput) (*config.Config, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	cfg, d := hclconfig.Load(".", hclconfig.Options{Schemas: schemas, Vars: in.Vars, Environ: in.Environ})
+	cfg, d := hclconfig.Load(".", hclconfig.Options{Schemas: schemas, Vars: in.Vars, Environ: in.Environ, Modules: mods})
 	return cfg, append(diags, d...)
 }
 
@@ -121,6 +134,7 @@ func (e *env) loadConfig(ctx context.Context, c *common) (*providerPool, *config
 	in := LoadInput{
 		Context: ctx, Schema: pool.schema, Vars: vars, Environ: environ,
 		NewProvider: pool.start, Destroying: c.destroying,
+		Upgrade: c.upgrade, Progress: func(line string) { fmt.Fprintln(say, line) },
 	}
 	cfg, diags := src(in)
 	if diags.HasErrors() {
@@ -142,4 +156,32 @@ func (e *env) configDiagnostics(cfg *config.Config, diags hcl.Diagnostics) {
 	} else if len(diags) > 0 {
 		ui.WriteDiagnostics(e.stderr, diags, srcs, e.color)
 	}
+}
+
+// installModules finds the folder of every module the configuration
+// calls, installing into .tether/modules what is not installed yet for its
+// source and version (everything again with --upgrade), as init does:
+// plan and up install what is missing on their own, as they do providers.
+func installModules(in LoadInput) (map[string]string, hcl.Diagnostics) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read configuration", Detail: err.Error()}}
+	}
+	home, _ := os.UserHomeDir()
+	cliCfg, err := install.LoadCLIConfig(in.Environ, home, wd)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the CLI configuration", Detail: err.Error()}}
+	}
+	inst := &modules.Installer{Dir: wd, Tokens: cliCfg.Tokens, Upgrade: in.Upgrade, Progress: in.Progress}
+	ctx := in.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	dirs, diags := hclconfig.Modules(".", hclconfig.Options{Vars: in.Vars, Environ: in.Environ}, func(key, source, version, parentDir string) (string, error) {
+		return inst.Resolve(ctx, modules.Call{Key: key, Source: source, Version: version, ParentDir: parentDir})
+	})
+	if err := inst.Save(); err != nil {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot record installed modules", Detail: err.Error()})
+	}
+	return dirs, diags
 }

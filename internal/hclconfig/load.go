@@ -30,6 +30,10 @@ type Options struct {
 	Vars []VarArg
 	// Environ is the process environment, for TF_VAR_ values.
 	Environ []string
+	// Modules are the folders of the modules that module calls load, by
+	// module key ("net", "net.vpc"), as Modules returns them. A call not
+	// listed may only have a literal local source.
+	Modules map[string]string
 }
 
 // VarArg is one -var NAME=VALUE (File empty) or -var-file FILE argument.

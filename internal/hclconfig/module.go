@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -188,28 +187,19 @@ func (m *module) moduleCall(b *hcl.Block) {
 	m.calls[name] = call
 
 	srcAttr := content.Attributes["source"]
-	srcVal, d := srcAttr.Expr.Value(nil)
-	if d.HasErrors() || srcVal.Type() != cty.String || srcVal.IsNull() {
-		l.errorf(srcAttr.Expr.Range(), "Invalid module source", "The module source must be a literal string such as \"./modules/net\".")
-		return
-	}
-	src := srcVal.AsString()
-	if !strings.HasPrefix(src, "./") && !strings.HasPrefix(src, "../") {
-		l.errorf(srcAttr.Expr.Range(), "Module source not supported",
-			"Tether loads modules from local folders only; write the source as a relative path starting with ./ or ../ (got %q).", src)
-		return
-	}
-	if a, ok := content.Attributes["version"]; ok {
-		l.errorf(a.NameRange, "Version not allowed for a local module", "A module loaded from a local folder has no version; remove the version argument.")
-	}
 	providersAttr := content.Attributes["providers"]
 	if providersAttr != nil {
 		m.passProviders(call, providersAttr)
 	}
-	dir := filepath.Join(m.dir, filepath.FromSlash(src))
+	dir, ok := l.opts.Modules[moduleKey(n.Addr)]
+	if !ok {
+		if dir, ok = m.localSource(srcAttr, content.Attributes["version"], n.Addr); !ok {
+			return
+		}
+	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		l.errorf(srcAttr.Expr.Range(), "Module not found",
-			"The module source %q does not name a folder (looked for %s). Create the folder or correct the path.", src, dir)
+			"The module source does not name a folder (looked for %s). Create the folder or correct the path.", dir)
 		return
 	}
 	if m.depth >= 32 {
@@ -227,6 +217,29 @@ func (m *module) moduleCall(b *hcl.Block) {
 		child.checkPassed(providersAttr)
 	}
 	l.pending = append(l.pending, func() { m.resolveDependsOn(n) })
+}
+
+// localSource is the folder of a module call whose source is a literal
+// local path, the one kind of source that needs no installing; any other
+// is an error saying to install it.
+func (m *module) localSource(srcAttr, version *hcl.Attribute, addr string) (string, bool) {
+	l := m.l
+	srcVal, d := srcAttr.Expr.Value(nil)
+	if d.HasErrors() || srcVal.Type() != cty.String || srcVal.IsNull() {
+		l.errorf(srcAttr.Expr.Range(), "Module not installed",
+			"The source of %s is an expression, evaluated when modules are installed. Run \"tether init\" to install it.", addr)
+		return "", false
+	}
+	src := srcVal.AsString()
+	if !isLocalSource(src) {
+		l.errorf(srcAttr.Expr.Range(), "Module not installed",
+			"The module %s (source %q) is not installed. Run \"tether init\" to install it.", addr, src)
+		return "", false
+	}
+	if version != nil {
+		l.errorf(version.NameRange, "Version not allowed for a local module", "A module loaded from a local folder has no version; remove the version argument.")
+	}
+	return filepath.Join(m.dir, filepath.FromSlash(src)), true
 }
 
 // arguments declares a called module's variables, each set from the

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
@@ -22,17 +21,20 @@ import (
 // name with no required_providers entry implies hashicorp/NAME, as in
 // Terraform, except "tether", which is Tether's built-in provider.
 //
+// modules are the folders of installed modules by key, as Modules returns
+// them; a call not listed there is followed only to a literal local path.
+//
 // The result is sorted by source address; constraints from several modules
 // on the same provider are all kept.
-func Requirements(dir string) ([]config.ProviderRequirement, hcl.Diagnostics) {
+func Requirements(dir string, modules map[string]string) ([]config.ProviderRequirement, hcl.Diagnostics) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read configuration", Detail: err.Error()}}
 	}
 	// The loader only parses here; without functions it checks no calls,
 	// which the full load does.
-	r := &reqScan{l: &loader{dir: abs, cfg: &config.Config{Sources: map[string][]byte{}}}, bySource: map[tfaddr.Provider]*config.ProviderRequirement{}, seen: map[string]bool{}}
-	r.module(abs, 0)
+	r := &reqScan{l: &loader{dir: abs, cfg: &config.Config{Sources: map[string][]byte{}}}, bySource: map[tfaddr.Provider]*config.ProviderRequirement{}, seen: map[string]bool{}, modules: modules}
+	r.module(abs, "", 0)
 	var out []config.ProviderRequirement
 	for _, req := range r.bySource {
 		out = append(out, *req)
@@ -46,6 +48,7 @@ type reqScan struct {
 	l        *loader
 	bySource map[tfaddr.Provider]*config.ProviderRequirement
 	seen     map[string]bool // module folders already read
+	modules  map[string]string
 	diags    hcl.Diagnostics
 }
 
@@ -60,7 +63,7 @@ var reqTopSchema = &hcl.BodySchema{
 	},
 }
 
-func (r *reqScan) module(dir string, depth int) {
+func (r *reqScan) module(dir, key string, depth int) {
 	if r.seen[dir] || depth > 32 {
 		return
 	}
@@ -130,7 +133,7 @@ func (r *reqScan) module(dir string, depth int) {
 		}
 	}
 	for _, name := range callOrder {
-		r.moduleCall(dir, calls[name], depth)
+		r.moduleCall(dir, key, calls[name], depth)
 	}
 	for _, u := range uses {
 		if _, ok := sources[u.name]; ok {
@@ -170,24 +173,27 @@ func (r *reqScan) terraform(b *hcl.Block, sources map[string]*config.ProviderReq
 	}
 }
 
-// moduleCall follows a call to a local module; other sources are left to
-// the loader, which reports them.
-func (r *reqScan) moduleCall(dir string, b *hcl.Block, depth int) {
-	a := moduleSource(b)
-	if a == nil {
-		return
+// moduleCall follows a call to an installed module or a local folder;
+// other sources are left to the loader, which reports them.
+func (r *reqScan) moduleCall(dir, parentKey string, b *hcl.Block, depth int) {
+	key := b.Labels[0]
+	if parentKey != "" {
+		key = parentKey + "." + key
 	}
-	v, d := a.Expr.Value(nil)
-	if d.HasErrors() || v.Type() != cty.String || v.IsNull() {
-		return
+	child, ok := r.modules[key]
+	if !ok {
+		a := moduleSource(b)
+		if a == nil {
+			return
+		}
+		v, d := a.Expr.Value(nil)
+		if d.HasErrors() || v.Type() != cty.String || v.IsNull() || !isLocalSource(v.AsString()) {
+			return
+		}
+		child = filepath.Join(dir, filepath.FromSlash(v.AsString()))
 	}
-	src := v.AsString()
-	if !strings.HasPrefix(src, "./") && !strings.HasPrefix(src, "../") {
-		return
-	}
-	child := filepath.Join(dir, filepath.FromSlash(src))
 	if fi, err := os.Stat(child); err == nil && fi.IsDir() {
-		r.module(child, depth+1)
+		r.module(child, key, depth+1)
 	}
 }
 

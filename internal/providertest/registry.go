@@ -63,6 +63,7 @@ type Server struct {
 	mu       sync.Mutex
 	files    map[string][]byte // by path under /files/ and the mirror
 	releases map[string][]release
+	modules  map[string][]string // versions by NAMESPACE/NAME/SYSTEM
 	requests atomic.Int64
 }
 
@@ -197,7 +198,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	case isFile:
 		w.Write(data)
 	case path == "/.well-known/terraform.json":
-		writeJSON(w, map[string]any{"providers.v1": "/v1/providers/"})
+		writeJSON(w, map[string]any{"providers.v1": "/v1/providers/", "modules.v1": "/v1/modules/"})
+	case strings.HasPrefix(path, "/v1/modules/"):
+		s.serveModules(w, strings.Split(strings.TrimPrefix(path, "/v1/modules/"), "/"))
 	case strings.HasPrefix(path, "/v1/providers/"):
 		s.serveRegistry(w, strings.Split(strings.TrimPrefix(path, "/v1/providers/"), "/"))
 	case strings.HasPrefix(path, "/mirror/"):
