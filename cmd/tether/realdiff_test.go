@@ -14,7 +14,9 @@ import (
 )
 
 // TestRealProvidersDifferential runs testdata/realdiff, which uses the real
-// time and local providers beside the built-in one, with terraform and
+// time and local providers beside the built-in one (and the test provider,
+// for an ephemeral resource journaling its opens and closes under out/),
+// with terraform and
 // with tether from the same filesystem mirror: init, apply, a clean second
 // plan and destroy must agree in files, outputs and summaries, and the
 // lock file each writes must be the other's, accepted as it is.
@@ -135,7 +137,13 @@ func realProviders(t *testing.T) (diffTools, []string) {
 		Version:    "0.0.1",
 		Executable: filepath.Join(filepath.Dir(tools.tether), "plugins", "terraform-provider-tether"),
 	}
-	mirror := providertest.UnpackedMirror(t, t.TempDir(), timeP, localP, tetherP)
+	// The test provider has what those two lack: an ephemeral resource
+	// and a write-only attribute.
+	testingP, err := providertest.BuildTestProvider(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mirror := providertest.UnpackedMirror(t, t.TempDir(), timeP, localP, tetherP, testingP)
 	rc := filepath.Join(t.TempDir(), "terraformrc")
 	text := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror)
 	if err := os.WriteFile(rc, []byte(text), 0o644); err != nil {

@@ -67,10 +67,13 @@ func (e *Engine) openEphemeral(ctx context.Context, p *Planned, n *node, ni *nod
 	start := time.Now()
 	e.event(plan.Event{Addr: in.addr, Action: plan.Open, Phase: plan.Started})
 	resp := in.provider(n).OpenEphemeral(ctx, provider.OpenEphemeralRequest{TypeName: n.cfg.Type, Config: uv})
-	// What the provider says may quote the result as well as the
-	// configuration: both are secret.
-	if resp.Result != cty.NilVal && resp.Result.IsWhollyKnown() {
-		in.secrets = append(in.secrets, sensitiveStrings(resp.Result, allStringPaths(resp.Result))...)
+	// What the provider says may quote the result's sensitive values as
+	// well as the configuration's.
+	var result cty.Value
+	if resp.Result != cty.NilVal {
+		result = withMarks(n.schema.Block, resp.Result, cfgMarks)
+		u, paths := marks.Unmark(result)
+		in.secrets = append(in.secrets, sensitiveStrings(u, paths)...)
 	}
 	d := attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))
 	diags = append(diags, d...)
@@ -85,20 +88,8 @@ func (e *Engine) openEphemeral(ctx context.Context, p *Planned, n *node, ni *nod
 	}
 	p.ephemerals.add(e, &opened{addr: in.addr, typeName: n.cfg.Type, prov: in.provider(n), private: resp.Private}, resp.RenewAt)
 	e.event(plan.Event{Addr: in.addr, Action: plan.Open, Phase: plan.Succeeded, Elapsed: time.Since(start)})
-	in.value = withMarks(n.schema.Block, resp.Result, cfgMarks).Mark(marks.Ephemeral)
+	in.value = result.Mark(marks.Ephemeral)
 	return append(diags, attribute(in.addr, n.cfg, in.scrubDiags(p.conditions(n, ni.mi, inst, n.cfg.Postconditions, in.value, "Resource postcondition failed")))...)
-}
-
-// allStringPaths lists the path of every string inside v.
-func allStringPaths(v cty.Value) []cty.Path {
-	var out []cty.Path
-	_ = cty.Walk(v, func(p cty.Path, v cty.Value) (bool, error) {
-		if v.Type() == cty.String {
-			out = append(out, p.Copy())
-		}
-		return true, nil
-	})
-	return out
 }
 
 // add records an opened instance and, when the provider asked for it,

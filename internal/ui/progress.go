@@ -269,7 +269,8 @@ func finishLine(e plan.Event) string {
 		}
 		s := e.Addr + ": " + what + after
 		if e.Err != nil {
-			s += ": " + errorSummary(e.Err)
+			// The line names the object already; the summary may too.
+			s += ": " + strings.TrimPrefix(errorSummary(e.Err), e.Addr+": ")
 		}
 		return s
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -121,6 +122,9 @@ func leaseOf(ctx context.Context, p interface {
 func journal(path types.String, line string) error {
 	if path.IsNull() || path.ValueString() == "" {
 		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path.ValueString()), 0o755); err != nil {
+		return err
 	}
 	f, err := os.OpenFile(path.ValueString(), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {

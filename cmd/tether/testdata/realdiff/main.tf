@@ -1,6 +1,6 @@
 # The real time and local providers beside the built-in one, with values
 # flowing between all three, an aliased configuration and a module that is
-# passed it.
+# passed it; and the test provider's ephemeral resource.
 terraform {
   required_providers {
     time = {
@@ -14,7 +14,31 @@ terraform {
     tether = {
       source = "tetherhq/tether"
     }
+    testing = {
+      source = "tetherhq/testing"
+    }
   }
+}
+
+# An ephemeral token, opened and closed in each walk (the journal records
+# when), given to a write-only attribute through a local: never recorded.
+ephemeral "testing_token" "db" {
+  name    = "db"
+  journal = "out/journal"
+}
+
+locals {
+  token = ephemeral.testing_token.db.value
+}
+
+resource "testing_secret" "db" {
+  name             = "db"
+  password_wo      = local.token
+  password_version = 1
+}
+
+output "secret_applied" {
+  value = testing_secret.db.applied
 }
 
 provider "time" {
