@@ -77,7 +77,7 @@ type progressSink interface {
 
 func (v *view) progress() progressSink {
 	if v.json != nil {
-		return logged{jsonProgress{v.json}}
+		return logged{jsonProgress{v.json, ui.NewHeartbeat(v.json.Heartbeat)}}
 	}
 	return logged{ui.NewProgress(v.e.stdout, v.e.tty)}
 }
@@ -114,9 +114,17 @@ func logPlan(p *plan.Plan) {
 		"deferred", len(p.Deferred), "drift", len(p.Drift), "targeted", p.Targeted, "refresh_only", p.RefreshOnly)
 }
 
-type jsonProgress struct{ *ui.JSONView }
+type jsonProgress struct {
+	*ui.JSONView
+	heart *ui.Heartbeat
+}
 
-func (jsonProgress) Done(string) {}
+func (j jsonProgress) Event(e plan.Event) {
+	j.heart.Event(e)
+	j.JSONView.Event(e)
+}
+
+func (j jsonProgress) Done(string) { j.heart.Stop() }
 
 // narrowWarnings are the warnings of a plan that -target narrowed.
 func narrowWarnings(o engine.PlanOptions) hcl.Diagnostics {

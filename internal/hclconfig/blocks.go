@@ -231,7 +231,8 @@ func (l *loader) checkBody(body hcl.Body, spec hcldec.Spec, block *provider.Bloc
 	}
 	content, d := body.Content(schema)
 	for _, diag := range d {
-		if diag.Summary == "Unsupported argument" || diag.Summary == "Unsupported block type" {
+		// HCL suggests a name itself where the schema has a close one.
+		if (diag.Summary == "Unsupported argument" || diag.Summary == "Unsupported block type") && !strings.Contains(diag.Detail, "Did you mean") {
 			diag.Detail += suggestFromSchema(diag, block)
 		}
 	}

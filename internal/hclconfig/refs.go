@@ -411,7 +411,9 @@ func sortedAttrs(attrs hcl.Attributes) []*hcl.Attribute {
 func didYouMean(name string, candidates []string) string {
 	best, bestDist := "", 3
 	for _, c := range candidates {
-		if d := levenshtein(name, c); d < bestDist {
+		// The name itself is never a suggestion: where it is a
+		// candidate, the mistake is elsewhere.
+		if d := levenshtein(name, c); d < bestDist && c != name {
 			best, bestDist = c, d
 		}
 	}

@@ -42,6 +42,8 @@ type Progress struct {
 	stop   chan struct{}
 	exited chan struct{}
 	done   sync.Once
+	// heart reports long operations off a terminal.
+	heart *Heartbeat
 }
 
 type operation struct {
@@ -59,6 +61,14 @@ func NewProgress(w io.Writer, tty bool) *Progress {
 		p.stop = make(chan struct{})
 		p.exited = make(chan struct{})
 		go p.loop(redrawEvery)
+	} else {
+		p.heart = NewHeartbeat(func(address string, action plan.Action, elapsed time.Duration) {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			if !p.closed {
+				io.WriteString(p.w, stillLine(address, action, elapsed)+"\n")
+			}
+		})
 	}
 	return p
 }
@@ -87,6 +97,9 @@ func (p *Progress) Event(e plan.Event) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.heart != nil {
+		p.heart.Event(e)
+	}
 	if !p.tty || p.closed {
 		var line string
 		if e.Phase == plan.Started {
@@ -119,6 +132,9 @@ func (p *Progress) Event(e plan.Event) {
 // is safe to call more than once; only the first call writes.
 func (p *Progress) Done(summary string) {
 	p.done.Do(func() {
+		if p.heart != nil {
+			p.heart.Stop()
+		}
 		if p.tty {
 			close(p.stop)
 			<-p.exited

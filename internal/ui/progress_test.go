@@ -188,3 +188,41 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// Off a terminal, an operation still running is reported every ten
+// seconds of its own time, as Terraform does; the clock is the test's.
+func TestProgressHeartbeat(t *testing.T) {
+	check := heartbeatCheck
+	heartbeatCheck = time.Hour // only the test's calls check
+	defer func() { heartbeatCheck = check }()
+	var b bytes.Buffer
+	p := NewProgress(&b, false)
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	p.heart.now = func() time.Time { return now }
+	p.Event(plan.Event{Addr: "tether_value.slow", Action: plan.Create, Phase: plan.Started})
+	p.Event(plan.Event{Addr: "tether_value.gone", Action: plan.Delete, Phase: plan.Started, ID: "g"})
+	p.Event(plan.Event{Addr: "tether_value.quick", Action: plan.Update, Phase: plan.Started, ID: "q"})
+	now = now.Add(5 * time.Second)
+	p.heart.check()
+	p.Event(plan.Event{Addr: "tether_value.quick", Action: plan.Update, Phase: plan.Succeeded, Elapsed: 5 * time.Second, ID: "q"})
+	now = now.Add(6 * time.Second) // 11s
+	p.heart.check()
+	p.heart.check()                 // nothing new is due
+	now = now.Add(14 * time.Second) // 25s: one beat, at 20s, not two
+	p.heart.check()
+	p.Event(plan.Event{Addr: "tether_value.gone", Action: plan.Delete, Phase: plan.Succeeded, Elapsed: 25 * time.Second})
+	now = now.Add(5 * time.Second) // 30s
+	p.heart.check()
+	p.Done("")
+	checkText(t, b.String(), `tether_value.slow: Creating...
+tether_value.gone: Destroying... [id=g]
+tether_value.quick: Modifying... [id=q]
+tether_value.quick: Modifications complete after 5s [id=q]
+tether_value.slow: Still creating... [10s elapsed]
+tether_value.gone: Still destroying... [10s elapsed]
+tether_value.slow: Still creating... [20s elapsed]
+tether_value.gone: Still destroying... [20s elapsed]
+tether_value.gone: Destruction complete after 25s
+tether_value.slow: Still creating... [30s elapsed]
+`)
+}

@@ -1,0 +1,99 @@
+package ui
+
+import (
+	"sync"
+	"time"
+
+	"github.com/tetherhq/tether/internal/plan"
+)
+
+// HeartbeatEvery is how often a long operation is reported as still
+// running off a terminal: Terraform's "Still creating... [10s elapsed]".
+const HeartbeatEvery = 10 * time.Second
+
+// heartbeatCheck is how often running operations are looked at. A
+// variable so that tests can take the ticker out of the way.
+var heartbeatCheck = time.Second
+
+// Heartbeat reports each operation still running every HeartbeatEvery of
+// its own time, where no live view shows it: in a CI log, a long create
+// otherwise looks like a hang.
+type Heartbeat struct {
+	beat func(address string, action plan.Action, elapsed time.Duration)
+	now  func() time.Time
+
+	mu   sync.Mutex
+	ops  []*beating
+	stop chan struct{}
+	done chan struct{}
+	once sync.Once
+}
+
+type beating struct {
+	addr   string
+	action plan.Action
+	start  time.Time
+	beats  int
+}
+
+// NewHeartbeat starts reporting through beat; Stop ends it.
+func NewHeartbeat(beat func(address string, action plan.Action, elapsed time.Duration)) *Heartbeat {
+	h := &Heartbeat{beat: beat, now: time.Now, stop: make(chan struct{}), done: make(chan struct{})}
+	go h.loop()
+	return h
+}
+
+func (h *Heartbeat) loop() {
+	defer close(h.done)
+	t := time.NewTicker(heartbeatCheck)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.stop:
+			return
+		case <-t.C:
+			h.check()
+		}
+	}
+}
+
+// Event follows operations as they start and end.
+func (h *Heartbeat) Event(e plan.Event) {
+	if e.Step != plan.NoOp {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if e.Phase == plan.Started {
+		h.ops = append(h.ops, &beating{addr: e.Addr, action: e.Action, start: h.now()})
+		return
+	}
+	for i, op := range h.ops {
+		if op.addr == e.Addr && op.action == e.Action {
+			h.ops = append(h.ops[:i], h.ops[i+1:]...)
+			return
+		}
+	}
+}
+
+// check reports every operation whose next beat is due.
+func (h *Heartbeat) check() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	now := h.now()
+	for _, op := range h.ops {
+		el := now.Sub(op.start)
+		if el >= time.Duration(op.beats+1)*HeartbeatEvery {
+			op.beats = int(el / HeartbeatEvery)
+			h.beat(op.addr, op.action, op.start.Add(time.Duration(op.beats)*HeartbeatEvery).Sub(op.start))
+		}
+	}
+}
+
+// Stop ends the reports; it is safe to call more than once.
+func (h *Heartbeat) Stop() {
+	h.once.Do(func() {
+		close(h.stop)
+		<-h.done
+	})
+}
