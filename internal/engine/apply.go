@@ -652,6 +652,14 @@ func (e *Engine) commitOutputs(ctx context.Context, p *Planned, res *Result) hcl
 		if ni.deferred || ni.value == cty.NilVal || !unmarked(ni.value).IsWhollyKnown() {
 			continue
 		}
+		if unmarked(ni.value).IsNull() {
+			// As in Terraform, a null output is not recorded: `output`
+			// lists it nowhere, and an earlier value is dropped.
+			if _, ok := p.outputs[n.cfg.Name]; ok {
+				ch.DeleteOutputs = append(ch.DeleteOutputs, n.cfg.Name)
+			}
+			continue
+		}
 		raw, err := encodeOutput(unmarked(ni.value))
 		if err != nil {
 			continue

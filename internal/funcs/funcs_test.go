@@ -631,3 +631,14 @@ func TestFunctionsWithoutReferenceSupportRefuseReferences(t *testing.T) {
 		t.Fatal("env_reference accepted a number")
 	}
 }
+
+// TestDocumentedWhereTerraform111Crashes: where the Terraform 1.11
+// binary has a bug that Terraform 1.12 fixed (cty 1.16.1 and 1.16.2),
+// the result is the one Terraform's documentation gives.
+func TestDocumentedWhereTerraform111Crashes(t *testing.T) {
+	runCases(t, []exprCase{
+		{`element(["a", "b", "c"], -1)`, `"c"`}, // 1.11: panic in function implementation
+		{`element(["a", "b", "c"], -4)`, `"c"`}, // 1.11: the same
+		{`format("%v", null)`, `"null"`},        // 1.11: unknown, then null
+	})
+}
