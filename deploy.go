@@ -49,6 +49,7 @@ func (st *Stack) deployClosures() {
 	first := set.list[0].pos
 	program := declare(st, first, programType, kindResource, programID, nil, &options{lifecycle: config.Lifecycle{CreateBeforeDestroy: true}, internal: true})
 	program.unseen = true
+	st.terraformProgram(program)
 	// To destroy, what the closures read does not matter, and a program
 	// the deducer now refuses can still be destroyed.
 	results, err := make([]deduce.FuncResult, len(set.list)), error(nil)
@@ -477,7 +478,7 @@ func (st *Stack) checkEnvNames(list []*closure) {
 // variable: the attribute's value as text (see encodeEnv).
 func envValue(st *Stack, c *construct, name string) Output[string] {
 	addr := c.addr
-	l := &lazy{stack: st, deps: []string{addr}, desc: addr + "." + name, ty: cty.String}
+	l := &lazy{stack: st, deps: []string{addr}, desc: addr + "." + name, ty: cty.String, tf: terraformEnv(c, name)}
 	l.eval = func(sc config.Scope) (cty.Value, hcl.Diagnostics) {
 		v := getAttr(sc.Value(addr), name, cty.DynamicPseudoType)
 		uv, m := v.UnmarkDeep()
@@ -519,6 +520,7 @@ func (st *Stack) configureFunction(cl *closure, path Output[string]) {
 	st.diags = append(st.diags, b.diags...)
 	n.Refs = nodeRefs(b.depList(), cl.pos)
 	n.Eval = st.evalConfig(n, cl.api, tm, cl.owner.schema.Block, true)
+	terraformNode(n, cl.api, tm)
 }
 
 // configureTests adds a tester's test closures to its test blocks. The
@@ -585,6 +587,7 @@ func (st *Stack) configureTests(tc *construct, tests []*closure, path Output[str
 		}
 		return withAttrs(uv, map[string]cty.Value{"test": cty.MapVal(merged).WithMarks(ownM)}).WithMarks(m), diags
 	}
+	terraformTests(n, tm)
 }
 
 // withAttrs returns obj with some attributes replaced.

@@ -52,6 +52,9 @@ type lazy struct {
 	// attr is set for an attribute of a resource (tether.Attr): what a
 	// closure reads at run time (see capture.go).
 	attr *attrRead
+	// tf writes the value in Terraform's native syntax, for synth; nil
+	// when Terraform cannot compute it (see synth.go).
+	tf func() (string, error)
 }
 
 // lazyHolder is implemented by every Output, whatever its T.
@@ -113,7 +116,7 @@ const badVerbPrefix = "${tether:verb:"
 // nullLazy is the value of a zero Output.
 var nullLazy = &lazy{desc: "a zero Output", ty: cty.DynamicPseudoType, eval: func(config.Scope) (cty.Value, hcl.Diagnostics) {
 	return cty.NullVal(cty.DynamicPseudoType), nil
-}}
+}, tf: func() (string, error) { return "null", nil }}
 
 // Val makes an Output of a value. The value may hold Outputs or tokens
 // inside it (a struct or map with lazy fields): the result then waits for
@@ -122,7 +125,7 @@ func Val[T any](v T) Output[T] {
 	pos := caller(1)
 	b := &builder{where: "tether.Val", pos: pos}
 	t := b.value(reflect.ValueOf(&v).Elem(), "", 0)
-	l := &lazy{stack: b.stack, deps: b.depList(), desc: "the value given to tether.Val at " + posString(pos), ty: ctyTypeOf(reflect.TypeFor[T]())}
+	l := &lazy{stack: b.stack, deps: b.depList(), desc: "the value given to tether.Val at " + posString(pos), ty: ctyTypeOf(reflect.TypeFor[T]()), tf: t.terraformNative}
 	if len(b.diags) > 0 {
 		l.err = b.diags[0]
 	}
@@ -372,7 +375,7 @@ func Attr[T any](r Dependable, name string) Output[T] {
 			return cty.UnknownVal(ty.WithoutOptionalAttributesDeep()), nil
 		}}}
 	}
-	l := &lazy{stack: c.stack, deps: []string{c.addr}, desc: c.addr + "." + name, ty: ty}
+	l := &lazy{stack: c.stack, deps: []string{c.addr}, desc: c.addr + "." + name, ty: ty, tf: terraformAttr(c.addr, name)}
 	switch {
 	case c.kind == kindComponent:
 		l.err = diagAt(pos, "A component has no attributes", "tether.Attr was given the component %s; pass one of its resources, or a value the component exposes.", c.addr)
@@ -415,7 +418,7 @@ func Sprintf(format string, args ...any) Output[string] {
 	s := fmt.Sprintf(format, args...)
 	b := &builder{where: "tether.Sprintf", pos: pos}
 	t := b.value(reflect.ValueOf(s), "", 0)
-	l := &lazy{stack: b.stack, deps: b.depList(), desc: "the string made by tether.Sprintf at " + posString(pos), ty: cty.String}
+	l := &lazy{stack: b.stack, deps: b.depList(), desc: "the string made by tether.Sprintf at " + posString(pos), ty: cty.String, tf: t.terraformNative}
 	if len(b.diags) > 0 {
 		l.err = b.diags[0]
 	}

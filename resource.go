@@ -198,6 +198,7 @@ func declare(scope Scope, pos hcl.Range, t *Type, kind constructKind, id string,
 		}
 	}
 	n.Eval = st.evalConfig(n, t.Func, tm, schema.Block, kind == kindResource)
+	terraformNode(n, t.Func, tm)
 	st.nodes = append(st.nodes, n)
 	return c
 }
@@ -520,6 +521,9 @@ func (st *Stack) providerNode(p *providerUse) *config.Node {
 	}
 	n := &config.Node{Kind: config.Provider, Addr: p.addr(), Name: p.name, Provider: p.addr(), Source: p.source.String(), DeclRange: pos, Refs: nodeRefs(p.deps, pos)}
 	n.Eval = st.evalConfig(n, "provider "+p.name, p.config, block, false)
+	if p.set {
+		terraformNode(n, "provider "+p.name, p.config)
+	}
 	return n
 }
 

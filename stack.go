@@ -48,6 +48,8 @@ type Stack struct {
 	// closures are the functions of the program handed to
 	// infrastructure (see closure.go).
 	closures *closureSet
+	// files are the configuration's Files, for synth.
+	files map[string]string
 }
 
 // Scope is where resources, data sources and components are declared: a
@@ -145,6 +147,8 @@ func NewComponent(scope Scope, id string) *Component {
 	st.nodes = append(st.nodes, &config.Node{
 		Kind: config.Module, Addr: c.addr, Module: parent.module, Name: id, DeclRange: pos,
 		Eval: func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) { return cty.EmptyObjectVal, nil },
+		// A component is a module of the resources declared in it.
+		Terraform: func() (any, hcl.Diagnostics) { return map[string]any{}, nil },
 	})
 	return &Component{c: c}
 }
@@ -331,6 +335,7 @@ func (s *Stack) Export(name string, value any, opts ...ExportOption) {
 		}
 		return v, diags
 	}
+	terraformOutput(n, t)
 	st.nodes = append(st.nodes, n)
 }
 
@@ -426,7 +431,7 @@ func (st *Stack) seal() (*config.Config, hcl.Diagnostics) {
 	for _, name := range st.provOrder {
 		st.nodes = append(st.nodes, st.providerNode(st.providers[name]))
 	}
-	cfg := &config.Config{Nodes: st.nodes, Sources: sourceFiles()}
+	cfg := &config.Config{Nodes: st.nodes, Sources: sourceFiles(), Files: st.files}
 	return cfg, st.diags
 }
 

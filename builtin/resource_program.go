@@ -17,6 +17,8 @@ type Program struct {
 // and a tether.Reference[string]'s String(), on its own (references to
 // other types go in with tether.Set).
 type ProgramArgs struct {
+	// Path of the executable to copy instead of the one running the provider, relative to the working folder: `tether synth` writes a Go program beside the Terraform JSON and names it here, so that Terraform's provider runs the program's closures. Optional.
+	Source string `tether:"source"`
 }
 
 // NewProgram declares a tether_program resource with the given id, which must be unique
@@ -43,4 +45,9 @@ func (r *Program) Path() tether.Output[string] {
 // Sha256 returns sha256: SHA-256 of the executable, in hex. A different executable at the next plan replaces the copy.
 func (r *Program) Sha256() tether.Output[string] {
 	return tether.Attr[string](r, "sha256")
+}
+
+// Source returns source, described at ProgramArgs.Source.
+func (r *Program) Source() tether.Output[string] {
+	return tether.Attr[string](r, "source")
 }

@@ -123,6 +123,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, src Source) i
 		return e.fmt(rest)
 	case "validate":
 		return e.validate(ctx, rest)
+	case "synth":
+		return e.synth(ctx, rest)
 	case "gen":
 		return e.gen(ctx, rest)
 	case "test":
@@ -153,6 +155,7 @@ Commands:
   show       Show state or a saved plan      [-json] [FILE]
   console    Evaluate expressions read from standard input
   validate   Check the configuration         [--json]
+  synth      Write it as Terraform JSON      [--out DIR]
   fmt        Rewrite files in the canonical format  [--check] [--diff]
   output     Show root outputs               [--json] [--raw] [NAME]
   state      Read and edit state: list, show, rm, mv, unlock

@@ -70,6 +70,16 @@ type Config struct {
 	// Evaluate, when the front-end has it, evaluates an expression in the
 	// root module with the values scope gives (`tether console`).
 	Evaluate func(src string, scope Scope) (cty.Value, hcl.Diagnostics)
+	// Required are the root module's required_providers by local name,
+	// when the front-end has them, for synth to write back with their
+	// version constraints. Providers used and not listed are required
+	// by their type's name.
+	Required map[string]ProviderRequirement
+	// Files are the files a configuration needs beside its Terraform JSON
+	// when synth writes it: by name relative to the output folder, the
+	// path of the file to copy there (a Go program's own executable, for
+	// the closures it deploys).
+	Files map[string]string
 }
 
 // Node is one declaration.
@@ -153,6 +163,19 @@ type Node struct {
 	// while planning, final values while applying. Resources are evaluated
 	// against the schema the front-end was given.
 	Eval func(scope Scope, inst Instance) (cty.Value, hcl.Diagnostics)
+
+	// Terraform writes the node in Terraform's language, for `tether
+	// synth` (internal/synth). It returns, in Terraform's JSON syntax, the
+	// body of the node's block: for a resource, data source, provider,
+	// variable, output, check or module call an object of its arguments,
+	// nested blocks and meta-arguments; for a local its expression. Strings
+	// in it are templates, and references in them name nodes by their
+	// whole address (module.site.tether_file.page.path), whatever module
+	// the node is in: synth makes them relative, passing values between
+	// modules where they cross. Errors say what cannot be written in
+	// Terraform's language and why. Nil means the front-end cannot write
+	// this node; synth reports it.
+	Terraform func() (any, hcl.Diagnostics)
 }
 
 // Instance identifies the instance being evaluated: its count.index or

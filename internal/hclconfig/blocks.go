@@ -47,6 +47,7 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	if !l.declare(n) {
 		return
 	}
+	m.terraformBlock(n, b.Body, resourceArgs)
 	meta, remain, d := b.Body.PartialContent(resourceMetaSchema)
 	l.diags = append(l.diags, d...)
 
@@ -349,6 +350,7 @@ func (m *module) provider(b *hcl.Block) {
 	if !l.declare(n) {
 		return
 	}
+	m.terraformBlock(n, b.Body, plainArgs)
 	repeatKind := ""
 	if a, ok := meta.Attributes["for_each"]; ok {
 		if alias == "" {
@@ -430,6 +432,7 @@ func (m *module) locals(b *hcl.Block) {
 		if !m.l.declare(n) {
 			continue
 		}
+		m.terraformExpr(n, a.Expr)
 		m.expression(n, a.Expr)
 	}
 }
@@ -464,6 +467,7 @@ func (m *module) output(b *hcl.Block) {
 	if !l.declare(n) {
 		return
 	}
+	m.terraformBlock(n, b.Body, outputArgs)
 	content, d := b.Body.Content(outputSchema)
 	l.diags = append(l.diags, d...)
 	for _, flag := range []struct {
@@ -555,6 +559,7 @@ func (m *module) check(b *hcl.Block) {
 	if !l.declare(n) {
 		return
 	}
+	m.terraformBlock(n, b.Body, plainArgs)
 	content, d := b.Body.Content(checkSchema)
 	l.diags = append(l.diags, d...)
 	var traversals []hcl.Traversal

@@ -112,6 +112,10 @@ func Load(dir string, opts Options) (*config.Config, hcl.Diagnostics) {
 		return l.cfg, l.diags
 	}
 	l.implicitProviders()
+	l.cfg.Required = map[string]config.ProviderRequirement{}
+	for local, rp := range root.required {
+		l.cfg.Required[local] = config.ProviderRequirement{Source: rp.source, Constraints: rp.constraints, DeclRange: rp.rng}
+	}
 	for _, f := range l.pending {
 		f()
 	}

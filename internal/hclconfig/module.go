@@ -176,6 +176,7 @@ func (m *module) moduleCall(b *hcl.Block) {
 	if !l.declare(n) {
 		return
 	}
+	n.Terraform = m.refuseModule(n)
 	content, remain, d := b.Body.PartialContent(moduleMetaSchema)
 	l.diags = append(l.diags, d...)
 	if d.HasErrors() {

@@ -46,27 +46,51 @@ func programResourceSchema() *provider.ResourceSchema {
 				Computed:    true,
 				Description: "Random identifier assigned at creation; also the name of the copy's folder in the runtime folder.",
 			},
+			"source": {
+				Type:        cty.String,
+				Optional:    true,
+				Description: "Path of the executable to copy instead of the one running the provider, relative to the working folder: `tether synth` writes a Go program beside the Terraform JSON and names it here, so that Terraform's provider runs the program's closures.",
+			},
 		},
 	}}
 }
 
-func programObject(sum, path, id cty.Value) cty.Value {
-	return cty.ObjectVal(map[string]cty.Value{"sha256": sum, "path": path, "id": id})
+func programObject(sum, path, id, source cty.Value) cty.Value {
+	return cty.ObjectVal(map[string]cty.Value{"sha256": sum, "path": path, "id": id, "source": source})
+}
+
+// programSource is the executable a program resource copies: its source,
+// or this process's own.
+func programSource(config cty.Value) (string, string, error) {
+	src, ok := knownString(attr(config, "source"))
+	if !ok || src == "" {
+		return selfDigest()
+	}
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		return "", "", err
+	}
+	sum, err := fileDigest(abs)
+	return abs, sum, err
 }
 
 func (programResource) validate(cty.Value) hcl.Diagnostics { return nil }
 
 func (r programResource) plan(ctx context.Context, req provider.PlanRequest) provider.PlanResponse {
-	_, sum, err := selfDigest()
+	source := attr(req.ProposedNewState, "source")
+	if !source.IsKnown() {
+		return provider.PlanResponse{PlannedState: programObject(cty.UnknownVal(cty.String), cty.UnknownVal(cty.String), cty.UnknownVal(cty.String), source)}
+	}
+	_, sum, err := programSource(req.ProposedNewState)
 	if err != nil {
-		return provider.PlanResponse{PlannedState: req.ProposedNewState, Diagnostics: opError("Cannot read this program's executable", err)}
+		return provider.PlanResponse{PlannedState: req.ProposedNewState, Diagnostics: opError("Cannot read the program's executable", err)}
 	}
 	prior := req.PriorState
 	current := cty.StringVal(sum)
 	if !prior.IsNull() && !changed(attr(prior, "sha256"), current) {
-		return provider.PlanResponse{PlannedState: prior, PlannedPrivate: req.PriorPrivate}
+		return provider.PlanResponse{PlannedState: programObject(current, attr(prior, "path"), attr(prior, "id"), source), PlannedPrivate: req.PriorPrivate}
 	}
-	resp := provider.PlanResponse{PlannedState: programObject(current, cty.UnknownVal(cty.String), cty.UnknownVal(cty.String))}
+	resp := provider.PlanResponse{PlannedState: programObject(current, cty.UnknownVal(cty.String), cty.UnknownVal(cty.String), source)}
 	if !prior.IsNull() {
 		resp.RequiresReplace = []cty.Path{cty.GetAttrPath("sha256")}
 	}
@@ -89,9 +113,9 @@ func (r programResource) apply(ctx context.Context, req provider.ApplyRequest) p
 		return provider.ApplyResponse{NewState: cty.NullVal(planned.Type()), Diagnostics: opError(summary, err)}
 	}
 	want, _ := knownString(attr(planned, "sha256"))
-	exe, _, err := selfDigest()
+	exe, _, err := programSource(planned)
 	if err != nil {
-		return fail("Cannot read this program's executable", err)
+		return fail("Cannot read the program's executable", err)
 	}
 	id := newID()
 	dir, err := r.rt.instanceDir(id)
@@ -112,7 +136,7 @@ func (r programResource) apply(ctx context.Context, req provider.ApplyRequest) p
 		return fail("Cannot copy this program's executable", err)
 	}
 	return provider.ApplyResponse{
-		NewState: programObject(cty.StringVal(got), cty.StringVal(path), cty.StringVal(id)),
+		NewState: programObject(cty.StringVal(got), cty.StringVal(path), cty.StringVal(id), attr(planned, "source")),
 		Private:  instanceState{Dir: dir}.encode(),
 	}
 }

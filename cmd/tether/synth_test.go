@@ -1,0 +1,228 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The synth tests run what `tether synth` writes with the real terraform
+// binary and the built-in provider's plugin build (the dev override the
+// differential tests use), next to `tether up` of the same example.
+
+// TestSynthAppliesLikeUp applies the synthesised JSON of an example with
+// terraform and the example itself with tether: the same number of
+// resources is created, and the same files are written, but for the
+// random string each run draws.
+func TestSynthAppliesLikeUp(t *testing.T) {
+	tools := synthTools(t)
+	for _, example := range []string{"hello"} {
+		t.Run(example, func(t *testing.T) {
+			up := exampleCopy(t, example)
+			tt := side{name: "tether", bin: tools.tether, dir: up, env: exampleEnv(tools, false)}
+			tf := side{name: "terraform", bin: tools.terraform, dir: filepath.Join(t.TempDir(), "tf"), env: exampleEnv(tools, true)}
+			synthInto(t, tools, example, tf.dir)
+
+			tfRes, ttRes := both(tf, tt, func(s side) cmdResult {
+				if s.name == "terraform" {
+					return s.run(tfApply...)
+				}
+				return s.run(ttApply...)
+			})
+			mustSucceed(t, "apply", tfRes, ttRes)
+			if tfSum, ttSum := applySummary(tfRes.stdout), applySummary(ttRes.stdout); tfSum != ttSum {
+				t.Errorf("terraform reports %q, tether %q\n%s\n%s", tfSum, ttSum, tfRes, ttRes)
+			}
+			tfFiles, ttFiles := normalizedOut(t, tf), normalizedOut(t, tt)
+			if len(tfFiles) == 0 {
+				t.Fatalf("terraform wrote nothing under out/: the case compares nothing")
+			}
+			for name, content := range tfFiles {
+				if got, ok := ttFiles[name]; !ok {
+					t.Errorf("out/%s written by terraform is missing from tether's", name)
+				} else if got != content {
+					t.Errorf("out/%s differs\nterraform:\n%s\ntether:\n%s", name, content, got)
+				}
+			}
+			for name := range ttFiles {
+				if _, ok := tfFiles[name]; !ok {
+					t.Errorf("tether wrote out/%s, which terraform did not", name)
+				}
+			}
+			tfRes = tf.run(tfPlan...)
+			if tfRes.code != 0 {
+				t.Errorf("terraform's plan after applying the synthesised JSON must show no changes:\n%s", tfRes)
+			}
+			destroyBoth(t, tf, tt)
+		})
+	}
+}
+
+// TestSynthPlansLikeTether plans the synthesised JSON of Go programs with
+// terraform: it validates, and the plan creates as many resources as
+// tether's plan of the program.
+func TestSynthPlansLikeTether(t *testing.T) {
+	tools := synthTools(t)
+	for _, example := range []string{"echo"} {
+		t.Run(example, func(t *testing.T) {
+			dir := exampleCopy(t, example)
+			tt := side{name: "tether", bin: tools.tether, dir: dir, env: exampleEnv(tools, false)}
+			tf := side{name: "terraform", bin: tools.terraform, dir: filepath.Join(t.TempDir(), "tf"), env: exampleEnv(tools, true)}
+			synthInto(t, tools, example, tf.dir)
+			if r := tf.run("validate", "-no-color"); r.code != 0 {
+				t.Fatalf("terraform validate of the synthesised JSON failed:\n%s", r)
+			}
+			tfRes, ttRes := both(tf, tt, func(s side) cmdResult {
+				if s.name == "terraform" {
+					return s.run("plan", "-input=false", "-no-color")
+				}
+				return s.run("plan")
+			})
+			mustSucceed(t, "plan", tfRes, ttRes)
+			tfCount, ttCount := planCount(tfRes.stdout), planCount(ttRes.stdout)
+			if tfCount == "" || tfCount != ttCount {
+				t.Errorf("terraform plans %q, tether %q\n%s\n%s", tfCount, ttCount, tfRes, ttRes)
+			}
+			if example != "echo" {
+				return
+			}
+			// The closure runs under terraform's provider from the
+			// program synth wrote beside the JSON, and answers.
+			r := tf.run(tfApply...)
+			t.Cleanup(func() { tf.run(tfDestroy...) })
+			if r.code != 0 {
+				t.Fatalf("terraform apply of the synthesised echo failed:\n%s", r)
+			}
+			url := strings.TrimSpace(tf.run("output", "-raw", "url").stdout)
+			if !strings.HasPrefix(url, "http://127.0.0.1:") {
+				t.Fatalf("the url output is %q, not a loopback URL", url)
+			}
+			resp, err := http.Get(url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if string(body) != "Hello" {
+				t.Errorf("GET %s answered %d %q, want Hello", url, resp.StatusCode, body)
+			}
+		})
+	}
+}
+
+var planCountRE = regexp.MustCompile(`Plan: (\d+) to add, (\d+) to change, (\d+) to destroy`)
+
+func planCount(stdout string) string {
+	if m := planCountRE.FindString(stdout); m != "" {
+		return m
+	}
+	return ""
+}
+
+func synthTools(t *testing.T) diffTools {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds tether, its provider plugin and examples, and runs terraform: skipped with -short")
+	}
+	if _, err := exec.LookPath("terraform"); err != nil {
+		t.Skip("terraform not on PATH: the synth tests run what tether synth writes with the terraform 1.11 binary")
+	}
+	return buildDiffTools(t)
+}
+
+// synthInto runs tether synth on a fresh copy of an example, writing to
+// out.
+func synthInto(t *testing.T, tools diffTools, example, out string) {
+	t.Helper()
+	s := side{name: "tether", bin: tools.tether, dir: exampleCopy(t, example), env: exampleEnv(tools, false)}
+	if r := s.run("synth", "--out", out); r.code != 0 || r.err != nil {
+		t.Fatalf("tether synth failed: %v\n%s", r.err, r)
+	}
+}
+
+// exampleCopy copies examples/NAME to a temporary folder, without what a
+// run there left behind; a Go program gets a go.mod that builds it with
+// this repository's SDK, offline.
+func exampleCopy(t *testing.T, name string) string {
+	t.Helper()
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), name)
+	if err := copyTree(filepath.Join(repo, "examples", name), dir, ""); err != nil {
+		t.Fatal(err)
+	}
+	for _, leftover := range []string{"out", ".tether", "tether.out"} {
+		os.RemoveAll(filepath.Join(dir, leftover))
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "*.go")); len(m) > 0 {
+		mod, err := os.ReadFile(filepath.Join(repo, "go.mod"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		goVersion := "1.26"
+		for _, line := range strings.Split(string(mod), "\n") {
+			if v, ok := strings.CutPrefix(line, "go "); ok {
+				goVersion = strings.TrimSpace(v)
+			}
+		}
+		gomod := fmt.Sprintf("module example.com/%s\n\ngo %s\n\nrequire github.com/tetherhq/tether v0.0.0\n\nreplace github.com/tetherhq/tether => %s\n", name, goVersion, repo)
+		sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// exampleEnv is diffEnv with the go command kept offline and building
+// with the example's own go.mod. Tether runs its built-in provider in
+// process, not the plugin build terraform is pointed at: a plugin's
+// schema over the protocol lacks what the SDK's closures need.
+func exampleEnv(tools diffTools, forTerraform bool) []string {
+	var env []string
+	for _, kv := range diffEnv(tools) {
+		if forTerraform || !strings.HasPrefix(kv, "TF_CLI_CONFIG_FILE=") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOTOOLCHAIN=local")
+}
+
+// normalizedOut reads the files a side wrote under out/, with the random
+// string its tether_random drew replaced by RANDOM: the one thing two
+// runs cannot share.
+func normalizedOut(t *testing.T, s side) map[string]string {
+	t.Helper()
+	args := []string{"state", "show", "tether_random.suffix"}
+	if s.name == "terraform" {
+		args = append(args, "-no-color")
+	}
+	r := s.run(args...)
+	m := regexp.MustCompile(`result\s*=\s*"([^"]+)"`).FindStringSubmatch(r.stdout)
+	if r.code != 0 || m == nil {
+		t.Fatalf("cannot read the random string %s drew:\n%s", s.name, r)
+	}
+	files, err := readTree(filepath.Join(s.dir, "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for name, f := range files {
+		out[name] = fmt.Sprintf("%v\n%s", f.mode, strings.ReplaceAll(string(f.content), m[1], "RANDOM"))
+	}
+	return out
+}

@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/tetherhq/tether/internal/synth"
+)
+
+// synth writes the configuration as Terraform JSON.
+func (e *env) synth(ctx context.Context, args []string) int {
+	var c common
+	fs := e.flags("synth", &c)
+	out := fs.String("out", "tether.out", "folder to write the Terraform JSON to, relative to the configuration folder")
+	if code := e.parseCommon(fs, &c, args); code >= 0 {
+		return code
+	}
+	if len(*c.vars.list) > 0 {
+		return e.errorf("synth writes the variables' declarations, not values: give -var and -var-file to terraform where it runs the output instead.")
+	}
+	if err := c.chdir(); err != nil {
+		return e.errorf("%v", err)
+	}
+	pool, cfg, ok := e.load(ctx, &c)
+	pool.close()
+	if !ok {
+		return 1
+	}
+	diags := synth.Write(cfg, *out)
+	e.configDiagnostics(cfg, diags)
+	if diags.HasErrors() {
+		return 1
+	}
+	// Terraform reads these from the folder it runs in, as Tether read
+	// them from the configuration folder.
+	vars, _ := filepath.Glob("*.auto.tfvars*")
+	if _, err := os.Stat("terraform.tfvars"); err == nil {
+		vars = append(vars, "terraform.tfvars")
+	}
+	if _, err := os.Stat("terraform.tfvars.json"); err == nil {
+		vars = append(vars, "terraform.tfvars.json")
+	}
+	for _, v := range vars {
+		if !strings.HasSuffix(v, ".tfvars") && !strings.HasSuffix(v, ".tfvars.json") {
+			continue
+		}
+		b, err := os.ReadFile(v)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(*out, v), b, 0o644)
+		}
+		if err != nil {
+			return e.errorf("cannot copy %s to %s: %v", v, *out, err)
+		}
+	}
+	fmt.Fprintf(e.stdout, "Wrote the configuration as Terraform JSON to %s; run terraform init and apply there.\n", filepath.Join(*out, synth.FileName))
+	return 0
+}

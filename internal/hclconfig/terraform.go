@@ -1,0 +1,196 @@
+package hclconfig
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/synth"
+)
+
+// This file writes blocks back in Terraform's JSON syntax for synth
+// (config.Node.Terraform). An expression keeps its own text inside an
+// interpolation, "${...}", which means in JSON what it meant in the file;
+// literals become JSON values and simple templates stay templates. Only
+// the root module's references are whole addresses, so a module's
+// blocks are refused.
+
+// argKinds says how a block's arguments are written when they are not
+// expressions.
+type argKinds struct {
+	// constant arguments take literal values, never templates
+	// (a variable's default and description).
+	constant map[string]bool
+	// raw arguments keep their text as a string: a type constraint, a
+	// provider reference.
+	raw map[string]bool
+	// lists are lists of references or names, each kept as text
+	// (depends_on, ignore_changes).
+	lists map[string]bool
+}
+
+var (
+	resourceArgs = argKinds{raw: set("provider"), lists: set("depends_on", "ignore_changes", "replace_triggered_by")}
+	variableArgs = argKinds{constant: set("default", "description", "sensitive", "nullable", "ephemeral"), raw: set("type")}
+	outputArgs   = argKinds{constant: set("description", "sensitive", "ephemeral"), lists: set("depends_on")}
+	plainArgs    = argKinds{}
+)
+
+func set(names ...string) map[string]bool {
+	m := map[string]bool{}
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// terraformBlock sets a node's Terraform form to its block's body.
+func (m *module) terraformBlock(n *config.Node, body hcl.Body, kinds argKinds) {
+	if m.path != "" {
+		n.Terraform = m.refuseModule(n)
+		return
+	}
+	src := m.l.cfg.Sources
+	n.Terraform = func() (any, hcl.Diagnostics) {
+		sb, ok := body.(*hclsyntax.Body)
+		if !ok {
+			return nil, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Cannot synthesise JSON syntax",
+				Detail:   fmt.Sprintf("%s is written in Terraform's JSON syntax already; synth writes configurations of *.tf files.", n.Addr),
+				Subject:  n.DeclRange.Ptr(),
+			}}
+		}
+		return bodyJSON(sb, kinds, src)
+	}
+}
+
+// terraformExpr sets a local's Terraform form to its expression.
+func (m *module) terraformExpr(n *config.Node, expr hcl.Expression) {
+	if m.path != "" {
+		n.Terraform = m.refuseModule(n)
+		return
+	}
+	src := m.l.cfg.Sources
+	n.Terraform = func() (any, hcl.Diagnostics) {
+		se, ok := expr.(hclsyntax.Expression)
+		if !ok {
+			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot synthesise JSON syntax", Detail: fmt.Sprintf("%s is written in Terraform's JSON syntax already; synth writes configurations of *.tf files.", n.Addr), Subject: n.DeclRange.Ptr()}}
+		}
+		return exprJSON(se, src), nil
+	}
+}
+
+// refuseModule is the Terraform form of what a module of *.tf files
+// declares: not written yet, as its references are relative to it.
+func (m *module) refuseModule(n *config.Node) func() (any, hcl.Diagnostics) {
+	return func() (any, hcl.Diagnostics) {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot synthesise a module call",
+			Detail:   fmt.Sprintf("%s is a module of *.tf files or is declared in one; synth does not write those yet, only the root module's blocks (and a Go program's components).", n.Addr),
+			Subject:  n.DeclRange.Ptr(),
+		}}
+	}
+}
+
+func bodyJSON(body *hclsyntax.Body, kinds argKinds, src map[string][]byte) (map[string]any, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	out := map[string]any{}
+	for name, a := range body.Attributes {
+		switch {
+		case kinds.constant[name]:
+			v, d := a.Expr.Value(nil)
+			diags = append(diags, d...)
+			if !d.HasErrors() {
+				out[name] = synth.JSON(v, false)
+			}
+		case kinds.raw[name]:
+			out[name] = text(a.Expr.Range(), src)
+		case kinds.lists[name]:
+			tuple, ok := a.Expr.(*hclsyntax.TupleConsExpr)
+			if !ok {
+				// ignore_changes = all
+				out[name] = text(a.Expr.Range(), src)
+				continue
+			}
+			items := []any{}
+			for _, e := range tuple.Exprs {
+				items = append(items, text(e.Range(), src))
+			}
+			out[name] = items
+		default:
+			out[name] = exprJSON(a.Expr, src)
+		}
+	}
+	for _, b := range body.Blocks {
+		inner := plainArgs
+		if b.Type == "lifecycle" {
+			inner = resourceArgs
+		}
+		bj, d := bodyJSON(b.Body, inner, src)
+		diags = append(diags, d...)
+		addBlock(out, b.Type, b.Labels, bj)
+	}
+	return out, diags
+}
+
+// addBlock adds a nested block under its type and labels, the blocks of
+// one type and labels in a list, as Terraform's JSON syntax allows.
+func addBlock(out map[string]any, typ string, labels []string, body map[string]any) {
+	keys := append([]string{typ}, labels...)
+	for _, k := range keys[:len(keys)-1] {
+		next, _ := out[k].(map[string]any)
+		if next == nil {
+			next = map[string]any{}
+			out[k] = next
+		}
+		out = next
+	}
+	last := keys[len(keys)-1]
+	list, _ := out[last].([]any)
+	out[last] = append(list, body)
+}
+
+// exprJSON writes an expression: a literal as a JSON value, a template of
+// literals and interpolations as a template, anything else as one
+// interpolation of its own text.
+func exprJSON(expr hclsyntax.Expression, src map[string][]byte) any {
+	switch e := expr.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return synth.JSON(e.Val, true)
+	case *hclsyntax.TemplateWrapExpr:
+		return "${" + text(e.Wrapped.Range(), src) + "}"
+	case *hclsyntax.TemplateExpr:
+		whole := text(e.SrcRange, src)
+		if strings.HasPrefix(whole, "\"") && !strings.Contains(whole, "%{") {
+			var b strings.Builder
+			for _, p := range e.Parts {
+				if lit, ok := p.(*hclsyntax.LiteralValueExpr); ok && lit.Val.Type() == cty.String {
+					b.WriteString(synth.Escape(lit.Val.AsString()))
+					continue
+				}
+				b.WriteString("${" + text(p.Range(), src) + "}")
+			}
+			return b.String()
+		}
+	}
+	t := text(expr.Range(), src)
+	if strings.Contains(t, "<<") {
+		// A heredoc's closing marker ends its line.
+		return "${" + t + "\n}"
+	}
+	return "${" + t + "}"
+}
+
+func text(r hcl.Range, src map[string][]byte) string {
+	b := src[r.Filename]
+	if r.End.Byte > len(b) || r.Start.Byte > r.End.Byte {
+		return ""
+	}
+	return string(b[r.Start.Byte:r.End.Byte])
+}
