@@ -424,10 +424,10 @@ func (e *Engine) readDeferred(ctx context.Context, p *Planned, n *node, ni *node
 		e.failed(in.addr, plan.Read, start, d)
 		return d
 	}
-	uv, cfgMarks := marks.Unmark(cfgVal)
-	resp := in.provider(n).ReadDataSource(ctx, provider.ReadDataRequest{TypeName: n.cfg.Type, Config: uv})
-	diags = append(diags, attribute(in.addr, n.cfg, resp.Diagnostics)...)
-	if resp.Diagnostics.HasErrors() {
+	_, cfgMarks := marks.Unmark(cfgVal)
+	resp, d := e.readData(ctx, in.provider(n), in.addr, n.cfg, cfgVal)
+	diags = append(diags, attribute(in.addr, n.cfg, d)...)
+	if d.HasErrors() {
 		e.failed(in.addr, plan.Read, start, diags)
 		return diags
 	}

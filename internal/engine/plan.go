@@ -555,9 +555,9 @@ func (e *Engine) planData(ctx context.Context, p *Planned, n *node, ni *nodeInst
 		}
 		return diags
 	}
-	resp := in.provider(n).ReadDataSource(ctx, provider.ReadDataRequest{TypeName: n.cfg.Type, Config: uv})
-	diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))...)
-	if resp.Diagnostics.HasErrors() {
+	resp, d := e.readData(ctx, in.provider(n), in.addr, n.cfg, cfgVal)
+	diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(d))...)
+	if d.HasErrors() {
 		return diags
 	}
 	if resp.Deferred != "" {
@@ -566,6 +566,21 @@ func (e *Engine) planData(ctx context.Context, p *Planned, n *node, ni *nodeInst
 	}
 	in.value = withMarks(n.schema.Block, resp.State, cfgMarks)
 	return append(diags, attribute(in.addr, n.cfg, p.conditions(n, ni.mi, inst, n.cfg.Postconditions, in.value, "Resource postcondition failed"))...)
+}
+
+// readData reads a data source with its configuration's references
+// resolved for that call alone, as a resource's are: the state it returns
+// shows their descriptions where it echoes their values, and so does what
+// it says.
+func (e *Engine) readData(ctx context.Context, prov provider.Provider, address string, cn *config.Node, cfgVal cty.Value) (provider.ReadDataResponse, hcl.Diagnostics) {
+	res, diags := e.resolveRefs(ctx, address, cn, cfgVal)
+	if diags.HasErrors() {
+		return provider.ReadDataResponse{}, diags
+	}
+	uv, _ := marks.Unmark(cfgVal)
+	resp := prov.ReadDataSource(ctx, provider.ReadDataRequest{TypeName: cn.Type, Config: res.substitute(uv)})
+	resp.State = e.scrub(resp.State, res, nil)
+	return resp, res.scrubDiags(resp.Diagnostics)
 }
 
 func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
