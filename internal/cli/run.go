@@ -40,7 +40,7 @@ type session struct {
 func (s *session) close() {
 	s.pool.close()
 	if s.unlock != nil {
-		if err := s.unlock.Unlock(); err != nil && s.stderr != nil {
+		if err := s.unlock.Unlock(); err != nil && !errors.Is(err, state.ErrLockNotHeld) && s.stderr != nil {
 			fmt.Fprintf(s.stderr, "Warning: the state's lock could not be released: %v. Once no other Tether operation is running, break it with: tether state unlock\n", err)
 		}
 	}

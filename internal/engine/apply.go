@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -32,6 +33,15 @@ type Result struct {
 // completed before it; independent work goes on after a failure, and what
 // depends on the failed resource is skipped.
 func (e *Engine) Apply(ctx context.Context, p *Planned) (*Result, hcl.Diagnostics) {
+	// Once the state's lock is lost (broken by another process), every
+	// further provider call would make an object no state can record:
+	// the first commit that finds it so stops the apply.
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	store := e.Store
+	e.Store = stopOnLostLock{Store: store, stop: stop}
+	defer func() { e.Store = store }()
+
 	res := &Result{Outputs: map[string]cty.Value{}}
 	p.run.Applying = true
 	if p.Plan != nil && !p.Plan.Timestamp.IsZero() {
@@ -77,13 +87,34 @@ func (e *Engine) Apply(ctx context.Context, p *Planned) (*Result, hcl.Diagnostic
 		return !d.HasErrors()
 	}, nil)
 	diags = append(diags, e.closeAll(&p.ephemerals)...)
-	if err := ctx.Err(); err != nil {
+	var lost *state.LockLostError
+	switch {
+	case errors.As(context.Cause(ctx), &lost):
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "State lock lost",
+			Detail: "Another process broke this operation's lock, so it stopped: no further provider call was started. " + lost.Error() + "."})
+	case ctx.Err() != nil:
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Apply interrupted",
 			Detail: "Operations that had completed are recorded in state; run the command again to finish."})
 	}
 	diags = append(diags, e.commitOutputs(ctx, p, res)...)
 	res.Imported = int(p.imported.Load())
 	return res, diags
+}
+
+// stopOnLostLock stops the apply at the first commit that finds the lock
+// lost.
+type stopOnLostLock struct {
+	state.Store
+	stop context.CancelCauseFunc
+}
+
+func (s stopOnLostLock) Commit(ctx context.Context, c state.Changes) error {
+	err := s.Store.Commit(ctx, c)
+	var lost *state.LockLostError
+	if errors.As(err, &lost) {
+		s.stop(lost)
+	}
+	return err
 }
 
 func (e *Engine) commitMoves(ctx context.Context, p *Planned) error {

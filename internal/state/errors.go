@@ -13,6 +13,10 @@ import (
 // store that has been closed.
 var ErrClosed = errors.New("state store is closed")
 
+// ErrLockNotHeld is returned (wrapped) by Unlock when the lock had already
+// been broken: there is nothing of ours to release.
+var ErrLockNotHeld = errors.New("the lock was no longer held when releasing it")
+
 // LockedError is returned by Lock when another operation holds the lock.
 type LockedError struct {
 	// Path is the state file.

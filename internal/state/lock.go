@@ -202,7 +202,7 @@ func (u *sqliteUnlocker) unlock() error {
 		s.lockID.Store(nil)
 	}
 	if n, err := res.RowsAffected(); err == nil && n == 0 {
-		return fmt.Errorf("state file %s: lock %s was no longer held when releasing it; it was probably broken with `tether state unlock`", s.path, u.id)
+		return fmt.Errorf("state file %s: lock %s: %w; it was probably broken with `tether state unlock`", s.path, u.id, ErrLockNotHeld)
 	}
 	return nil
 }
