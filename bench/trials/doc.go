@@ -5,7 +5,10 @@
 // in state is on disk, nothing is recorded twice, and the next plan has
 // nothing to do.
 //
-//	go run ./bench/trials -n 200 -write bench/TRIALS.md
+//	go run ./bench/trials -n 200 -write /tmp/trials.md
+//
+// -write writes one Markdown section (rewritten after every trial);
+// bench/TRIALS.md collects the sections of the recorded series.
 //
 // Each trial runs in a folder of its own. A kill leaves the state locked
 // by a process that no longer exists, as a crash does; the recovery then
