@@ -16,7 +16,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(stopPostgres{m}, map[string]func(){
 		"tether": func() {
 			// As in main: the provider starts routers and stores by running
 			// this binary again.
@@ -42,8 +42,9 @@ func TestScripts(t *testing.T) {
 			"mirror":    mirror,
 			"noplugins": noPlugins,
 			"testprov":  testProvider,
+			"pgexec":    pgExec,
 		},
-		Condition: providersCondition,
+		Condition: scriptCondition,
 		Setup: func(env *testscript.Env) error {
 			// Scenarios must not pick up the developer's variables.
 			env.Setenv("NO_COLOR", "1")
@@ -51,6 +52,9 @@ func TestScripts(t *testing.T) {
 			// which must be the scenario's own.
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
 			env.Defer(func() { killLeftovers(env.WorkDir) })
+			if err := setupPostgres(env); err != nil {
+				return err
+			}
 			return offlineProviders(env)
 		},
 	})

@@ -21,6 +21,7 @@ import (
 	"github.com/tetherhq/tether/internal/engine"
 	"github.com/tetherhq/tether/internal/logging"
 	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/secrets"
 	tetherprovider "github.com/tetherhq/tether/provider/tether"
 )
 
@@ -40,6 +41,8 @@ type env struct {
 	// diagSink, when set, reports the configuration's diagnostics in
 	// place of the human form on stderr (-json).
 	diagSink func(diags hcl.Diagnostics, sources map[string][]byte)
+	// stateKeys loads the key of the state openState opened.
+	stateKeys func() (*secrets.Keys, error)
 }
 
 // Main runs the tether command with args (without the program name) and
@@ -111,6 +114,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, src Source) i
 		return e.output(ctx, rest)
 	case "state":
 		return e.state(ctx, rest)
+	case "workspace":
+		return e.workspace(ctx, rest)
 	case "graph":
 		return e.graph(ctx, rest)
 	case "import":
@@ -147,7 +152,7 @@ func usage(w io.Writer) {
 	fmt.Fprint(w, `Usage: tether [-C DIR] COMMAND [options]
 
 Commands:
-  init       Install the providers the configuration requires  [--upgrade]
+  init       Set up the backend, install the providers  [--upgrade] [-migrate-state]
   plan       Show what would change          [--detailed-exitcode] [-out FILE]
   import     Adopt an existing object: ADDRESS ID
   up         Plan and apply the changes      [--yes] [FILE]  (also: apply)
@@ -159,6 +164,7 @@ Commands:
   fmt        Rewrite files in the canonical format  [--check] [--diff]
   output     Show root outputs               [--json] [--raw] [NAME]
   state      Read and edit state: list, show, rm, mv, unlock
+  workspace  Manage workspaces: new, select, list, show, delete
   taint      Mark an object to be replaced by the next up
   untaint    Keep an object the next up would replace
   graph      Print the dependency graph as DOT   [--arch]
@@ -212,6 +218,8 @@ type common struct {
 	// environ replaces the process environment the configuration is
 	// loaded with: a saved plan's TF_VAR_ variables.
 	environ []string
+	// workspace is the selected workspace, for terraform.workspace.
+	workspace string
 }
 
 type varArgs struct{ list *[]varArg }

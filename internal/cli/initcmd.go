@@ -15,18 +15,23 @@ import (
 // which names its providers only as it runs, it runs the program's
 // declarations, installing each provider its bindings use.
 func (e *env) init(ctx context.Context, args []string) int {
-	// init reads no variables and plans nothing: it takes only the flags
-	// that mean something to it.
+	// init plans nothing: it takes only the flags that mean something to
+	// it.
 	fs := e.flags("init", nil)
 	dir := fs.String("C", ".", "configuration folder")
 	upgrade := fs.Bool("upgrade", false, "choose the newest versions the constraints allow, ignoring the lock file's")
 	noColor := fs.Bool("no-color", false, "print no colours")
 	input := fs.Bool("input", true, "ask for input where it is needed")
-	forceCopy := fs.Bool("force-copy", false, "take over a folder's Terraform state without asking")
-	// Variables are read for module sources and versions that use them.
+	forceCopy := fs.Bool("force-copy", false, "copy state without asking: take over a folder's Terraform state, or move state to a changed backend (-migrate-state)")
+	// Variables are read for module sources and versions that use them,
+	// and for the backend block.
 	var vars []varArg
-	fs.Var(varArgs{list: &vars}, "var", "set an input variable, NAME=VALUE (for module sources)")
-	fs.Var(varFiles(varArgs{list: &vars}), "var-file", "read input variables from a file (for module sources)")
+	fs.Var(varArgs{list: &vars}, "var", "set an input variable, NAME=VALUE (for module sources and the backend block)")
+	fs.Var(varFiles(varArgs{list: &vars}), "var-file", "read input variables from a file (for module sources and the backend block)")
+	var bo backendOptions
+	fs.Var(backendConfigs{&bo.configs}, "backend-config", "a backend setting KEY=VALUE, or a file of them (repeatable)")
+	fs.BoolVar(&bo.migrate, "migrate-state", false, "move existing state to a changed backend")
+	fs.BoolVar(&bo.reconfigure, "reconfigure", false, "use a changed backend as it is, leaving existing state where it is")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return e.flagError(fs, err)
@@ -40,6 +45,13 @@ func (e *env) init(ctx context.Context, args []string) int {
 	c := common{dir: *dir, vars: varArgs{list: &vars}, initializing: true, upgrade: *upgrade}
 	if err := c.chdir(); err != nil {
 		return e.errorf("%v", err)
+	}
+	bo.migrate = bo.migrate || *forceCopy // as in Terraform, -force-copy implies -migrate-state
+	if bo.migrate && bo.reconfigure {
+		return e.errorf("-migrate-state and -reconfigure cannot be used together: -migrate-state moves existing state to the new backend, -reconfigure leaves it behind")
+	}
+	if code := e.initBackend(ctx, vars, bo); code >= 0 {
+		return code
 	}
 	if e.src != nil {
 		fmt.Fprintln(e.stdout, "Initializing provider plugins...")

@@ -25,24 +25,30 @@ import (
 	"github.com/tetherhq/tether/internal/provider"
 )
 
-// openState opens the state of the configuration folder for reading. It
-// refuses to create state where there is none.
-func (e *env) openState(dir string) (*state.SQLite, bool) {
+// openState opens the state of the configuration folder's selected
+// workspace for reading. It refuses to create state where there is none.
+func (e *env) openState(dir string) (state.Store, bool) {
 	if dir != "" && dir != "." {
 		if err := os.Chdir(dir); err != nil {
 			e.errorf("cannot use -C %s: %v", dir, err)
 			return nil, false
 		}
 	}
-	if _, err := os.Stat(statePath()); err != nil {
-		e.errorf("no state in %s: nothing has been applied here yet", stateDir)
+	ctx := context.Background()
+	ws, ok := e.selectedWorkspace()
+	if !ok {
 		return nil, false
 	}
-	s, err := state.OpenSQLite(statePath())
-	if err != nil {
-		e.errorf("%v", err)
+	b, ok := e.openBackend(ctx, nil)
+	if !ok {
 		return nil, false
 	}
+	defer b.Close()
+	s, ok := e.openWorkspace(ctx, b, ws, true)
+	if !ok {
+		return nil, false
+	}
+	e.stateKeys = b.Keys
 	return s, true
 }
 
@@ -64,7 +70,11 @@ func (e *env) readers(ctx context.Context) (*secrets.Keys, *providerPool, bool) 
 
 // keys loads the state's key, for reading sealed objects and outputs.
 func (e *env) keys() (*secrets.Keys, bool) {
-	k, err := secrets.Load(stateDir)
+	load := e.stateKeys
+	if load == nil {
+		load = func() (*secrets.Keys, error) { return secrets.Load(stateDir) }
+	}
+	k, err := load()
 	if err != nil {
 		e.errorf("%v", err)
 		return nil, false
@@ -207,7 +217,7 @@ func (e *env) state(ctx context.Context, args []string) int {
 				return e.errorf("cannot use -C %s: %v", *dir, err)
 			}
 		}
-		store, err := openStore(true)
+		store, err := e.openStore(ctx, true)
 		if err != nil {
 			return e.errorf("%v", err)
 		}

@@ -9,18 +9,17 @@ import (
 	"io"
 	"os"
 	"os/user"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/tetherhq/tether/internal/backend"
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/engine"
 	"github.com/tetherhq/tether/internal/plan"
 	"github.com/tetherhq/tether/internal/planfile"
-	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
 	"github.com/tetherhq/tether/internal/ui"
 )
@@ -56,20 +55,43 @@ func (e *env) open(ctx context.Context, c *common, op string) (*session, bool) {
 		e.errorf("%v", err)
 		return nil, false
 	}
+	dir := stateDirOf(ctx)
+	if dir == stateDir {
+		ws, ok := e.selectedWorkspace()
+		if !ok {
+			return nil, false
+		}
+		c.workspace = ws
+	}
 	pool, cfg, ok := e.load(ctx, c)
 	if !ok {
 		return nil, false
 	}
 	s := &session{cfg: cfg, pool: pool, stderr: e.stderr}
-	dir := stateDirOf(ctx)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		e.errorf("cannot create state folder: %v", err)
 		return nil, false
 	}
-	store, err := state.OpenSQLite(filepath.Join(dir, "state.db"))
-	if err != nil {
-		s.close()
+	// tether test keeps its own local state, whatever the backend.
+	b, err := backend.Open(ctx, dir, backend.Local)
+	if dir == stateDir {
+		b, ok = e.openBackend(ctx, *c.vars.list)
+	} else if err != nil {
 		e.errorf("%v", err)
+		ok = false
+	}
+	if !ok {
+		s.close()
+		return nil, false
+	}
+	defer b.Close()
+	ws := c.workspace
+	if ws == "" {
+		ws = backend.DefaultWorkspace
+	}
+	store, ok := e.openWorkspace(ctx, b, ws, false)
+	if !ok {
+		s.close()
 		return nil, false
 	}
 	s.store = store
@@ -85,7 +107,7 @@ func (e *env) open(ctx context.Context, c *common, op string) (*session, bool) {
 		return nil, false
 	}
 	s.unlock = unlock
-	keys, err := secrets.Load(dir)
+	keys, err := b.Keys()
 	if err != nil {
 		s.close()
 		e.errorf("%v", err)

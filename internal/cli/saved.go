@@ -138,9 +138,8 @@ func (e *env) loadSavedPlan(ctx context.Context, c *common, path string) (*planf
 		return nil, false
 	}
 	c.dir = "."
-	keys, err := secrets.Load(stateDirOf(ctx))
-	if err != nil {
-		e.errorf("%v", err)
+	keys, ok := e.backendKeys(ctx)
+	if !ok {
 		return nil, false
 	}
 	f, err := planfile.Read(path, keys)

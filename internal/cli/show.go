@@ -41,14 +41,26 @@ func (e *env) show(ctx context.Context, args []string) int {
 			return e.errorf("cannot use -C %s: %v", *dir, err)
 		}
 	}
-	keys, err := secrets.Load(stateDir)
+	b, ok := e.openBackend(ctx, nil)
+	if !ok {
+		return 1
+	}
+	defer b.Close()
+	keys, err := b.Keys()
 	if err != nil {
 		return e.errorf("%v", err)
 	}
 	if len(pos) == 1 {
 		return e.showPlan(pos[0], keys, *asJSON)
 	}
-	if _, err := os.Stat(statePath()); err != nil {
+	ws, ok := e.selectedWorkspace()
+	if !ok {
+		return 1
+	}
+	if exists, err := b.StateExists(ctx, ws); err != nil || !exists {
+		if err != nil {
+			return e.errorf("%v", err)
+		}
 		// As Terraform, where nothing was applied yet: an empty state.
 		if *asJSON {
 			return e.printJSON(&tfjson.State{FormatVersion: jsonplan.StateFormatVersion})
@@ -56,7 +68,7 @@ func (e *env) show(ctx context.Context, args []string) int {
 		fmt.Fprintln(e.stdout, "No state.")
 		return 0
 	}
-	store, ok := e.openState(".")
+	store, ok := e.openWorkspace(ctx, b, ws, true)
 	if !ok {
 		return 1
 	}

@@ -33,6 +33,8 @@ type LoadInput struct {
 	// Vars are -var and -var-file arguments in the order given.
 	Vars    []hclconfig.VarArg
 	Environ []string
+	// Workspace is the selected workspace, terraform.workspace in HCL.
+	Workspace string
 	// NewProvider starts an instance of a provider, by source address,
 	// separate from the ones the engine uses, for reads made while
 	// loading. The caller closes it.
@@ -89,7 +91,7 @@ func hclSource(in LoadInput) (*config.Config, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	cfg, d := hclconfig.Load(".", hclconfig.Options{Schemas: schemas, Vars: in.Vars, Environ: in.Environ, Modules: mods})
+	cfg, d := hclconfig.Load(".", hclconfig.Options{Schemas: schemas, Vars: in.Vars, Environ: in.Environ, Modules: mods, Workspace: in.Workspace})
 	return cfg, append(diags, d...)
 }
 
@@ -133,7 +135,7 @@ func (e *env) loadConfig(ctx context.Context, c *common) (*providerPool, *config
 	}
 	in := LoadInput{
 		Context: ctx, Schema: pool.schema, Vars: vars, Environ: environ,
-		NewProvider: pool.start, Destroying: c.destroying,
+		NewProvider: pool.start, Destroying: c.destroying, Workspace: c.workspace,
 		Upgrade: c.upgrade, Progress: func(line string) { fmt.Fprintln(say, line) },
 	}
 	cfg, diags := src(in)

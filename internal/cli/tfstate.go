@@ -7,11 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
+	"github.com/tetherhq/tether/internal/backend"
+	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/engine"
-	"github.com/tetherhq/tether/internal/secrets"
+	"github.com/tetherhq/tether/internal/hclconfig"
 	"github.com/tetherhq/tether/internal/state"
 	"github.com/tetherhq/tether/internal/tfstate"
 )
@@ -62,14 +63,12 @@ func (e *env) adoptTerraform(ctx context.Context, forceCopy, input bool) int {
 	if !ok {
 		return -1
 	}
-	if _, err := os.Stat(statePath()); err == nil {
-		if n, err := recordedCount(ctx); err != nil {
-			return e.errorf("%v", err)
-		} else if n > 0 {
-			fmt.Fprintf(e.stderr, "Warning: %s is here too, but Tether's state already records %d objects and outputs: it was not adopted. To replace Tether's state with it, run: tether state push %s\n",
-				where, n, where)
-			return -1
-		}
+	if n, err := e.recordedCount(ctx); err != nil && !errors.Is(err, errNoState) {
+		return e.errorf("%v", err)
+	} else if n > 0 {
+		fmt.Fprintf(e.stderr, "Warning: %s is here too, but Tether's state already records %d objects and outputs: it was not adopted. To replace Tether's state with it, run: tether state push %s\n",
+			where, n, where)
+		return -1
 	}
 	adopted := where + adoptedSuffix
 	if _, err := os.Lstat(adopted); err == nil {
@@ -88,7 +87,7 @@ func (e *env) adoptTerraform(ctx context.Context, forceCopy, input bool) int {
 			return e.errorf("%v", err)
 		}
 	}
-	store, err := openStore(true)
+	store, err := e.openStore(ctx, true)
 	if err != nil {
 		return e.errorf("%v", err)
 	}
@@ -116,8 +115,8 @@ func (e *env) adoptTerraform(ctx context.Context, forceCopy, input bool) int {
 }
 
 // recordedCount counts the objects and outputs in the folder's state.
-func recordedCount(ctx context.Context) (int, error) {
-	store, err := openStore(false)
+func (e *env) recordedCount(ctx context.Context) (int, error) {
+	store, err := e.openStore(ctx, false)
 	if err != nil {
 		return 0, err
 	}
@@ -160,9 +159,9 @@ type replaced struct{ objects, outputs, dataSources int }
 // sensitive values; the caller holds the lock. It returns the exit code
 // to stop with, or -1 to go on.
 func (e *env) replaceState(ctx context.Context, store state.Store, f *tfstate.File) (replaced, int) {
-	keys, err := secrets.Load(stateDir)
-	if err != nil {
-		return replaced{}, e.errorf("%v", err)
+	keys, ok := e.keys()
+	if !ok {
+		return replaced{}, 1
 	}
 	pool, err := e.newPool(ctx, e.stderr)
 	if err != nil {
@@ -190,17 +189,44 @@ func (e *env) replaceState(ctx context.Context, store state.Store, f *tfstate.Fi
 	return replaced{objects: len(ch.Put), outputs: len(ch.PutOutputs), dataSources: a.DataSources}, -1
 }
 
-// openStore opens the folder's state, creating it when create is set.
-func openStore(create bool) (state.Store, error) {
-	if !create {
-		if _, err := os.Stat(statePath()); err != nil {
-			return nil, fmt.Errorf("no state in %s: nothing has been applied here yet", stateDir)
+// errNoState is openStore's error for a workspace with no state yet.
+var errNoState = errors.New("no state here: nothing has been applied yet")
+
+// openStore opens the state of the selected workspace in the folder's
+// backend (see internal/backend), creating it when create is set.
+func (e *env) openStore(ctx context.Context, create bool) (state.Store, error) {
+	var block *config.Backend
+	if e.src == nil {
+		b, diags := hclconfig.Backend(".", hclconfig.Options{Environ: os.Environ()})
+		if diags.HasErrors() {
+			return nil, diags
 		}
+		block = b
 	}
-	if err := os.MkdirAll(stateDir, 0o700); err != nil {
-		return nil, fmt.Errorf("cannot create state folder: %v", err)
+	settings, err := backend.Resolve(stateDir, block)
+	if err != nil {
+		return nil, err
 	}
-	return state.OpenSQLite(filepath.Join(stateDir, "state.db"))
+	b, err := backend.Open(ctx, stateDir, settings)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	ws, err := backend.Selected(stateDir)
+	if err != nil {
+		return nil, err
+	}
+	if ok, err := b.StateExists(ctx, ws); err != nil {
+		return nil, err
+	} else if !ok && !create {
+		return nil, errNoState
+	}
+	store, err := b.State(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	e.stateKeys = b.Keys
+	return store, nil
 }
 
 // statePull writes the state in Terraform's format (version 4) to

@@ -26,6 +26,11 @@ var help = map[string]string{
   versions and checksums in .terraform.lock.hcl, the same file Terraform
   keeps. plan and up install a missing provider on their own.
 
+  First it settles the backend: where state is kept. With a backend "pg"
+  block, state is in PostgreSQL; with none (or backend "local"), in
+  .tether/. The choice is recorded in .tether/backend.json; plan and up
+  refuse to run once the backend block changes, until init is run again.
+
   In a folder Terraform manages (a terraform.tfstate beside the
   configuration) and with no Tether state yet, init offers to take
   Terraform's state over: every resource instance and output is copied
@@ -34,10 +39,29 @@ var help = map[string]string{
 
 Options:
   -C DIR                Use the configuration in DIR (default: current folder)
+  -backend-config KEY=VALUE, -backend-config FILE
+                        A backend setting, or a file of them (repeatable)
+  -migrate-state        Move the state of every workspace to a changed backend
+  -reconfigure          Use a changed backend as it is, leaving state behind
+  -var, -var-file       Values of the variables the backend block uses
   --upgrade             Choose the newest versions the constraints allow
   -force-copy           Take over Terraform's state without asking
   --input=false         Never ask: taking over Terraform's state then needs -force-copy
   --no-color            Print no colours
+`,
+	"workspace": `Usage: tether workspace SUBCOMMAND [options] [NAME]
+
+  Manages workspaces: separate states of one configuration in one backend,
+  as Terraform's. default always exists. The selected workspace is kept in
+  .tether/environment; TF_WORKSPACE overrides it. In HCL,
+  terraform.workspace is its name.
+
+Subcommands:
+  new NAME              Create a workspace and select it
+  select NAME           Select a workspace
+  list                  List the workspaces, the selected one marked *
+  show                  Print the selected workspace
+  delete NAME [-force]  Delete a workspace; -force when it records resources
 `,
 	"plan": `Usage: tether plan [options]
 

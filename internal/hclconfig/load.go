@@ -34,6 +34,9 @@ type Options struct {
 	// module key ("net", "net.vpc"), as Modules returns them. A call not
 	// listed may only have a literal local source.
 	Modules map[string]string
+	// Workspace is the selected workspace, the value of
+	// terraform.workspace; "default" when empty.
+	Workspace string
 }
 
 // VarArg is one -var NAME=VALUE (File empty) or -var-file FILE argument.
@@ -236,9 +239,17 @@ func (l *loader) terraform(b *hcl.Block) {
 	})
 	l.diags = append(l.diags, d...)
 	for _, rb := range content.Blocks {
-		if rb.Type != "required_providers" {
-			l.errorf(rb.DefRange, fmt.Sprintf("%q is not supported", rb.Type),
-				"Tether keeps state in .tether/ next to the configuration; remove the %s block.", rb.Type)
+		switch rb.Type {
+		case "cloud":
+			l.errorf(rb.DefRange, `"cloud" is not supported`,
+				"Tether keeps state in .tether/ next to the configuration, or in PostgreSQL with a backend \"pg\" block; remove the cloud block.")
+		case "backend":
+			// Read by Backend, before the configuration is loaded; only
+			// the type is checked here, so that plan names a wrong one.
+			if _, ok := config.BackendArguments[rb.Labels[0]]; !ok {
+				l.errorf(rb.LabelRanges[0], "Unsupported backend type",
+					"There is no backend type named %q in Tether. Tether supports the %s backends.", rb.Labels[0], config.BackendTypes())
+			}
 		}
 	}
 }

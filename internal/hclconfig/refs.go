@@ -298,7 +298,7 @@ func (m *module) evalContext(refs []evalRef, scope config.Scope, inst config.Ins
 		})
 	})
 	vars["path"] = m.pathVal
-	vars["terraform"] = terraformVal
+	vars["terraform"] = m.l.terraformVal()
 	if inst.Key != cty.NilVal {
 		if inst.Key.Type() == cty.Number {
 			vars["count"] = cty.ObjectVal(map[string]cty.Value{"index": inst.Key})
@@ -322,7 +322,14 @@ func (m *module) evalContext(refs []evalRef, scope config.Scope, inst config.Ins
 	return ctx
 }
 
-var terraformVal = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal("default")})
+// terraformVal is the terraform object: its one attribute, workspace.
+func (l *loader) terraformVal() cty.Value {
+	ws := l.opts.Workspace
+	if ws == "" {
+		ws = "default"
+	}
+	return cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(ws)})
+}
 
 // moduleValue gathers the outputs of a module call an expression refers to
 // and shapes them like the call: one object, a tuple of objects (count) or

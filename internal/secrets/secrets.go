@@ -31,6 +31,20 @@ const EnvVar = "TETHER_STATE_KEY"
 // state's id is kept in stateDir/id (not a secret); the key itself in
 // TETHER_STATE_KEY or under the user's configuration folder.
 func Load(stateDir string) (*Keys, error) {
+	if os.Getenv(EnvVar) != "" {
+		return LoadID("")
+	}
+	id, err := stateID(stateDir)
+	if err != nil {
+		return nil, err
+	}
+	return LoadID(id)
+}
+
+// LoadID finds or creates the key of the state with the given id, for a
+// state whose id is not kept in a folder (a PostgreSQL schema keeps its
+// own). TETHER_STATE_KEY, when set, is the key whatever the id.
+func LoadID(id string) (*Keys, error) {
 	if v := os.Getenv(EnvVar); v != "" {
 		raw, err := hex.DecodeString(strings.TrimSpace(v))
 		if err != nil || len(raw) != 32 {
@@ -38,9 +52,11 @@ func Load(stateDir string) (*Keys, error) {
 		}
 		return New(raw, EnvVar)
 	}
-	id, err := stateID(stateDir)
-	if err != nil {
-		return nil, err
+	if len(id) != 32 {
+		return nil, fmt.Errorf("invalid state id %q: it should be 32 hex digits", id)
+	}
+	if _, err := hex.DecodeString(id); err != nil {
+		return nil, fmt.Errorf("invalid state id %q: it should be 32 hex digits", id)
 	}
 	cfg, err := os.UserConfigDir()
 	if err != nil {
@@ -66,7 +82,7 @@ func Load(stateDir string) (*Keys, error) {
 		// O_EXCL: two first runs at once must not each write a key.
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if errors.Is(err, os.ErrExist) {
-			return Load(stateDir)
+			return LoadID(id)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("cannot keep the state key: %v; set %s instead", err, EnvVar)
@@ -82,6 +98,25 @@ func Load(stateDir string) (*Keys, error) {
 	default:
 		return nil, fmt.Errorf("cannot read the state key %s: %v", path, err)
 	}
+}
+
+// ID returns the id of the state whose folder is stateDir, creating it on
+// first use.
+func ID(stateDir string) (string, error) { return stateID(stateDir) }
+
+// SetID gives the state whose folder is stateDir the id of another state,
+// whose key it then shares: state moved between stores keeps the key its
+// sealed values and keyed hashes were made with.
+func SetID(stateDir, id string) error {
+	if err := os.MkdirAll(stateDir, 0o700); err != nil {
+		return err
+	}
+	path := filepath.Join(stateDir, "id")
+	tmp := path + ".new"
+	if err := os.WriteFile(tmp, []byte(id+"\n"), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // stateID returns the state's random id, creating it on first use.

@@ -31,7 +31,7 @@ func (s *Store) Commit(ctx context.Context, c state.Changes) error {
 	if err := s.begin(); err != nil {
 		return err
 	}
-	if len(c.Put)+len(c.Delete)+len(c.PutOutputs)+len(c.DeleteOutputs) == 0 {
+	if len(c.Put)+len(c.Delete)+len(c.PutOutputs)+len(c.DeleteOutputs) == 0 && c.Lineage == "" {
 		s.mu.RUnlock()
 		return nil
 	}
@@ -119,7 +119,11 @@ func (s *Store) write(group []*commitReq) error {
 	var puts []*state.Object
 	var deps []*string
 	outputs := map[string]*state.Output{}
+	var meta *state.Changes // the last request that sets lineage and serial
 	for _, r := range group {
+		if r.c.Lineage != "" {
+			meta = &r.c
+		}
 		for _, a := range r.c.Delete {
 			objects[a] = -1
 		}
@@ -181,8 +185,12 @@ SELECT $1, * FROM unnest($2::text[], $3::bytea[], $4::boolean[])
 ON CONFLICT (workspace, name) DO UPDATE SET value = excluded.value, sensitive = excluded.sensitive`,
 			s.ws, outNames, outValues, outSens)
 	}
-	if b.Len() == 0 {
-		return nil
+	// Every committed group counts as one write of the workspace's state,
+	// as in the SQLite store; state push and migration set their own.
+	if meta != nil {
+		b.Queue(`UPDATE `+s.names.workspaces+` SET lineage = $2, serial = $3 WHERE name = $1`, s.ws, meta.Lineage, int64(meta.Serial))
+	} else {
+		b.Queue(`UPDATE `+s.names.workspaces+` SET serial = serial + 1 WHERE name = $1`, s.ws)
 	}
 	err := s.use("commit", func(c *pgx.Conn) error {
 		return c.SendBatch(context.Background(), b).Close()

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/tetherhq/tether/internal/state"
 )
 
 const (
@@ -153,7 +155,12 @@ const schemaTag = 0x54455448 // "TETH"
 func (t tables) ddl() []string {
 	return []string{
 		`CREATE TABLE ` + t.meta + ` (key text PRIMARY KEY, value text NOT NULL)`,
-		`CREATE TABLE ` + t.workspaces + ` (name text PRIMARY KEY, created timestamptz NOT NULL DEFAULT now())`,
+		// lineage and serial are each workspace's, as each is a state.
+		`CREATE TABLE ` + t.workspaces + ` (
+	name    text        PRIMARY KEY,
+	created timestamptz NOT NULL DEFAULT now(),
+	lineage text        NOT NULL,
+	serial  bigint      NOT NULL)`,
 		`CREATE TABLE ` + t.objects + ` (
 	workspace             text    NOT NULL REFERENCES ` + t.workspaces + ` (name),
 	address               text    NOT NULL,
@@ -222,7 +229,7 @@ func (b *Backend) prepare(ctx context.Context) (string, error) {
 		fmt.Sprint(formatVersion), id); err != nil {
 		return "", b.fail("creating tables", err)
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO `+b.names.workspaces+` (name) VALUES ($1)`, DefaultWorkspace); err != nil {
+	if _, err := tx.Exec(ctx, `INSERT INTO `+b.names.workspaces+` (name, lineage, serial) VALUES ($1, $2, 1)`, DefaultWorkspace, state.NewLineage()); err != nil {
 		return "", b.fail("creating tables", err)
 	}
 	if err := tx.Commit(ctx); err != nil {

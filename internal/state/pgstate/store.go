@@ -61,7 +61,7 @@ func (b *Backend) Open(ctx context.Context, ws string) (*Store, error) {
 		if ws != DefaultWorkspace {
 			return nil, fmt.Errorf("%w: %q in %s; create it with: tether workspace new %s", ErrNoWorkspace, ws, b.where, ws)
 		}
-		if _, err := b.conn.Exec(ctx, `INSERT INTO `+b.names.workspaces+` (name) VALUES ($1) ON CONFLICT DO NOTHING`, ws); err != nil {
+		if _, err := b.conn.Exec(ctx, `INSERT INTO `+b.names.workspaces+` (name, lineage, serial) VALUES ($1, $2, 1) ON CONFLICT DO NOTHING`, ws, state.NewLineage()); err != nil {
 			return nil, b.fail("opening workspace "+ws, err)
 		}
 	}
@@ -132,6 +132,11 @@ func (s *Store) Load(ctx context.Context) (*state.Snapshot, error) {
 			return err
 		}
 		defer tx.Rollback(context.Background())
+		var serial int64
+		if err := tx.QueryRow(ctx, `SELECT lineage, serial FROM `+s.names.workspaces+` WHERE name = $1`, s.ws).Scan(&snap.Lineage, &serial); err != nil {
+			return err
+		}
+		snap.Serial = uint64(serial)
 		if err := s.loadObjects(ctx, tx, snap.Objects); err != nil {
 			return err
 		}

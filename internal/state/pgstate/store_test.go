@@ -61,6 +61,17 @@ func TestRoundTrip(t *testing.T) {
 	if len(snap.Outputs) != 1 || !snap.Outputs["x"].Sensitive || string(snap.Outputs["x"].Value) != `{"value":1,"type":"number"}` {
 		t.Errorf("outputs: %+v", snap.Outputs)
 	}
+	// Each commit adds to the serial and keeps the lineage; a commit that
+	// brings its own (state push, migration) sets both.
+	if snap.Lineage == "" || snap.Serial != 3 {
+		t.Errorf("lineage %q serial %d after two commits, want a lineage and 3", snap.Lineage, snap.Serial)
+	}
+	if err := s.Commit(ctx, state.Changes{Lineage: "11111111-2222-4333-8444-555555555555", Serial: 42}); err != nil {
+		t.Fatal(err)
+	}
+	if snap, _ = s.Load(ctx); snap.Lineage != "11111111-2222-4333-8444-555555555555" || snap.Serial != 42 {
+		t.Errorf("after setting them: lineage %q serial %d", snap.Lineage, snap.Serial)
+	}
 }
 
 // TestGroupCommit commits from many goroutines at once, with deletes and

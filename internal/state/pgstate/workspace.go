@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/tetherhq/tether/internal/state"
 )
 
 // Workspaces lists the schema's workspaces, sorted; default is always
@@ -27,7 +29,7 @@ var ErrWorkspaceExists = errors.New("workspace already exists")
 
 // NewWorkspace creates an empty workspace.
 func (b *Backend) NewWorkspace(ctx context.Context, name string) error {
-	tag, err := b.conn.Exec(ctx, `INSERT INTO `+b.names.workspaces+` (name) VALUES ($1) ON CONFLICT DO NOTHING`, name)
+	tag, err := b.conn.Exec(ctx, `INSERT INTO `+b.names.workspaces+` (name, lineage, serial) VALUES ($1, $2, 1) ON CONFLICT DO NOTHING`, name, state.NewLineage())
 	if err != nil {
 		return b.fail("creating workspace "+name, err)
 	}

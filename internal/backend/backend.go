@@ -1,0 +1,262 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+
+	"github.com/tetherhq/tether/internal/secrets"
+	"github.com/tetherhq/tether/internal/state"
+	"github.com/tetherhq/tether/internal/state/pgstate"
+)
+
+// DefaultWorkspace always exists and cannot be deleted.
+const DefaultWorkspace = "default"
+
+// Backend is an opened backend.
+type Backend struct {
+	Settings Settings
+	// dir is the state folder (.tether): the local backend's states, the
+	// local state's id, the recorded settings and workspace.
+	dir string
+	pg  *pgstate.Backend
+}
+
+// Open opens the backend s chooses. For pg it connects and prepares the
+// schema; the connection string and schema come from the settings, else
+// from PG_CONN_STR and PG_SCHEMA_NAME, as with Terraform's pg backend.
+func Open(ctx context.Context, stateDir string, s Settings) (*Backend, error) {
+	b := &Backend{Settings: s, dir: stateDir}
+	if s.Type != "pg" {
+		return b, nil
+	}
+	cfg := pgstate.Config{ConnStr: s.Config["conn_str"], Schema: s.Config["schema_name"], SkipSchemaCreation: s.Config["skip_schema_creation"] == "true"}
+	if cfg.ConnStr == "" {
+		cfg.ConnStr = os.Getenv("PG_CONN_STR")
+	}
+	if cfg.Schema == "" {
+		cfg.Schema = os.Getenv("PG_SCHEMA_NAME")
+	}
+	if cfg.ConnStr == "" {
+		return nil, errors.New(`the "pg" backend needs a connection string: set conn_str in the backend block, give it to tether init with -backend-config conn_str=..., or set PG_CONN_STR`)
+	}
+	pg, err := pgstate.Connect(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	b.pg = pg
+	return b, nil
+}
+
+// Close closes the backend's connection, if any.
+func (b *Backend) Close() error {
+	if b.pg != nil {
+		return b.pg.Close()
+	}
+	return nil
+}
+
+// Describe names where state is, without credentials.
+func (b *Backend) Describe() string {
+	if b.pg != nil {
+		return b.pg.Where()
+	}
+	return "the local backend (" + b.localPath(DefaultWorkspace) + ")"
+}
+
+func (b *Backend) localPath(ws string) string {
+	if ws == DefaultWorkspace {
+		if p := b.Settings.Config["path"]; p != "" {
+			return p
+		}
+		return filepath.Join(b.dir, "state.db")
+	}
+	return filepath.Join(b.workspaceDir(), ws, "state.db")
+}
+
+func (b *Backend) workspaceDir() string {
+	if d := b.Settings.Config["workspace_dir"]; d != "" {
+		return d
+	}
+	return filepath.Join(b.dir, "workspaces")
+}
+
+var validName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
+
+// CheckName refuses a workspace name that could not be a folder's name.
+func CheckName(name string) error {
+	if !validName.MatchString(name) || len(name) > 90 {
+		return fmt.Errorf("the workspace name %q is not allowed: it must start with a letter, digit or underscore and contain only letters, digits, '_', '-' and '.'", name)
+	}
+	return nil
+}
+
+// Workspaces lists the workspaces, sorted; default is always among them.
+func (b *Backend) Workspaces(ctx context.Context) ([]string, error) {
+	if b.pg != nil {
+		return b.pg.Workspaces(ctx)
+	}
+	names := []string{DefaultWorkspace}
+	entries, err := os.ReadDir(b.workspaceDir())
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != DefaultWorkspace && CheckName(e.Name()) == nil {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// HasWorkspace reports whether a workspace exists.
+func (b *Backend) HasWorkspace(ctx context.Context, name string) (bool, error) {
+	names, err := b.Workspaces(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, n := range names {
+		if n == name {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// ErrWorkspaceExists is returned by NewWorkspace for a name in use.
+var ErrWorkspaceExists = errors.New("workspace already exists")
+
+// NewWorkspace creates an empty workspace.
+func (b *Backend) NewWorkspace(ctx context.Context, name string) error {
+	if err := CheckName(name); err != nil {
+		return err
+	}
+	if b.pg != nil {
+		err := b.pg.NewWorkspace(ctx, name)
+		if errors.Is(err, pgstate.ErrWorkspaceExists) {
+			return fmt.Errorf("%w: %q", ErrWorkspaceExists, name)
+		}
+		return err
+	}
+	if name == DefaultWorkspace {
+		return fmt.Errorf("%w: %q", ErrWorkspaceExists, name)
+	}
+	if err := os.MkdirAll(b.workspaceDir(), 0o700); err != nil {
+		return err
+	}
+	err := os.Mkdir(filepath.Join(b.workspaceDir(), name), 0o700)
+	if errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("%w: %q", ErrWorkspaceExists, name)
+	}
+	return err
+}
+
+// DeleteWorkspace deletes a workspace: refused for default, for one in use
+// (its lock held), and for one recording resources unless forced.
+func (b *Backend) DeleteWorkspace(ctx context.Context, name string, force bool) error {
+	if name == DefaultWorkspace {
+		return errors.New("the default workspace cannot be deleted")
+	}
+	if b.pg != nil {
+		return b.pg.DeleteWorkspace(ctx, name, force)
+	}
+	ok, err := b.HasWorkspace(ctx, name)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("workspace %q does not exist", name)
+	}
+	path := b.localPath(name)
+	if _, err := os.Stat(path); err == nil {
+		s, err := state.OpenSQLite(path)
+		if err != nil {
+			return err
+		}
+		unlock, err := s.Lock(ctx, state.LockInfo{Operation: "workspace delete"})
+		if err != nil {
+			s.Close()
+			return err
+		}
+		snap, err := s.Load(ctx)
+		unlock.Unlock()
+		s.Close()
+		if err != nil {
+			return err
+		}
+		if n := managed(snap); n > 0 && !force {
+			return fmt.Errorf("workspace %q records %d resource instance(s); deleting it would forget them without destroying them. Destroy them first (tether destroy in that workspace), or delete it anyway with -force", name, n)
+		}
+	}
+	return os.RemoveAll(filepath.Join(b.workspaceDir(), name))
+}
+
+func managed(snap *state.Snapshot) int {
+	n := 0
+	for _, o := range snap.Objects {
+		if o.Mode == state.Managed {
+			n++
+		}
+	}
+	return n
+}
+
+// StateExists reports whether a workspace has a state to read, without
+// creating one: commands that only read state refuse to make it.
+func (b *Backend) StateExists(ctx context.Context, ws string) (bool, error) {
+	if b.pg != nil {
+		return b.HasWorkspace(ctx, ws)
+	}
+	_, err := os.Stat(b.localPath(ws))
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// State opens a workspace's state. A workspace other than default must
+// have been created (tether workspace new).
+func (b *Backend) State(ctx context.Context, ws string) (state.Store, error) {
+	if b.pg != nil {
+		return b.pg.Open(ctx, ws)
+	}
+	if ws != DefaultWorkspace {
+		if _, err := os.Stat(filepath.Join(b.workspaceDir(), ws)); err != nil {
+			return nil, fmt.Errorf("workspace %q does not exist; create it with: tether workspace new %s", ws, ws)
+		}
+	}
+	path := b.localPath(ws)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create state folder: %v", err)
+	}
+	return state.OpenSQLite(path)
+}
+
+// ID is the state's id, which names its key.
+func (b *Backend) ID() (string, error) {
+	if b.pg != nil {
+		return b.pg.ID(), nil
+	}
+	return secrets.ID(b.dir)
+}
+
+// SetID gives the backend's state the id of state moved into it.
+func (b *Backend) SetID(ctx context.Context, id string) error {
+	if b.pg != nil {
+		return b.pg.SetID(ctx, id)
+	}
+	return secrets.SetID(b.dir, id)
+}
+
+// Keys returns the key of the backend's state (all workspaces share it).
+func (b *Backend) Keys() (*secrets.Keys, error) {
+	if b.pg != nil {
+		return secrets.LoadID(b.pg.ID())
+	}
+	return secrets.Load(b.dir)
+}

@@ -1,0 +1,173 @@
+package backend
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/tetherhq/tether/internal/state"
+)
+
+// Migrate copies every workspace's state from one backend to another, as
+// tether init -migrate-state does. Both sides are locked throughout. The
+// destination takes the source's id, so the key that sealed its values
+// still opens them. A destination workspace must be empty, or hold exactly
+// what the source holds (a migration that was interrupted after copying):
+// anything else is refused before a row is written, since it would be
+// lost. It returns the workspaces moved.
+func Migrate(ctx context.Context, from, to *Backend) ([]string, error) {
+	names, err := from.Workspaces(ctx)
+	if err != nil {
+		return nil, err
+	}
+	type side struct {
+		store  state.Store
+		unlock state.Unlocker
+		snap   *state.Snapshot
+	}
+	var opened []*side
+	defer func() {
+		for _, s := range opened {
+			if s.unlock != nil {
+				s.unlock.Unlock()
+			}
+			s.store.Close()
+		}
+	}()
+	open := func(b *Backend, ws string) (*side, error) {
+		st, err := b.State(ctx, ws)
+		if err != nil {
+			return nil, err
+		}
+		s := &side{store: st}
+		opened = append(opened, s)
+		if s.unlock, err = st.Lock(ctx, state.LockInfo{Operation: "init -migrate-state"}); err != nil {
+			return nil, err
+		}
+		s.snap, err = st.Load(ctx)
+		return s, err
+	}
+	srcs, dsts := map[string]*side{}, map[string]*side{}
+	for _, ws := range names {
+		if srcs[ws], err = open(from, ws); err != nil {
+			return nil, err
+		}
+		if ws != DefaultWorkspace {
+			if err := to.NewWorkspace(ctx, ws); err != nil && !errors.Is(err, ErrWorkspaceExists) {
+				return nil, err
+			}
+		}
+		if dsts[ws], err = open(to, ws); err != nil {
+			return nil, err
+		}
+		if d := dsts[ws].snap; !empty(d) && !same(d, srcs[ws].snap) {
+			return nil, fmt.Errorf("%s already holds other state in workspace %q (%d objects); Tether will not overwrite it. Move it away, or choose it as it is with tether init -reconfigure", to.Describe(), ws, len(d.Objects))
+		}
+	}
+	id, err := from.ID()
+	if err != nil {
+		return nil, err
+	}
+	if cur, err := to.ID(); err != nil || cur != id {
+		if err := to.SetID(ctx, id); err != nil {
+			return nil, err
+		}
+	}
+	for _, ws := range names {
+		src := srcs[ws].snap
+		// The state keeps its lineage and serial wherever it is kept.
+		c := state.Changes{Lineage: src.Lineage, Serial: src.Serial}
+		for _, o := range src.Objects {
+			c.Put = append(c.Put, o)
+		}
+		for _, o := range src.Outputs {
+			c.PutOutputs = append(c.PutOutputs, o)
+		}
+		if err := dsts[ws].store.Commit(ctx, c); err != nil {
+			return nil, fmt.Errorf("copying workspace %q: %w", ws, err)
+		}
+	}
+	return names, nil
+}
+
+func empty(s *state.Snapshot) bool { return len(s.Objects) == 0 && len(s.Outputs) == 0 }
+
+// same reports whether two snapshots record the same objects and outputs.
+func same(a, b *state.Snapshot) bool {
+	if len(a.Objects) != len(b.Objects) || len(a.Outputs) != len(b.Outputs) {
+		return false
+	}
+	for k, x := range a.Objects {
+		y, ok := b.Objects[k]
+		if !ok || x.Mode != y.Mode || x.Type != y.Type || x.Provider != y.Provider || x.SchemaVersion != y.SchemaVersion ||
+			!bytes.Equal(x.Value, y.Value) || !bytes.Equal(x.Private, y.Private) || !bytes.Equal(x.Sensitive, y.Sensitive) ||
+			x.Status != y.Status || x.CreateBeforeDestroy != y.CreateBeforeDestroy || fmt.Sprint(x.Dependencies) != fmt.Sprint(y.Dependencies) {
+			return false
+		}
+	}
+	for k, x := range a.Outputs {
+		y, ok := b.Outputs[k]
+		if !ok || x.Sensitive != y.Sensitive || !bytes.Equal(x.Value, y.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// HasState reports whether any workspace records anything.
+func (b *Backend) HasState(ctx context.Context) (bool, error) {
+	names, err := b.Workspaces(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, ws := range names {
+		ok, err := b.StateExists(ctx, ws)
+		if err != nil {
+			return false, err
+		}
+		if !ok {
+			continue
+		}
+		st, err := b.State(ctx, ws)
+		if err != nil {
+			return false, err
+		}
+		snap, err := st.Load(ctx)
+		st.Close()
+		if err != nil {
+			return false, err
+		}
+		if !empty(snap) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// SetAside moves a local backend's state files into
+// .tether/migrated-TIMESTAMP/ once they were copied elsewhere, so that the
+// folder has one state and a later migration back finds it empty; nothing
+// is deleted. A PostgreSQL source is left as it is: others may share it.
+func (b *Backend) SetAside() (string, error) {
+	if b.pg != nil {
+		return "", nil
+	}
+	dest := filepath.Join(b.dir, "migrated-"+time.Now().UTC().Format("20060102T150405Z"))
+	if err := os.MkdirAll(dest, 0o700); err != nil {
+		return "", err
+	}
+	def := b.localPath(DefaultWorkspace)
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		if err := os.Rename(def+suffix, filepath.Join(dest, filepath.Base(def)+suffix)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return "", err
+		}
+	}
+	if err := os.Rename(b.workspaceDir(), filepath.Join(dest, "workspaces")); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	return dest, nil
+}

@@ -1,0 +1,176 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+
+	"github.com/tetherhq/tether/internal/backend"
+)
+
+// backendOptions are init's backend flags.
+type backendOptions struct {
+	configs              []string // -backend-config arguments, in order
+	migrate, reconfigure bool
+}
+
+type backendConfigs struct{ list *[]string }
+
+func (b backendConfigs) String() string { return "" }
+func (b backendConfigs) Set(s string) error {
+	*b.list = append(*b.list, s)
+	return nil
+}
+
+// backendOverrides reads -backend-config arguments as Terraform does: KEY=VALUE,
+// or the name of a file of KEY = VALUE attributes. Later ones win.
+func backendOverrides(args []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, a := range args {
+		if k, v, ok := strings.Cut(a, "="); ok {
+			if k == "" {
+				return nil, fmt.Errorf("-backend-config %q: a setting is KEY=VALUE, or the name of a file", a)
+			}
+			out[k] = v
+			continue
+		}
+		src, err := os.ReadFile(a)
+		if err != nil {
+			return nil, fmt.Errorf("-backend-config %s: %w", a, err)
+		}
+		f, diags := hclparse.NewParser().ParseHCL(src, a)
+		if diags.HasErrors() {
+			return nil, fmt.Errorf("-backend-config %s: %s", a, diags.Error())
+		}
+		attrs, diags := f.Body.JustAttributes()
+		if diags.HasErrors() {
+			return nil, fmt.Errorf("-backend-config %s: %s", a, diags.Error())
+		}
+		for name, attr := range attrs {
+			v, diags := attr.Expr.Value(&hcl.EvalContext{})
+			if diags.HasErrors() {
+				return nil, fmt.Errorf("-backend-config %s: %s", a, diags.Error())
+			}
+			switch {
+			case v.Type().FriendlyName() == "string" && !v.IsNull():
+				out[name] = v.AsString()
+			case v.Type().FriendlyName() == "bool" && !v.IsNull():
+				out[name] = fmt.Sprint(v.True())
+			default:
+				r := attr.Expr.Range()
+				return nil, fmt.Errorf("%s:%d:%d: %s must be a string or a bool", r.Filename, r.Start.Line, r.Start.Column, name)
+			}
+		}
+	}
+	return out, nil
+}
+
+// initBackend settles the backend, as the first step of `terraform init`
+// does: a new or changed backend block is set up and recorded, with its
+// state moved there when asked. It returns the exit code to stop with, or
+// -1 to go on.
+func (e *env) initBackend(ctx context.Context, vars []varArg, bo backendOptions) int {
+	block, ok := e.backendBlock(vars)
+	if !ok {
+		return 1
+	}
+	overrides, err := backendOverrides(bo.configs)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	want, err := backend.FromBlock(block, overrides)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	stored, err := backend.ReadSettings(stateDir)
+	if err != nil && !bo.reconfigure {
+		return e.errorf("%v", err)
+	}
+	if stored == nil && block == nil {
+		return -1 // local, as always: nothing to record
+	}
+	fmt.Fprintln(e.stdout, "Initializing the backend...")
+	current := backend.Local
+	if stored != nil {
+		current = *stored
+	}
+	if current.Equal(want) {
+		if stored == nil || stored.Hash != want.Hash {
+			if err := backend.WriteSettings(stateDir, want); err != nil {
+				return e.errorf("%v", err)
+			}
+		}
+		return e.checkBackend(ctx, want)
+	}
+	if bo.reconfigure {
+		if code := e.checkBackend(ctx, want); code >= 0 {
+			return code
+		}
+		if err := backend.WriteSettings(stateDir, want); err != nil {
+			return e.errorf("%v", err)
+		}
+		fmt.Fprintf(e.stdout, "\nSuccessfully configured the backend %q! Tether will use it unless the backend configuration changes.\n", want.Type)
+		return -1
+	}
+	from, err := backend.Open(ctx, stateDir, current)
+	if err != nil {
+		return e.errorf("cannot read the state of the backend tether init set up before: %v", err)
+	}
+	defer from.Close()
+	if !bo.migrate {
+		has, err := from.HasState(ctx)
+		if err != nil {
+			return e.errorf("%v", err)
+		}
+		if has || stored != nil {
+			what := "Backend configuration changed"
+			if stored == nil {
+				what = "Existing state found"
+			}
+			return e.errorf("%s: the state is in %s, and the configuration now chooses the %q backend. Run tether init -migrate-state to move the state there, or tether init -reconfigure to use the new backend as it is, leaving the state behind", what, from.Describe(), want.Type)
+		}
+	}
+	to, err := backend.Open(ctx, stateDir, want)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	defer to.Close()
+	if bo.migrate {
+		moved, err := backend.Migrate(ctx, from, to)
+		if err != nil {
+			return e.errorf("cannot migrate the state: %v; nothing was changed: the state is still in %s", err, from.Describe())
+		}
+		// The record is written before the old copy is set aside: a run
+		// killed between the two leaves both copies, never none.
+		if err := backend.WriteSettings(stateDir, want); err != nil {
+			return e.errorf("%v", err)
+		}
+		aside, err := from.SetAside()
+		if err != nil {
+			return e.errorf("the state was copied to %s, but setting the old copy aside failed: %v", to.Describe(), err)
+		}
+		fmt.Fprintf(e.stdout, "Migrated the state of %d workspace(s) (%s) from %s to %s.\n", len(moved), strings.Join(moved, ", "), from.Describe(), to.Describe())
+		if aside != "" {
+			fmt.Fprintf(e.stdout, "The local state files were moved to %s.\n", aside)
+		}
+	} else if err := backend.WriteSettings(stateDir, want); err != nil {
+		return e.errorf("%v", err)
+	}
+	fmt.Fprintf(e.stdout, "\nSuccessfully configured the backend %q! Tether will use it unless the backend configuration changes.\n", want.Type)
+	return -1
+}
+
+// checkBackend connects to the backend, so that init reports a wrong
+// connection string or a server that is down.
+func (e *env) checkBackend(ctx context.Context, s backend.Settings) int {
+	b, err := backend.Open(ctx, stateDir, s)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	b.Close()
+	return -1
+}
