@@ -24,6 +24,7 @@ type report struct {
 	awsCases   []*awsCase
 	awsMissing string // why aws-plan was skipped
 	grpc       []grpcResult
+	pg         []pgResult
 	delayMS    int
 	layers     int
 	perFile    int
@@ -97,6 +98,7 @@ func (r *report) markdown() string {
 	r.scalingTable(&b)
 	r.latencyTable(&b)
 	r.grpcTable(&b)
+	r.pgTable(&b)
 	r.awsTable(&b)
 	r.targetsTable(&b)
 	return b.String()
@@ -262,6 +264,9 @@ func (r *report) targetsTable(b *strings.Builder) {
 	}
 	if len(r.grpc) > 0 {
 		r.grpcTargets(row, verdict)
+	}
+	if len(r.pg) > 0 {
+		r.pgTargets(row, verdict)
 	}
 	if len(r.awsCases) > 0 || r.awsMissing != "" {
 		r.awsTargets(row, verdict)

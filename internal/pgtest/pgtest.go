@@ -34,6 +34,15 @@ type Server struct {
 	// uid and gid run the server when the tests run as root; -1 otherwise.
 	uid, gid int
 	running  bool
+	opts     Options
+}
+
+// Options change how the cluster runs.
+type Options struct {
+	// Fsync keeps PostgreSQL's fsync on, as on a real server: for
+	// benchmarks. Tests leave it off (they crash Tether, never the
+	// machine), which makes them faster.
+	Fsync bool
 }
 
 // Binaries returns the folder holding initdb and pg_ctl.
@@ -65,7 +74,10 @@ func isFile(p string) bool {
 }
 
 // Start creates and starts a cluster. The caller must call Stop.
-func Start() (*Server, error) {
+func Start() (*Server, error) { return StartWith(Options{}) }
+
+// StartWith is Start with options.
+func StartWith(o Options) (*Server, error) {
 	bin, err := Binaries()
 	if err != nil {
 		return nil, err
@@ -74,7 +86,7 @@ func Start() (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{Dir: dir, bin: bin, uid: -1, gid: -1}
+	s := &Server{Dir: dir, bin: bin, uid: -1, gid: -1, opts: o}
 	if os.Geteuid() == 0 {
 		if err := s.dropPrivileges(); err != nil {
 			os.RemoveAll(dir)
@@ -159,9 +171,10 @@ func (s *Server) Start() error {
 		}
 		s.Port = port
 	}
-	// fsync is off: the tests check what a crash of Tether leaves, never
-	// a crash of the machine, and fsync would only make them slow.
-	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", s.Port, s.Dir)
+	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c max_connections=200", s.Port, s.Dir)
+	if !s.opts.Fsync {
+		opts += " -c fsync=off"
+	}
 	if err := s.run("pg_ctl", "start", "-w", "-t", "60", "-D", filepath.Join(s.Dir, "data"), "-l", filepath.Join(s.Dir, "log"), "-o", opts); err != nil {
 		log, _ := os.ReadFile(filepath.Join(s.Dir, "log"))
 		return fmt.Errorf("%v\nserver log:\n%s", err, log)
