@@ -51,21 +51,35 @@ func Migrate(ctx context.Context, from, to *Backend) ([]string, error) {
 		s.snap, err = st.Load(ctx)
 		return s, err
 	}
+	// Every workspace the destination has is checked before anything is
+	// written there; the missing ones are created after.
 	srcs, dsts := map[string]*side{}, map[string]*side{}
+	var missing []string
 	for _, ws := range names {
 		if srcs[ws], err = open(from, ws); err != nil {
 			return nil, err
 		}
-		if ws != DefaultWorkspace {
-			if err := to.NewWorkspace(ctx, ws); err != nil && !errors.Is(err, ErrWorkspaceExists) {
-				return nil, err
-			}
+		exists, err := to.HasWorkspace(ctx, ws)
+		if err != nil {
+			return nil, err
+		}
+		if !exists {
+			missing = append(missing, ws)
+			continue
 		}
 		if dsts[ws], err = open(to, ws); err != nil {
 			return nil, err
 		}
 		if d := dsts[ws].snap; !empty(d) && !same(d, srcs[ws].snap) {
 			return nil, fmt.Errorf("%s already holds other state in workspace %q (%d objects); Tether will not overwrite it. Move it away, or choose it as it is with tether init -reconfigure", to.Describe(), ws, len(d.Objects))
+		}
+	}
+	for _, ws := range missing {
+		if err := to.NewWorkspace(ctx, ws); err != nil && !errors.Is(err, ErrWorkspaceExists) {
+			return nil, err
+		}
+		if dsts[ws], err = open(to, ws); err != nil {
+			return nil, err
 		}
 	}
 	id, err := from.ID()
