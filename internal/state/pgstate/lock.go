@@ -195,7 +195,9 @@ func (u *unlocker) Unlock() error {
 		_, err := c.Exec(ctx, `SELECT pg_advisory_unlock($1, $2)`, s.names.lockClass, s.key)
 		return err
 	})
-	if err != nil {
+	// A lost connection took its session's lock with it: there is
+	// nothing left to release, and nobody needs to break it.
+	if err != nil && !errors.Is(err, errLost) {
 		return err
 	}
 	s.connMu.Lock()
