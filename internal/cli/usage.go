@@ -43,7 +43,7 @@ Options:
                         A backend setting, or a file of them (repeatable)
   -migrate-state        Move the state of every workspace to a changed backend
   -reconfigure          Use a changed backend as it is, leaving state behind
-  -var, -var-file       Values of the variables the backend block uses
+  -var, -var-file       Values of the variables module sources and the backend block use
   --upgrade             Choose the newest versions the constraints allow
   -force-copy           Take over Terraform's state without asking
   --input=false         Never ask: taking over Terraform's state then needs -force-copy
