@@ -136,6 +136,11 @@ type Node struct {
 	// the values cannot show.
 	DependsOn []Ref
 
+	// Check is set on a data source declared inside a check block (a
+	// scoped data source) to the check's address: only that check's
+	// assertions may refer to it, what goes wrong reading it is a
+	// warning, and it is read again during apply, as in Terraform.
+	Check string
 	// Sensitive is set on variables and outputs declared sensitive.
 	Sensitive bool
 	// Ephemeral is set on variables and outputs declared ephemeral: their

@@ -443,6 +443,18 @@ func sameStrings(a, b []string) bool {
 }
 
 func (e *Engine) readDeferred(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
+	diags := e.readNow(ctx, p, n, ni, in)
+	if n.cfg.Check != "" && diags.HasErrors() {
+		// A check block's data source fails with a warning; its
+		// assertions are then not known.
+		in.value = cty.UnknownVal(n.schema.Block.ImpliedType())
+		return asWarnings(diags)
+	}
+	return diags
+}
+
+// readNow reads a data source during apply.
+func (e *Engine) readNow(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
 	start := time.Now()
 	e.event(plan.Event{Addr: in.addr, Action: plan.Read, Phase: plan.Started})
 	inst := config.Instance{Key: in.key, Each: in.each}

@@ -525,6 +525,41 @@ func (p *Planned) readConfig(n *node, ni *nodeInst, in *instance) (config.Instan
 }
 
 func (e *Engine) planData(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
+	diags := e.planDataRead(ctx, p, n, ni, in)
+	if n.cfg.Check == "" {
+		return diags
+	}
+	// A check block's data source: what goes wrong is a warning, its
+	// assertions are then not known, and it is read again during apply,
+	// so that the check sees what apply made, as in Terraform.
+	ty := n.schema.Block.ImpliedType()
+	if diags.HasErrors() {
+		diags = asWarnings(diags)
+		in.value = cty.UnknownVal(ty)
+	}
+	if in.change == nil && in.deferredBy == "" {
+		after := in.value
+		if after == cty.NilVal {
+			after = cty.UnknownVal(ty)
+		}
+		in.change = &plan.ResourceChange{
+			Addr: in.addr, Mode: plan.Data, Type: n.cfg.Type, Provider: n.cfg.Provider,
+			Action: plan.Read, Before: cty.NullVal(ty), After: after, Reason: plan.ReasonCheck,
+		}
+	}
+	return diags
+}
+
+// asWarnings turns errors into warnings: what a check block finds is never
+// an error.
+func asWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
+	for _, d := range diags {
+		d.Severity = hcl.DiagWarning
+	}
+	return diags
+}
+
+func (e *Engine) planDataRead(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
 	ty := n.schema.Block.ImpliedType()
 	inst, cfgVal, diags := p.readConfig(n, ni, in)
 	if diags.HasErrors() {

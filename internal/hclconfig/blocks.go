@@ -546,6 +546,37 @@ func traversalSource(t hcl.Traversal) string {
 	return b.String()
 }
 
+// scopedData declares the data source of a check block: a data source
+// like any other, but without count, for_each or lifecycle, and seen only
+// by its check.
+func (m *module) scopedData(b *hcl.Block, check string) {
+	l := m.l
+	meta, _, _ := b.Body.PartialContent(&hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}},
+		Blocks:     []hcl.BlockHeaderSchema{{Type: "lifecycle"}},
+	})
+	bad := false
+	if meta != nil {
+		for _, name := range []string{"count", "for_each"} {
+			if a, ok := meta.Attributes[name]; ok {
+				l.errorf(a.NameRange, fmt.Sprintf("Invalid %q attribute", name), `The "count" and "for_each" meta-arguments are not supported within nested data blocks.`)
+				bad = true
+			}
+		}
+		for _, lb := range meta.Blocks {
+			l.errorf(lb.DefRange, "Invalid lifecycle block", `Nested data blocks do not support "lifecycle" blocks as the lifecycle is managed by the containing block.`)
+			bad = true
+		}
+	}
+	if bad {
+		return
+	}
+	m.resource(b, config.DataSource)
+	if n, ok := l.decls[m.prefix("data."+b.Labels[0]+"."+b.Labels[1])]; ok && n.DeclRange == b.DefRange {
+		n.Check = check
+	}
+}
+
 var checkSchema = &hcl.BodySchema{
 	Blocks: []hcl.BlockHeaderSchema{{Type: "assert"}, {Type: "data", LabelNames: []string{"type", "name"}}},
 }
@@ -563,9 +594,15 @@ func (m *module) check(b *hcl.Block) {
 	content, d := b.Body.Content(checkSchema)
 	l.diags = append(l.diags, d...)
 	var traversals []hcl.Traversal
+	var scoped *hcl.Block
 	for _, blk := range content.Blocks {
 		if blk.Type == "data" {
-			l.errorf(blk.DefRange, "Scoped data sources are not supported yet", "Declare the data source outside the check block and refer to it from the assertion.")
+			if scoped != nil {
+				l.errorf(blk.DefRange, "Multiple data resource blocks", "This check block already has a data resource defined at %s.", rangeString(scoped.DefRange))
+				continue
+			}
+			scoped = blk
+			m.scopedData(blk, n.Addr)
 			continue
 		}
 		c, t := m.condition(n, blk, "", false)

@@ -195,6 +195,10 @@ func (m *module) refs(n *config.Node, traversals []hcl.Traversal, repeatKind str
 			m.undeclared(n, rng, rel, root, names)
 			continue
 		}
+		if target.Check != "" && target.Check != n.Addr {
+			l.errorf(rng, "Reference to scoped resource", "The referenced data resource %q %q is not available from this context: it is declared inside %s, and only that check's assertions may refer to it.", target.Type, target.Name, target.Check)
+			continue
+		}
 		if target == n && !n.Argument {
 			l.errorf(rng, "Self-referential block", "%s cannot refer to itself; remove the reference to %s.", n.Addr, rel)
 			continue

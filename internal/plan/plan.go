@@ -249,3 +249,7 @@ type Event struct {
 	// machine-readable UI reports the parts.
 	Step Action
 }
+
+// ReasonCheck is the Reason of reading a check block's data source during
+// apply: it is read again so that the check sees what apply made.
+const ReasonCheck = "config will be reloaded to verify a check block"

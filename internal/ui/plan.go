@@ -430,7 +430,12 @@ func (p *printer) change(c *plan.ResourceChange) {
 		p.str(")")
 		p.nl()
 	}
-	if c.Reason != "" && !c.Requested {
+	if c.Reason == plan.ReasonCheck {
+		p.str("  # (")
+		p.safe(c.Reason)
+		p.str(")")
+		p.nl()
+	} else if c.Reason != "" && !c.Requested {
 		p.str("  # (because ")
 		p.safe(c.Reason)
 		p.str(")")
