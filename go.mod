@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/ProtonMail/go-crypto v1.5.2
 	github.com/apparentlymart/go-cidr v1.1.0
+	github.com/aws/aws-lambda-go v1.55.1
 	github.com/bmatcuk/doublestar v1.1.5
 	github.com/google/uuid v1.6.0
 	github.com/hashicorp/go-getter/v2 v2.2.5

@@ -17,6 +17,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/cli"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/platform/awslambda"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/ui"
 	tetherprovider "github.com/tetherhq/tether/provider/tether"
@@ -73,6 +74,12 @@ func runClosure(id string, build func(*Stack) error, stdout, stderr io.Writer) i
 	mode.serving.Store(true)
 	if cl.kind == closureTest {
 		return runTest(cl, stdout)
+	}
+	if awslambda.Running() {
+		// Deployed as an AWS Lambda function: the same handler serves
+		// API Gateway's events through the Runtime API.
+		awslambda.Start(recovering(cl, log.New(stderr, "", log.LstdFlags)))
+		return 0
 	}
 	return serve(cl, stderr)
 }

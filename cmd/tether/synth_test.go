@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/tetherhq/tether/internal/providertest"
 )
 
 // The synth tests run what `tether synth` writes with the real terraform
@@ -163,27 +165,7 @@ func exampleCopy(t *testing.T, name string) string {
 		os.RemoveAll(filepath.Join(dir, leftover))
 	}
 	if m, _ := filepath.Glob(filepath.Join(dir, "*.go")); len(m) > 0 {
-		mod, err := os.ReadFile(filepath.Join(repo, "go.mod"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		goVersion := "1.26"
-		for _, line := range strings.Split(string(mod), "\n") {
-			if v, ok := strings.CutPrefix(line, "go "); ok {
-				goVersion = strings.TrimSpace(v)
-			}
-		}
-		gomod := fmt.Sprintf("module example.com/%s\n\ngo %s\n\nrequire github.com/tetherhq/tether v0.0.0\n\nreplace github.com/tetherhq/tether => %s\n", name, goVersion, repo)
-		sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		providertest.GoModule(t, dir, "example.com/"+name, repo)
 	}
 	return dir
 }

@@ -80,40 +80,47 @@ func Build(name string) (Provider, error) {
 	dir := filepath.Join(cache, name, b.version)
 	exe := filepath.Join(dir, "terraform-provider-"+name)
 	p := Provider{Source: tfaddr.MustParseProviderSource(b.source), Version: b.present, Executable: exe}
+	if err := install(dir, exe, b.module, b.version); err != nil {
+		return Provider{}, fmt.Errorf("providertest: cannot build %s %s: %w", b.source, b.present, err)
+	}
+	return p, nil
+}
+
+// install builds module@version with `go install` into exe, once: a file
+// lock makes concurrent callers, in this process or in other test
+// processes, build once. A build that failed for want of the module proxy
+// wraps ErrNoProxy.
+func install(dir, exe, module, version string) error {
 	if _, err := os.Stat(exe); err == nil {
-		return p, nil
+		return nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return Provider{}, err
+		return err
 	}
 	unlock, err := lockFile(filepath.Join(dir, ".lock"))
 	if err != nil {
-		return Provider{}, err
+		return err
 	}
 	defer unlock()
 	if _, err := os.Stat(exe); err == nil {
-		return p, nil // built by another process while we waited
+		return nil // built by another process while we waited
 	}
 	bin, err := os.MkdirTemp(dir, ".bin-")
 	if err != nil {
-		return Provider{}, err
+		return err
 	}
 	defer os.RemoveAll(bin)
-	cmd := exec.Command("go", "install", b.module+"@"+b.version)
+	cmd := exec.Command("go", "install", module+"@"+version)
 	cmd.Dir = dir // outside any module, so that go.mod of the caller plays no part
 	cmd.Env = append(os.Environ(), "GOBIN="+bin, "GOFLAGS=-buildvcs=false", "CGO_ENABLED=0", "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		if proxyProblem(string(out)) {
-			return Provider{}, fmt.Errorf("providertest: cannot build %s %s: %w:\n%s", b.source, b.present, ErrNoProxy, out)
+			return fmt.Errorf("%w:\n%s", ErrNoProxy, out)
 		}
-		return Provider{}, fmt.Errorf("providertest: go install %s@%s failed: %v\n%s", b.module, b.version, err, out)
+		return fmt.Errorf("go install %s@%s failed: %v\n%s", module, version, err, out)
 	}
-	built := filepath.Join(bin, filepath.Base(b.module))
-	if err := os.Rename(built, exe); err != nil {
-		return Provider{}, err
-	}
-	return p, nil
+	return os.Rename(filepath.Join(bin, filepath.Base(module)), exe)
 }
 
 // proxyProblem reports whether go's output says the modules could not be

@@ -5,6 +5,8 @@
 // provider registry and network mirror served over TLS on 127.0.0.1, with
 // a SHA256SUMS signed by an OpenPGP key made for the test. AWSMirror finds
 // a local mirror holding hashicorp/aws 5.100.0 when the machine has one.
+// LambdaEmulator builds the AWS Lambda Runtime Interface Emulator the same
+// way, for tests that run a function's bootstrap under it.
 //
 // It is a normal package so that tests of several packages can share it;
 // only tests use it. Nothing in it sends traffic anywhere but 127.0.0.1
