@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/engine"
 	"github.com/tetherhq/tether/internal/ui"
 )
@@ -34,7 +35,7 @@ func (e *env) console(ctx context.Context, args []string) int {
 	if diags.HasErrors() {
 		return 1
 	}
-	scope := planned.RootScope()
+	scope := consoleScope{planned.RootScope()}
 	in := bufio.NewScanner(e.stdin)
 	in.Buffer(make([]byte, 64*1024), 1<<20)
 	code := 0
@@ -74,3 +75,10 @@ func (e *env) console(ctx context.Context, args []string) int {
 	}
 	return code
 }
+
+// consoleScope evaluates as Terraform's console does: timestamp() and
+// uuid() give values, since nothing is planned from them, and
+// plantimestamp() has no plan to tell of (unknown).
+type consoleScope struct{ config.Scope }
+
+func (consoleScope) Run() config.Run { return config.Run{Applying: true} }

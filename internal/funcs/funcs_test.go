@@ -381,10 +381,7 @@ func TestRunFunctions(t *testing.T) {
 	planning := &Run{PlanTime: planTime}
 	applying := &Run{PlanTime: planTime, Applying: true}
 	for _, run := range []*Run{nil, planning, applying} {
-		for _, src := range []string{`timestamp()`, `uuid()`, `bcrypt("x")`, `core::timestamp()`, `templatestring(local_tmpl, {})`} {
-			if src == `templatestring(local_tmpl, {})` {
-				continue // covered by TestTemplateString
-			}
+		for _, src := range []string{`timestamp()`, `uuid()`, `bcrypt("x")`, `core::timestamp()`, `templatefile("typed.tftpl", {value = uuid()})`} {
 			got, diags := evalIn(t, src, run)
 			if diags.HasErrors() {
 				t.Fatalf("%s: %s", src, diags)

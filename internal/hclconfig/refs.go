@@ -314,7 +314,7 @@ func (m *module) evalContext(refs []evalRef, scope config.Scope, inst config.Ins
 		vars["self"] = self
 	}
 	rs, ok := scope.(config.RunScope)
-	if !ok {
+	if !ok || m.l.lib == nil {
 		return &hcl.EvalContext{Variables: vars, Functions: m.functions()}
 	}
 	// The run's own functions (timestamp, plantimestamp...) are layered
