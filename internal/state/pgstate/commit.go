@@ -105,10 +105,23 @@ func (s *Store) commitGroup(group []*commitReq) error {
 // errLost is matched by the error of a store whose lock connection died.
 var errLost = errors.New("connection lost")
 
-type lostError struct{ msg string }
+type lostError struct {
+	msg   string
+	where string
+}
 
 func (e *lostError) Error() string        { return e.msg }
 func (e *lostError) Is(target error) bool { return target == errLost }
+
+// As makes a lost connection a *state.LockLostError too, the error on
+// which the engine stops every provider call in flight.
+func (e *lostError) As(target any) bool {
+	if t, ok := target.(**state.LockLostError); ok {
+		*t = &state.LockLostError{Path: e.where, ID: "(its connection to PostgreSQL is gone)"}
+		return true
+	}
+	return false
+}
 
 // write sends one group as a single pipelined batch, which the server runs
 // as one implicit transaction: one round trip per group. The group's

@@ -110,7 +110,7 @@ func (s *Store) use(doing string, f func(*pgx.Conn) error) error {
 		return nil
 	}
 	if s.conn.IsClosed() && s.locked {
-		s.lost = &lostError{fmt.Sprintf("%s: lost the connection that held the state lock (%v); the lock went with it, so Tether writes nothing more. Run the command again", s.where, err)}
+		s.lost = &lostError{msg: fmt.Sprintf("%s: lost the connection that held the state lock (%v); the lock went with it, so Tether writes nothing more. Run the command again", s.where, err), where: s.where}
 		return s.lost
 	}
 	return s.fail(doing, err)
