@@ -364,7 +364,7 @@ func call(pos hcl.Range, what string, f func() (any, error)) (res any, diags hcl
 }
 
 // Attr returns the attribute name of a resource, or of a data source read
-// in output form, as an Output. Generated bindings call it from their
+// in output form, or the output name of a module call, as an Output. Generated bindings call it from their
 // getters; programs can use it for an attribute the bindings lack.
 func Attr[T any](r Dependable, name string) Output[T] {
 	pos := caller(1)
@@ -376,6 +376,10 @@ func Attr[T any](r Dependable, name string) Output[T] {
 		}}}
 	}
 	l := &lazy{stack: c.stack, deps: []string{c.addr}, desc: c.addr + "." + name, ty: ty, tf: terraformAttr(c.addr, name)}
+	if c.kind == kindModule {
+		moduleOutput(l, c, name, pos)
+		return Output[T]{l: l}
+	}
 	switch {
 	case c.kind == kindComponent:
 		l.err = diagAt(pos, "A component has no attributes", "tether.Attr was given the component %s; pass one of its resources, or a value the component exposes.", c.addr)

@@ -88,11 +88,12 @@ type dependsOnOpt struct {
 func (d dependsOnOpt) applyResource(o *options) { o.dependsOn = append(o.dependsOn, d) }
 func (d dependsOnOpt) applyInvoke(o *options)   { o.dependsOn = append(o.dependsOn, d) }
 
-// DependsOn makes a resource, or a data source read in output form, wait
-// for others it takes no value from: they are created, updated or read
-// first. A component stands for everything in it. The direct form of a
+// DependsOn makes a resource, a data source read in output form, or a
+// module call wait for others it takes no value from: they are created,
+// updated or read first. A component or a module call stands for
+// everything in it. The direct form of a
 // data source cannot wait, so it rejects DependsOn.
-func DependsOn(deps ...Dependable) ResourceOrInvokeOption {
+func DependsOn(deps ...Dependable) DependsOnOption {
 	return dependsOnOpt{deps: deps, pos: caller(1)}
 }
 
@@ -154,16 +155,12 @@ func Read(scope Scope, d *DataSource, t *Type, id string, args any, opts ...Invo
 func declare(scope Scope, pos hcl.Range, t *Type, kind constructKind, id string, args any, o *options) *construct {
 	c := &construct{kind: kind, id: id, pos: pos, what: t.Func, typ: t}
 	noteDeclared(c)
-	parent := scopeOf(scope, pos, t.Func)
+	parent := enter(scope, c, o.internal)
 	if parent == nil {
-		return orphan(c)
-	}
-	st := parent.stack
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if !st.add(parent, c, o.internal) {
 		return c
 	}
+	st := parent.stack
+	defer st.mu.Unlock()
 	rel := t.Name + "." + id
 	nodeKind := config.Resource
 	if kind == kindData {
@@ -201,6 +198,24 @@ func declare(scope Scope, pos hcl.Range, t *Type, kind constructKind, id string,
 	terraformNode(n, t.Func, tm)
 	st.nodes = append(st.nodes, n)
 	return c
+}
+
+// enter adds c to scope and returns its parent, with the stack's mu held
+// for the caller to release. It returns nil, holding nothing, when c
+// cannot be declared: the reason is reported and c has no address.
+func enter(scope Scope, c *construct, internal bool) *construct {
+	parent := scopeOf(scope, c.pos, c.what)
+	if parent == nil {
+		orphan(c)
+		return nil
+	}
+	st := parent.stack
+	st.mu.Lock()
+	if !st.add(parent, c, internal) {
+		st.mu.Unlock()
+		return nil
+	}
+	return parent
 }
 
 // typeSchema finds the schema of a type, or says why there is none: a

@@ -50,6 +50,9 @@ type Stack struct {
 	closures *closureSet
 	// files are the configuration's Files, for synth.
 	files map[string]string
+	// extra holds what the modules the program calls add besides nodes:
+	// their files, and their moved, import and removed blocks.
+	extra config.Config
 }
 
 // Scope is where resources, data sources and components are declared: a
@@ -72,6 +75,7 @@ const (
 	kindComponent
 	kindResource
 	kindData
+	kindModule
 )
 
 // construct is a node of the tree.
@@ -100,6 +104,8 @@ type construct struct {
 	// holds (see closure.go).
 	declStack []uintptr
 	unseen    bool
+	// outputs are the output names of a module call.
+	outputs map[string]bool
 }
 
 func (s *Stack) scopeConstruct() *construct { return s.root }
@@ -431,7 +437,10 @@ func (st *Stack) seal() (*config.Config, hcl.Diagnostics) {
 	for _, name := range st.provOrder {
 		st.nodes = append(st.nodes, st.providerNode(st.providers[name]))
 	}
-	cfg := &config.Config{Nodes: st.nodes, Sources: sourceFiles(), Files: st.files}
+	cfg := &config.Config{Nodes: st.nodes, Sources: sourceFiles(), Files: st.files, Moved: st.extra.Moved, Imports: st.extra.Imports, Removed: st.extra.Removed}
+	for name, text := range st.extra.Sources {
+		cfg.Sources[name] = text
+	}
 	return cfg, st.diags
 }
 

@@ -96,20 +96,7 @@ func Load(dir string, opts Options) (*config.Config, hcl.Diagnostics) {
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read configuration", Detail: err.Error()}}
 	}
-	l := &loader{
-		dir:          abs,
-		opts:         opts,
-		cfg:          &config.Config{Sources: map[string][]byte{}},
-		lib:          funcs.New(abs),
-		decls:        map[string]*config.Node{},
-		providerUses: map[string]providerUse{},
-		missing:      map[string]bool{},
-		specs:        map[string]hcldec.Spec{},
-		cwd:          cwdOrEmpty(),
-		evalRefs:     map[string][]evalRef{},
-		schemas:      map[*provider.Block]*hcl.BodySchema{},
-	}
-	l.funcs = l.lib.Functions()
+	l := newLoader(abs, opts)
 	root := &module{l: l, dir: abs}
 	if !root.load(nil) {
 		return l.cfg, l.diags
@@ -124,6 +111,25 @@ func Load(dir string, opts Options) (*config.Config, hcl.Diagnostics) {
 	}
 	l.cfg.Evaluate = root.expressionEvaluator()
 	return l.cfg, uniqueDiags(l.diags)
+}
+
+// newLoader starts a load of the configuration rooted in the folder abs.
+func newLoader(abs string, opts Options) *loader {
+	l := &loader{
+		dir:          abs,
+		opts:         opts,
+		cfg:          &config.Config{Sources: map[string][]byte{}},
+		lib:          funcs.New(abs),
+		decls:        map[string]*config.Node{},
+		providerUses: map[string]providerUse{},
+		missing:      map[string]bool{},
+		specs:        map[string]hcldec.Spec{},
+		cwd:          cwdOrEmpty(),
+		evalRefs:     map[string][]evalRef{},
+		schemas:      map[*provider.Block]*hcl.BodySchema{},
+	}
+	l.funcs = l.lib.Functions()
+	return l
 }
 
 // uniqueDiags drops repeats: a module called more than once is read once

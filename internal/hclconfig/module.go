@@ -60,6 +60,17 @@ type moduleCall struct {
 	// passedKeys are, for an instance of a repeated configuration passed,
 	// the expression of its key, evaluated where the call is.
 	passedKeys map[string]hcl.Expression
+	// external is set for a call made by another front-end (see
+	// LoadCall); block and args are then nil.
+	external *Call
+}
+
+// declRange is where the call is made.
+func (c *moduleCall) declRange() hcl.Range {
+	if c.external != nil {
+		return c.external.DeclRange
+	}
+	return c.block.DefRange
 }
 
 // prefix returns the address of a name declared in this module.
@@ -248,43 +259,74 @@ func (m *module) localSource(srcAttr, version *hcl.Attribute, addr string) (stri
 func (m *module) arguments(blocks []*hcl.Block) {
 	l := m.l
 	call := m.call
+	given := call.argumentRanges()
 	declared := map[string]bool{}
 	for _, b := range blocks {
 		v := m.variable(b)
 		if v == nil {
 			continue
 		}
-		declared[v.node.Name] = true
+		name := v.node.Name
+		declared[name] = true
 		v.node.Argument = true
-		arg, given := call.args[v.node.Name]
-		if !given {
+		if _, ok := given[name]; !ok {
 			if !v.hasDef {
-				l.errorf(call.block.DefRange, fmt.Sprintf("Missing required argument %q", v.node.Name),
-					"The module %s needs a value for its variable %q, which has no default. Add %s = ... to the module block.", call.node.Addr, v.node.Name, v.node.Name)
+				hint := fmt.Sprintf(" Add %s = ... to the module block.", name)
+				if call.external != nil {
+					hint = ""
+				}
+				l.errorf(call.declRange(), fmt.Sprintf("Missing required argument %q", name),
+					"The module %s needs a value for its variable %q, which has no default.%s", call.node.Addr, name, hint)
 				continue
 			}
 			m.finishVariable(v)
 			continue
 		}
-		m.validate(v, arg.Expr.Range())
-		traversals := arg.Expr.Variables()
-		l.pending = append(l.pending, func() {
-			refs := call.parent.resolve(v.node, traversals, call.repeat)
-			v.node.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
-				val, diags := arg.Expr.Value(call.parent.evalContext(refs, scope, inst, cty.NilVal))
-				if diags.HasErrors() {
-					return cty.DynamicVal, diags
-				}
-				return v.convert(val, arg.Expr.Range())
-			}
-		})
+		if call.external != nil {
+			m.externalArgument(v, call.external.Args[name])
+		} else {
+			m.argument(v, call.args[name])
+		}
 	}
-	for name, a := range call.args {
+	for _, name := range sortedKeysOf(given) {
 		if !declared[name] {
-			l.errorf(a.NameRange, "Unsupported argument",
+			l.errorf(given[name], "Unsupported argument",
 				"The module %s declares no variable named %q.%s", call.node.Addr, name, didYouMean(name, keys(declared)))
 		}
 	}
+}
+
+// argumentRanges are the call's arguments by name, each with where it is
+// given.
+func (c *moduleCall) argumentRanges() map[string]hcl.Range {
+	out := map[string]hcl.Range{}
+	if c.external != nil {
+		for name, a := range c.external.Args {
+			out[name] = a.Range
+		}
+		return out
+	}
+	for name, a := range c.args {
+		out[name] = a.NameRange
+	}
+	return out
+}
+
+// argument sets a variable from the module block's argument.
+func (m *module) argument(v *variableDecl, arg *hcl.Attribute) {
+	call := m.call
+	m.validate(v, arg.Expr.Range())
+	traversals := arg.Expr.Variables()
+	m.l.pending = append(m.l.pending, func() {
+		refs := call.parent.resolve(v.node, traversals, call.repeat)
+		v.node.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+			val, diags := arg.Expr.Value(call.parent.evalContext(refs, scope, inst, cty.NilVal))
+			if diags.HasErrors() {
+				return cty.DynamicVal, diags
+			}
+			return v.convert(val, arg.Expr.Range())
+		}
+	})
 }
 
 func keys(m map[string]bool) []string {

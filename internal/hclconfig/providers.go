@@ -225,7 +225,7 @@ func (m *module) providerConfig(local, alias string, rng hcl.Range) (string, tfa
 	if alias != "" {
 		m.l.errorf(rng, "Provider configuration not passed",
 			"This module uses the provider configuration %s, which its call %s does not pass. Add providers = { %s = ... } to the module block at %s, and list %s in configuration_aliases.",
-			ref, m.call.node.Addr, ref, rangeString(m.call.block.DefRange), ref)
+			ref, m.call.node.Addr, ref, rangeString(m.call.declRange()), ref)
 		return "", src, false
 	}
 	a, ok := m.call.parent.defaultConfig(src, local, rng)

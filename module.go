@@ -1,0 +1,305 @@
+package tether
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/hclconfig"
+	"github.com/tetherhq/tether/internal/provider"
+)
+
+// ModuleCall is a Terraform module called from a program: a module block
+// of the program's configuration. Everything the module declares is
+// planned and applied with the program's own resources, at addresses
+// under module.ID, as Terraform gives them (module.net.tether_file.a).
+//
+// A ModuleCall is Dependable: tether.DependsOn(call) waits for everything
+// in the module. Its outputs are read with tether.Attr, or with the
+// getters of generated module bindings (tether gen --module).
+type ModuleCall struct{ c *construct }
+
+func (m *ModuleCall) dependable() *construct {
+	if m == nil {
+		return nil
+	}
+	return m.c
+}
+
+// ModuleSource describes a module to the SDK. Generated module bindings
+// declare one; tether.Module makes one from its arguments.
+type ModuleSource struct {
+	// Source is the module's source address as a module block writes it:
+	// ./modules/net, a folder relative to the program's folder.
+	Source string
+	// Version is the version constraint of a module from a registry;
+	// empty for a local folder.
+	Version string
+	// Func is the Go function that calls it (net.NewNet), for messages.
+	Func string
+}
+
+// ModuleOption changes how a module is called.
+type ModuleOption interface{ applyModule(*moduleOptions) }
+
+type moduleOptions struct {
+	dependsOn []dependsOnOpt
+	version   string
+}
+
+func (d dependsOnOpt) applyModule(o *moduleOptions) { o.dependsOn = append(o.dependsOn, d) }
+
+// DependsOnOption is what DependsOn returns: an option of resources, of
+// data sources read in output form, and of module calls.
+type DependsOnOption interface {
+	ResourceOption
+	InvokeOption
+	ModuleOption
+}
+
+type versionOpt string
+
+func (v versionOpt) applyModule(o *moduleOptions) { o.version = string(v) }
+
+// ModuleVersion sets the version constraint of a module from a registry,
+// as a module block's version argument does.
+func ModuleVersion(constraint string) ModuleOption { return versionOpt(constraint) }
+
+// Module calls the Terraform module at source, a folder relative to the
+// program's folder (./modules/net), with args setting its variables by
+// name. A value in args is a plain Go value or holds Outputs (it then
+// waits for them), and is converted to the variable's type; the module's
+// validation rules run as they do for a module block. A missing required
+// variable, an argument the module does not declare, a value of the wrong
+// type and a failed validation are errors at the line of the call.
+//
+// Each call is one module instance: call it in a Go loop, with distinct
+// ids, for several. Generated bindings (tether gen --module) call the
+// same module with a typed args struct.
+func Module(scope Scope, id, source string, args map[string]any, opts ...ModuleOption) *ModuleCall {
+	pos := caller(1)
+	m := &ModuleCall{}
+	m.c = callModule(scope, pos, &ModuleSource{Source: source, Func: "tether.Module"}, id, args, opts)
+	return m
+}
+
+// CallModule calls a module. Generated module bindings call it directly:
+// messages point at the line that called the binding, two frames up.
+func CallModule(scope Scope, m *ModuleCall, src *ModuleSource, id string, args any, opts ...ModuleOption) {
+	m.c = callModule(scope, caller(2), src, id, args, opts)
+}
+
+func callModule(scope Scope, pos hcl.Range, src *ModuleSource, id string, args any, opts []ModuleOption) *construct {
+	o := &moduleOptions{version: src.Version}
+	for _, opt := range opts {
+		if opt != nil {
+			opt.applyModule(o)
+		}
+	}
+	c := &construct{kind: kindModule, id: id, pos: pos, what: src.Func}
+	parent := enter(scope, c, false)
+	if parent == nil {
+		return c
+	}
+	st := parent.stack
+	defer st.mu.Unlock()
+	c.addr = join(parent.module, "module."+id)
+	fail := func(d *hcl.Diagnostic) *construct {
+		st.report(d)
+		c.dead = true
+		return c
+	}
+	dir, diag := moduleDir(src, o.version, pos)
+	if diag != nil {
+		return fail(diag)
+	}
+	schemas, diag := st.moduleSchemas(src, dir, pos)
+	if diag != nil {
+		return fail(diag)
+	}
+	b := &builder{where: src.Func, pos: pos, want: st}
+	tm := b.value(reflect.ValueOf(args), "", 0)
+	st.diags = append(st.diags, b.diags...)
+	call := hclconfig.Call{
+		Name: id, Module: parent.module, Dir: dir, DeclRange: pos,
+		Args:      st.moduleArgs(tm, pos),
+		DependsOn: st.dependsOn(o.dependsOn, src.Func),
+	}
+	cfg, implied, diags := hclconfig.LoadCall(".", call, hclconfig.Options{Schemas: schemas})
+	st.diags = append(st.diags, diags...)
+	if cfg == nil {
+		c.dead = true
+		return c
+	}
+	if diags.HasErrors() {
+		c.dead = true
+	}
+	c.outputs = map[string]bool{}
+	for _, n := range cfg.Nodes {
+		if n.Kind == config.Output && n.Module == c.addr {
+			c.outputs[n.Name] = true
+		}
+	}
+	st.nodes = append(st.nodes, cfg.Nodes...)
+	st.extra.Moved = append(st.extra.Moved, cfg.Moved...)
+	st.extra.Imports = append(st.extra.Imports, cfg.Imports...)
+	st.extra.Removed = append(st.extra.Removed, cfg.Removed...)
+	if st.extra.Sources == nil {
+		st.extra.Sources = map[string][]byte{}
+	}
+	for name, text := range cfg.Sources {
+		st.extra.Sources[name] = text
+	}
+	for _, ip := range implied {
+		if _, ok := st.providers[ip.Source.String()]; !ok {
+			st.providers[ip.Source.String()] = &providerUse{name: ip.Local, source: ip.Source, first: ip.Range, config: known(cty.EmptyObjectVal)}
+			st.provOrder = append(st.provOrder, ip.Source.String())
+		}
+	}
+	return c
+}
+
+// moduleDir finds the folder of a module's source.
+func moduleDir(src *ModuleSource, version string, pos hcl.Range) (string, *hcl.Diagnostic) {
+	s := src.Source
+	if !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") {
+		return "", diagAt(pos, "Module source not supported",
+			"%s calls the module %q. Tether loads modules from local folders only; write the source as a path relative to the program's folder, starting with ./ or ../.", src.Func, s)
+	}
+	if version != "" {
+		return "", diagAt(pos, "Version not allowed for a local module", "%s calls the module %q, a local folder, with the version %q; a module loaded from a local folder has no version.", src.Func, s, version)
+	}
+	dir := filepath.FromSlash(s)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		abs, _ := filepath.Abs(dir)
+		return "", diagAt(pos, "Module not found", "%s calls the module %q, which does not name a folder (looked for %s). Module sources are relative to the program's folder.", src.Func, s, abs)
+	}
+	return dir, nil
+}
+
+// moduleSchemas installs and starts the providers a module requires, and
+// returns their schemas. The caller holds mu.
+func (st *Stack) moduleSchemas(src *ModuleSource, dir string, pos hcl.Range) (map[string]*provider.Schema, *hcl.Diagnostic) {
+	reqs, diags := hclconfig.Requirements(dir, nil)
+	if diags.HasErrors() {
+		st.diags = append(st.diags, diags...)
+		return nil, diagAt(pos, "Invalid module", "%s calls the module %q, whose files have errors (above).", src.Func, src.Source)
+	}
+	out := map[string]*provider.Schema{}
+	for _, req := range reqs {
+		key := req.Source.String()
+		if ps, ok := st.schemas[key]; ok {
+			out[key] = ps
+			continue
+		}
+		if st.in.Schema == nil {
+			return nil, diagAt(pos, "Provider not available", "The module %q needs provider %s, and this program cannot start providers while it runs.", src.Source, req.Source.ForDisplay())
+		}
+		ps, err := st.in.Schema(req)
+		if err != nil {
+			return nil, diagAt(pos, "Provider not available", "The module %q needs provider %s: %s", src.Source, req.Source.ForDisplay(), err)
+		}
+		st.schemas[key] = ps
+		out[key] = ps
+	}
+	return out, nil
+}
+
+// moduleArgs splits a module's arguments, an object template, into one
+// argument per variable, each waiting only for what its own value comes
+// from. The caller holds mu.
+func (st *Stack) moduleArgs(tm *tmpl, pos hcl.Range) map[string]hclconfig.Argument {
+	var names []string
+	var attrs []*tmpl
+	switch {
+	case tm.kind == tObject:
+		names, attrs = tm.names, tm.attrs
+	case tm.kind == tKnown && !tm.val.IsNull() && tm.val.Type().IsObjectType():
+		for name, v := range tm.val.AsValueMap() {
+			names = append(names, name)
+			attrs = append(attrs, known(v))
+		}
+	}
+	out := make(map[string]hclconfig.Argument, len(names))
+	for i, name := range names {
+		t := attrs[i]
+		out[name] = hclconfig.Argument{
+			Range: pos,
+			Refs:  nodeRefs(tmplDeps(t), pos),
+			Eval: func(sc config.Scope, _ config.Instance) (cty.Value, hcl.Diagnostics) {
+				v, diags := t.eval(sc)
+				return v, append(diags, st.takeLate()...)
+			},
+		}
+	}
+	return out
+}
+
+// tmplDeps lists the addresses a template's lazy values come from.
+func tmplDeps(t *tmpl) []string {
+	deps := map[string]bool{}
+	var walk func(t *tmpl)
+	add := func(l *lazy) {
+		if l == nil {
+			return
+		}
+		for _, d := range l.deps {
+			deps[d] = true
+		}
+	}
+	walk = func(t *tmpl) {
+		switch t.kind {
+		case tLazy:
+			add(t.lazy)
+		case tConcat:
+			for _, p := range t.parts {
+				add(p.lazy)
+			}
+		case tTuple:
+			for _, e := range t.elems {
+				walk(e)
+			}
+		case tObject:
+			for _, a := range t.attrs {
+				walk(a)
+			}
+		}
+	}
+	walk(t)
+	out := make([]string, 0, len(deps))
+	for d := range deps {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// moduleOutput is the output name of a module call, as an Attr reads it.
+func moduleOutput(l *lazy, c *construct, name string, pos hcl.Range) {
+	out := c.addr + ".output." + name
+	l.deps = []string{out, c.addr}
+	if !c.dead && !c.outputs[name] {
+		names := make([]string, 0, len(c.outputs))
+		for n := range c.outputs {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		l.err = diagAt(pos, fmt.Sprintf("%s has no output %q", c.addr, name), "The module called at %s declares the outputs %s.", posString(c.pos), strings.Join(names, ", "))
+	}
+	ty := l.ty
+	l.eval = func(sc config.Scope) (cty.Value, hcl.Diagnostics) {
+		v := sc.Value(out)
+		uv, m := v.Unmark()
+		if !uv.IsKnown() && uv.Type() == cty.DynamicPseudoType {
+			return cty.UnknownVal(ty.WithoutOptionalAttributesDeep()).WithMarks(m), nil
+		}
+		return v, nil
+	}
+}
