@@ -21,13 +21,26 @@ import (
 	"github.com/tetherhq/tether/internal/state"
 )
 
+// withCause says why ctx ended, when it did and err is the context's
+// error alone: "context canceled" does not tell a user that a signal
+// (SIGINT, SIGTERM) stopped the run, and which.
+func withCause(ctx context.Context, err error) string {
+	msg := err.Error()
+	if ctx.Err() != nil {
+		if cause := context.Cause(ctx); cause != nil && cause != ctx.Err() && !strings.Contains(msg, cause.Error()) {
+			msg += " (" + cause.Error() + ")"
+		}
+	}
+	return msg
+}
+
 // Plan compares the configuration with recorded state, refreshed from the
 // providers, and proposes a change for every resource instance and output.
 // It writes nothing to state.
 func (e *Engine) Plan(ctx context.Context, cfg *config.Config, opts PlanOptions) (*Planned, hcl.Diagnostics) {
 	snap, err := e.Store.Load(ctx)
 	if err != nil {
-		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read state", Detail: err.Error()}}
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read state", Detail: withCause(ctx, err)}}
 	}
 	p, diags := e.build(cfg, snap, opts)
 	if diags.HasErrors() {

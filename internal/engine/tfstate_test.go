@@ -2,6 +2,9 @@ package engine
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -107,5 +110,22 @@ func TestTerraformStateConversion(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("exported state lacks %s:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestPlanSaysWhyItStopped: a run stopped by a signal before it read
+// state says which signal, not only "context canceled".
+func TestPlanSaysWhyItStopped(t *testing.T) {
+	store, err := state.OpenSQLite(filepath.Join(t.TempDir(), "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	e := &Engine{Store: store, Providers: provider.Only(config.BuiltinSource.String(), func() provider.Provider { return tetherprovider.New() })}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errors.New("terminated signal received"))
+	_, diags := e.Plan(ctx, &config.Config{}, PlanOptions{})
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "context canceled (terminated signal received)") {
+		t.Errorf("got %v, want the signal named", diags)
 	}
 }
