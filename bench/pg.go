@@ -53,6 +53,10 @@ func (h *harness) runPG(ctx context.Context, n int) pgResult {
 	defer srv.Stop()
 	res.serverSettings = "fsync on, synchronous_commit on"
 	if bin, err := pgtest.Binaries(); err == nil {
+		// Debian's /usr/lib/postgresql/NN/bin, found through a symlink.
+		if real, err := filepath.EvalSymlinks(filepath.Join(bin, "initdb")); err == nil {
+			bin = filepath.Dir(real)
+		}
 		res.serverVersion = filepath.Base(filepath.Dir(bin))
 	}
 	for _, store := range []string{"sqlite", "pg"} {
