@@ -26,6 +26,11 @@ func Backend(dir string, opts Options) (*config.Backend, hcl.Diagnostics) {
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read configuration", Detail: err.Error()}}
 	}
+	// A folder with no configuration files (a Go program's) has no
+	// backend block; a command that needs a configuration says so itself.
+	if names, err := configFiles(abs); err == nil && len(names) == 0 {
+		return nil, nil
+	}
 	l := &loader{dir: abs, opts: opts, cfg: &config.Config{Sources: map[string][]byte{}}, funcs: funcs.Table(abs), decls: map[string]*config.Node{}}
 	m := &module{l: l, dir: abs}
 	files, diags := l.parse(abs)

@@ -155,10 +155,11 @@ func uniqueDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 	return out
 }
 
-func (l *loader) parse(dir string) ([]*hcl.File, hcl.Diagnostics) {
+// configFiles lists the names of the configuration files in dir, sorted.
+func configFiles(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read configuration folder", Detail: err.Error()}}
+		return nil, err
 	}
 	var names []string
 	for _, e := range entries {
@@ -171,6 +172,14 @@ func (l *loader) parse(dir string) ([]*hcl.File, hcl.Diagnostics) {
 		}
 	}
 	sort.Strings(names)
+	return names, nil
+}
+
+func (l *loader) parse(dir string) ([]*hcl.File, hcl.Diagnostics) {
+	names, err := configFiles(dir)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read configuration folder", Detail: err.Error()}}
+	}
 	if len(names) == 0 {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
