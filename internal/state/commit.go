@@ -3,7 +3,6 @@ package state
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -65,7 +64,7 @@ func (s *SQLite) Commit(ctx context.Context, c Changes) error {
 	if err := s.begin(); err != nil {
 		return err
 	}
-	if len(c.Put)+len(c.Delete)+len(c.PutOutputs)+len(c.DeleteOutputs) == 0 && c.Lineage == "" {
+	if c.Empty() {
 		s.mu.RUnlock()
 		return nil
 	}
@@ -79,28 +78,14 @@ func (s *SQLite) Commit(ctx context.Context, c Changes) error {
 // newRequest validates c and does the per-object encoding on the caller's
 // goroutine, so the single writer spends its time only in SQLite.
 func (s *SQLite) newRequest(c Changes) (*commitReq, error) {
-	req := &commitReq{c: c, done: make(chan error, 1), deps: make([]any, len(c.Put))}
-	for i, o := range c.Put {
-		if o == nil {
-			return nil, fmt.Errorf("state file %s: commit: Put[%d] is nil", s.path, i)
-		}
-		if o.Address == "" {
-			return nil, fmt.Errorf("state file %s: commit: Put[%d] has no address", s.path, i)
-		}
-		if len(o.Dependencies) > 0 {
-			b, err := json.Marshal(o.Dependencies)
-			if err != nil {
-				return nil, fmt.Errorf("state file %s: commit: object %s: encoding dependencies: %w", s.path, o.Address, err)
-			}
-			req.deps[i] = string(b)
-		}
+	deps, err := c.Prepare()
+	if err != nil {
+		return nil, fmt.Errorf("state file %s: %w", s.path, err)
 	}
-	for i, o := range c.PutOutputs {
-		if o == nil {
-			return nil, fmt.Errorf("state file %s: commit: PutOutputs[%d] is nil", s.path, i)
-		}
-		if o.Name == "" {
-			return nil, fmt.Errorf("state file %s: commit: PutOutputs[%d] has no name", s.path, i)
+	req := &commitReq{c: c, done: make(chan error, 1), deps: make([]any, len(deps))}
+	for i, d := range deps {
+		if d != nil {
+			req.deps[i] = *d // a string for the column, nil for NULL
 		}
 	}
 	return req, nil

@@ -2,6 +2,8 @@ package state
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -85,6 +87,39 @@ type Changes struct {
 	// lineage and increments the serial.
 	Lineage string
 	Serial  uint64
+}
+
+// Empty reports whether c changes nothing: no object or output put or
+// deleted, and no lineage brought in.
+func (c Changes) Empty() bool {
+	return len(c.Put)+len(c.Delete)+len(c.PutOutputs)+len(c.DeleteOutputs) == 0 && c.Lineage == ""
+}
+
+// Prepare checks c before a store queues it, and encodes the dependencies
+// of each c.Put[i] as JSON (nil when it has none), so that every store
+// refuses the same malformed changes and its single writer spends its time
+// writing. Errors start with "commit:"; a store prefixes where it is.
+func (c Changes) Prepare() (deps []*string, err error) {
+	deps = make([]*string, len(c.Put))
+	for i, o := range c.Put {
+		if o == nil || o.Address == "" {
+			return nil, fmt.Errorf("commit: Put[%d] is nil or has no address", i)
+		}
+		if len(o.Dependencies) > 0 {
+			b, err := json.Marshal(o.Dependencies)
+			if err != nil {
+				return nil, fmt.Errorf("commit: object %s: encoding dependencies: %w", o.Address, err)
+			}
+			str := string(b)
+			deps[i] = &str
+		}
+	}
+	for i, o := range c.PutOutputs {
+		if o == nil || o.Name == "" {
+			return nil, fmt.Errorf("commit: PutOutputs[%d] is nil or has no name", i)
+		}
+	}
+	return deps, nil
 }
 
 // LockInfo says who holds the lock on a store.

@@ -2,7 +2,6 @@ package pgstate
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -31,7 +30,7 @@ func (s *Store) Commit(ctx context.Context, c state.Changes) error {
 	if err := s.begin(); err != nil {
 		return err
 	}
-	if len(c.Put)+len(c.Delete)+len(c.PutOutputs)+len(c.DeleteOutputs) == 0 && c.Lineage == "" {
+	if c.Empty() {
 		s.mu.RUnlock()
 		return nil
 	}
@@ -41,26 +40,11 @@ func (s *Store) Commit(ctx context.Context, c state.Changes) error {
 }
 
 func (s *Store) newRequest(c state.Changes) (*commitReq, error) {
-	req := &commitReq{c: c, done: make(chan error, 1), deps: make([]*string, len(c.Put))}
-	for i, o := range c.Put {
-		if o == nil || o.Address == "" {
-			return nil, fmt.Errorf("%s: commit: Put[%d] is nil or has no address", s.where, i)
-		}
-		if len(o.Dependencies) > 0 {
-			b, err := json.Marshal(o.Dependencies)
-			if err != nil {
-				return nil, fmt.Errorf("%s: commit: object %s: encoding dependencies: %w", s.where, o.Address, err)
-			}
-			str := string(b)
-			req.deps[i] = &str
-		}
+	deps, err := c.Prepare()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", s.where, err)
 	}
-	for i, o := range c.PutOutputs {
-		if o == nil || o.Name == "" {
-			return nil, fmt.Errorf("%s: commit: PutOutputs[%d] is nil or has no name", s.where, i)
-		}
-	}
-	return req, nil
+	return &commitReq{c: c, done: make(chan error, 1), deps: deps}, nil
 }
 
 // writeLoop is the single writer: whatever queued while the previous
