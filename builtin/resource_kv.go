@@ -10,7 +10,7 @@ import (
 
 // Kv is a tether_kv resource, declared with NewKv.
 //
-// A small key-value store served over HTTP on the loopback interface, its data kept under the runtime folder until destroy. Functions use it through the Go package github.com/tetherhq/tether/runtime/kv, or plain HTTP: GET, PUT and DELETE on /v1/kv/{key}. Keys are at most 1 KiB, values at most 1 MiB.
+// A small key-value store served over HTTP on the loopback interface, its data kept under the runtime folder until destroy. Functions use it through the Go package github.com/tetherhq/tether/runtime/kv, or plain HTTP: GET, PUT and DELETE on /v1/kv/{key}. Keys are at most 1 KiB of UTF-8, values at most 384 KiB.
 type Kv struct {
 	tether.Resource
 }

@@ -98,11 +98,11 @@ func (s *kvServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func tooLarge(w http.ResponseWriter, n int64) {
-	size := "more than 1 MiB"
+	size := fmt.Sprintf("more than %d KiB", kv.MaxValueSize>>10)
 	if n >= 0 {
 		size = fmt.Sprintf("%d bytes", n)
 	}
-	http.Error(w, fmt.Sprintf("tether kv: the value is %s; values may be at most %d bytes (1 MiB)", size, kv.MaxValueSize), http.StatusRequestEntityTooLarge)
+	http.Error(w, fmt.Sprintf("tether kv: the value is %s; values may be at most %d bytes (%d KiB)", size, kv.MaxValueSize, kv.MaxValueSize>>10), http.StatusRequestEntityTooLarge)
 }
 
 func (s *kvServer) fail(w http.ResponseWriter, op, key string, err error) {

@@ -51,7 +51,7 @@ func TestKV(t *testing.T) {
 	}
 	big := bytes.Repeat([]byte("x"), kv.MaxValueSize)
 	if err := c.Put(ctx, "big", big); err != nil {
-		t.Fatalf("a value of exactly 1 MiB: %v", err)
+		t.Fatalf("a value of exactly 384 KiB: %v", err)
 	}
 
 	// Too large: the client refuses, and so does the server for clients
@@ -63,7 +63,7 @@ func TestKV(t *testing.T) {
 	if code, body := get(t, "GET", endpoint+"/v1/kv/"+long); code != 400 || !strings.Contains(body, "keys may be at most 1024 bytes") {
 		t.Errorf("server get of a long key: %d %q", code, body)
 	}
-	if err := c.Put(ctx, "huge", append(big, 'x')); err == nil || !strings.Contains(err.Error(), "at most 1048576 bytes") {
+	if err := c.Put(ctx, "huge", append(big, 'x')); err == nil || !strings.Contains(err.Error(), "at most 393216 bytes (384 KiB)") {
 		t.Errorf("client put of a large value: %v", err)
 	}
 	for _, chunked := range []bool{false, true} {

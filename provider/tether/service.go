@@ -53,7 +53,7 @@ func routerResourceSchema() *provider.ResourceSchema {
 
 func kvResourceSchema() *provider.ResourceSchema {
 	s := serviceSchema("endpoint",
-		"A small key-value store served over HTTP on the loopback interface, its data kept under the runtime folder until destroy. Functions use it through the Go package github.com/tetherhq/tether/runtime/kv, or plain HTTP: GET, PUT and DELETE on /v1/kv/{key}. Keys are at most 1 KiB, values at most 1 MiB.",
+		"A small key-value store served over HTTP on the loopback interface, its data kept under the runtime folder until destroy. Functions use it through the Go package github.com/tetherhq/tether/runtime/kv, or plain HTTP: GET, PUT and DELETE on /v1/kv/{key}. Keys are at most 1 KiB of UTF-8, values at most 384 KiB.",
 		"http://127.0.0.1:PORT, where the store listens. Runtime code may read it (a captured property).")
 	s.Client = &provider.ClientAPI{Import: "github.com/tetherhq/tether/runtime/kv", Package: "kv", Open: "Open", Type: "*kv.Client", Property: "endpoint"}
 	return s
