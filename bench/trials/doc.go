@@ -13,6 +13,9 @@
 // Each trial runs in a folder of its own. A kill leaves the state locked
 // by a process that no longer exists, as a crash does; the recovery then
 // runs `tether state unlock` (which breaks only a dead holder's lock) and
-// the command again, as a user would. With -pg CONNSTR the state is kept
-// in PostgreSQL through a backend "pg" block, one schema per trial.
+// the command again, as a user would. With -pg the state is kept in
+// PostgreSQL through a backend "pg" block, one schema per trial, on a
+// throwaway cluster the trials start (fsync on) and stop; -kinds then also
+// takes migrate (init -migrate-state from local state, killed) and restart
+// (PostgreSQL stopped at once and started again during up).
 package main

@@ -11,19 +11,22 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/tetherhq/tether/internal/pgtest"
 )
 
 type options struct {
 	n, resources, parallelism int
 	kinds                     []string
-	tether, pg, write         string
+	tether, write             string
 	seed                      uint64
-	keep                      bool
+	keep, pg                  bool
 }
 
 func main() {
@@ -32,9 +35,9 @@ func main() {
 	flag.IntVar(&o.n, "n", 200, "trials in all, shared among the kinds")
 	flag.IntVar(&o.resources, "resources", 300, "files per trial, each with a slow value before it")
 	flag.IntVar(&o.parallelism, "parallelism", 16, "tether --parallelism, so that an apply takes a while")
-	flag.StringVar(&kinds, "kinds", "up,destroy", "what is killed: up, destroy (comma-separated)")
+	flag.StringVar(&kinds, "kinds", "up,destroy", "what is interrupted (comma-separated): up, destroy; with -pg also migrate (init -migrate-state from local state) and restart (PostgreSQL restarted during up)")
 	flag.StringVar(&o.tether, "tether", "", "tether binary (default: built from ./cmd/tether)")
-	flag.StringVar(&o.pg, "pg", "", "keep state in PostgreSQL at this connection string (backend \"pg\")")
+	flag.BoolVar(&o.pg, "pg", false, "keep state in PostgreSQL (backend \"pg\"), on a throwaway cluster the trials start")
 	flag.StringVar(&o.write, "write", "", "write the results as Markdown to this file")
 	flag.Uint64Var(&o.seed, "seed", uint64(time.Now().UnixNano()), "random seed for the kill times")
 	flag.BoolVar(&o.keep, "keep", false, "keep the folders of failed trials")
@@ -54,13 +57,34 @@ type result struct {
 	finished bool
 	// unlocked is set when the recovery had to break the dead run's lock.
 	unlocked bool
-	// recordedAtKill is how many objects state held right after the kill.
+	// recordedAtKill is how many objects state held right after the kill;
+	// unreadable says why state pull could not tell.
 	recordedAtKill int
-	problems       []string
-	dir            string
+	unreadable     string
+	// migrated is set, for a migrate trial, when the backend record already
+	// named PostgreSQL at the kill (the destination was checked complete);
+	// otherwise the local source was checked intact. leftLocal is set when
+	// a copy of the local state still sat in .tether after the recovery.
+	migrated, leftLocal bool
+	// ended is how an interrupted run ended, for a restart trial: "exit 0"
+	// or its error's first line.
+	ended    string
+	problems []string
+	dir      string
 }
 
 func run(o options) error {
+	for _, k := range o.kinds {
+		switch k {
+		case "up", "destroy":
+		case "migrate", "restart":
+			if !o.pg {
+				return fmt.Errorf("-kinds %s needs -pg", k)
+			}
+		default:
+			return fmt.Errorf("-kinds: %q is not up, destroy, migrate or restart", k)
+		}
+	}
 	work, err := os.MkdirTemp("", "tether-trials-")
 	if err != nil {
 		return err
@@ -76,6 +100,13 @@ func run(o options) error {
 	}
 	rng := rand.New(rand.NewPCG(o.seed, 0))
 	t := &trials{o: o, work: work, rng: rng, env: trialEnv(work)}
+	if o.pg {
+		// fsync on, as on a real server: a restart trial stops it at once.
+		if t.srv, err = pgtest.StartWith(pgtest.Options{Fsync: true}); err != nil {
+			return err
+		}
+		defer t.srv.Stop()
+	}
 	// How long an uninterrupted run takes bounds the kill times.
 	for _, k := range o.kinds {
 		d, err := t.calibrate(k)
@@ -94,6 +125,9 @@ func run(o options) error {
 		status := "ok"
 		if len(r.problems) > 0 {
 			status = "FAILED: " + strings.Join(r.problems, "; ")
+		}
+		if r.unreadable != "" {
+			status += " (state unreadable right after: " + lastLines(r.unreadable, 2) + ")"
 		}
 		fmt.Fprintf(os.Stderr, "trial %3d %-7s killed at %-8v recorded %3d: %s\n", i+1, r.kind, r.killedAt.Round(time.Millisecond), r.recordedAtKill, status)
 		// Written after every trial, so that an interrupted series
@@ -119,13 +153,14 @@ type trials struct {
 	rng       *rand.Rand
 	env       []string
 	durations []time.Duration
+	srv       *pgtest.Server
 }
 
 // trialEnv keeps the key files of every trial in the work folder.
 func trialEnv(work string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "TF_") || strings.HasPrefix(kv, "TETHER_") {
+		if strings.HasPrefix(kv, "TF_") || strings.HasPrefix(kv, "TETHER_") || strings.HasPrefix(kv, "PG") {
 			continue
 		}
 		env = append(env, kv)
@@ -135,11 +170,12 @@ func trialEnv(work string) []string {
 
 // config is the trial's configuration: each file waits for a value that
 // takes 20 to 60 ms, so that an apply with limited parallelism spreads
-// over a second or more.
+// over a second or more. schema is the backend "pg" block's schema, none
+// for local state.
 func (t *trials) config(schema string) string {
 	var b strings.Builder
-	if t.o.pg != "" {
-		fmt.Fprintf(&b, "terraform {\n  backend \"pg\" {\n    conn_str    = %q\n    schema_name = %q\n  }\n}\n\n", t.o.pg, schema)
+	if schema != "" {
+		fmt.Fprintf(&b, "terraform {\n  backend \"pg\" {\n    conn_str    = %q\n    schema_name = %q\n  }\n}\n\n", t.srv.ConnString(""), schema)
 	}
 	fmt.Fprintf(&b, `resource "tether_value" "v" {
   count    = %d
@@ -156,13 +192,22 @@ resource "tether_file" "f" {
 	return b.String()
 }
 
-func (t *trials) folder(name string) (string, error) {
+// folder makes a trial's folder, with its state in PostgreSQL under -pg
+// unless local is set.
+func (t *trials) folder(name string, local bool) (string, error) {
 	dir := filepath.Join(t.work, name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	schema := "trial_" + strings.NewReplacer("-", "_").Replace(name)
-	return dir, os.WriteFile(filepath.Join(dir, "main.tf"), []byte(t.config(schema)), 0o644)
+	return dir, t.writeConfig(dir, local)
+}
+
+func (t *trials) writeConfig(dir string, local bool) error {
+	schema := ""
+	if t.o.pg && !local {
+		schema = "trial_" + strings.NewReplacer("-", "_").Replace(filepath.Base(dir))
+	}
+	return os.WriteFile(filepath.Join(dir, "main.tf"), []byte(t.config(schema)), 0o644)
 }
 
 // tether runs a command to its end.
@@ -179,23 +224,45 @@ func (t *trials) tether(dir string, args ...string) (string, error) {
 
 func (t *trials) command(kind string) []string {
 	p := fmt.Sprintf("--parallelism=%d", t.o.parallelism)
-	if kind == "destroy" {
+	switch kind {
+	case "destroy":
 		return []string{"destroy", "--yes", p}
+	case "migrate":
+		return []string{"init", "-force-copy"}
 	}
 	return []string{"up", "--yes", p}
 }
 
+// prepare brings a fresh folder to where the interrupted command starts:
+// applied for a destroy, applied with local state and then given a
+// backend "pg" block for a migration.
+func (t *trials) prepare(name, kind string) (string, error) {
+	dir, err := t.folder(name, kind == "migrate")
+	if err != nil {
+		return "", err
+	}
+	if t.o.pg && kind != "migrate" {
+		if out, err := t.tether(dir, "init"); err != nil {
+			return dir, fmt.Errorf("init: %v\n%s", err, out)
+		}
+	}
+	if kind == "destroy" || kind == "migrate" {
+		if out, err := t.tether(dir, t.command("up")...); err != nil {
+			return dir, fmt.Errorf("up before the %s: %v\n%s", kind, err, out)
+		}
+	}
+	if kind == "migrate" {
+		return dir, t.writeConfig(dir, false)
+	}
+	return dir, nil
+}
+
 func (t *trials) calibrate(kind string) (time.Duration, error) {
-	dir, err := t.folder("calibrate-" + kind)
+	dir, err := t.prepare("calibrate-"+kind, kind)
 	if err != nil {
 		return 0, err
 	}
 	defer os.RemoveAll(dir)
-	if kind == "destroy" {
-		if out, err := t.tether(dir, t.command("up")...); err != nil {
-			return 0, fmt.Errorf("up before calibrating destroy: %v\n%s", err, out)
-		}
-	}
 	start := time.Now()
 	if out, err := t.tether(dir, t.command(kind)...); err != nil {
 		return 0, fmt.Errorf("calibrating %s: %v\n%s", kind, err, out)
@@ -203,32 +270,28 @@ func (t *trials) calibrate(kind string) (time.Duration, error) {
 	return time.Since(start), nil
 }
 
-// trial runs one kill and recovery.
+// trial runs one interruption and recovery.
 func (t *trials) trial(i int, kind string, d time.Duration) result {
 	r := result{kind: kind}
 	fail := func(format string, args ...any) { r.problems = append(r.problems, fmt.Sprintf(format, args...)) }
-	dir, err := t.folder(fmt.Sprintf("trial-%d", i))
+	dir, err := t.prepare(fmt.Sprintf("trial-%d", i), kind)
+	r.dir = dir
+	defer func() {
+		if dir != "" && (len(r.problems) == 0 || !t.o.keep) {
+			os.RemoveAll(dir)
+		}
+	}()
 	if err != nil {
 		fail("%v", err)
 		return r
 	}
-	r.dir = dir
-	defer func() {
-		if len(r.problems) == 0 || !t.o.keep {
-			os.RemoveAll(dir)
-		}
-	}()
-	if kind == "destroy" {
-		if out, err := t.tether(dir, t.command("up")...); err != nil {
-			fail("up before the destroy: %v\n%s", err, out)
-			return r
-		}
-	}
 
-	// Kill at a moment spread over the whole run, startup included.
+	// Interrupt at a moment spread over the whole run, startup included.
 	r.killedAt = time.Duration(t.rng.Int64N(int64(d)))
 	cmd := exec.Command(t.o.tether, t.command(kind)...)
 	cmd.Dir, cmd.Env = dir, t.env
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		fail("%v", err)
 		return r
@@ -239,30 +302,145 @@ func (t *trials) trial(i int, kind string, d time.Duration) result {
 	case <-done:
 		r.finished = true
 	case <-time.After(r.killedAt):
-		cmd.Process.Signal(syscall.SIGKILL)
-		<-done
+		if kind == "restart" {
+			t.restart(&r, done, &out, fail)
+		} else {
+			cmd.Process.Signal(syscall.SIGKILL)
+			<-done
+		}
 	}
-	if objs, err := t.recorded(dir); err == nil {
+	if len(r.problems) > 0 {
+		return r
+	}
+	if kind == "migrate" {
+		t.checkMigrateKill(dir, &r, fail)
+		if len(r.problems) > 0 {
+			return r
+		}
+	} else if objs, err := t.recorded(dir); err == nil {
 		r.recordedAtKill = len(objs)
+	} else {
+		r.unreadable = err.Error()
 	}
 
 	// Recover as a user would: the same command again, breaking the lock
 	// the killed run left.
-	out, err := t.tether(dir, t.command(kind)...)
-	if err != nil && strings.Contains(out, "is no longer running") {
+	again := kind
+	if kind == "restart" {
+		again = "up"
+	}
+	rout, err := t.tether(dir, t.command(again)...)
+	if err != nil && strings.Contains(rout, "is no longer running") {
 		r.unlocked = true
 		if uout, uerr := t.tether(dir, "state", "unlock"); uerr != nil {
 			fail("state unlock: %v\n%s", uerr, uout)
 			return r
 		}
-		out, err = t.tether(dir, t.command(kind)...)
+		rout, err = t.tether(dir, t.command(again)...)
 	}
 	if err != nil {
-		fail("recovery %s failed: %v: %s", kind, err, lastLines(out, 6))
+		fail("recovery %s failed: %v: %s", again, err, lastLines(rout, 6))
 		return r
+	}
+	if kind == "migrate" {
+		if _, err := os.Stat(filepath.Join(dir, ".tether", "state.db")); err == nil {
+			r.leftLocal = true
+		}
 	}
 	t.check(dir, kind, fail)
 	return r
+}
+
+// restart stops PostgreSQL at once, as a crash would, and starts it again
+// while up runs; the run must then stop by itself (or finish), without a
+// panic, within a few minutes.
+func (t *trials) restart(r *result, done chan error, out *bytes.Buffer, fail func(string, ...any)) {
+	if err := t.srv.Halt(); err != nil {
+		fail("stopping PostgreSQL: %v", err)
+	}
+	if err := t.srv.Start(); err != nil {
+		fail("starting PostgreSQL again: %v", err)
+	}
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(3 * time.Minute):
+		fail("up was still running 3 minutes after PostgreSQL restarted")
+		return
+	}
+	text := out.String()
+	if strings.Contains(text, "panic:") || strings.Contains(text, "goroutine ") {
+		fail("up panicked after PostgreSQL restarted: %s", lastLines(text, 6))
+	}
+	r.ended = "exit 0"
+	if err != nil {
+		r.ended = firstError(text)
+	}
+}
+
+// firstError is the first line of the first error tether printed, with
+// the numbers that differ between trials taken out.
+func firstError(out string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if i := strings.Index(l, "Error: "); i >= 0 {
+			l = l[i:]
+			l = regexp.MustCompile(`[0-9]+`).ReplaceAllString(l, "N")
+			l = regexp.MustCompile(`"[^"]*"`).ReplaceAllString(l, `"..."`)
+			if len(l) > 160 {
+				l = l[:160] + "..."
+			}
+			return l
+		}
+	}
+	return "exit non-zero with no error printed"
+}
+
+// checkMigrateKill checks a folder right after a migration was killed:
+// where the backend record names PostgreSQL, the destination holds all of
+// it; otherwise the local state, the source, still does.
+func (t *trials) checkMigrateKill(dir string, r *result, fail func(string, ...any)) {
+	settings, err := os.ReadFile(filepath.Join(dir, ".tether", "backend.json"))
+	r.migrated = err == nil && bytes.Contains(settings, []byte(`"pg"`))
+	from := dir
+	if !r.migrated {
+		// The local state as it is, read in a folder without the block.
+		from = filepath.Join(t.work, "source-"+filepath.Base(dir))
+		defer os.RemoveAll(from)
+		if err := os.MkdirAll(filepath.Join(from, ".tether"), 0o755); err != nil {
+			fail("%v", err)
+			return
+		}
+		for _, suffix := range []string{"", "-wal", "-shm"} {
+			b, err := os.ReadFile(filepath.Join(dir, ".tether", "state.db"+suffix))
+			if errors.Is(err, os.ErrNotExist) {
+				continue
+			}
+			if err == nil {
+				err = os.WriteFile(filepath.Join(from, ".tether", "state.db"+suffix), b, 0o600)
+			}
+			if err != nil {
+				fail("%v", err)
+				return
+			}
+		}
+		if err := t.writeConfig(from, true); err != nil {
+			fail("%v", err)
+			return
+		}
+	}
+	objs, err := t.recorded(from)
+	if err != nil {
+		fail("state does not load after the kill: %v", err)
+		return
+	}
+	r.recordedAtKill = len(objs)
+	if len(objs) != 2*t.o.resources {
+		where := "the local source"
+		if r.migrated {
+			where = "PostgreSQL, which the backend record names,"
+		}
+		fail("after the kill %s records %d objects, want %d", where, len(objs), 2*t.o.resources)
+	}
 }
 
 // check compares state with the disk and plans once more.
@@ -368,12 +546,14 @@ func lastLines(s string, n int) string {
 func (t *trials) report(results []result, took time.Duration) string {
 	var b strings.Builder
 	store := "SQLite (.tether/state.db)"
-	if t.o.pg != "" {
+	flags := ""
+	if t.o.pg {
 		store = "PostgreSQL (backend \"pg\")"
+		flags = " -pg"
 	}
 	fmt.Fprintf(&b, "## Crash trials: %s\n\n", store)
-	fmt.Fprintf(&b, "Measured by `go run ./bench/trials -n %d -resources %d -parallelism %d -kinds %s -seed %d` on %s (%s/%s, %d cores): %d trials, %v in all.\n\n",
-		t.o.n, t.o.resources, t.o.parallelism, strings.Join(t.o.kinds, ","), t.o.seed, time.Now().UTC().Format("2006-01-02 15:04 UTC"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), len(results), took.Round(time.Second))
+	fmt.Fprintf(&b, "Measured by `go run ./bench/trials%s -n %d -resources %d -parallelism %d -kinds %s -seed %d` on %s (%s/%s, %d cores): %d trials, %v in all.\n\n",
+		flags, t.o.n, t.o.resources, t.o.parallelism, strings.Join(t.o.kinds, ","), t.o.seed, time.Now().UTC().Format("2006-01-02 15:04 UTC"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), len(results), took.Round(time.Second))
 	fmt.Fprintf(&b, "Each trial: %d `tether_value` (20-60 ms each) and %d `tether_file` depending on them, with `--parallelism %d`; SIGKILL at a uniformly random moment of the run (uninterrupted: ", t.o.resources, t.o.resources, t.o.parallelism)
 	for i, k := range t.o.kinds {
 		if i > 0 {
@@ -382,7 +562,10 @@ func (t *trials) report(results []result, took time.Duration) string {
 		fmt.Fprintf(&b, "%s %v", k, t.durations[i].Round(10*time.Millisecond))
 	}
 	b.WriteString("); then the same command again (after `tether state unlock` when the dead run's lock was in the way), and the checks: state loads, every file in state is on disk, every file on disk is in state, no file recorded twice, `plan --detailed-exitcode` (with `--destroy` after a destroy) exits 0.\n\n")
-	b.WriteString("| killed during | trials | killed mid-run | finished before the kill | lock broken to recover | objects recorded at the kill (min-max) | failed |\n|---|---:|---:|---:|---:|---|---:|\n")
+	if t.o.pg {
+		b.WriteString("A migrate trial applies with local state, adds the backend \"pg\" block and kills `init -force-copy` (-migrate-state); right after the kill, PostgreSQL must hold every object where `.tether/backend.json` already names it, and the local state (the source) every object otherwise; the recovery is `init -force-copy` again. A restart trial stops PostgreSQL at once (`pg_ctl stop -m immediate`) and starts it again during `up`, instead of killing tether: the run must end by itself, without a panic, before the recovery `up`.\n\n")
+	}
+	b.WriteString("| interrupted during | trials | interrupted mid-run | finished before | lock broken to recover | objects recorded after (min-max) | failed |\n|---|---:|---:|---:|---:|---|---:|\n")
 	for _, k := range t.o.kinds {
 		var n, mid, fin, unl, failed int
 		lo, hi := -1, 0
@@ -409,6 +592,7 @@ func (t *trials) report(results []result, took time.Duration) string {
 		}
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d-%d | %d |\n", k, n, mid, fin, unl, lo, hi, failed)
 	}
+	b.WriteString(t.kindNotes(results))
 	var failures []string
 	for i, r := range results {
 		for _, p := range r.problems {
@@ -419,6 +603,52 @@ func (t *trials) report(results []result, took time.Duration) string {
 		b.WriteString("\nNo trial lost, orphaned or duplicated an object, and every next plan was clean.\n")
 	} else {
 		b.WriteString("\nFailures:\n\n" + strings.Join(failures, "\n") + "\n")
+	}
+	return b.String()
+}
+
+// kindNotes says how the migrate and restart trials went.
+func (t *trials) kindNotes(results []result) string {
+	var b strings.Builder
+	var migrated, source, left int
+	ended := map[string]int{}
+	for _, r := range results {
+		switch {
+		case r.kind == "migrate" && !r.finished:
+			if r.migrated {
+				migrated++
+			} else {
+				source++
+			}
+			if r.leftLocal {
+				left++
+			}
+		case r.kind == "restart" && !r.finished && r.ended != "":
+			ended[r.ended]++
+		}
+	}
+	if migrated+source > 0 {
+		fmt.Fprintf(&b, "\nMigrations killed mid-run: %d had already recorded the new backend (PostgreSQL checked complete), %d had not (the local source checked intact); after the recovery, %d left the local state file in `.tether` beside the migrated copy (killed between recording the backend and setting the local files aside).\n", migrated, source, left)
+	}
+	unreadable, first := 0, ""
+	for _, r := range results {
+		if r.unreadable != "" {
+			if unreadable == 0 {
+				first = lastLines(r.unreadable, 2)
+			}
+			unreadable++
+		}
+	}
+	if unreadable > 0 {
+		fmt.Fprintf(&b, "\n`state pull` right after the interruption failed in %d trials (counted as 0 recorded), the first with: %s\n", unreadable, first)
+	}
+	if len(ended) > 0 {
+		var lines []string
+		for e, n := range ended {
+			lines = append(lines, fmt.Sprintf("- %d: `%s`", n, e))
+		}
+		sort.Strings(lines)
+		b.WriteString("\nHow the up runs ended when PostgreSQL restarted under them:\n\n" + strings.Join(lines, "\n") + "\n")
 	}
 	return b.String()
 }

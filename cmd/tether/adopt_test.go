@@ -1,11 +1,14 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tetherhq/tether/internal/pgtest"
 )
 
 // adoptCanary is the sensitive variable's default in testdata/adopt.
@@ -19,7 +22,11 @@ const adoptCanary = "adopt-canary-7f3a9c"
 //   - tether applies; terraform plan on what tether state pull writes
 //     finds nothing to change;
 //   - state pull after the takeover gives terraform its state back, and
-//     terraform plan finds nothing to change.
+//     terraform plan finds nothing to change;
+//   - terraform applies with its pg backend, keeping state in a PostgreSQL
+//     schema (the tests' throwaway server); tether init with the same
+//     backend block takes the row of Terraform's states table over, moves
+//     it out of Terraform's way, and tether plan finds nothing to change.
 func TestTerraformStateBothWays(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds real providers and runs terraform and tether: skipped with -short")
@@ -89,6 +96,59 @@ func TestTerraformStateBothWays(t *testing.T) {
 		r = tf(dir, "plan", "-detailed-exitcode", "-input=false", "-no-color")
 		if r.code != 0 || !strings.Contains(r.stdout, "No changes.") {
 			t.Errorf("terraform plan on the state tether pulled back: want no changes\n%s", r)
+		}
+	})
+
+	t.Run("terraform pg backend then tether", func(t *testing.T) {
+		srv, err := postgresServer()
+		if errors.Is(err, pgtest.ErrNotFound) {
+			t.Skip(err)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := folder()
+		backendTF := "terraform {\n  backend \"pg\" {\n    schema_name = \"tf_adopted\"\n  }\n}\n"
+		if err := os.WriteFile(filepath.Join(dir, "backend.tf"), []byte(backendTF), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// Both read the connection string from PG_CONN_STR.
+		pgEnv := append(append([]string{}, env...), "PG_CONN_STR="+srv.ConnString(""))
+		tf := func(args ...string) cmdResult {
+			return side{name: "terraform", bin: tools.terraform, dir: dir, env: pgEnv}.run(args...)
+		}
+		tt := func(args ...string) cmdResult {
+			return side{name: "tether", bin: tools.tether, dir: dir, env: pgEnv}.run(args...)
+		}
+		must(tf("init", "-input=false", "-no-color"), 0)
+		must(tf(tfApply...), 0)
+		if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate")); err == nil {
+			t.Fatal("terraform wrote terraform.tfstate: the pg backend was not used")
+		}
+		r := tt("init")
+		if r.code != 1 || !strings.Contains(r.stderr, "Terraform's state of workspace \"default\"") || !strings.Contains(r.stderr, "-force-copy") {
+			t.Errorf("tether init with terraform's pg state and no terminal: want a refusal naming the state and -force-copy\n%s", r)
+		}
+		r = must(tt("init", "-force-copy"), 0)
+		if !strings.Contains(r.stdout, "Tether took over 11 resource instances and 3 outputs") || !strings.Contains(r.stdout, "tether_terraform_adopted") {
+			t.Errorf("init does not say what it took over and where Terraform's row went\n%s", r)
+		}
+		r = tt("plan", "--detailed-exitcode")
+		if r.code != 0 || !strings.Contains(r.stdout, "No changes.") {
+			t.Errorf("tether plan after taking over terraform's pg state: want no changes\n%s", r)
+		}
+		r = must(tt("output", "password"), 0)
+		if !strings.Contains(r.stdout, adoptCanary) {
+			t.Errorf("the adopted sensitive output does not open\n%s", r)
+		}
+		noCanary(t, filepath.Join(dir, ".tether"))
+		// Terraform no longer finds the state it kept, and a second init
+		// offers nothing.
+		if r := tf("state", "list", "-no-color"); r.code != 1 || !strings.Contains(r.stderr, "No state file was found") {
+			t.Errorf("terraform state list after tether took its state over: want no state found\n%s", r)
+		}
+		if r := must(tt("init"), 0); strings.Contains(r.stdout, "Terraform state found") {
+			t.Errorf("a second tether init offers the adopted state again\n%s", r)
 		}
 	})
 

@@ -260,3 +260,14 @@ func (b *Backend) Keys() (*secrets.Keys, error) {
 	}
 	return secrets.Load(b.dir)
 }
+
+// TerraformState returns the state Terraform's own pg backend keeps for
+// workspace ws in the same schema, under Terraform's lock, or nil when
+// there is none. A local backend has none here: Terraform's local state is
+// terraform.tfstate in the configuration folder.
+func (b *Backend) TerraformState(ctx context.Context, ws string) (*pgstate.TerraformState, error) {
+	if b.pg == nil {
+		return nil, nil
+	}
+	return b.pg.TerraformState(ctx, ws)
+}

@@ -48,6 +48,26 @@ func (e *env) openBackend(ctx context.Context, vars []varArg) (*backend.Backend,
 	return b, true
 }
 
+// openSettledBackend opens the backend tether init last set up (local when
+// it set none up), whatever the backend block says now.
+func (e *env) openSettledBackend(ctx context.Context, _ []varArg) (*backend.Backend, bool) {
+	stored, err := backend.ReadSettings(stateDir)
+	if err != nil {
+		e.errorf("%v", err)
+		return nil, false
+	}
+	settings := backend.Local
+	if stored != nil {
+		settings = *stored
+	}
+	b, err := backend.Open(ctx, stateDir, settings)
+	if err != nil {
+		e.errorf("%v", err)
+		return nil, false
+	}
+	return b, true
+}
+
 // selectedWorkspace is the workspace commands use.
 func (e *env) selectedWorkspace() (string, bool) {
 	ws, err := backend.Selected(stateDir)

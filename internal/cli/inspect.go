@@ -27,7 +27,14 @@ import (
 
 // openState opens the state of the configuration folder's selected
 // workspace for reading. It refuses to create state where there is none.
-func (e *env) openState(dir string) (state.Store, bool) {
+func (e *env) openState(dir string) (state.Store, bool) { return e.openStateOf(dir, false) }
+
+// openStateOf is openState; with settled, it opens the backend tether init
+// last set up even when the backend block changed since: state unlock
+// breaks the lock of the state that is there, which an init
+// -migrate-state killed mid-way leaves locked while the block already
+// names the new backend.
+func (e *env) openStateOf(dir string, settled bool) (state.Store, bool) {
 	if dir != "" && dir != "." {
 		if err := os.Chdir(dir); err != nil {
 			e.errorf("cannot use -C %s: %v", dir, err)
@@ -39,7 +46,11 @@ func (e *env) openState(dir string) (state.Store, bool) {
 	if !ok {
 		return nil, false
 	}
-	b, ok := e.openBackend(ctx, nil)
+	open := e.openBackend
+	if settled {
+		open = e.openSettledBackend
+	}
+	b, ok := open(ctx, nil)
 	if !ok {
 		return nil, false
 	}
@@ -224,7 +235,7 @@ func (e *env) state(ctx context.Context, args []string) int {
 		defer store.Close()
 		return e.statePush(ctx, store, pos, *force)
 	}
-	store, ok := e.openState(*dir)
+	store, ok := e.openStateOf(*dir, args[0] == "unlock")
 	if !ok {
 		return 1
 	}

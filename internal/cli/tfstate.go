@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -29,24 +30,89 @@ const (
 	adoptedSuffix      = ".adopted"
 )
 
-// terraformState finds the state Terraform keeps for the folder: its
-// local backend's terraform.tfstate. A Terraform backend elsewhere
-// (pg's tables) would be read here too, through the store that reaches
-// it; ok is false when there is none.
-func terraformState() (f *tfstate.File, where string, ok bool, err error) {
+// terraformSource is the state Terraform keeps for the folder, offered
+// for adoption.
+type terraformSource struct {
+	file  *tfstate.File
+	where string // names it in messages
+	// setAside puts it out of Terraform's way once Tether holds the
+	// state, and says where it went.
+	setAside func(context.Context) (string, error)
+	// close lets go of it (Terraform's lock on a PostgreSQL row).
+	close func()
+}
+
+// terraformState finds the state Terraform keeps for the folder: with a
+// pg backend, the row of Terraform's states table for the selected
+// workspace in the same schema; otherwise its local backend's
+// terraform.tfstate. It returns nil when there is none.
+func (e *env) terraformState(ctx context.Context) (*terraformSource, error) {
+	src, err := e.terraformTable(ctx)
+	if src != nil || err != nil {
+		return src, err
+	}
 	r, err := os.Open(terraformStateFile)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, "", false, nil
+		return nil, nil
 	}
 	if err != nil {
-		return nil, terraformStateFile, false, err
+		return nil, err
 	}
 	defer r.Close()
-	f, err = tfstate.Read(r)
+	f, err := tfstate.Read(r)
 	if err != nil {
-		return nil, terraformStateFile, false, fmt.Errorf("%s: %v", terraformStateFile, err)
+		return nil, fmt.Errorf("%s: %v", terraformStateFile, err)
 	}
-	return f, terraformStateFile, true, nil
+	adopted := terraformStateFile + adoptedSuffix
+	if _, err := os.Lstat(adopted); err == nil {
+		return nil, fmt.Errorf("%s exists, and adopting %s would rename it to that name: move one of them aside first", adopted, terraformStateFile)
+	}
+	return &terraformSource{
+		file:  f,
+		where: terraformStateFile,
+		setAside: func(context.Context) (string, error) {
+			return adopted, os.Rename(terraformStateFile, adopted)
+		},
+		close: func() {},
+	}, nil
+}
+
+// terraformTable reads the state Terraform's pg backend keeps beside
+// Tether's in the schema of the folder's pg backend, when it has one.
+// An empty state (Terraform writes one when it creates a workspace) is
+// not offered: there is nothing to take over.
+func (e *env) terraformTable(ctx context.Context) (*terraformSource, error) {
+	b, err := e.openFolderBackend(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// The backend's connection holds Terraform's lock until the state is
+	// set aside, so it stays open until then.
+	keep := false
+	defer func() {
+		if !keep {
+			b.Close()
+		}
+	}()
+	ws, err := backend.Selected(stateDir)
+	if err != nil {
+		return nil, err
+	}
+	ts, err := b.TerraformState(ctx, ws)
+	if err != nil || ts == nil {
+		return nil, err
+	}
+	f, err := tfstate.Read(bytes.NewReader(ts.Data))
+	if err != nil {
+		ts.Release()
+		return nil, fmt.Errorf("%s: %v", ts.Where, err)
+	}
+	if len(f.Resources) == 0 && len(f.Outputs) == 0 {
+		ts.Release()
+		return nil, nil
+	}
+	keep = true
+	return &terraformSource{file: f, where: ts.Where, setAside: ts.SetAside, close: func() { ts.Release(); b.Close() }}, nil
 }
 
 // adoptTerraform offers, at the end of init, to take over the state of a
@@ -56,23 +122,21 @@ func terraformState() (f *tfstate.File, where string, ok bool, err error) {
 // leaves half of its infrastructure to each tool by accident. It returns
 // the exit code to stop with, or -1 to go on.
 func (e *env) adoptTerraform(ctx context.Context, forceCopy, input bool) int {
-	f, where, ok, err := terraformState()
+	src, err := e.terraformState(ctx)
 	if err != nil {
 		return e.errorf("%v", err)
 	}
-	if !ok {
+	if src == nil {
 		return -1
 	}
+	defer src.close()
+	f, where := src.file, src.where
 	if n, err := e.recordedCount(ctx); err != nil && !errors.Is(err, errNoState) {
 		return e.errorf("%v", err)
 	} else if n > 0 {
-		fmt.Fprintf(e.stderr, "Warning: %s is here too, but Tether's state already records %d objects and outputs: it was not adopted. To replace Tether's state with it, run: tether state push %s\n",
-			where, n, where)
+		fmt.Fprintf(e.stderr, "Warning: %s is here too, but Tether's state already records %d objects and outputs: it was not adopted. To replace Tether's state with it, write it to a file and run: tether state push FILE\n",
+			where, n)
 		return -1
-	}
-	adopted := where + adoptedSuffix
-	if _, err := os.Lstat(adopted); err == nil {
-		return e.errorf("%s exists, and adopting %s would rename it to that name: move one of them aside first", adopted, where)
 	}
 	instances := 0
 	for _, r := range f.Resources {
@@ -83,7 +147,7 @@ func (e *env) adoptTerraform(ctx context.Context, forceCopy, input bool) int {
 	fmt.Fprintf(e.stdout, "\nTerraform state found: %s records %d resource instances and %d outputs (lineage %s, serial %d).\n",
 		where, instances, len(f.Outputs), f.Lineage, f.Serial)
 	if !forceCopy {
-		if err := e.askAdopt(where, adopted, input); err != nil {
+		if err := e.askAdopt(where, input); err != nil {
 			return e.errorf("%v", err)
 		}
 	}
@@ -104,8 +168,9 @@ func (e *env) adoptTerraform(ctx context.Context, forceCopy, input bool) int {
 	if code >= 0 {
 		return code
 	}
-	if err := os.Rename(where, adopted); err != nil {
-		return e.errorf("Tether now holds the state, but %s could not be renamed to %s: %v; rename or remove it yourself, so that terraform does not use it", where, adopted, err)
+	adopted, err := src.setAside(ctx)
+	if err != nil {
+		return e.errorf("Tether now holds the state, but %s could not be set aside: %v; move or remove it yourself, so that terraform does not use it", where, err)
 	}
 	fmt.Fprintf(e.stdout, "Tether took over %d resource instances and %d outputs; %s is now %s.\n", n.objects, n.outputs, where, adopted)
 	if n.dataSources > 0 {
@@ -129,7 +194,7 @@ func (e *env) recordedCount(ctx context.Context) (int, error) {
 }
 
 // askAdopt asks whether to take over Terraform's state.
-func (e *env) askAdopt(where, adopted string, input bool) error {
+func (e *env) askAdopt(where string, input bool) error {
 	hint := "run tether init -force-copy to take it over, or move it aside to leave it to Terraform"
 	if !input {
 		return fmt.Errorf("%s holds Terraform state and --input=false forbids asking whether to take it over: %s", where, hint)
@@ -140,12 +205,13 @@ func (e *env) askAdopt(where, adopted string, input bool) error {
 	fmt.Fprintf(e.stdout, `
 Do you want Tether to take over this state?
   Tether copies every resource instance and output into its own state,
-  sealing sensitive values, and renames %s to %s.
+  sealing sensitive values, and sets %s aside
+  (a file is renamed, a PostgreSQL row moved to tether_terraform_adopted).
   Terraform should not manage this folder afterwards; "tether state pull"
   writes the state back in Terraform's format.
   Only 'yes' will be accepted to approve.
 
-  Enter a value: `, where, adopted)
+  Enter a value: `, where)
 	line, _ := bufio.NewReader(e.stdin).ReadString('\n')
 	if strings.TrimSpace(line) != "yes" {
 		return fmt.Errorf("cancelled: the answer was not 'yes'; %s was left as it is and Tether's state is empty", where)
@@ -195,19 +261,7 @@ var errNoState = errors.New("no state here: nothing has been applied yet")
 // openStore opens the state of the selected workspace in the folder's
 // backend (see internal/backend), creating it when create is set.
 func (e *env) openStore(ctx context.Context, create bool) (state.Store, error) {
-	var block *config.Backend
-	if e.src == nil {
-		b, diags := hclconfig.Backend(".", hclconfig.Options{Environ: os.Environ()})
-		if diags.HasErrors() {
-			return nil, diags
-		}
-		block = b
-	}
-	settings, err := backend.Resolve(stateDir, block)
-	if err != nil {
-		return nil, err
-	}
-	b, err := backend.Open(ctx, stateDir, settings)
+	b, err := e.openFolderBackend(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -227,6 +281,24 @@ func (e *env) openStore(ctx context.Context, create bool) (state.Store, error) {
 	}
 	e.stateKeys = b.Keys
 	return store, nil
+}
+
+// openFolderBackend opens the backend init settled for the folder's
+// configuration.
+func (e *env) openFolderBackend(ctx context.Context) (*backend.Backend, error) {
+	var block *config.Backend
+	if e.src == nil {
+		b, diags := hclconfig.Backend(".", hclconfig.Options{Environ: os.Environ()})
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		block = b
+	}
+	settings, err := backend.Resolve(stateDir, block)
+	if err != nil {
+		return nil, err
+	}
+	return backend.Open(ctx, stateDir, settings)
 }
 
 // statePull writes the state in Terraform's format (version 4) to
