@@ -32,6 +32,12 @@ type dynamoStore struct {
 	db            *dynamodb.Client
 }
 
+// dynamoHTTP is the HTTP client of every DynamoDB store: a handler that
+// opens its store on each request still reuses connections. As for the
+// local store, a bound keeps an unreachable endpoint from hanging the
+// function that calls it.
+var dynamoHTTP = awshttp.NewBuildableClient().WithTimeout(30 * time.Second)
+
 // tableName is DynamoDB's rule for table names.
 var tableName = regexp.MustCompile(`^[A-Za-z0-9_.-]{3,255}$`)
 
@@ -53,11 +59,7 @@ func openDynamoDB(endpoint string, u *url.URL) (*dynamoStore, error) {
 	// Lambda, the function's role through AWS_ACCESS_KEY_ID and friends.
 	// AWS_ENDPOINT_URL_DYNAMODB (or AWS_ENDPOINT_URL) points the client
 	// elsewhere, such as a DynamoDB on this machine for tests.
-	opts := []func(*config.LoadOptions) error{
-		// As for the local store: a bound keeps an unreachable endpoint
-		// from hanging the function that calls it.
-		config.WithHTTPClient(awshttp.NewBuildableClient().WithTimeout(30 * time.Second)),
-	}
+	opts := []func(*config.LoadOptions) error{config.WithHTTPClient(dynamoHTTP)}
 	if r := q.Get("region"); r != "" {
 		opts = append(opts, config.WithRegion(r))
 	}

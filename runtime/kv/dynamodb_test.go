@@ -5,6 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/tetherhq/tether/internal/dynamofake"
 	"github.com/tetherhq/tether/runtime/kv"
 )
@@ -45,18 +50,7 @@ func TestDynamoDBErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ddb, err := dynamofake.Start(dynamofake.Options{Region: "eu-central-1"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { ddb.Close() })
-			if err := ddb.CreateTable("tether-store", "key", "S"); err != nil {
-				t.Fatal(err)
-			}
-			for _, kv := range append(ddb.Env(), c.env...) {
-				k, v, _ := strings.Cut(kv, "=")
-				t.Setenv(k, v)
-			}
+			startDynamo(t, c.env...)
 			client, err := kv.Open(c.endpoint)
 			if err == nil {
 				_, err = client.Get(context.Background(), "k")
@@ -66,4 +60,53 @@ func TestDynamoDBErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// An item the client did not write, and a DynamoDB that does not answer.
+func TestDynamoDBOddities(t *testing.T) {
+	ddb := startDynamo(t)
+	cfg, err := config.LoadDefaultConfig(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = dynamodb.NewFromConfig(cfg).PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String("tether-store"), Item: map[string]types.AttributeValue{
+		"key": &types.AttributeValueMemberS{Value: "k"}, "value": &types.AttributeValueMemberS{Value: "text"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := kv.Open("dynamodb://tether-store?region=eu-central-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Get(context.Background(), "k")
+	if want := `kv: get "k": the item in DynamoDB table "tether-store" has no binary attribute "value": was it written by something other than this client?`; err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+
+	ddb.Close()
+	_, err = c.Get(context.Background(), "k")
+	if err == nil || !strings.HasPrefix(err.Error(), `kv: get "k": DynamoDB table "tether-store" in region eu-central-1: operation error DynamoDB: GetItem`) ||
+		!strings.Contains(err.Error(), "connection refused") {
+		t.Errorf("a stopped DynamoDB: %v", err)
+	}
+}
+
+// startDynamo starts a fake DynamoDB in eu-central-1 with the table
+// tether-store, and points the AWS SDK at it, with env set after.
+func startDynamo(t *testing.T, env ...string) *dynamofake.Server {
+	t.Helper()
+	ddb, err := dynamofake.Start(dynamofake.Options{Region: "eu-central-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ddb.Close() })
+	if err := ddb.CreateTable("tether-store", "key", "S"); err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range append(ddb.Env(), env...) {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	return ddb
 }
