@@ -314,8 +314,8 @@ func (st *Stack) dependsOn(opts []dependsOnOpt, what string) []config.Ref {
 
 // evalConfig evaluates a resource's or data source's arguments into an
 // object of its schema. References in it become the placeholders the
-// engine resolves right before each provider call, as for HCL; only
-// resources (refsOK) resolve them.
+// engine resolves right before each provider call, as for HCL; resources
+// and provider configurations (refsOK) resolve them.
 func (st *Stack) evalConfig(n *config.Node, what string, tm *tmpl, block *provider.Block, refsOK bool) func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
 	return func(sc config.Scope, _ config.Instance) (cty.Value, hcl.Diagnostics) {
 		v, diags := tm.eval(sc)
@@ -338,7 +338,7 @@ func (st *Stack) evalConfig(n *config.Node, what string, tm *tmpl, block *provid
 		}
 		found := refs.Find(pv)
 		if len(found) > 0 && !refsOK {
-			return fail("Reference given to "+what, "%s was given the reference %s at %s. References are resolved only for resources, right before their provider calls; a data source or provider configuration needs its arguments while planning. Give it a plain value.", what, found[0].Ref.Description(), pathString(found[0].Path))
+			return fail("Reference given to "+what, "%s was given the reference %s at %s. References are resolved only for resources and provider configurations, right before their provider calls; a data source read by a Go program needs its arguments while planning. Give it a plain value.", what, found[0].Ref.Description(), pathString(found[0].Path))
 		}
 		// The engine resolves references to strings in resource arguments
 		// (it keeps their descriptions in place of their values); others
@@ -535,7 +535,7 @@ func (st *Stack) providerNode(p *providerUse) *config.Node {
 		block = ps.Provider
 	}
 	n := &config.Node{Kind: config.Provider, Addr: p.addr(), Name: p.name, Provider: p.addr(), Source: p.source.String(), DeclRange: pos, Refs: nodeRefs(p.deps, pos)}
-	n.Eval = st.evalConfig(n, "provider "+p.name, p.config, block, false)
+	n.Eval = st.evalConfig(n, "provider "+p.name, p.config, block, true)
 	if p.set {
 		terraformNode(n, "provider "+p.name, p.config)
 	}

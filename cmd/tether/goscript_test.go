@@ -60,6 +60,8 @@ func TestGoScripts(t *testing.T) {
 			"pids":      runtimePIDs,
 			"mirror":    mirror,
 			"noplugins": noPlugins,
+			"noleak":    noLeak,
+			"testprov":  testProvider,
 		},
 		Condition: providersCondition,
 		Setup: func(env *testscript.Env) error {

@@ -313,24 +313,20 @@ func (e *Engine) configure(ctx context.Context, p *Planned, n *node) hcl.Diagnos
 		if err != nil {
 			return hcl.Diagnostics{errorDiag(n.addr, n.cfg, "Provider not available", err.Error())}
 		}
-		n.prov = prov
+		n.prov = withRedaction(prov)
 	}
 	v, diags := n.cfg.Eval(p.scopeAt(n.mod.instances[0]), config.NoInstance)
 	if diags.HasErrors() {
 		return diags
 	}
-	uv, _ := v.UnmarkDeep()
-	if !uv.IsWhollyKnown() || marks.ContainsEphemeral(v) {
+	known, d := e.configureProvider(ctx, n.addr, n.cfg, n.prov.(*redacting), v)
+	if !known {
 		// Configured again during apply, once the values are known, or
 		// with the ephemeral values opened for the apply: those of the
 		// plan are closed by then (a revoked credential, say).
 		n.configUnknown = true
 	}
-	diags = append(diags, n.prov.ValidateProviderConfig(uv)...)
-	if diags.HasErrors() {
-		return diags
-	}
-	return append(diags, n.prov.ConfigureProvider(ctx, uv)...)
+	return append(diags, d...)
 }
 
 // planResources plans every instance of a resource or data source node in
@@ -1305,10 +1301,11 @@ func (e *Engine) configureEach(ctx context.Context, p *Planned, n *node) hcl.Dia
 		ks := addr.KeyString(k.key)
 		prov, ok := n.provs[ks]
 		if !ok {
-			var err error
-			if prov, err = e.Providers.Start(n.cfg.Source); err != nil {
+			started, err := e.Providers.Start(n.cfg.Source)
+			if err != nil {
 				return append(diags, errorDiag(n.addr+ks, n.cfg, "Provider not available", err.Error()))
 			}
+			prov = withRedaction(started)
 			n.provs[ks] = prov
 		}
 		v, d := n.cfg.Eval(p.scopeAt(ni.mi), config.Instance{Key: k.key, Each: k.each})
@@ -1316,15 +1313,11 @@ func (e *Engine) configureEach(ctx context.Context, p *Planned, n *node) hcl.Dia
 		if d.HasErrors() {
 			return diags
 		}
-		uv, _ := v.UnmarkDeep()
-		if !uv.IsWhollyKnown() || marks.ContainsEphemeral(v) {
+		known, d := e.configureProvider(ctx, n.addr+ks, n.cfg, prov.(*redacting), v)
+		if !known {
 			n.configUnknown = true
 		}
-		diags = append(diags, prov.ValidateProviderConfig(uv)...)
-		if diags.HasErrors() {
-			return diags
-		}
-		diags = append(diags, prov.ConfigureProvider(ctx, uv)...)
+		diags = append(diags, d...)
 		if diags.HasErrors() {
 			return diags
 		}

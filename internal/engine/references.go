@@ -17,6 +17,8 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/logging"
+	"github.com/tetherhq/tether/internal/redact"
 	"github.com/tetherhq/tether/internal/refs"
 	"github.com/tetherhq/tether/internal/secrets"
 )
@@ -57,6 +59,9 @@ type resolution struct {
 	// provider that reports a checksum of a secret would otherwise store
 	// a plain hash of it, which a short secret does not survive.
 	digests map[string]string
+	// redact finds the resolved strings in what a provider says, whole,
+	// encoded, digested or in part.
+	redact redact.Set
 	// undigest maps each label back to its digest, so that an unchanged
 	// value's digest recorded under its label reads as itself again.
 	undigest map[string]undigested
@@ -87,6 +92,8 @@ func (e *Engine) resolveRefs(ctx context.Context, address string, cn *config.Nod
 		digests := map[string]string{}
 		if v.Type() == cty.String && !v.IsNull() && len(v.AsString()) >= 4 {
 			res.secrets = append(res.secrets, v.AsString())
+			res.redact.Add(v.AsString(), f.Ref.Description())
+			logging.Redact(v.AsString(), f.Ref.Description())
 			res.addDigests(v.AsString(), f.Ref.Description(), len(res.values)-1)
 			for text, label := range res.digests {
 				if res.undigest[label].ref == len(res.values)-1 {
@@ -302,16 +309,22 @@ func (r *resolution) records() []refRecord {
 	return out
 }
 
-// scrubDiags removes resolved values from what a provider said.
+// scrubDiags removes resolved values from what a provider said, whole,
+// encoded, digested or in part, leaving the references' descriptions.
 func (r *resolution) scrubDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 	if r.empty() {
 		return diags
 	}
+	return redactDiags(diags, &r.redact)
+}
+
+func redactDiags(diags hcl.Diagnostics, set *redact.Set) hcl.Diagnostics {
+	if set.Empty() {
+		return diags
+	}
 	for _, d := range diags {
-		for i, secret := range r.secrets {
-			d.Summary = strings.ReplaceAll(d.Summary, secret, r.found[i].Ref.Description())
-			d.Detail = strings.ReplaceAll(d.Detail, secret, r.found[i].Ref.Description())
-		}
+		d.Summary = set.String(d.Summary)
+		d.Detail = set.String(d.Detail)
 	}
 	return diags
 }
@@ -409,27 +422,16 @@ func (in *instance) scrubDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 	return scrubSecrets(in.res.scrubDiags(diags), in.secrets)
 }
 
-// scrubSecrets replaces every secret, and every common digest of one, in
-// the summaries and details of diagnostics with "(sensitive value)".
+// scrubSecrets replaces every secret in the summaries and details of
+// diagnostics, whole, encoded, digested or in part, with "(sensitive
+// value)".
 func scrubSecrets(diags hcl.Diagnostics, secrets []string) hcl.Diagnostics {
-	if len(secrets) == 0 {
+	if len(secrets) == 0 || len(diags) == 0 {
 		return diags
 	}
-	for _, d := range diags {
-		for _, secret := range secrets {
-			for _, text := range append([]string{secret}, digestTexts(secret)...) {
-				d.Summary = strings.ReplaceAll(d.Summary, text, "(sensitive value)")
-				d.Detail = strings.ReplaceAll(d.Detail, text, "(sensitive value)")
-			}
-		}
+	var set redact.Set
+	for _, s := range secrets {
+		set.Add(s, "(sensitive value)")
 	}
-	return diags
-}
-
-func digestTexts(secret string) []string {
-	var out []string
-	for _, d := range digestsOf(secret) {
-		out = append(out, d.text)
-	}
-	return out
+	return redactDiags(diags, &set)
 }

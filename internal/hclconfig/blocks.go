@@ -367,7 +367,7 @@ func (m *module) provider(b *hcl.Block) {
 	l.pending = append(l.pending, func() {
 		refs := m.resolve(n, traversals, repeatKind)
 		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
-			return hcldec.Decode(remain, spec, m.evalContext(refs, scope, inst, cty.NilVal))
+			return hcldec.Decode(referenceBody{remain}, spec, m.evalContext(refs, scope, inst, cty.NilVal))
 		}
 	})
 }

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/hashicorp/go-hclog"
+
+	"github.com/tetherhq/tether/internal/redact"
 )
 
 var (
@@ -15,7 +17,30 @@ var (
 	core     hclog.Logger = hclog.NewNullLogger()
 	provider hclog.Logger = hclog.NewNullLogger()
 	out      io.Closer
+	// secrets are the values the engine resolved for provider calls,
+	// taken out of the providers' log lines.
+	secrets redact.Set
 )
+
+// Redact has every later provider log line written with secret, whole,
+// encoded, digested or in part (see package redact), replaced by label.
+// The engine calls it for each value it resolves for a provider: a
+// provider's log is its own words, and may repeat what it was given.
+func Redact(secret, label string) { secrets.Add(secret, label) }
+
+// redacting is the provider log's writer. hclog writes each line with
+// one call, so each Write is a whole line.
+type redacting struct{ w io.Writer }
+
+func (r redacting) Write(p []byte) (int, error) {
+	if secrets.Empty() {
+		return r.w.Write(p)
+	}
+	if _, err := io.WriteString(r.w, secrets.String(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
 
 // Setup reads the log variables from environ and opens the log. The
 // returned function closes it. A file that cannot be opened is an error
@@ -56,7 +81,7 @@ func Setup(environ []string, stderr io.Writer) (func(), error) {
 	mu.Lock()
 	defer mu.Unlock()
 	core = hclog.New(&hclog.LoggerOptions{Name: "tether", Level: coreLevel, Output: w, JSONFormat: coreJSON})
-	provider = hclog.New(&hclog.LoggerOptions{Name: "provider", Level: provLevel, Output: w, JSONFormat: provJSON})
+	provider = hclog.New(&hclog.LoggerOptions{Name: "provider", Level: provLevel, Output: redacting{w}, JSONFormat: provJSON})
 	out = closer
 	return func() {
 		mu.Lock()

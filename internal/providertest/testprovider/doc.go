@@ -15,6 +15,9 @@
 //   - a remote object deleted outside Terraform (testing_file);
 //   - moves across resource types (testing_moved, from testing_thing);
 //   - a write-only attribute (testing_secret's password_wo);
+//   - a provider that echoes a credential it was configured with (api_key)
+//     in a warning, its log, a computed attribute and an error
+//     (testing_echo), whole, in part, encoded and digested;
 //   - deferral: with defer_unknown, a provider whose prefix is not known
 //     yet defers what it is asked to plan.
 package main

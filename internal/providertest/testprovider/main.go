@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
 // upgradedSchema is the schema version of testing_upgraded, "1" unless the
@@ -35,6 +36,7 @@ type providerModel struct {
 	Prefix        types.String `tfsdk:"prefix"`
 	FailConfigure types.Bool   `tfsdk:"fail_configure"`
 	DeferUnknown  types.Bool   `tfsdk:"defer_unknown"`
+	APIKey        types.String `tfsdk:"api_key"`
 }
 
 // settings is what Configure hands to the resources.
@@ -44,6 +46,10 @@ type settings struct {
 	// created; Terraform configures the provider again, with the known
 	// value, before applying.
 	prefix types.String
+	// apiKey is the api_key the provider was configured with, which it
+	// echoes, as careless providers do, in a warning, its log, and
+	// testing_echo's attributes and errors.
+	apiKey string
 }
 
 // withPrefix is s.prefix + name, unknown when either is.
@@ -70,6 +76,11 @@ func (testingProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp 
 				Optional:    true,
 				Description: "When true, configuring the provider fails.",
 			},
+			"api_key": schema.StringAttribute{
+				Optional:    true,
+				Sensitive:   true,
+				Description: "A credential the provider echoes back: in a warning when configured, in its log, and in testing_echo's echo attribute and errors, whole, in part and encoded.",
+			},
 			"defer_unknown": schema.BoolAttribute{
 				Optional:    true,
 				Description: "When true and prefix is not known yet, the provider defers everything it is asked to plan or read, where the client allows.",
@@ -94,7 +105,11 @@ func (testingProvider) Configure(ctx context.Context, req provider.ConfigureRequ
 		resp.Deferred = &provider.Deferred{Reason: provider.DeferredReasonProviderConfigUnknown}
 		return
 	}
-	s := &settings{prefix: m.Prefix}
+	s := &settings{prefix: m.Prefix, apiKey: m.APIKey.ValueString()}
+	if k := s.apiKey; k != "" {
+		resp.Diagnostics.AddWarning("Configured with an API key", "The testing provider was configured with the API key "+echoes(k)+".")
+		tflog.Info(ctx, "configured with api_key="+echoes(k))
+	}
 	if m.Prefix.IsNull() {
 		s.prefix = types.StringValue("")
 	}
@@ -110,6 +125,7 @@ func (testingProvider) Resources(context.Context) []func() resource.Resource {
 		func() resource.Resource { return &file{} },
 		func() resource.Resource { return &moved{} },
 		func() resource.Resource { return &secret{} },
+		func() resource.Resource { return &echo{} },
 	}
 }
 

@@ -1,0 +1,167 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/marks"
+	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/redact"
+)
+
+// A reference in a provider configuration is resolved, like one in a
+// resource's arguments, right before the call that needs it: each time
+// the provider is configured. A provider keeps its configuration for
+// every later call, so it can echo a resolved value in any of them (an
+// error naming the credential it was given, a computed attribute built
+// from it); the provider instance is therefore wrapped in a redacting
+// provider that takes every resolved value of its configurations out of
+// everything the provider says or returns, whole, encoded, digested or in
+// part (see package redact), and the provider's own log lines get the
+// same treatment.
+
+// redacting is a provider instance whose diagnostics and returned values
+// have the resolved values of its configurations replaced by their
+// references' descriptions. Ephemeral results are left alone: they are
+// never recorded or shown, and a credential derived from the
+// configuration must reach its consumer intact.
+type redacting struct {
+	provider.Provider
+	set *redact.Set
+}
+
+// withRedaction wraps a provider instance that a provider configuration
+// node starts.
+func withRedaction(p provider.Provider) *redacting {
+	return &redacting{Provider: p, set: &redact.Set{}}
+}
+
+// configureProvider validates and configures one provider instance with
+// a configuration evaluated from node n, resolving its references first.
+// It reports whether the configuration was wholly known.
+func (e *Engine) configureProvider(ctx context.Context, address string, cn *config.Node, p *redacting, v cty.Value) (known bool, diags hcl.Diagnostics) {
+	res, diags := e.resolveRefs(ctx, address, cn, v)
+	if diags.HasErrors() {
+		return true, diags
+	}
+	if !res.empty() {
+		for i, f := range res.found {
+			if s := res.values[i]; s.Type() == cty.String && s.IsKnown() && !s.IsNull() {
+				p.set.Add(s.AsString(), f.Ref.Description())
+			}
+		}
+	}
+	uv, _ := v.UnmarkDeep()
+	known = uv.IsWhollyKnown() && !marks.ContainsEphemeral(v)
+	uv = res.substitute(uv)
+	diags = append(diags, p.ValidateProviderConfig(uv)...)
+	if diags.HasErrors() {
+		return known, diags
+	}
+	return known, append(diags, p.ConfigureProvider(ctx, uv)...)
+}
+
+func (p *redacting) diags(d hcl.Diagnostics) hcl.Diagnostics { return redactDiags(d, p.set) }
+
+func (p *redacting) value(v cty.Value) cty.Value {
+	if p.set.Empty() || v == cty.NilVal {
+		return v
+	}
+	out, _ := cty.Transform(v, func(_ cty.Path, leaf cty.Value) (cty.Value, error) {
+		if leaf.Type() != cty.String || !leaf.IsKnown() || leaf.IsNull() {
+			return leaf, nil
+		}
+		u, m := leaf.Unmark()
+		return cty.StringVal(p.set.String(u.AsString())).WithMarks(m), nil
+	})
+	return out
+}
+
+func (p *redacting) GetSchema() (*provider.Schema, hcl.Diagnostics) {
+	s, d := p.Provider.GetSchema()
+	return s, p.diags(d)
+}
+
+func (p *redacting) ValidateProviderConfig(c cty.Value) hcl.Diagnostics {
+	return p.diags(p.Provider.ValidateProviderConfig(c))
+}
+
+func (p *redacting) ValidateResourceConfig(t string, c cty.Value) hcl.Diagnostics {
+	return p.diags(p.Provider.ValidateResourceConfig(t, c))
+}
+
+func (p *redacting) ValidateDataSourceConfig(t string, c cty.Value) hcl.Diagnostics {
+	return p.diags(p.Provider.ValidateDataSourceConfig(t, c))
+}
+
+func (p *redacting) ValidateEphemeralConfig(t string, c cty.Value) hcl.Diagnostics {
+	return p.diags(p.Provider.ValidateEphemeralConfig(t, c))
+}
+
+func (p *redacting) ConfigureProvider(ctx context.Context, c cty.Value) hcl.Diagnostics {
+	return p.diags(p.Provider.ConfigureProvider(ctx, c))
+}
+
+func (p *redacting) UpgradeResourceState(ctx context.Context, req provider.UpgradeRequest) provider.UpgradeResponse {
+	resp := p.Provider.UpgradeResourceState(ctx, req)
+	resp.UpgradedState, resp.Diagnostics = p.value(resp.UpgradedState), p.diags(resp.Diagnostics)
+	return resp
+}
+
+func (p *redacting) ReadResource(ctx context.Context, req provider.ReadRequest) provider.ReadResponse {
+	resp := p.Provider.ReadResource(ctx, req)
+	resp.NewState, resp.Diagnostics = p.value(resp.NewState), p.diags(resp.Diagnostics)
+	return resp
+}
+
+func (p *redacting) PlanResourceChange(ctx context.Context, req provider.PlanRequest) provider.PlanResponse {
+	resp := p.Provider.PlanResourceChange(ctx, req)
+	resp.PlannedState, resp.Diagnostics = p.value(resp.PlannedState), p.diags(resp.Diagnostics)
+	return resp
+}
+
+func (p *redacting) ApplyResourceChange(ctx context.Context, req provider.ApplyRequest) provider.ApplyResponse {
+	resp := p.Provider.ApplyResourceChange(ctx, req)
+	resp.NewState, resp.Diagnostics = p.value(resp.NewState), p.diags(resp.Diagnostics)
+	return resp
+}
+
+func (p *redacting) ImportResourceState(ctx context.Context, req provider.ImportRequest) provider.ImportResponse {
+	resp := p.Provider.ImportResourceState(ctx, req)
+	for i := range resp.Imported {
+		resp.Imported[i].State = p.value(resp.Imported[i].State)
+	}
+	resp.Diagnostics = p.diags(resp.Diagnostics)
+	return resp
+}
+
+func (p *redacting) ReadDataSource(ctx context.Context, req provider.ReadDataRequest) provider.ReadDataResponse {
+	resp := p.Provider.ReadDataSource(ctx, req)
+	resp.State, resp.Diagnostics = p.value(resp.State), p.diags(resp.Diagnostics)
+	return resp
+}
+
+func (p *redacting) OpenEphemeral(ctx context.Context, req provider.OpenEphemeralRequest) provider.OpenEphemeralResponse {
+	resp := p.Provider.OpenEphemeral(ctx, req)
+	resp.Diagnostics = p.diags(resp.Diagnostics)
+	return resp
+}
+
+func (p *redacting) RenewEphemeral(ctx context.Context, req provider.RenewEphemeralRequest) provider.RenewEphemeralResponse {
+	resp := p.Provider.RenewEphemeral(ctx, req)
+	resp.Diagnostics = p.diags(resp.Diagnostics)
+	return resp
+}
+
+func (p *redacting) CloseEphemeral(ctx context.Context, req provider.CloseEphemeralRequest) hcl.Diagnostics {
+	return p.diags(p.Provider.CloseEphemeral(ctx, req))
+}
+
+func (p *redacting) MoveResourceState(ctx context.Context, req provider.MoveRequest) provider.MoveResponse {
+	resp := p.Provider.MoveResourceState(ctx, req)
+	resp.TargetState, resp.Diagnostics = p.value(resp.TargetState), p.diags(resp.Diagnostics)
+	return resp
+}

@@ -1,0 +1,169 @@
+package redact
+
+import (
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/base64"
+	"encoding/hex"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// MinSecret is the length under which a secret is not looked for.
+const MinSecret = 4
+
+// minRun is the shortest run of a secret's form replaced on its own.
+const minRun = 6
+
+// A Set holds secrets and the labels that replace them. The zero Set
+// holds none; a Set is safe for concurrent use.
+type Set struct {
+	mu sync.RWMutex
+	// grams maps, per run length, every substring of that length of a
+	// form of a secret (folded to lower case) to the secret's label.
+	grams map[int]map[string]string
+	seen  map[string]bool
+}
+
+// Add registers secret, to be replaced by label wherever it is found. A
+// secret added again keeps its first label; one shorter than MinSecret is
+// ignored.
+func (s *Set) Add(secret, label string) {
+	if len(secret) < MinSecret {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.seen[secret] {
+		return
+	}
+	if s.seen == nil {
+		s.seen = map[string]bool{}
+		s.grams = map[int]map[string]string{}
+	}
+	s.seen[secret] = true
+	for _, f := range forms(secret) {
+		f = fold(f)
+		n := runLength(len(f))
+		if s.grams[n] == nil {
+			s.grams[n] = map[string]string{}
+		}
+		for i := 0; i+n <= len(f); i++ {
+			if _, ok := s.grams[n][f[i:i+n]]; !ok {
+				s.grams[n][f[i:i+n]] = label
+			}
+		}
+	}
+}
+
+// Empty reports whether the set holds no secret.
+func (s *Set) Empty() bool {
+	if s == nil {
+		return true
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.seen) == 0
+}
+
+// runLength is how long a run of a form of length n must be to be
+// replaced: the whole of a short form, a third of a long one.
+func runLength(n int) int {
+	r := (n + 2) / 3
+	if r < minRun {
+		r = minRun
+	}
+	if r > n {
+		r = n
+	}
+	return r
+}
+
+// String returns text with every secret of the set, whole, encoded,
+// digested or in part, replaced by its label. Overlapping and adjacent
+// runs are replaced once, by one label.
+func (s *Set) String(text string) string {
+	if s == nil || text == "" {
+		return text
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if len(s.grams) == 0 {
+		return text
+	}
+	folded := fold(text)
+	type span struct {
+		start, end int
+		label      string
+	}
+	var spans []span
+	for n, grams := range s.grams {
+		for i := 0; i+n <= len(folded); i++ {
+			if label, ok := grams[folded[i:i+n]]; ok {
+				spans = append(spans, span{i, i + n, label})
+			}
+		}
+	}
+	if len(spans) == 0 {
+		return text
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	var b strings.Builder
+	at := 0
+	for i := 0; i < len(spans); {
+		start, end, label := spans[i].start, spans[i].end, spans[i].label
+		for i++; i < len(spans) && spans[i].start <= end; i++ {
+			end = max(end, spans[i].end)
+		}
+		b.WriteString(text[at:start])
+		b.WriteString(label)
+		at = end
+	}
+	b.WriteString(text[at:])
+	return b.String()
+}
+
+// fold lower-cases ASCII letters only, byte by byte, so that offsets in
+// the folded text are those of the original, whatever its encoding.
+func fold(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// forms lists the ways a secret is written: as is, in hex, in base64 at
+// each of the three alignments it can start at inside a longer encoded
+// text (the part that does not depend on the bytes around it), and as
+// the hex and base64 of its common digests. internal/canary lists the same
+// forms on its own on purpose: the canaries' scanner is the check on this
+// package, so it must not share its code.
+func forms(secret string) []string {
+	b := []byte(secret)
+	out := []string{secret, hex.EncodeToString(b)}
+	for skip := 0; skip < 3 && skip < len(b); skip++ {
+		rest := b[skip:]
+		rest = rest[:len(rest)/3*3]
+		if len(rest) < 3 {
+			continue
+		}
+		out = append(out,
+			base64.RawStdEncoding.EncodeToString(rest),
+			base64.RawURLEncoding.EncodeToString(rest))
+	}
+	for _, sum := range [][]byte{
+		func() []byte { h := md5.Sum(b); return h[:] }(),
+		func() []byte { h := sha1.Sum(b); return h[:] }(),
+		func() []byte { h := sha256.Sum256(b); return h[:] }(),
+		func() []byte { h := sha512.Sum512(b); return h[:] }(),
+	} {
+		out = append(out, hex.EncodeToString(sum), base64.StdEncoding.EncodeToString(sum))
+	}
+	return out
+}

@@ -1,0 +1,64 @@
+package redact
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"strings"
+	"testing"
+)
+
+func TestString(t *testing.T) {
+	const secret = "CANARY-5f1e9a77c2"
+	const label = "(reference env KEY)"
+	sum := sha256.Sum256([]byte(secret))
+	tests := []struct {
+		name, in, want string
+	}{
+		{"whole", "bad key " + secret + ".", "bad key " + label + "."},
+		{"twice", secret + "," + secret, label + "," + label},
+		{"upper case", "KEY=" + strings.ToUpper(secret), "KEY=" + label},
+		{"lower case", "key=" + strings.ToLower(secret) + "!", "key=" + label + "!"},
+		{"first half", "key starts " + secret[:8] + "...", "key starts " + label + "..."},
+		{"last half", "...ends " + secret[9:], "...ends " + label},
+		{"split across lines", "key " + secret[:9] + "\n" + secret[9:], "key " + label + "\n" + label},
+		{"hex", "0x" + hex.EncodeToString([]byte(secret)), "0x" + label},
+		{"base64 inside a longer text", "Basic " + base64.StdEncoding.EncodeToString([]byte("user:"+secret)), ""},
+		{"sha256", "digest " + hex.EncodeToString(sum[:]), "digest " + label},
+		{"sha256 base64", "digest " + base64.StdEncoding.EncodeToString(sum[:]), "digest " + label},
+		{"short run kept", "CANAR is a bird", "CANAR is a bird"},
+		{"unrelated", "nothing to see", "nothing to see"},
+		{"invalid utf-8 around", "\xff\xfe" + secret + "\xff", "\xff\xfe" + label + "\xff"},
+	}
+	var s Set
+	s.Add(secret, label)
+	s.Add("abc", "(too short)")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := s.String(tt.in)
+			if tt.want == "" {
+				// Only what the secret's bytes alone decide is replaced;
+				// the encoded neighbours stay.
+				if got == tt.in || strings.Contains(got, base64.RawStdEncoding.EncodeToString([]byte(secret[1:16]))) {
+					t.Errorf("String(%q) = %q: the encoded secret is still there", tt.in, got)
+				}
+				return
+			}
+			if got != tt.want {
+				t.Errorf("String(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestEmptySet(t *testing.T) {
+	var s *Set
+	if got := s.String("x"); got != "x" || !s.Empty() {
+		t.Errorf("nil set changed text: %q", got)
+	}
+	var z Set
+	z.Add("abc", "(short)")
+	if !z.Empty() || z.String("abc") != "abc" {
+		t.Error("a secret shorter than MinSecret was registered")
+	}
+}
