@@ -29,32 +29,7 @@ func TestEchoUnderLambdaEmulator(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
-	rie := providertest.LambdaEmulator(t)
-	dir := echoCopy(t)
-	build := exec.Command("go", "build", "-o", "bootstrap", ".")
-	build.Dir = dir
-	// As the aws platform builds a function's program: static, for the
-	// provided.al2023 runtime. The go command works offline.
-	build.Env = append(os.Environ(), "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0", "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOTOOLCHAIN=local")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the bootstrap: %v\n%s", err, out)
-	}
-	invoke, api := freeAddr(t), freeAddr(t)
-	cmd := exec.Command(rie, "--runtime-interface-emulator-address", invoke, "--runtime-api-address", api, filepath.Join(dir, "bootstrap"))
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TETHER_CLOSURE=tether_function.main_get_echo", "AWS_LAMBDA_FUNCTION_TIMEOUT=30")
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-		if t.Failed() {
-			t.Logf("emulator and bootstrap output:\n%s", logs.String())
-		}
-	})
+	invoke := runUnderEmulator(t, echoCopy(t), "TETHER_CLOSURE=tether_function.main_get_echo")
 	for _, c := range []struct {
 		query, want string
 	}{
@@ -73,6 +48,40 @@ func TestEchoUnderLambdaEmulator(t *testing.T) {
 			t.Errorf("GET /echo?%s answered %+v, want 200 with body %q", c.query, resp, c.want)
 		}
 	}
+}
+
+// runUnderEmulator builds the Go program in dir as a Lambda function's
+// bootstrap and runs it under the AWS Lambda Runtime Interface Emulator on
+// loopback, with env added to the environment, until the test ends. It
+// returns the emulator's invocation address.
+func runUnderEmulator(t *testing.T, dir string, env ...string) string {
+	t.Helper()
+	rie := providertest.LambdaEmulator(t)
+	build := exec.Command("go", "build", "-o", "bootstrap", ".")
+	build.Dir = dir
+	// As the aws platform builds a function's program: static, for the
+	// provided.al2023 runtime. The go command works offline.
+	build.Env = append(os.Environ(), "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0", "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOTOOLCHAIN=local")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the bootstrap: %v\n%s", err, out)
+	}
+	invoke, api := freeAddr(t), freeAddr(t)
+	cmd := exec.Command(rie, "--runtime-interface-emulator-address", invoke, "--runtime-api-address", api, filepath.Join(dir, "bootstrap"))
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "AWS_LAMBDA_FUNCTION_TIMEOUT=30"), env...)
+	var logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		if t.Failed() {
+			t.Logf("emulator and bootstrap output:\n%s", logs.String())
+		}
+	})
+	return invoke
 }
 
 // invokeEmulator invokes the function through the emulator, waiting for
