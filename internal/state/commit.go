@@ -7,13 +7,9 @@ import (
 	"fmt"
 )
 
-// commitReq is one Commit call waiting for the writer.
-type commitReq struct {
-	c       Changes
-	deps    []any // Dependencies of c.Put[i], encoded by the caller's goroutine
-	done    chan error
-	trouble error // set by the writer for this request alone
-}
+// commitReq is one Commit call waiting for the writer; Prepared holds the
+// Dependencies of Changes.Put[i] as the column's value, a string or nil.
+type commitReq = Request[[]any]
 
 type writerStmts struct {
 	putObject, deleteObject, putOutput, deleteOutput *sql.Stmt
@@ -57,65 +53,27 @@ func (w *writerStmts) close() {
 // resource), and an interrupted run must still record it, or the resource is
 // orphaned. The wait is bounded by one transaction and SQLite's busy timeout.
 func (s *SQLite) Commit(ctx context.Context, c Changes) error {
-	req, err := s.newRequest(c)
+	deps, err := s.prepareDeps(c)
 	if err != nil {
 		return err
 	}
-	if err := s.begin(); err != nil {
-		return err
-	}
-	if c.Empty() {
-		s.mu.RUnlock()
-		return nil
-	}
-	// Sending while holding mu shared is what lets Close close reqs
-	// safely; the writer never takes mu, so this cannot deadlock.
-	s.reqs <- req
-	s.mu.RUnlock()
-	return <-req.done
+	return s.w.Commit(c, deps)
 }
 
-// newRequest validates c and does the per-object encoding on the caller's
-// goroutine, so the single writer spends its time only in SQLite.
-func (s *SQLite) newRequest(c Changes) (*commitReq, error) {
+// prepareDeps validates c and does the per-object encoding on the
+// caller's goroutine, so the single writer spends its time only in SQLite.
+func (s *SQLite) prepareDeps(c Changes) ([]any, error) {
 	deps, err := c.Prepare()
 	if err != nil {
 		return nil, fmt.Errorf("state file %s: %w", s.path, err)
 	}
-	req := &commitReq{c: c, done: make(chan error, 1), deps: make([]any, len(deps))}
+	out := make([]any, len(deps))
 	for i, d := range deps {
 		if d != nil {
-			req.deps[i] = *d // a string for the column, nil for NULL
+			out[i] = *d // a string for the column, nil for NULL
 		}
 	}
-	return req, nil
-}
-
-// writeLoop is the single writer. Whatever has queued up while the previous
-// transaction was committing becomes the next group, so the group size adapts
-// to the load by itself: one caller alone pays one transaction, a burst of
-// hundreds shares a few.
-func (s *SQLite) writeLoop() {
-	defer close(s.writerDone)
-	group := make([]*commitReq, 0, maxGroup)
-	for first := range s.reqs {
-		if s.afterFirstReq != nil {
-			s.afterFirstReq()
-		}
-		group = Gather(group, first, s.reqs, maxGroup)
-		err := s.commitGroup(group)
-		for _, r := range group {
-			switch {
-			case err != nil:
-				r.done <- err
-			case r.trouble != nil:
-				r.done <- r.trouble
-			default:
-				r.done <- nil
-			}
-		}
-		clear(group) // don't keep the callers' Changes alive until the next group
-	}
+	return out, nil
 }
 
 // commitGroup applies every request in one transaction. A request that
@@ -157,8 +115,8 @@ func (s *SQLite) tryGroup(group []*commitReq, isolate bool) (err error) {
 	}
 	setMeta := false
 	for _, r := range group {
-		setMeta = setMeta || r.c.Lineage != ""
-		r.trouble = nil
+		setMeta = setMeta || r.Changes.Lineage != ""
+		r.Trouble = nil
 		if !isolate {
 			if err := s.apply(ctx, r); err != nil {
 				if len(group) == 1 {
@@ -178,7 +136,7 @@ func (s *SQLite) tryGroup(group []*commitReq, isolate bool) (err error) {
 			if err := exec("ROLLBACK TO req"); err != nil {
 				return fileError(s.path, "commit", aerr)
 			}
-			r.trouble = fileError(s.path, "commit", aerr)
+			r.Trouble = fileError(s.path, "commit", aerr)
 		}
 		if err := exec("RELEASE req"); err != nil {
 			return fileError(s.path, "commit", err)
@@ -203,30 +161,30 @@ func (s *SQLite) apply(ctx context.Context, r *commitReq) error {
 		}
 	}
 	st := &s.stmts
-	for _, addr := range r.c.Delete {
+	for _, addr := range r.Changes.Delete {
 		if _, err := st.deleteObject.ExecContext(ctx, addr); err != nil {
 			return fmt.Errorf("deleting object %s: %w", addr, err)
 		}
 	}
-	for i, o := range r.c.Put {
+	for i, o := range r.Changes.Put {
 		if _, err := st.putObject.ExecContext(ctx, o.Address, string(o.Mode), o.Type, o.Provider,
-			o.SchemaVersion, o.Value, o.Private, o.Sensitive, r.deps[i], string(o.Status),
+			o.SchemaVersion, o.Value, o.Private, o.Sensitive, r.Prepared[i], string(o.Status),
 			o.CreateBeforeDestroy); err != nil {
 			return fmt.Errorf("writing object %s: %w", o.Address, err)
 		}
 	}
-	for _, name := range r.c.DeleteOutputs {
+	for _, name := range r.Changes.DeleteOutputs {
 		if _, err := st.deleteOutput.ExecContext(ctx, name); err != nil {
 			return fmt.Errorf("deleting output %s: %w", name, err)
 		}
 	}
-	for _, o := range r.c.PutOutputs {
+	for _, o := range r.Changes.PutOutputs {
 		if _, err := st.putOutput.ExecContext(ctx, o.Name, o.Value, o.Sensitive); err != nil {
 			return fmt.Errorf("writing output %s: %w", o.Name, err)
 		}
 	}
-	if r.c.Lineage != "" {
-		if _, err := s.wconn.ExecContext(ctx, sqlSetMeta, r.c.Lineage, int64(r.c.Serial)); err != nil {
+	if r.Changes.Lineage != "" {
+		if _, err := s.wconn.ExecContext(ctx, sqlSetMeta, r.Changes.Lineage, int64(r.Changes.Serial)); err != nil {
 			return fmt.Errorf("writing lineage and serial: %w", err)
 		}
 	}

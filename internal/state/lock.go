@@ -28,7 +28,7 @@ func (s *SQLite) Lock(ctx context.Context, info LockInfo) (Unlocker, error) {
 	if err := s.begin(); err != nil {
 		return nil, err
 	}
-	defer s.mu.RUnlock()
+	defer s.w.Leave()
 
 	// BEGIN IMMEDIATE (the pool's default, see dsnFor) takes SQLite's write
 	// lock before the read, so "absent, then insert" cannot interleave
@@ -64,7 +64,7 @@ func (s *SQLite) ForceUnlock(ctx context.Context) (*LockInfo, error) {
 	if err := s.begin(); err != nil {
 		return nil, err
 	}
-	defer s.mu.RUnlock()
+	defer s.w.Leave()
 
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -183,7 +183,7 @@ func (u *sqliteUnlocker) unlock() error {
 	if err := s.begin(); err != nil {
 		return err
 	}
-	defer s.mu.RUnlock()
+	defer s.w.Leave()
 	ctx := context.Background()
 	res, err := s.db.ExecContext(ctx, `DELETE FROM lock WHERE id = ?`, u.id)
 	if err != nil {

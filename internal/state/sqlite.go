@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
@@ -131,16 +130,11 @@ type SQLite struct {
 	path string
 	db   *sql.DB
 
-	// mu guards closed. Methods hold it shared for their whole call so
-	// Close, holding it exclusively, knows nothing is still using db or
-	// sending on reqs when it tears them down.
-	mu     sync.RWMutex
-	closed bool
-
-	reqs       chan *commitReq
-	writerDone chan struct{}
-	wconn      *sql.Conn
-	stmts      writerStmts
+	// w is the single writer, and guards closing: methods run between
+	// w.Enter and w.Leave, so Close knows nothing still uses db.
+	w     *Writer[[]any]
+	wconn *sql.Conn
+	stmts writerStmts
 
 	// groups counts committed transactions; tests use it to see that
 	// concurrent commits really were grouped.
@@ -150,9 +144,8 @@ type SQLite struct {
 	// commit checks that the lock is still ours (see Store).
 	lockID atomic.Pointer[string]
 
-	// Test hooks, nil outside tests.
-	afterFirstReq func()                 // the writer holds one request and is about to gather more
-	applyHook     func(*commitReq) error // fails one request inside its group
+	// applyHook, a test hook, fails one request inside its group.
+	applyHook func(*commitReq) error
 }
 
 var _ Store = (*SQLite)(nil)
@@ -194,13 +187,7 @@ func openFile(path string) (*SQLite, error) {
 		db.Close()
 		return nil, fileError(path, "open", err)
 	}
-	s := &SQLite{
-		path:       path,
-		db:         db,
-		wconn:      wconn,
-		reqs:       make(chan *commitReq, maxGroup),
-		writerDone: make(chan struct{}),
-	}
+	s := &SQLite{path: path, db: db, wconn: wconn}
 	if err := s.prepareSchema(ctx); err != nil {
 		wconn.Close()
 		db.Close()
@@ -212,7 +199,7 @@ func openFile(path string) (*SQLite, error) {
 		db.Close()
 		return nil, fileError(path, "preparing statements", err)
 	}
-	go s.writeLoop()
+	s.w = NewWriter(maxGroup, fmt.Errorf("state file %s: %w", path, ErrClosed), s.commitGroup)
 	return s, nil
 }
 
@@ -479,15 +466,8 @@ func (s *SQLite) checkTables(ctx context.Context) error {
 }
 
 // begin starts a call that uses the database, failing once the store is
-// closed. The caller must call s.mu.RUnlock when done.
-func (s *SQLite) begin() error {
-	s.mu.RLock()
-	if s.closed {
-		s.mu.RUnlock()
-		return fmt.Errorf("state file %s: %w", s.path, ErrClosed)
-	}
-	return nil
-}
+// closed. The caller must call s.w.Leave when done.
+func (s *SQLite) begin() error { return s.w.Enter() }
 
 // Load returns every object and output, read in one transaction so the
 // snapshot is consistent even while commits are running.
@@ -495,7 +475,7 @@ func (s *SQLite) Load(ctx context.Context) (*Snapshot, error) {
 	if err := s.begin(); err != nil {
 		return nil, err
 	}
-	defer s.mu.RUnlock()
+	defer s.w.Leave()
 
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
@@ -630,17 +610,9 @@ func loadOutputs(ctx context.Context, tx *sql.Tx, into map[string]*Output) error
 // the file. Closing the last connection checkpoints the WAL back into the
 // main file. Close is idempotent.
 func (s *SQLite) Close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	if !s.w.Close() {
 		return nil
 	}
-	s.closed = true
-	// No Commit can be sending now (they hold mu shared while sending),
-	// so closing reqs is safe; the writer drains what is queued first.
-	close(s.reqs)
-	s.mu.Unlock()
-	<-s.writerDone
 
 	s.stmts.close()
 	err1 := s.wconn.Close()

@@ -377,9 +377,9 @@ func TestCloseDuringCommits(t *testing.T) {
 // requests in all are queued, so they are sure to form one group.
 func holdWriter(s *SQLite, n int) {
 	var once sync.Once
-	s.afterFirstReq = func() {
+	s.w.afterFirst = func() {
 		once.Do(func() {
-			for len(s.reqs) < n-1 {
+			for len(s.w.reqs) < n-1 {
 				time.Sleep(time.Millisecond)
 			}
 		})
@@ -413,7 +413,7 @@ func TestGroupCommitIsolatesFailure(t *testing.T) {
 	const n = 50
 	holdWriter(s, n)
 	s.applyHook = func(r *commitReq) error {
-		if len(r.c.Put) > 0 && r.c.Put[0].Address == "bad" {
+		if len(r.Changes.Put) > 0 && r.Changes.Put[0].Address == "bad" {
 			return errors.New("injected failure")
 		}
 		return nil

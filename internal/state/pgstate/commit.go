@@ -10,63 +10,20 @@ import (
 	"github.com/tetherhq/tether/internal/state"
 )
 
-// commitReq is one Commit call waiting for the writer.
-type commitReq struct {
-	c       state.Changes
-	deps    []*string // Dependencies of c.Put[i] as JSON, nil when none
-	done    chan error
-	trouble error
-}
+// commitReq is one Commit call waiting for the writer; Prepared holds the
+// Dependencies of Changes.Put[i] as JSON, nil when none.
+type commitReq = state.Request[[]*string]
 
 // Commit applies c atomically and returns once the server has committed
 // it. Within one Changes, deletions come before puts, so a replacement
 // ends with the new object. Like the SQLite store, ctx does not abandon a
 // commit: it records what a provider already did.
 func (s *Store) Commit(ctx context.Context, c state.Changes) error {
-	req, err := s.newRequest(c)
-	if err != nil {
-		return err
-	}
-	if err := s.begin(); err != nil {
-		return err
-	}
-	if c.Empty() {
-		s.mu.RUnlock()
-		return nil
-	}
-	s.reqs <- req
-	s.mu.RUnlock()
-	return <-req.done
-}
-
-func (s *Store) newRequest(c state.Changes) (*commitReq, error) {
 	deps, err := c.Prepare()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s.where, err)
+		return fmt.Errorf("%s: %w", s.where, err)
 	}
-	return &commitReq{c: c, done: make(chan error, 1), deps: deps}, nil
-}
-
-// writeLoop is the single writer: whatever queued while the previous
-// group was committing becomes the next group.
-func (s *Store) writeLoop() {
-	defer close(s.writerDone)
-	group := make([]*commitReq, 0, maxGroup)
-	for first := range s.reqs {
-		group = state.Gather(group, first, s.reqs, maxGroup)
-		err := s.commitGroup(group)
-		for _, r := range group {
-			switch {
-			case err != nil:
-				r.done <- err
-			case r.trouble != nil:
-				r.done <- r.trouble
-			default:
-				r.done <- nil
-			}
-		}
-		clear(group)
-	}
+	return s.w.Commit(c, deps)
 }
 
 // commitGroup writes the group in one transaction. When that fails and
@@ -78,9 +35,9 @@ func (s *Store) commitGroup(group []*commitReq) error {
 		return err
 	}
 	for _, r := range group {
-		r.trouble = s.write([]*commitReq{r})
-		if errors.Is(r.trouble, errLost) {
-			return r.trouble
+		r.Trouble = s.write([]*commitReq{r})
+		if errors.Is(r.Trouble, errLost) {
+			return r.Trouble
 		}
 	}
 	return nil
@@ -118,21 +75,21 @@ func (s *Store) write(group []*commitReq) error {
 	outputs := map[string]*state.Output{}
 	var meta *state.Changes // the last request that sets lineage and serial
 	for _, r := range group {
-		if r.c.Lineage != "" {
-			meta = &r.c
+		if r.Changes.Lineage != "" {
+			meta = &r.Changes
 		}
-		for _, a := range r.c.Delete {
+		for _, a := range r.Changes.Delete {
 			objects[a] = -1
 		}
-		for i, o := range r.c.Put {
+		for i, o := range r.Changes.Put {
 			objects[o.Address] = len(puts)
 			puts = append(puts, o)
-			deps = append(deps, r.deps[i])
+			deps = append(deps, r.Prepared[i])
 		}
-		for _, n := range r.c.DeleteOutputs {
+		for _, n := range r.Changes.DeleteOutputs {
 			outputs[n] = nil
 		}
-		for _, o := range r.c.PutOutputs {
+		for _, o := range r.Changes.PutOutputs {
 			outputs[o.Name] = o
 		}
 	}

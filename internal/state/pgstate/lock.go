@@ -30,7 +30,7 @@ func (s *Store) Lock(ctx context.Context, info state.LockInfo) (state.Unlocker, 
 	if err := s.begin(); err != nil {
 		return nil, err
 	}
-	defer s.mu.RUnlock()
+	defer s.w.Leave()
 	var locked *state.LockedError
 	err := s.use("lock", func(c *pgx.Conn) error {
 		if s.locked {
@@ -136,7 +136,7 @@ func (s *Store) ForceUnlock(ctx context.Context) (*state.LockInfo, error) {
 	if err := s.begin(); err != nil {
 		return nil, err
 	}
-	defer s.mu.RUnlock()
+	defer s.w.Leave()
 	var holder *state.LockInfo
 	err := s.use("unlock", func(c *pgx.Conn) error {
 		var pid *int32
@@ -186,7 +186,7 @@ func (u *unlocker) Unlock() error {
 	if err := s.begin(); err != nil {
 		return err
 	}
-	defer s.mu.RUnlock()
+	defer s.w.Leave()
 	err := s.use("unlock", func(c *pgx.Conn) error {
 		ctx := context.Background()
 		if _, err := c.Exec(ctx, `DELETE FROM `+s.names.locks+` WHERE workspace = $1 AND id = $2`, s.ws, u.id); err != nil {

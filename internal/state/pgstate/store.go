@@ -3,7 +3,6 @@ package pgstate
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -16,8 +15,9 @@ import (
 // maxGroup caps how many Commit calls share one transaction.
 const maxGroup = 1024
 
-// ErrClosed is returned (wrapped) by every method of a closed store.
-var ErrClosed = errors.New("state store is closed")
+// ErrClosed is returned (wrapped) by every method of a closed store: the
+// state package's, which both stores share.
+var ErrClosed = state.ErrClosed
 
 // Store is one workspace's state, behind state.Store.
 type Store struct {
@@ -36,12 +36,9 @@ type Store struct {
 	// the lock is gone with it, so nothing more may be written.
 	lost error
 
-	// mu guards closed, as in the SQLite store: methods hold it shared,
-	// Close exclusively.
-	mu         sync.RWMutex
-	closed     bool
-	reqs       chan *commitReq
-	writerDone chan struct{}
+	// w is the single writer, and guards closing, as in the SQLite
+	// store: methods run between w.Enter and w.Leave.
+	w *state.Writer[[]*string]
 
 	// groups counts committed transactions; tests use it to see that
 	// concurrent commits were grouped.
@@ -70,29 +67,20 @@ func (b *Backend) Open(ctx context.Context, ws string) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{
-		ws:         ws,
-		where:      fmt.Sprintf("workspace %q of %s", ws, b.where),
-		names:      b.names,
-		key:        lockKey(ws),
-		conn:       conn,
-		reqs:       make(chan *commitReq, maxGroup),
-		writerDone: make(chan struct{}),
+		ws:    ws,
+		where: fmt.Sprintf("workspace %q of %s", ws, b.where),
+		names: b.names,
+		key:   lockKey(ws),
+		conn:  conn,
 	}
-	go s.writeLoop()
+	s.w = state.NewWriter(maxGroup, fmt.Errorf("%s: %w", s.where, ErrClosed), s.commitGroup)
 	return s, nil
 }
 
 // Where describes the workspace, schema and server, without credentials.
 func (s *Store) Where() string { return s.where }
 
-func (s *Store) begin() error {
-	s.mu.RLock()
-	if s.closed {
-		s.mu.RUnlock()
-		return fmt.Errorf("%s: %w", s.where, ErrClosed)
-	}
-	return nil
-}
+func (s *Store) begin() error { return s.w.Enter() }
 
 func (s *Store) fail(doing string, err error) error {
 	return fmt.Errorf("%s: %s: %w", s.where, doing, err)
@@ -124,7 +112,7 @@ func (s *Store) Load(ctx context.Context) (*state.Snapshot, error) {
 	if err := s.begin(); err != nil {
 		return nil, err
 	}
-	defer s.mu.RUnlock()
+	defer s.w.Leave()
 	snap := &state.Snapshot{Objects: map[string]*state.Object{}, Outputs: map[string]*state.Output{}}
 	err := s.use("load", func(c *pgx.Conn) error {
 		tx, err := c.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
@@ -203,15 +191,9 @@ func (s *Store) loadObjects(ctx context.Context, tx pgx.Tx, into map[string]*sta
 // Close waits for pending commits, releases the lock if held and closes
 // the connection. Close is idempotent.
 func (s *Store) Close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	if !s.w.Close() {
 		return nil
 	}
-	s.closed = true
-	close(s.reqs)
-	s.mu.Unlock()
-	<-s.writerDone
 	s.connMu.Lock()
 	defer s.connMu.Unlock()
 	// Closing the session releases its advisory lock; the holder row is

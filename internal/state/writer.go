@@ -1,0 +1,151 @@
+package state
+
+import "sync"
+
+// Writer is a store's single writer, the part of Commit and Close both
+// stores share: Commit calls queue their changes, and one goroutine
+// commits whatever queued while the previous group was committing as the
+// next group, so the group size follows the load (one caller alone pays
+// one transaction, a burst of hundreds shares a few). How a group is
+// written is the store's: the commit function given to NewWriter.
+//
+// The Writer also guards the store's closing: every method of the store
+// runs between Enter and Leave, and Close waits for them and for the
+// queued groups before the store tears its connections down.
+type Writer[P any] struct {
+	// mu guards closed. Calls hold it shared for their whole run, Close
+	// exclusively; Commit sends on reqs while holding it, which is what
+	// lets Close close reqs safely. The writer goroutine never takes it.
+	mu        sync.RWMutex
+	closed    bool
+	closedErr error
+
+	reqs   chan *Request[P]
+	done   chan struct{}
+	max    int
+	commit func(group []*Request[P]) error
+
+	// afterFirst, a test hook, runs when the writer holds a request and
+	// is about to gather more.
+	afterFirst func()
+}
+
+// Request is one Commit call waiting for the writer.
+type Request[P any] struct {
+	Changes Changes
+	// Prepared is what the caller's goroutine made of Changes for the
+	// store (its encoded dependencies), so the writer spends its time
+	// only in the database.
+	Prepared P
+	// Trouble is set by the commit function when this request alone
+	// failed and the rest of the group was committed.
+	Trouble error
+	done    chan error
+}
+
+// NewWriter starts the writer of a store. commit writes one group in one
+// transaction; its error fails every request of the group, and a
+// request's Trouble fails that request alone. max caps the group size.
+// closedErr is what calls get once the store is closed (wrapping
+// ErrClosed with where the store is).
+func NewWriter[P any](max int, closedErr error, commit func(group []*Request[P]) error) *Writer[P] {
+	w := &Writer[P]{
+		closedErr: closedErr,
+		reqs:      make(chan *Request[P], max),
+		done:      make(chan struct{}),
+		max:       max,
+		commit:    commit,
+	}
+	go w.loop()
+	return w
+}
+
+// Enter starts a call of the store's, failing once the store is closed.
+// The caller must call Leave when done, unless Enter failed.
+func (w *Writer[P]) Enter() error {
+	w.mu.RLock()
+	if w.closed {
+		w.mu.RUnlock()
+		return w.closedErr
+	}
+	return nil
+}
+
+// Leave ends a call started by Enter.
+func (w *Writer[P]) Leave() { w.mu.RUnlock() }
+
+// Commit queues c, with what the caller prepared of it, and returns once
+// the writer committed it, or failed to. Empty changes return at once.
+// There is no context: a commit records what a provider already did, and
+// an interrupted run must still record it.
+func (w *Writer[P]) Commit(c Changes, prepared P) error {
+	if err := w.Enter(); err != nil {
+		return err
+	}
+	if c.Empty() {
+		w.Leave()
+		return nil
+	}
+	r := &Request[P]{Changes: c, Prepared: prepared, done: make(chan error, 1)}
+	w.reqs <- r
+	w.Leave()
+	return <-r.done
+}
+
+// Close refuses calls from now on, waits for those running and for the
+// queued groups to be committed, and stops the writer. It reports whether
+// this call closed the store: false when it was closed already.
+func (w *Writer[P]) Close() bool {
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return false
+	}
+	w.closed = true
+	close(w.reqs)
+	w.mu.Unlock()
+	<-w.done
+	return true
+}
+
+func (w *Writer[P]) loop() {
+	defer close(w.done)
+	group := make([]*Request[P], 0, w.max)
+	for first := range w.reqs {
+		if w.afterFirst != nil {
+			w.afterFirst()
+		}
+		group = gather(group, first, w.reqs, w.max)
+		err := w.commit(group)
+		for _, r := range group {
+			switch {
+			case err != nil:
+				r.done <- err
+			case r.Trouble != nil:
+				r.done <- r.Trouble
+			default:
+				r.done <- nil
+			}
+		}
+		clear(group) // don't keep the callers' Changes alive until the next group
+	}
+}
+
+// gather starts a group with first and adds whatever is already queued on
+// reqs, up to max requests in all, without waiting. group's storage is
+// reused.
+func gather[T any](group []T, first T, reqs <-chan T, max int) []T {
+	group = append(group[:0], first)
+	for len(group) < max {
+		select {
+		case r, ok := <-reqs:
+			if !ok {
+				return group
+			}
+			group = append(group, r)
+		default:
+			return group
+		}
+	}
+	return group
+}
