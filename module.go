@@ -42,6 +42,9 @@ type ModuleSource struct {
 	// Version is the version constraint of a module from a registry;
 	// empty for a local folder.
 	Version string
+	// Generated is the version of a registry module that generated
+	// bindings were made from (tether gen --module); empty otherwise.
+	Generated string
 	// Func is the Go function that calls it (net.NewNet), for messages.
 	Func string
 }

@@ -32,13 +32,20 @@ func (e *env) gen(ctx context.Context, args []string) int {
 	name := fs.String("provider", "", "the provider's local name; with a schema file holding several, which one")
 	split := fs.String("split", "auto", "auto, none or groups: one package per group of types sharing a word")
 	source := fs.String("source", "", "the provider's source address, such as hashicorp/time (default: read from the binary's installed path, else hashicorp/NAME)")
-	version := fs.String("version", "", "the provider's version (default: read from the binary's name)")
+	version := fs.String("version", "", "the provider's version (default: read from the binary's name); with --module, the module's version constraint")
+	module := fs.String("module", "", "a Terraform module's source: a local folder, a module registry address, git::URL or an archive URL")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return e.flagError(fs, err)
 	}
 	if len(pos) > 0 {
 		return e.errorf("gen takes no arguments, but was given %q; name the source with --from", strings.Join(pos, " "))
+	}
+	if *module != "" {
+		if *from != "" || *name != "" || *source != "" || *split != "auto" {
+			return e.errorf("--module generates bindings for a module and takes only --version, --out and --package; --from, --provider, --source and --split are for a provider's")
+		}
+		return e.genModule(ctx, *module, *version, *out, *pkg)
 	}
 	if *from == "" {
 		return e.errorf("gen needs --from: builtin, a file written by `terraform providers schema -json`, or a provider plugin binary")

@@ -197,8 +197,10 @@ Options:
   --recursive           Also format files in subfolders
 `,
 	"gen": `Usage: tether gen --from SOURCE [options]
+       tether gen --module SOURCE [--version V] [--out DIR] [--package NAME]
 
-  Writes typed Go bindings for a provider's schema.
+  Writes typed Go bindings for a provider's schema, or for a Terraform
+  module's variables and outputs.
 
 Options:
   --from SOURCE         builtin, a 'terraform providers schema -json' file, or a provider binary
@@ -206,6 +208,9 @@ Options:
   --package NAME        Package name
   --provider NAME       With a schema file holding several providers, which one
   --split MODE          auto, none or groups: one package per group of types
+  --module SOURCE       A module: a local folder (relative to the program's folder),
+                        a registry address, git::URL or an archive URL
+  --version V           The provider's version; with --module, the module's version constraint
 `,
 	"provider": `Usage: tether provider serve
 

@@ -49,6 +49,10 @@ func goName(s string) string {
 	return name
 }
 
+// PackageName is the package name of generated bindings made from a name:
+// see packageName.
+func PackageName(s string) string { return packageName(s) }
+
 // packageName turns a name into a Go package name: lower-case letters and
 // digits. A keyword or a predeclared identifier gets the suffix x (a
 // provider named `type` generates package typex), as does `tether`, the

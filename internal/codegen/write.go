@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/tetherhq/tether/internal/hclconfig"
 	"github.com/tetherhq/tether/internal/provider"
 )
 
@@ -16,8 +17,28 @@ import (
 // generated are left alone. A file whose content is unchanged is not
 // rewritten.
 func WriteDir(dir string, schema *provider.Schema, opts Options) (Summary, error) {
+	var sum Summary
+	err := writeFiles(dir, func(emit func(File) error) error {
+		var err error
+		sum, err = Generate(schema, opts, emit)
+		return err
+	})
+	return sum, err
+}
+
+// WriteModuleDir generates a module's bindings into dir as WriteDir does a
+// provider's.
+func WriteModuleDir(dir string, iface *hclconfig.Interface, opts ModuleOptions) error {
+	return writeFiles(dir, func(emit func(File) error) error {
+		return GenerateModule(iface, opts, emit)
+	})
+}
+
+// writeFiles writes what generate emits into dir, and removes the
+// generated files there that it did not emit.
+func writeFiles(dir string, generate func(emit func(File) error) error) error {
 	written := map[string]bool{}
-	sum, err := Generate(schema, opts, func(f File) error {
+	err := generate(func(f File) error {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
 		written[p] = true
 		if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, f.Content) {
@@ -29,9 +50,9 @@ func WriteDir(dir string, schema *provider.Schema, opts Options) (Summary, error
 		return os.WriteFile(p, f.Content, 0o644)
 	})
 	if err != nil {
-		return sum, err
+		return err
 	}
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || written[p] {
 			return err
 		}
@@ -40,7 +61,6 @@ func WriteDir(dir string, schema *provider.Schema, opts Options) (Summary, error
 		}
 		return nil
 	})
-	return sum, err
 }
 
 // generated reports whether the file at p starts with the header that

@@ -28,6 +28,10 @@ type Call struct {
 	Args map[string]Argument
 	// DependsOn makes everything in the module wait for these nodes.
 	DependsOn []config.Ref
+
+	// open sets every variable to a value not known yet, of its type
+	// (ReadInterface).
+	open bool
 }
 
 // Argument is the value of one variable of a Call.
@@ -62,10 +66,34 @@ type ImpliedProvider struct {
 // module's files. File names in diagnostics are relative to root, the
 // calling program's folder, where path.root points too. opts.Schemas must
 // hold the schema of every provider the module requires (see
-// Requirements, which reads a module folder as well as a root one);
-// opts.Vars and opts.Environ are not used: a module's variables are set
-// by its call alone.
+// Requirements, which reads a module folder as well as a root one), and
+// opts.Modules the folders of the modules it calls that are not local,
+// by key (the call's name, then theirs: "net.vpc"); opts.Vars and
+// opts.Environ are not used: a module's variables are set by its call
+// alone.
 func LoadCall(root string, call Call, opts Options) (*config.Config, []ImpliedProvider, hcl.Diagnostics) {
+	l, child, diags := loadCall(root, call, opts)
+	if l == nil {
+		return nil, nil, diags
+	}
+	if child == nil {
+		return l.cfg, nil, uniqueDiags(l.diags)
+	}
+	var implied []ImpliedProvider
+	for _, a := range sortedKeysOf(l.providerUses) {
+		if _, ok := l.decls[a]; ok {
+			continue
+		}
+		u := l.providerUses[a]
+		implied = append(implied, ImpliedProvider{Addr: a, Source: u.source, Local: u.local, Range: u.rng})
+	}
+	return l.cfg, implied, uniqueDiags(l.diags)
+}
+
+// loadCall reads the module a Call names, returning the loader and the
+// called module, nil when its files cannot be read; the loader holds the
+// diagnostics. Without a loader, the diagnostics say why.
+func loadCall(root string, call Call, opts Options) (*loader, *module, hcl.Diagnostics) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read configuration", Detail: err.Error(), Subject: call.DeclRange.Ptr()}}
@@ -74,7 +102,7 @@ func LoadCall(root string, call Call, opts Options) (*config.Config, []ImpliedPr
 	if err != nil {
 		return nil, nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read module", Detail: err.Error(), Subject: call.DeclRange.Ptr()}}
 	}
-	l := newLoader(abs, Options{Schemas: opts.Schemas})
+	l := newLoader(abs, Options{Schemas: opts.Schemas, Modules: opts.Modules})
 	// The calling module stands in for the caller's scope: it declares
 	// nothing, and the default provider configurations the module
 	// inherits from it are the root's.
@@ -91,20 +119,12 @@ func LoadCall(root string, call Call, opts Options) (*config.Config, []ImpliedPr
 	child := &module{l: l, dir: dir, relDir: filepath.ToSlash(rel), path: n.Addr, call: mc, depth: parent.depth + 1}
 	mc.child = child
 	if !child.load(nil) {
-		return l.cfg, nil, uniqueDiags(l.diags)
+		return l, nil, nil
 	}
 	for _, f := range l.pending {
 		f()
 	}
-	var implied []ImpliedProvider
-	for _, a := range sortedKeysOf(l.providerUses) {
-		if _, ok := l.decls[a]; ok {
-			continue
-		}
-		u := l.providerUses[a]
-		implied = append(implied, ImpliedProvider{Addr: a, Source: u.source, Local: u.local, Range: u.rng})
-	}
-	return l.cfg, implied, uniqueDiags(l.diags)
+	return l, child, nil
 }
 
 // externalArgument sets a variable from a Call's argument.

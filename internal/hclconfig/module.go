@@ -40,6 +40,8 @@ type module struct {
 	// needs it.
 	fixedOnce sync.Once
 	pathVal   cty.Value
+	// vars are a called module's variables in declaration order.
+	vars []*variableDecl
 }
 
 // moduleCall is a module block.
@@ -269,6 +271,13 @@ func (m *module) arguments(blocks []*hcl.Block) {
 		name := v.node.Name
 		declared[name] = true
 		v.node.Argument = true
+		m.vars = append(m.vars, v)
+		if call.external != nil && call.external.open {
+			m.externalArgument(v, Argument{Range: v.node.DeclRange, Eval: func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
+				return cty.DynamicVal, nil
+			}})
+			continue
+		}
 		if _, ok := given[name]; !ok {
 			if !v.hasDef {
 				hint := fmt.Sprintf(" Add %s = ... to the module block.", name)

@@ -51,6 +51,9 @@ type variableDecl struct {
 	// itself; refs are those resolved, once every declaration is known.
 	traversals []hcl.Traversal
 	refs       []evalRef
+	// description is the declaration's description, for generated
+	// bindings (see ReadInterface).
+	description string
 }
 
 // validation is a variable's validation block. As in Terraform 1.9, its
@@ -172,6 +175,11 @@ func (m *module) variable(b *hcl.Block) *variableDecl {
 				return
 			}
 			*dst = val.True()
+		}
+	}
+	if a, ok := content.Attributes["description"]; ok {
+		if val, d := a.Expr.Value(nil); !d.HasErrors() && val.Type() == cty.String && val.IsKnown() && !val.IsNull() {
+			v.description = val.AsString()
 		}
 	}
 	literalBool("sensitive", &n.Sensitive)
