@@ -116,11 +116,14 @@ type Node struct {
 	// aws.by_region[each.key]`): it evaluates, per instance, the key of
 	// the provider instance that serves it.
 	ProviderKey func(scope Scope, inst Instance) (cty.Value, hcl.Diagnostics)
-	// ProviderKeyFromCall is set when the key comes from the call of the
-	// node's module (`providers = { aws = aws.by_region[each.key] }`):
-	// ProviderKey is then evaluated where the call is, with the module
-	// instance's count.index or each.*, once per module instance.
-	ProviderKeyFromCall bool
+	// ProviderKeyFromCall is set when the key comes from a module call
+	// (`providers = { aws = aws.by_region[each.key] }`): the call of the
+	// node's module when 1, of the module around it when 2, and so on, for
+	// a module that passes the instance it was given on to its own
+	// children, explicitly or by inheritance. ProviderKey is then
+	// evaluated where that call is, with its module instance's
+	// count.index or each.*, once per module instance.
+	ProviderKeyFromCall int
 	// DeclRange is where the node is declared (its block header or
 	// attribute name).
 	DeclRange hcl.Range

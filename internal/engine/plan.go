@@ -1341,10 +1341,17 @@ func (p *Planned) instanceProviders(n *node, ni *nodeInst) hcl.Diagnostics {
 			ks = pc.Key
 		} else {
 			scope, inst := p.scopeAt(ni.mi), config.Instance{Key: in.key, Each: in.each}
-			if n.cfg.ProviderKeyFromCall && ni.mi.parent != nil {
-				// The module's call picked the instance, once per module
-				// instance.
-				scope, inst = p.scopeAt(ni.mi.parent), config.Instance{Key: ni.mi.key, Each: ni.mi.each}
+			if up := n.cfg.ProviderKeyFromCall; up > 0 {
+				// A module call picked the instance, once per instance of
+				// the module it calls: the node's module's call (up = 1)
+				// or one around it.
+				mi := ni.mi
+				for ; up > 1 && mi.parent != nil; up-- {
+					mi = mi.parent
+				}
+				if mi.parent != nil {
+					scope, inst = p.scopeAt(mi.parent), config.Instance{Key: mi.key, Each: mi.each}
+				}
 			}
 			k, diags := n.cfg.ProviderKey(scope, inst)
 			if diags.HasErrors() {

@@ -2,8 +2,10 @@ package engine_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -424,5 +426,116 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestProviderForEachThroughModules passes one instance of a repeated
+// provider configuration to each instance of a module, which passes it on
+// to its own children: explicitly (providers = { tether = tether }), by
+// inheritance (no providers argument), and down again to a grandchild
+// called with count. Every object is served by its region's instance.
+// Terraform has no for_each on providers; passing a configuration on to
+// children, explicitly or by inheritance, is its rule, and the
+// differential scenario provider_modules compares the results with an
+// alias per region.
+func TestProviderForEachThroughModules(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.tf": `
+locals {
+  regions = toset(["east", "west"])
+}
+
+provider "tether" {
+  alias    = "by_region"
+  for_each = local.regions
+}
+
+module "region" {
+  source    = "./region"
+  for_each  = local.regions
+  providers = { tether = tether.by_region[each.key] }
+  name      = each.key
+}
+`,
+		"region/main.tf": `
+variable "name" {}
+
+resource "tether_value" "v" {
+  input = var.name
+}
+
+module "explicit" {
+  source    = "./child"
+  providers = { tether = tether }
+  name      = "${var.name}-explicit"
+}
+
+module "inherited" {
+  source = "./child"
+  name   = "${var.name}-inherited"
+}
+`,
+		"region/child/main.tf": `
+variable "name" {}
+
+resource "tether_value" "v" {
+  input = var.name
+}
+
+module "grandchild" {
+  source = "./grandchild"
+  count  = 2
+  name   = "${var.name}-${count.index}"
+}
+`,
+		"region/child/grandchild/main.tf": `
+variable "name" {}
+
+resource "tether_value" "v" {
+  input = var.name
+}
+`,
+	})
+	r := newRecording(t, dir)
+	cfg, diags := r.load()
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	ctx := context.Background()
+	p, diags := r.engine.Plan(ctx, cfg, engine.PlanOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if _, diags := r.engine.Apply(ctx, p); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	snap, err := r.store.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, k := range []string{"east", "west"} {
+		region := `module.region["` + k + `"]`
+		want = append(want, region+".tether_value.v")
+		for _, child := range []string{"explicit", "inherited"} {
+			want = append(want, region+".module."+child+".tether_value.v")
+			for i := range 2 {
+				want = append(want, fmt.Sprintf("%s.module.%s.module.grandchild[%d].tether_value.v", region, child, i))
+			}
+		}
+	}
+	for _, a := range want {
+		k := "east"
+		if strings.Contains(a, "west") {
+			k = "west"
+		}
+		prov := `provider["registry.terraform.io/tetherhq/tether"].by_region["` + k + `"]`
+		if obj := snap.Objects[a]; obj == nil || obj.Provider != prov {
+			t.Errorf("%s records provider %v, want %s", a, obj, prov)
+		}
+	}
+	if len(snap.Objects) != len(want) {
+		t.Errorf("state holds %d objects, want %d", len(snap.Objects), len(want))
 	}
 }

@@ -303,6 +303,8 @@ func (m *module) passProviders(call *moduleCall, a *hcl.Attribute) {
 			target, ok := m.l.decls[a]
 			switch {
 			case !ok:
+			case target.Repeat != nil && key == nil && m.call != nil && passedOn(m, a):
+				// The instance this module was given, passed on.
 			case target.Repeat != nil && key == nil:
 				m.l.errorf(rng, "Provider instance key missing",
 					"%s is repeated with for_each, so a module is passed one of its instances: %s[each.key], say.", target.Name, target.Name)
@@ -468,13 +470,12 @@ func (m *module) providerKey(n *config.Node, key hcl.Expression, rng hcl.Range, 
 		return // reported where the configuration was looked up
 	}
 	if key == nil && target.Repeat != nil && m.call != nil {
-		if ck, passed := m.passedKeyFor(n.Provider); passed {
-			call := m.call
+		if ck, call, up, passed := m.passedKeyFor(n.Provider); passed {
 			refs := call.parent.resolve(n, ck.Variables(), call.repeat)
 			n.ProviderKey = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 				return ck.Value(call.parent.evalContext(refs, scope, inst, cty.NilVal))
 			}
-			n.ProviderKeyFromCall = true
+			n.ProviderKeyFromCall = up
 			return
 		}
 	}
@@ -575,15 +576,30 @@ func (m *module) declareOwnConfigs(blocks []*hcl.Block) {
 	}
 }
 
-// passedKeyFor is the key expression with which this module's call passed
-// an instance of the configuration at address a, if it did so directly.
-func (m *module) passedKeyFor(a string) (hcl.Expression, bool) {
-	for ref, pa := range m.call.passed {
-		if pa == a {
-			if k := m.call.passedKeys[ref]; k != nil {
-				return k, true
+// passedKeyFor finds the module call that passed this module an instance
+// of the repeated configuration at address a: this module's call, or, when
+// that call passed the configuration on without a key (`providers = { aws
+// = aws }`) or passed nothing for it (the module inherits its parent's),
+// the call of the module around it, and so on up. It returns the key
+// expression, the call, and how many calls up it is (1 for this module's).
+func (m *module) passedKeyFor(a string) (hcl.Expression, *moduleCall, int, bool) {
+	up := 0
+	for mod := m; mod.call != nil; mod = mod.call.parent {
+		up++
+		for ref, pa := range mod.call.passed {
+			if pa == a {
+				if k := mod.call.passedKeys[ref]; k != nil {
+					return k, mod.call, up, true
+				}
 			}
 		}
 	}
-	return nil, false
+	return nil, nil, 0, false
+}
+
+// passedOn reports whether module m was given one instance of the
+// repeated configuration at address a, which it may pass on as its own.
+func passedOn(m *module, a string) bool {
+	_, _, _, ok := m.passedKeyFor(a)
+	return ok
 }
