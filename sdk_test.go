@@ -441,6 +441,15 @@ func TestMistakesAtTheUsersLine(t *testing.T) {
 			builtin.NewFunction(s, "fn", builtin.FunctionArgs{Command: []string{"true"}, Env: env}) // token-replace
 			return nil
 		}},
+		{"platform chosen twice", "platform-twice", "The stack's platform was already chosen at sdk_test.go:", func(s *tether.Stack) error {
+			s.Platform(tether.Local{})
+			s.Platform(tether.AWS{Region: "eu-west-1"}) // platform-twice
+			return nil
+		}},
+		{"aws without a region", "no-region", "Invalid aws platform settings", func(s *tether.Stack) error {
+			s.Platform(tether.AWS{Prefix: "shop"}) // no-region
+			return nil
+		}},
 		{"unknown Set argument", "bad-set", `No argument "size"`, func(s *tether.Stack) error {
 			builtin.NewFile(s, "f", builtin.FileArgs{Path: "f.txt", Content: "x"}, tether.Set("size", 3)) // bad-set
 			return nil

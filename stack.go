@@ -50,6 +50,8 @@ type Stack struct {
 	closures *closureSet
 	// files are the configuration's Files, for synth.
 	files map[string]string
+	// platform is what Platform chose.
+	platform *config.Platform
 	// extra holds what the modules the program calls add besides nodes:
 	// their files, and their moved, import and removed blocks.
 	extra config.Config
@@ -437,7 +439,7 @@ func (st *Stack) seal() (*config.Config, hcl.Diagnostics) {
 	for _, name := range st.provOrder {
 		st.nodes = append(st.nodes, st.providerNode(st.providers[name]))
 	}
-	cfg := &config.Config{Nodes: st.nodes, Sources: sourceFiles(), Files: st.files, Moved: st.extra.Moved, Imports: st.extra.Imports, Removed: st.extra.Removed}
+	cfg := &config.Config{Nodes: st.nodes, Sources: sourceFiles(), Files: st.files, Moved: st.extra.Moved, Imports: st.extra.Imports, Removed: st.extra.Removed, Platform: st.platform}
 	for name, text := range st.extra.Sources {
 		cfg.Sources[name] = text
 	}

@@ -158,10 +158,16 @@ type side struct {
 	bin  string
 	dir  string
 	env  []string
+	// timeout replaces diffCommandTimeout when set.
+	timeout time.Duration
 }
 
 func (s side) run(args ...string) cmdResult {
-	ctx, cancel := context.WithTimeout(context.Background(), diffCommandTimeout)
+	timeout := diffCommandTimeout
+	if s.timeout > 0 {
+		timeout = s.timeout
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, s.bin, args...)
 	cmd.Dir = s.dir
@@ -179,7 +185,7 @@ func (s side) run(args ...string) cmdResult {
 		r.code, r.err = -1, err
 	}
 	if ctx.Err() != nil {
-		r.err = fmt.Errorf("timed out after %v", diffCommandTimeout)
+		r.err = fmt.Errorf("timed out after %v", timeout)
 	}
 	return r
 }

@@ -184,6 +184,7 @@ Common options:
   --input=false           Never ask; fail where an answer is needed
   --lock-timeout D        Wait up to D (such as 30s) for the state lock
   --no-color              Print no colours
+  --platform NAME         Deploy functions, routers and stores on local or aws
 
 Plan options (plan, up):
   -target ADDRESS         Plan only ADDRESS and what it depends on
@@ -220,6 +221,9 @@ type common struct {
 	environ []string
 	// workspace is the selected workspace, for terraform.workspace.
 	workspace string
+	// platform is --platform: local, aws, or empty for the
+	// configuration's own choice.
+	platform string
 }
 
 type varArgs struct{ list *[]varArg }
@@ -258,6 +262,7 @@ func (e *env) flags(name string, c *common) *flag.FlagSet {
 		fs.BoolVar(&c.input, "input", true, "ask for input where it is needed")
 		fs.DurationVar(&c.lockTimeout, "lock-timeout", 0, "wait this long for the state lock")
 		fs.BoolVar(&c.noColor, "no-color", false, "print no colours")
+		fs.StringVar(&c.platform, "platform", "", "where functions, routers and stores are deployed: local or aws")
 	}
 	return fs
 }
@@ -294,6 +299,10 @@ func (e *env) checkCommon(c *common) int {
 	}
 	if c.noColor {
 		e.color = false
+	}
+	if c.platform != "" && c.platform != "local" && c.platform != "aws" {
+		fmt.Fprintf(e.stderr, "Error: --platform is local or aws, not %q.\n", c.platform)
+		return 1
 	}
 	return -1
 }

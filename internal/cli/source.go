@@ -139,6 +139,13 @@ func (e *env) loadConfig(ctx context.Context, c *common) (*providerPool, *config
 		Upgrade: c.upgrade, Progress: func(line string) { fmt.Fprintln(say, line) },
 	}
 	cfg, diags := src(in)
+	if !diags.HasErrors() {
+		lowered, d := e.onPlatform(ctx, c, in, cfg)
+		diags = append(diags, d...)
+		if !d.HasErrors() {
+			cfg = lowered
+		}
+	}
 	if diags.HasErrors() {
 		pool.close()
 		return nil, cfg, diags

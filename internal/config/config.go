@@ -80,6 +80,24 @@ type Config struct {
 	// path of the file to copy there (a Go program's own executable, for
 	// the closures it deploys).
 	Files map[string]string
+	// Platform is the platform the configuration asks to be deployed on
+	// (a Go program's Stack.Platform); nil when it does not say. The
+	// command's --platform overrides its Name.
+	Platform *Platform
+}
+
+// Platform is where the local runtime's resources (functions, routers,
+// stores) are deployed, and its settings.
+type Platform struct {
+	// Name is "local" or "aws".
+	Name string
+	// Settings are the platform's settings by name (for aws: region,
+	// profile, prefix, offline).
+	Settings map[string]string
+	// Tags are put on every resource of the platform that takes tags.
+	Tags map[string]string
+	// DeclRange is where the program chose it.
+	DeclRange hcl.Range
 }
 
 // Node is one declaration.

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	tfaddr "github.com/hashicorp/terraform-registry-address"
+
+	"github.com/tetherhq/tether/internal/providertest"
+)
+
+// awsMirror is the filesystem mirror that holds the real hashicorp/aws
+// provider on these machines.
+const awsMirror = "/opt/tf-plugins"
+
+// echoOnAWS is what examples/echo becomes on the aws platform.
+var echoOnAWS = []string{
+	"aws_apigatewayv2_api.main",
+	"aws_apigatewayv2_integration.main_get_echo_route",
+	"aws_apigatewayv2_route.main_get_echo_route",
+	"aws_apigatewayv2_stage.main",
+	"aws_cloudwatch_log_group.main_get_echo",
+	"aws_iam_role.main_get_echo",
+	"aws_iam_role_policy_attachment.main_get_echo",
+	"aws_lambda_function.main_get_echo",
+	"aws_lambda_permission.main_get_echo_route",
+	// The tester's tests run from this machine, from the program's copy.
+	"tether_program.self",
+	"tether_tester.e2e",
+}
+
+var createdRE = regexp.MustCompile(`(?m)^  # (\S+) will be created$`)
+
+func created(stdout string) []string {
+	var out []string
+	for _, m := range createdRE.FindAllStringSubmatch(stdout, -1) {
+		out = append(out, m[1])
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestAWSPlatform plans examples/echo on the aws platform through the
+// real hashicorp/aws provider, offline (fake keys, the provider's skip_*
+// settings, a proxy on loopback that answers nothing, so any call to AWS
+// would fail), and then plans what `synth --platform aws` writes with
+// terraform: the same resources.
+func TestAWSPlatform(t *testing.T) {
+	tools := synthTools(t)
+	if _, err := os.Stat(filepath.Join(awsMirror, "registry.terraform.io/hashicorp/aws")); err != nil {
+		t.Skipf("the aws platform is planned through the real hashicorp/aws provider, and the filesystem mirror %s does not hold it", awsMirror)
+	}
+	// Tether runs its built-in provider in process; terraform installs
+	// its plugin build from a mirror of its own, beside the AWS one.
+	rc := func(withTether bool) string {
+		text := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n    include = [\"hashicorp/*\"]\n  }\n", awsMirror)
+		if withTether {
+			mirror := providertest.UnpackedMirror(t, t.TempDir(), providertest.Provider{
+				Source:     tfaddr.MustParseProviderSource("tetherhq/tether"),
+				Version:    "0.0.1",
+				Executable: filepath.Join(filepath.Dir(tools.tether), "plugins", "terraform-provider-tether"),
+			})
+			text += fmt.Sprintf("  filesystem_mirror {\n    path = %q\n    include = [\"tetherhq/*\"]\n  }\n", mirror)
+		}
+		p := filepath.Join(t.TempDir(), "terraformrc")
+		if err := os.WriteFile(p, []byte(text+"}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	offline := []string{
+		"AWS_ACCESS_KEY_ID=AKIAFAKEFAKEFAKEFAKE", "AWS_SECRET_ACCESS_KEY=fake-secret-never-checked",
+		"AWS_EC2_METADATA_DISABLED=true", "AWS_REGION=eu-west-1",
+		"HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "NO_PROXY=",
+	}
+	ttEnv := append(append(exampleEnv(tools, false), "TF_CLI_CONFIG_FILE="+rc(false), "TETHER_AWS_OFFLINE=true"), offline...)
+	// Building the program twice (for this machine and for Lambda) and
+	// installing the provider take minutes on a busy machine.
+	tt := side{name: "tether", bin: tools.tether, dir: exampleCopy(t, "echo"), env: ttEnv, timeout: 10 * time.Minute}
+
+	r := tt.run("plan", "--platform", "aws")
+	if r.code != 0 || r.err != nil {
+		t.Fatalf("tether plan --platform aws failed: %v\n%s", r.err, r)
+	}
+	if got := created(r.stdout); !slices.Equal(got, echoOnAWS) {
+		t.Errorf("tether plans to create\n%s\nwant\n%s\n%s", strings.Join(got, "\n"), strings.Join(echoOnAWS, "\n"), r)
+	}
+	for _, want := range []string{
+		`route_key\s+= "GET /echo"`,
+		`runtime\s+= "provided.al2023"`,
+		`"TETHER_CLOSURE" = "tether_function.main_get_echo"`,
+		`payload_format_version\s+= "2.0"`,
+		`name\s+= "\$default"`,
+		`Plan: 11 to add, 0 to change, 0 to destroy\.`,
+	} {
+		if !regexp.MustCompile(want).MatchString(r.stdout) {
+			t.Errorf("the plan lacks %s\n%s", want, r.stdout)
+		}
+	}
+	ttCount := planCount(r.stdout)
+
+	// The same program, synthesised for aws, planned by terraform.
+	out := filepath.Join(t.TempDir(), "tf")
+	if r := tt.run("synth", "--platform", "aws", "--out", out); r.code != 0 || r.err != nil {
+		t.Fatalf("tether synth --platform aws failed: %v\n%s", r.err, r)
+	}
+	if _, err := os.Stat(filepath.Join(out, "bootstrap.zip")); err != nil {
+		t.Errorf("synth wrote no bundle beside the JSON: %v", err)
+	}
+	var tfEnv []string
+	for _, kv := range exampleEnv(tools, true) {
+		if !strings.HasPrefix(kv, "TF_CLI_CONFIG_FILE=") {
+			tfEnv = append(tfEnv, kv)
+		}
+	}
+	tf := side{name: "terraform", bin: tools.terraform, dir: out, env: append(append(tfEnv, "TF_CLI_CONFIG_FILE="+rc(true)), offline...), timeout: 10 * time.Minute}
+	for _, args := range [][]string{{"init", "-input=false", "-no-color"}, {"validate", "-no-color"}} {
+		if r := tf.run(args...); r.code != 0 || r.err != nil {
+			t.Fatalf("terraform %s of the synthesised JSON failed: %v\n%s", args[0], r.err, r)
+		}
+	}
+	r = tf.run("plan", "-input=false", "-no-color")
+	if r.code != 0 || r.err != nil {
+		t.Fatalf("terraform plan of the synthesised JSON failed: %v\n%s", r.err, r)
+	}
+	if got := created(r.stdout); !slices.Equal(got, echoOnAWS) {
+		t.Errorf("terraform plans to create\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(echoOnAWS, "\n"))
+	}
+	if tfCount := planCount(r.stdout); tfCount == "" || tfCount != ttCount {
+		t.Errorf("terraform plans %q, tether %q", tfCount, ttCount)
+	}
+}
+
+// TestAWSPlatformRefuses checks that what the aws platform cannot deploy
+// is an error naming the resource, never deployed on this machine.
+func TestAWSPlatformRefuses(t *testing.T) {
+	tools := synthTools(t)
+	if _, err := os.Stat(filepath.Join(awsMirror, "registry.terraform.io/hashicorp/aws")); err != nil {
+		t.Skipf("the aws platform is planned through the real hashicorp/aws provider, and the filesystem mirror %s does not hold it", awsMirror)
+	}
+	dir := t.TempDir()
+	main := "resource \"tether_function\" \"api\" {\n  command = [\"./server\"]\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(main), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rc := filepath.Join(t.TempDir(), "terraformrc")
+	if err := os.WriteFile(rc, []byte(fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", awsMirror)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tt := side{name: "tether", bin: tools.tether, dir: dir, env: append(diffEnv(tools), "TF_CLI_CONFIG_FILE="+rc, "AWS_REGION=eu-west-1"), timeout: 10 * time.Minute}
+	r := tt.run("plan", "--platform", "aws", "--no-color")
+	if r.code != 1 || !strings.Contains(r.stderr, "Error: main.tf:1:1: Not available on AWS") ||
+		!strings.Contains(r.stderr, "tether_function.api: a tether_function that runs a command on this machine") {
+		t.Errorf("want an error naming tether_function.api at main.tf:1:1\n%s", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".tether", "state.db")); err == nil {
+		t.Errorf("the refused plan opened state")
+	}
+}
