@@ -72,15 +72,16 @@ func (e *env) init(ctx context.Context, args []string) int {
 	for _, v := range vars {
 		hv = append(hv, hclconfig.VarArg{Name: v.name, Value: v.value, File: v.file})
 	}
+	files := &hclconfig.Files{}
 	mods, diags := installModules(LoadInput{
 		Context: ctx, Environ: os.Environ(), Upgrade: *upgrade, Vars: hv,
 		Progress: func(line string) { fmt.Fprintln(e.stdout, line) },
-	})
+	}, files)
 	if diags.HasErrors() {
 		e.configDiagnostics(nil, diags)
 		return 1
 	}
-	reqs, diags := hclconfig.Requirements(".", mods)
+	reqs, diags := hclconfig.RequirementsOf(".", hclconfig.Options{Modules: mods, Files: files})
 	if diags.HasErrors() {
 		e.configDiagnostics(nil, diags)
 		return 1

@@ -53,11 +53,13 @@ type LoadInput struct {
 // hclSource reads the *.tf files of the working folder, with the schemas
 // of every provider they require.
 func hclSource(in LoadInput) (*config.Config, hcl.Diagnostics) {
-	mods, diags := installModules(in)
+	// The three walks below read the same files: parse them once.
+	files := &hclconfig.Files{}
+	mods, diags := installModules(in, files)
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	reqs, d := hclconfig.Requirements(".", mods)
+	reqs, d := hclconfig.RequirementsOf(".", hclconfig.Options{Modules: mods, Files: files})
 	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return nil, diags
@@ -91,7 +93,7 @@ func hclSource(in LoadInput) (*config.Config, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	cfg, d := hclconfig.Load(".", hclconfig.Options{Schemas: schemas, Vars: in.Vars, Environ: in.Environ, Modules: mods, Workspace: in.Workspace})
+	cfg, d := hclconfig.Load(".", hclconfig.Options{Schemas: schemas, Vars: in.Vars, Environ: in.Environ, Modules: mods, Workspace: in.Workspace, Files: files})
 	return cfg, append(diags, d...)
 }
 
@@ -171,7 +173,7 @@ func (e *env) configDiagnostics(cfg *config.Config, diags hcl.Diagnostics) {
 // calls, installing into .tether/modules what is not installed yet for its
 // source and version (everything again with --upgrade), as init does:
 // plan and up install what is missing on their own, as they do providers.
-func installModules(in LoadInput) (map[string]string, hcl.Diagnostics) {
+func installModules(in LoadInput, files *hclconfig.Files) (map[string]string, hcl.Diagnostics) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read configuration", Detail: err.Error()}}
@@ -186,7 +188,7 @@ func installModules(in LoadInput) (map[string]string, hcl.Diagnostics) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	dirs, diags := hclconfig.Modules(".", hclconfig.Options{Vars: in.Vars, Environ: in.Environ}, func(key, source, version, parentDir string) (string, error) {
+	dirs, diags := hclconfig.Modules(".", hclconfig.Options{Vars: in.Vars, Environ: in.Environ, Files: files}, func(key, source, version, parentDir string) (string, error) {
 		return inst.Resolve(ctx, modules.Call{Key: key, Source: source, Version: version, ParentDir: parentDir})
 	})
 	if err := inst.Save(); err != nil {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
-	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty/function"
 
@@ -37,6 +36,9 @@ type Options struct {
 	// Workspace is the selected workspace, the value of
 	// terraform.workspace; "default" when empty.
 	Workspace string
+	// Files, when set, keeps the files read, for the other walks of the
+	// same command (Modules, RequirementsOf, Load) to parse each once.
+	Files *Files
 }
 
 // VarArg is one -var NAME=VALUE (File empty) or -var-file FILE argument.
@@ -187,34 +189,25 @@ func (l *loader) parse(dir string) ([]*hcl.File, hcl.Diagnostics) {
 			Detail:   fmt.Sprintf("The folder %s has no *.tf or *.tf.json files.", dir),
 		}}
 	}
-	p := hclparse.NewParser()
 	var files []*hcl.File
 	var diags hcl.Diagnostics
 	for _, n := range names {
-		var f *hcl.File
-		var d hcl.Diagnostics
 		// Diagnostics name files relative to the root folder, as users
 		// wrote them.
 		full := filepath.Join(dir, n)
 		if rel, err := filepath.Rel(l.dir, full); err == nil {
 			n = filepath.ToSlash(rel)
 		}
-		src, err := os.ReadFile(full)
-		if err != nil {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read file", Detail: err.Error()})
+		rf := l.opts.Files.file(full, n)
+		diags = append(diags, rf.diags...)
+		if rf.src == nil && rf.file == nil {
 			continue
 		}
-		if strings.HasSuffix(n, ".json") {
-			f, d = p.ParseJSON(src, n)
-		} else {
-			f, d = p.ParseHCL(src, n)
-		}
-		l.cfg.Sources[n] = src
-		diags = append(diags, d...)
-		if f != nil {
-			files = append(files, f)
+		l.cfg.Sources[n] = rf.src
+		if rf.file != nil {
+			files = append(files, rf.file)
 			if l.funcs != nil {
-				diags = append(diags, l.checkFunctions(f)...)
+				diags = append(diags, l.checkFunctions(rf.file)...)
 			}
 		}
 	}

@@ -27,13 +27,21 @@ import (
 // The result is sorted by source address; constraints from several modules
 // on the same provider are all kept.
 func Requirements(dir string, modules map[string]string) ([]config.ProviderRequirement, hcl.Diagnostics) {
+	return RequirementsOf(dir, Options{Modules: modules})
+}
+
+// RequirementsOf is Requirements with the installed modules in
+// opts.Modules, reading files through opts.Files (see Files); the other
+// options are not used.
+func RequirementsOf(dir string, opts Options) ([]config.ProviderRequirement, hcl.Diagnostics) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read configuration", Detail: err.Error()}}
 	}
 	// The loader only parses here; without functions it checks no calls,
 	// which the full load does.
-	r := &reqScan{l: &loader{dir: abs, cfg: &config.Config{Sources: map[string][]byte{}}}, bySource: map[tfaddr.Provider]*config.ProviderRequirement{}, seen: map[string]bool{}, modules: modules}
+	l := &loader{dir: abs, opts: Options{Files: opts.Files}, cfg: &config.Config{Sources: map[string][]byte{}}}
+	r := &reqScan{l: l, bySource: map[tfaddr.Provider]*config.ProviderRequirement{}, seen: map[string]bool{}, modules: opts.Modules}
 	r.module(abs, "", 0)
 	var out []config.ProviderRequirement
 	for _, req := range r.bySource {

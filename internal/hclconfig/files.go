@@ -1,0 +1,68 @@
+package hclconfig
+
+import (
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+)
+
+// Files keeps the configuration files one command has read and parsed.
+// A command walks its configuration several times before planning
+// (Modules to install the modules, Requirements to start the providers,
+// Load once their schemas are known); given the same Files in their
+// Options, they read and parse each file once. The zero Files is ready to
+// use, and it is safe for concurrent use.
+//
+// A file is kept as first read: a command that changes configuration
+// files between walks needs a new Files.
+type Files struct {
+	mu     sync.Mutex
+	parser *hclparse.Parser
+	read   map[string]*readFile
+}
+
+// readFile is one file as read: its text, its syntax tree (nil when it
+// could not be read) and what reading or parsing it reported.
+type readFile struct {
+	src   []byte
+	file  *hcl.File
+	diags hcl.Diagnostics
+}
+
+// file reads and parses the file at path, naming it name in ranges and
+// diagnostics, or returns it as read before. A nil Files reads every time.
+func (fs *Files) file(path, name string) *readFile {
+	if fs == nil {
+		return readAndParse(hclparse.NewParser(), path, name)
+	}
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	key := path + "\x00" + name
+	if rf, ok := fs.read[key]; ok {
+		return rf
+	}
+	if fs.read == nil {
+		fs.read = map[string]*readFile{}
+		fs.parser = hclparse.NewParser()
+	}
+	rf := readAndParse(fs.parser, path, name)
+	fs.read[key] = rf
+	return rf
+}
+
+func readAndParse(p *hclparse.Parser, path, name string) *readFile {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return &readFile{diags: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read file", Detail: err.Error()}}}
+	}
+	rf := &readFile{src: src}
+	if strings.HasSuffix(name, ".json") {
+		rf.file, rf.diags = p.ParseJSON(src, name)
+	} else {
+		rf.file, rf.diags = p.ParseHCL(src, name)
+	}
+	return rf
+}
