@@ -240,6 +240,32 @@ func applyN(pos hcl.Range, what string, ins []*lazy, out reflect.Type, f func([]
 		}
 	}
 	l.deps = sortedSet(deps)
+	// compute is f on wholly known, unmarked values: the result without
+	// marks. Under Terraform, the program runs it alone (see
+	// synth_apply.go).
+	compute := func(args []cty.Value) (cty.Value, hcl.Diagnostics) {
+		res, diags := call(pos, what, func() (any, error) { return f(args) })
+		if diags.HasErrors() {
+			return cty.DynamicVal, diags
+		}
+		b := &builder{where: "the function given to " + what, pos: pos, noLazy: true}
+		t := b.value(reflect.ValueOf(res), "", 0)
+		if len(b.lazyArgs) > 0 {
+			return cty.DynamicVal, append(diags, diagAt(pos, "Lazy value returned to "+what,
+				"The function given to %s at %s returned %s, which is lazy. Return plain values; to combine several Outputs, pass them all in (Apply2, Apply3, All).", what, posString(pos), strings.Join(b.lazyArgs, " and ")))
+		}
+		if len(b.diags) > 0 {
+			return cty.DynamicVal, append(diags, b.diags...)
+		}
+		// A result holds no lazy values, so it reads nothing from a scope.
+		v, d := t.eval(config.ScopeFunc(func(string) cty.Value { return cty.DynamicVal }))
+		diags = append(diags, d...)
+		cv, err := convert.Convert(v, ty)
+		if err != nil {
+			return cty.DynamicVal, append(diags, diagAt(pos, "Invalid result from "+what, "%v", err))
+		}
+		return cv, diags
+	}
 	l.eval = func(sc config.Scope) (cty.Value, hcl.Diagnostics) {
 		var diags hcl.Diagnostics
 		args := make([]cty.Value, len(ins))
@@ -269,28 +295,14 @@ func applyN(pos hcl.Range, what string, ins []*lazy, out reflect.Type, f func([]
 		if !known {
 			return cty.UnknownVal(ty.WithoutOptionalAttributesDeep()).WithMarks(all), diags
 		}
-		res, d := call(pos, what, func() (any, error) { return f(args) })
+		v, d := compute(args)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			return cty.DynamicVal, diags
 		}
-		b := &builder{where: "the function given to " + what, pos: pos, noLazy: true}
-		t := b.value(reflect.ValueOf(res), "", 0)
-		if len(b.lazyArgs) > 0 {
-			return cty.DynamicVal, append(diags, diagAt(pos, "Lazy value returned to "+what,
-				"The function given to %s at %s returned %s, which is lazy. Return plain values; to combine several Outputs, pass them all in (Apply2, Apply3, All).", what, posString(pos), strings.Join(b.lazyArgs, " and ")))
-		}
-		if len(b.diags) > 0 {
-			return cty.DynamicVal, append(diags, b.diags...)
-		}
-		v, d := t.eval(sc)
-		diags = append(diags, d...)
-		cv, err := convert.Convert(v, ty)
-		if err != nil {
-			return cty.DynamicVal, append(diags, diagAt(pos, "Invalid result from "+what, "%v", err))
-		}
-		return cv.WithMarks(all), diags
+		return v.WithMarks(all), diags
 	}
+	l.tf = terraformApply(l, pos, what, ins, compute)
 	return l
 }
 

@@ -31,6 +31,9 @@ import (
 // provider starts from this binary.
 func Main(build func(*Stack) error) {
 	tetherprovider.RuntimeMain()
+	if id, ok := os.LookupEnv(tetherprovider.ApplyEnv); ok && id != "" {
+		os.Exit(runApply(id, build, os.Stdin, os.Stdout, os.Stderr))
+	}
 	if id, ok := os.LookupEnv(closureEnv); ok && id != "" {
 		os.Exit(runClosure(id, build, os.Stdout, os.Stderr))
 	}

@@ -32,23 +32,7 @@ func runClosure(id string, build func(*Stack) error, stdout, stderr io.Writer) i
 	// Whatever the closure starts is not a closure.
 	os.Unsetenv(closureEnv)
 	mode.closure.Store(true)
-	// A closure rebuilds its program's declarations, which needs their
-	// schemas, but plans and applies nothing: only the built-in provider
-	// runs here, in process.
-	builtin := provider.Only(config.BuiltinSource.String(), func() provider.Provider { return tetherprovider.New() })
-	in := cli.LoadInput{
-		Context: context.Background(),
-		Schema: func(req config.ProviderRequirement) (*provider.Schema, error) {
-			if req.Source != config.BuiltinSource {
-				// Its resources' attributes come from the environment.
-				return standInProvider, nil
-			}
-			return builtin.Schema(req.Source.String())
-		},
-		Environ:     os.Environ(),
-		NewProvider: builtin.Start,
-	}
-	st := newStack(in)
+	st := newStack(rebuildInput())
 	// Strings made from Outputs while the program rebuilds are their
 	// values where the environment has them (see rebuildString).
 	mode.stack.Store(st)
@@ -82,6 +66,26 @@ func runClosure(id string, build func(*Stack) error, stdout, stderr io.Writer) i
 		return 0
 	}
 	return serve(cl, stderr)
+}
+
+// rebuildInput is what a program needs to build its declarations again
+// inside a closure or for provider::tether::apply: their schemas, but
+// nothing planned or applied. Only the built-in provider runs, in
+// process.
+func rebuildInput() cli.LoadInput {
+	builtin := provider.Only(config.BuiltinSource.String(), func() provider.Provider { return tetherprovider.New() })
+	return cli.LoadInput{
+		Context: context.Background(),
+		Schema: func(req config.ProviderRequirement) (*provider.Schema, error) {
+			if req.Source != config.BuiltinSource {
+				// Its resources' attributes come from the environment.
+				return standInProvider, nil
+			}
+			return builtin.Schema(req.Source.String())
+		},
+		Environ:     os.Environ(),
+		NewProvider: builtin.Start,
+	}
 }
 
 // serve serves a handler on 127.0.0.1:$PORT until SIGTERM or SIGINT.

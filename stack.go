@@ -52,6 +52,9 @@ type Stack struct {
 	files map[string]string
 	// platform is what Platform chose.
 	platform *config.Platform
+	// applies are the functions given to tether.Apply, by their ids in
+	// the Terraform JSON synth writes (see synth_apply.go).
+	applies map[string]applyFunc
 	// extra holds what the modules the program calls add besides nodes:
 	// their files, and their moved, import and removed blocks.
 	extra config.Config

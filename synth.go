@@ -248,6 +248,9 @@ func (st *Stack) terraformProgram(c *construct) {
 		}, nil
 	}
 	if err == nil {
-		st.files = map[string]string{programFile: exe}
+		if st.files == nil {
+			st.files = map[string]string{}
+		}
+		st.files[programFile] = exe
 	}
 }

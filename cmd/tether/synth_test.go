@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"net/http"
@@ -24,7 +25,7 @@ import (
 // random string each run draws.
 func TestSynthAppliesLikeUp(t *testing.T) {
 	tools := synthTools(t)
-	for _, example := range []string{"hello"} {
+	for _, example := range []string{"hello", "goapp"} {
 		t.Run(example, func(t *testing.T) {
 			up := exampleCopy(t, example)
 			tt := side{name: "tether", bin: tools.tether, dir: up, env: exampleEnv(tools, false)}
@@ -139,12 +140,17 @@ func synthTools(t *testing.T) diffTools {
 }
 
 // synthInto runs tether synth on a fresh copy of an example, writing to
-// out.
+// out, and terraform get there, which installs the modules synth wrote
+// (init would look the dev-overridden provider up in the registry).
 func synthInto(t *testing.T, tools diffTools, example, out string) {
 	t.Helper()
 	s := side{name: "tether", bin: tools.tether, dir: exampleCopy(t, example), env: exampleEnv(tools, false)}
 	if r := s.run("synth", "--out", out); r.code != 0 || r.err != nil {
 		t.Fatalf("tether synth failed: %v\n%s", r.err, r)
+	}
+	tf := side{name: "terraform", bin: tools.terraform, dir: out, env: exampleEnv(tools, true)}
+	if r := tf.run("get", "-no-color"); r.code != 0 {
+		t.Fatalf("terraform get of the synthesised JSON failed:\n%s", r)
 	}
 }
 
@@ -184,27 +190,46 @@ func exampleEnv(tools diffTools, forTerraform bool) []string {
 	return append(env, "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOTOOLCHAIN=local")
 }
 
-// normalizedOut reads the files a side wrote under out/, with the random
-// string its tether_random drew replaced by RANDOM: the one thing two
-// runs cannot share.
+// normalizedOut reads the files a side wrote under out/, with what two
+// runs cannot share replaced: the string its tether_random.suffix drew
+// by RANDOM, the id of its tether_value.settings (where there is one) by
+// ID, and a file's SHA-256 written in another by SHA256(name), which also
+// checks that each side's checksum is that of its own file.
 func normalizedOut(t *testing.T, s side) map[string]string {
 	t.Helper()
-	args := []string{"state", "show", "tether_random.suffix"}
-	if s.name == "terraform" {
-		args = append(args, "-no-color")
-	}
-	r := s.run(args...)
-	m := regexp.MustCompile(`result\s*=\s*"([^"]+)"`).FindStringSubmatch(r.stdout)
-	if r.code != 0 || m == nil {
-		t.Fatalf("cannot read the random string %s drew:\n%s", s.name, r)
+	drawn := map[string]string{}
+	for _, want := range []struct{ addr, attr, as string }{
+		{"tether_random.suffix", "result", "RANDOM"},
+		{"tether_value.settings", "id", "ID"},
+	} {
+		args := []string{"state", "show", want.addr}
+		if s.name == "terraform" {
+			args = append(args, "-no-color")
+		}
+		r := s.run(args...)
+		if want.addr == "tether_value.settings" && r.code != 0 {
+			continue // not every example declares one
+		}
+		m := regexp.MustCompile(`(?m)^\s*` + want.attr + `\s*=\s*"([^"]+)"`).FindStringSubmatch(r.stdout)
+		if r.code != 0 || m == nil {
+			t.Fatalf("cannot read the %s of %s on %s:\n%s", want.attr, want.addr, s.name, r)
+		}
+		drawn[m[1]] = want.as
 	}
 	files, err := readTree(filepath.Join(s.dir, "out"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	for name, f := range files {
+		drawn[fmt.Sprintf("%x", sha256.Sum256(f.content))] = "SHA256(" + name + ")"
+	}
 	out := map[string]string{}
 	for name, f := range files {
-		out[name] = fmt.Sprintf("%v\n%s", f.mode, strings.ReplaceAll(string(f.content), m[1], "RANDOM"))
+		content := string(f.content)
+		for from, to := range drawn {
+			content = strings.ReplaceAll(content, from, to)
+		}
+		out[name] = fmt.Sprintf("%v\n%s", f.mode, content)
 	}
 	return out
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 )
 
 // Address is the built-in provider's address in the Terraform registry
@@ -43,6 +44,7 @@ type server struct {
 	providerType cty.Type
 	resTypes     map[string]cty.Type
 	dataTypes    map[string]cty.Type
+	funcs        map[string]function.Function
 }
 
 func (s *server) load() {
@@ -90,6 +92,19 @@ func (s *server) load() {
 			}
 			resp.DataSourceSchemas[name] = convert("data source "+name, rs)
 			s.dataTypes[name] = rs.Block.ImpliedType()
+		}
+		s.funcs = sch.Functions
+		for name, f := range sch.Functions {
+			tf, err := FunctionToTF(f)
+			if err != nil {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Invalid provider schema",
+					Detail:   fmt.Sprintf("The function %s cannot be expressed in the plugin protocol: %s.", name, err),
+				})
+				continue
+			}
+			resp.Functions[name] = tf
 		}
 		resp.Diagnostics = DiagnosticsToTF(diags)
 		s.schemaFailed = diags.HasErrors()
@@ -179,6 +194,10 @@ func (s *server) GetMetadata(ctx context.Context, req *tfprotov6.GetMetadataRequ
 	for _, name := range sortedKeys(s.dataTypes) {
 		resp.DataSources = append(resp.DataSources, tfprotov6.DataSourceMetadata{TypeName: name})
 	}
+	for name := range s.schemaResp.Functions {
+		resp.Functions = append(resp.Functions, tfprotov6.FunctionMetadata{Name: name})
+	}
+	sort.Slice(resp.Functions, func(i, j int) bool { return resp.Functions[i].Name < resp.Functions[j].Name })
 	return resp, nil
 }
 

@@ -29,14 +29,6 @@ func (s *server) GenerateResourceConfig(ctx context.Context, req *tfprotov6.Gene
 	return &tfprotov6.GenerateResourceConfigResponse{Diagnostics: unsupported("configuration generation")}, nil
 }
 
-func (s *server) GetFunctions(ctx context.Context, req *tfprotov6.GetFunctionsRequest) (*tfprotov6.GetFunctionsResponse, error) {
-	return &tfprotov6.GetFunctionsResponse{Functions: map[string]*tfprotov6.Function{}}, nil
-}
-
-func (s *server) CallFunction(ctx context.Context, req *tfprotov6.CallFunctionRequest) (*tfprotov6.CallFunctionResponse, error) {
-	return &tfprotov6.CallFunctionResponse{Error: &tfprotov6.FunctionError{Text: "This provider has no function named " + req.Name + "."}}, nil
-}
-
 func (s *server) ValidateEphemeralResourceConfig(ctx context.Context, req *tfprotov6.ValidateEphemeralResourceConfigRequest) (*tfprotov6.ValidateEphemeralResourceConfigResponse, error) {
 	return &tfprotov6.ValidateEphemeralResourceConfigResponse{Diagnostics: unsupported("ephemeral resources")}, nil
 }

@@ -300,6 +300,7 @@ func (s *synth) relativeTemplate(m *module, text string) (string, error) {
 	if diags.HasErrors() {
 		return "", fmt.Errorf("the template %q is not valid: %s", text, diags.Error())
 	}
+	s.functionProviders(m, expr)
 	traversals := expr.Variables()
 	sort.Slice(traversals, func(i, j int) bool {
 		return traversals[i].SourceRange().Start.Byte > traversals[j].SourceRange().Start.Byte
@@ -315,6 +316,28 @@ func (s *synth) relativeTemplate(m *module, text string) (string, error) {
 		out = out[:r.Start.Byte] + rel + out[r.End.Byte:]
 	}
 	return out, nil
+}
+
+// functionProviders adds the providers whose functions expr calls
+// (provider::NAME::F) to those the module requires: Terraform finds a
+// provider function only through the calling module's required_providers.
+func (s *synth) functionProviders(m *module, expr hclsyntax.Expression) {
+	hclsyntax.VisitAll(expr, func(n hclsyntax.Node) hcl.Diagnostics {
+		call, ok := n.(*hclsyntax.FunctionCallExpr)
+		if !ok {
+			return nil
+		}
+		parts := strings.Split(call.Name, "::")
+		if len(parts) != 3 || parts[0] != "provider" {
+			return nil
+		}
+		if req, ok := s.cfg.Required[parts[1]]; ok {
+			m.sources[req.Source.String()] = true
+		} else if parts[1] == config.BuiltinSource.Type {
+			m.sources[config.BuiltinSource.String()] = true
+		}
+		return nil
+	})
 }
 
 // relativeReference rewrites a reference written alone (in depends_on).

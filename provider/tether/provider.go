@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
@@ -68,6 +69,9 @@ func New() provider.Provider {
 			},
 			DataSources: map[string]*provider.ResourceSchema{
 				"tether_file": fileDataSourceSchema(),
+			},
+			Functions: map[string]function.Function{
+				"apply": applyFunction(),
 			},
 		},
 		resources: map[string]resourceType{
