@@ -12,8 +12,9 @@ import (
 	"github.com/tetherhq/tether/internal/platform/aws"
 )
 
-// bundleName is the program built for Lambda, in the state folder and
-// beside the Terraform JSON synth writes.
+// bundleName is the program built for Lambda, zipped, beside the
+// Terraform JSON synth writes (in the state folder's aws folder for
+// tether).
 const bundleName = "bootstrap.zip"
 
 // onPlatform returns cfg deployed on the platform the command chose
@@ -53,7 +54,7 @@ func (e *env) onPlatform(ctx context.Context, c *common, in LoadInput, cfg *conf
 	if err != nil {
 		return fail("Provider not available", "The aws platform deploys through hashicorp/aws: %v", err)
 	}
-	out := filepath.Join(stateDirOf(ctx), "aws", bundleName)
+	out := filepath.Join(stateDirOf(ctx), "aws")
 	return aws.Lower(cfg, aws.Input{
 		Settings: settings, Schema: schema, BundleName: bundleName,
 		Bundle: func() (aws.Bundle, error) { return aws.Build(".", out) },
