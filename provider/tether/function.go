@@ -339,33 +339,14 @@ func (r functionResource) plan(ctx context.Context, req provider.PlanRequest) pr
 }
 
 func (r functionResource) apply(ctx context.Context, req provider.ApplyRequest) provider.ApplyResponse {
-	planned, prior := req.PlannedState, req.PriorState
-	inst := decodeInstance(req.PlannedPrivate)
+	planned := req.PlannedState
 	if planned.IsNull() {
-		return destroyInstance(ctx, "function", prior, inst)
+		return applyProcess(ctx, r.rt, req, processStart{what: "function"})
 	}
-	if attr(planned, "pid").IsKnown() {
-		// Nothing that needs a restart changed.
-		return provider.ApplyResponse{NewState: planned, Private: req.PlannedPrivate}
-	}
-	created := prior.IsNull()
-	fail := func(diags hcl.Diagnostics) provider.ApplyResponse {
-		if created {
-			return provider.ApplyResponse{NewState: cty.NullVal(planned.Type()), Diagnostics: diags}
-		}
-		// The old process is stopped: record that, so that the next up
-		// tries again.
-		inst.procInfo = procInfo{}
-		return provider.ApplyResponse{NewState: withAttrs(prior, map[string]cty.Value{"pid": cty.NullVal(cty.Number)}), Private: inst.encode(), Diagnostics: diags}
-	}
-
 	argv, ok1 := knownStrings(attr(planned, "command"))
 	env, ok2 := knownStringMap(attr(planned, "env"))
 	dirV := attr(planned, "dir")
 	httpOn := attr(planned, "http")
-	if !ok1 || !ok2 || !dirV.IsKnown() || !httpOn.IsKnown() || len(argv) == 0 {
-		return fail(incomplete("tether_function", "command, env, dir and http"))
-	}
 	workDir, _ := knownString(dirV)
 	timeout := defaultStartTimeout
 	if s, ok := knownString(attr(planned, "start_timeout")); ok {
@@ -373,97 +354,47 @@ func (r functionResource) apply(ctx context.Context, req provider.ApplyRequest) 
 			timeout = d
 		}
 	}
-	if err := lookCommand(argv[0], workDir); err != nil {
-		return fail(hcl.Diagnostics{attrError("command", capitalize(err.Error())+".")})
-	}
-
-	id, ok := knownString(attr(planned, "id"))
-	if !ok {
-		id = newID()
-	}
-	if inst.Dir == "" {
-		dir, err := r.rt.instanceDir(id)
-		if err != nil {
-			return fail(opError("Cannot place the function's files", err))
-		}
-		inst.Dir = dir
-	}
-	if err := stopProcess(ctx, inst.procInfo); err != nil {
-		// It may well still run: keep recording it.
-		return provider.ApplyResponse{NewState: prior, Private: req.PlannedPrivate, Diagnostics: opError("Cannot stop the function's previous process", err)}
-	}
-	inst.procInfo = procInfo{}
-	if err := os.MkdirAll(inst.Dir, 0o700); err != nil {
-		return fail(opError("Cannot create the function's folder", err))
-	}
-	cleanup := func() {
-		if created {
-			removeInstanceDir(inst.Dir)
-		}
-	}
-
-	port := 0
-	if httpOn.True() {
-		if p, ok := portOf(attr(planned, "port")); ok {
-			if !waitPortFree(ctx, p, portRelease) {
-				cleanup()
-				msg := portInUse(p)
-				if attr(req.Config, "port").IsNull() {
-					msg = portTaken(p, "function")
-				}
-				return fail(hcl.Diagnostics{attrError("port", msg)})
+	return applyProcess(ctx, r.rt, req, processStart{
+		what: "function",
+		check: func() hcl.Diagnostics {
+			if !ok1 || !ok2 || !dirV.IsKnown() || !httpOn.IsKnown() || len(argv) == 0 {
+				return incomplete("tether_function", "command, env, dir and http")
 			}
-			port = p
-		} else {
-			p, err := freePort()
-			if err != nil {
-				cleanup()
-				return fail(opError("Cannot find a free port for the function", err))
+			if err := lookCommand(argv[0], workDir); err != nil {
+				return hcl.Diagnostics{attrError("command", capitalize(err.Error())+".")}
 			}
-			port = p
-		}
-		env["PORT"] = strconv.Itoa(port)
-	}
-
-	logPath := filepath.Join(inst.Dir, logFileName)
-	appendLog(logPath, fmt.Sprintf("--- tether: starting the function at %s ---\n", time.Now().Format(time.RFC3339)))
-	c, err := spawn(argv, childEnv(env), workDir, logPath)
-	if err != nil {
-		cleanup()
-		return fail(opError(fmt.Sprintf("Cannot start the function's command %q", argv[0]), err))
-	}
-	if err := markStarting(inst.Dir, c.info, created); err != nil {
-		stopProcess(context.WithoutCancel(ctx), c.info)
-		cleanup()
-		return fail(opError("Cannot record the function's process", err))
-	}
-	if httpOn.True() {
-		err = waitListening(ctx, c, port, timeout)
-	} else {
-		err = waitSettled(ctx, c)
-	}
-	if err != nil {
-		msg := withLog(fmt.Sprintf("The function's command %q did not start: %v.", argv[0], err), logPath)
-		stopProcess(context.WithoutCancel(ctx), c.info)
-		cleanup()
-		return fail(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Function did not start", Detail: msg}})
-	}
-	inst.procInfo = c.info
-	if err := writeJSON(filepath.Join(inst.Dir, processFileName), c.info); err != nil {
-		stopProcess(context.WithoutCancel(ctx), c.info)
-		cleanup()
-		inst.procInfo = procInfo{}
-		return fail(opError("Cannot record the function's process", err))
-	}
-	portV, url := cty.NullVal(cty.Number), cty.NullVal(cty.String)
-	if httpOn.True() {
-		portV, url = cty.NumberIntVal(int64(port)), cty.StringVal(loopbackURL(port))
-	}
-	startConfirmed(inst.Dir)
-	return provider.ApplyResponse{
-		NewState: functionObject(planned, httpOn, portV, url, cty.NumberIntVal(int64(c.info.PID)), cty.StringVal(logPath), cty.StringVal(id)),
-		Private:  inst.encode(),
-	}
+			return nil
+		},
+		http:    httpOn.IsKnown() && httpOn.True(),
+		prepare: func(dir string) error { return os.MkdirAll(dir, 0o700) },
+		command: func(dir string, port int) ([]string, []string, string) {
+			if port != 0 {
+				env["PORT"] = strconv.Itoa(port)
+			}
+			appendLog(filepath.Join(dir, logFileName), fmt.Sprintf("--- tether: starting the function at %s ---\n", time.Now().Format(time.RFC3339)))
+			return argv, childEnv(env), workDir
+		},
+		startError: func(err error) hcl.Diagnostics {
+			return opError(fmt.Sprintf("Cannot start the function's command %q", argv[0]), err)
+		},
+		wait: func(ctx context.Context, c *child, _ string, port int) error {
+			if port != 0 {
+				return waitListening(ctx, c, port, timeout)
+			}
+			return waitSettled(ctx, c)
+		},
+		notUp: func(err error, logPath string) hcl.Diagnostics {
+			msg := withLog(fmt.Sprintf("The function's command %q did not start: %v.", argv[0], err), logPath)
+			return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Function did not start", Detail: msg}}
+		},
+		object: func(port, pid int, logPath, id string) cty.Value {
+			portV, url := cty.NullVal(cty.Number), cty.NullVal(cty.String)
+			if port != 0 {
+				portV, url = cty.NumberIntVal(int64(port)), cty.StringVal(loopbackURL(port))
+			}
+			return functionObject(planned, httpOn, portV, url, cty.NumberIntVal(int64(pid)), cty.StringVal(logPath), cty.StringVal(id))
+		},
+	})
 }
 
 func appendLog(path, line string) {

@@ -19,6 +19,10 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/tetherhq/tether/internal/provider"
+	"github.com/zclconf/go-cty/cty"
 )
 
 const (
@@ -572,4 +576,149 @@ func removeInstanceDir(dir string) error {
 	}
 	_ = os.Remove(filepath.Dir(dir)) // fails, as it should, while not empty
 	return nil
+}
+
+// processStart is one runtime resource's part of starting its process
+// (tether_function, tether_router, tether_kv): what applyProcess, which
+// does the rest, cannot know.
+type processStart struct {
+	// what names the resource in messages: "function", "router".
+	what string
+	// check stops the start before anything is done: values not known,
+	// a command that cannot be found.
+	check func() hcl.Diagnostics
+	// http is set when the process listens on the planned port (a free
+	// one when the plan left it unknown).
+	http bool
+	// prepare makes the instance folder ready for a start.
+	prepare func(dir string) error
+	// command is what to run, with its environment and folder, once the
+	// port is settled (0 without http); startError says why it could not
+	// be started.
+	command    func(dir string, port int) (argv, env []string, workDir string)
+	startError func(err error) hcl.Diagnostics
+	// wait returns once the started process is up; notUp turns its error
+	// (with the log's tail added) into what the user reads.
+	wait  func(ctx context.Context, c *child, dir string, port int) error
+	notUp func(err error, logPath string) hcl.Diagnostics
+	// object is the new state of a process that is up.
+	object func(port int, pid int, logPath, id string) cty.Value
+}
+
+// applyProcess applies a runtime resource: it destroys, or leaves alone
+// what needs no restart, or (re)starts the process with p. On a failed
+// start, a resource being created is not recorded and leaves nothing
+// behind; one being restarted is recorded stopped (a null pid), so that
+// the next up tries again.
+//
+// The start is recorded in the instance folder before the process is
+// started (see markStarting), so that a run killed at any moment of it
+// leaves nothing that the next run of the provider does not stop.
+func applyProcess(ctx context.Context, rt *runtimeConfig, req provider.ApplyRequest, p processStart) provider.ApplyResponse {
+	planned, prior := req.PlannedState, req.PriorState
+	inst := decodeInstance(req.PlannedPrivate)
+	if planned.IsNull() {
+		return destroyInstance(ctx, p.what, prior, inst)
+	}
+	if attr(planned, "pid").IsKnown() {
+		// Nothing that needs a restart changed.
+		return provider.ApplyResponse{NewState: planned, Private: req.PlannedPrivate}
+	}
+	created := prior.IsNull()
+	// ownFolder is set once a failure is to remove the folder: when it
+	// was made for this start.
+	ownFolder := false
+	fail := func(diags hcl.Diagnostics) provider.ApplyResponse {
+		if created {
+			if ownFolder {
+				removeInstanceDir(inst.Dir)
+			}
+			return provider.ApplyResponse{NewState: cty.NullVal(planned.Type()), Diagnostics: diags}
+		}
+		// The old process is stopped: record that.
+		inst.procInfo = procInfo{}
+		return provider.ApplyResponse{NewState: withAttrs(prior, map[string]cty.Value{"pid": cty.NullVal(cty.Number)}), Private: inst.encode(), Diagnostics: diags}
+	}
+	if diags := p.check(); diags.HasErrors() {
+		return fail(diags)
+	}
+	id, ok := knownString(attr(planned, "id"))
+	if !ok {
+		id = newID()
+	}
+	if inst.Dir == "" {
+		dir, err := rt.instanceDir(id)
+		if err != nil {
+			return fail(opError(fmt.Sprintf("Cannot place the %s's files", p.what), err))
+		}
+		inst.Dir = dir
+	}
+	if err := stopProcess(ctx, inst.procInfo); err != nil {
+		// It may well still run: keep recording it.
+		return provider.ApplyResponse{NewState: prior, Private: req.PlannedPrivate, Diagnostics: opError(fmt.Sprintf("Cannot stop the %s's previous process", p.what), err)}
+	}
+	inst.procInfo = procInfo{}
+	ownFolder = created
+	if err := p.prepare(inst.Dir); err != nil {
+		return fail(opError(fmt.Sprintf("Cannot create the %s's folder", p.what), err))
+	}
+	port, diags := startPort(ctx, p, planned, req.Config)
+	if diags.HasErrors() {
+		return fail(diags)
+	}
+	logPath := filepath.Join(inst.Dir, logFileName)
+	// Recorded before the start too: see markStarting.
+	if err := markStarting(inst.Dir, procInfo{}, logPath, created); err != nil {
+		return fail(opError(fmt.Sprintf("Cannot record the %s's process", p.what), err))
+	}
+	argv, env, workDir := p.command(inst.Dir, port)
+	c, err := spawn(argv, env, workDir, logPath)
+	if err != nil {
+		return fail(p.startError(err))
+	}
+	stop := func() { stopProcess(context.WithoutCancel(ctx), c.info) }
+	if err := markStarting(inst.Dir, c.info, logPath, created); err != nil {
+		stop()
+		return fail(opError(fmt.Sprintf("Cannot record the %s's process", p.what), err))
+	}
+	if err := p.wait(ctx, c, inst.Dir, port); err != nil {
+		stop()
+		return fail(p.notUp(err, logPath))
+	}
+	inst.procInfo = c.info
+	if err := writeJSON(filepath.Join(inst.Dir, processFileName), c.info); err != nil {
+		stop()
+		inst.procInfo = procInfo{}
+		return fail(opError(fmt.Sprintf("Cannot record the %s's process", p.what), err))
+	}
+	startConfirmed(inst.Dir)
+	return provider.ApplyResponse{
+		NewState: p.object(port, c.info.PID, logPath, id),
+		Private:  inst.encode(),
+	}
+}
+
+// startPort is the port a start listens on: the planned one once free, or
+// a free one when the plan left it to apply; 0 without http.
+func startPort(ctx context.Context, p processStart, planned, cfg cty.Value) (int, hcl.Diagnostics) {
+	if !p.http {
+		return 0, nil
+	}
+	if port, ok := portOf(attr(planned, "port")); ok {
+		if waitPortFree(ctx, port, portRelease) {
+			return port, nil
+		}
+		msg := portInUse(port)
+		if attr(cfg, "port").IsNull() {
+			msg = portTaken(port, p.what)
+		}
+		return 0, hcl.Diagnostics{attrError("port", msg)}
+	}
+	// Chosen here rather than by the server's bind to port 0, so that it
+	// comes from outside the ephemeral range (see freePort).
+	port, err := freePort()
+	if err != nil {
+		return 0, opError(fmt.Sprintf("Cannot find a free port for the %s", p.what), err)
+	}
+	return port, nil
 }

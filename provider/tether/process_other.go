@@ -13,3 +13,5 @@ func processExists(pid int) bool     { return false }
 func leadsGroup(pid int) bool        { return false }
 
 const runtimeSupported = false
+
+func processGroup(pid int) (int, error) { return 0, errNoRuntime }

@@ -58,3 +58,5 @@ func leadsGroup(pid int) bool {
 }
 
 const runtimeSupported = true
+
+func processGroup(pid int) (int, error) { return syscall.Getpgid(pid) }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // A process being started is not in any state until its start is
@@ -15,6 +16,12 @@ import (
 // says, while the start lasts, which process is starting it and which
 // process it started; whoever configures the provider next stops what a
 // starter that no longer runs left behind.
+//
+// The marker is written before the process is started, and again with the
+// process once it runs. A starter killed between the two leaves a marker
+// without the process: it is then found by its log, which is in the
+// folder and which the process (and whatever it starts) holds open as its
+// output, through /proc on Linux; elsewhere that moment stays uncovered.
 
 // startingFileName names the marker of a start in progress.
 const startingFileName = "starting.json"
@@ -22,16 +29,19 @@ const startingFileName = "starting.json"
 type startingRecord struct {
 	// Starter is the process running the provider that started it.
 	Starter procInfo `json:"starter"`
-	// Process is the process started.
+	// Process is the process started; zero until it runs.
 	Process procInfo `json:"process"`
+	// Log is the process's output, which it holds open.
+	Log string `json:"log"`
 	// Created is set when the folder was made for this start, so that
 	// nothing else lives in it.
 	Created bool `json:"created"`
 }
 
-// markStarting records a start in progress in its instance folder.
-func markStarting(dir string, p procInfo, created bool) error {
-	return writeJSON(filepath.Join(dir, startingFileName), startingRecord{Starter: identify(os.Getpid()), Process: p, Created: created})
+// markStarting records a start in progress in its instance folder: before
+// the process is started (p zero), then with it.
+func markStarting(dir string, p procInfo, logPath string, created bool) error {
+	return writeJSON(filepath.Join(dir, startingFileName), startingRecord{Starter: identify(os.Getpid()), Process: p, Log: logPath, Created: created})
 }
 
 // startConfirmed removes the marker once the provider answers with the
@@ -69,8 +79,20 @@ func (c *runtimeConfig) reapAbandoned(ctx context.Context) error {
 		if rec.Starter.status() == procOurs {
 			continue // still starting it
 		}
-		if err := stopProcess(ctx, rec.Process); err != nil {
-			errs = append(errs, fmt.Errorf("stopping process %d, whose start in %s was abandoned: %w", rec.Process.PID, dir, err))
+		procs := []procInfo{rec.Process}
+		if rec.Process.PID == 0 {
+			// Killed before it recorded what it started, if it started
+			// anything.
+			procs = holdersOf(rec.Log)
+		}
+		var stopErr error
+		for _, p := range procs {
+			if err := stopProcess(ctx, p); err != nil {
+				stopErr = errors.Join(stopErr, fmt.Errorf("stopping process %d, whose start in %s was abandoned: %w", p.PID, dir, err))
+			}
+		}
+		if stopErr != nil {
+			errs = append(errs, stopErr)
 			continue
 		}
 		if rec.Created {
@@ -83,4 +105,39 @@ func (c *runtimeConfig) reapAbandoned(ctx context.Context) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// holdersOf returns the process groups of the processes that hold path
+// open, each as its leader: a runtime process is started as the leader of
+// its own session and group. It reads /proc, and finds nothing without it.
+func holdersOf(path string) []procInfo {
+	if path == "" || !procFSAvailable() {
+		return nil
+	}
+	// /proc names the file by its real path.
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	pids, _ := filepath.Glob("/proc/[0-9]*")
+	groups := map[int]bool{}
+	for _, d := range pids {
+		fds, err := os.ReadDir(filepath.Join(d, "fd"))
+		if err != nil {
+			continue // gone, or not ours to look into
+		}
+		for _, fd := range fds {
+			if target, err := os.Readlink(filepath.Join(d, "fd", fd.Name())); err == nil && target == path {
+				pid, _ := strconv.Atoi(filepath.Base(d))
+				if pgid, err := processGroup(pid); err == nil && pgid > 1 {
+					groups[pgid] = true
+				}
+				break
+			}
+		}
+	}
+	var out []procInfo
+	for g := range groups {
+		out = append(out, identify(g))
+	}
+	return out
 }

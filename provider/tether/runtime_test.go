@@ -555,3 +555,72 @@ func TestFunctionEnvironment(t *testing.T) {
 		}
 	}
 }
+
+// TestReapAbandonedStart covers a provider killed at each moment of a
+// start: before the process ran (a marker without it), after it ran but
+// before the marker named it (found by its log, which it holds open), and
+// after. Configuring the provider again stops what was started and removes
+// the folder made for it.
+func TestReapAbandonedStart(t *testing.T) {
+	if !runtimeSupported {
+		t.Skip("the local runtime needs a Unix system")
+	}
+	if !procFSAvailable() {
+		t.Skip("finding a process by its log needs /proc")
+	}
+	// A starter that no longer runs.
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	starter := identify(gone.Process.Pid)
+	for _, tc := range []struct {
+		name          string
+		start, record bool
+	}{
+		{"before the start", false, false},
+		{"between the start and its record", true, false},
+		{"after the record", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			rt := &runtimeConfig{}
+			if err := rt.configure(root); err != nil {
+				t.Fatal(err)
+			}
+			dir, err := rt.instanceDir(newID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			logPath := filepath.Join(dir, logFileName)
+			rec := startingRecord{Starter: starter, Log: logPath, Created: true}
+			var c *child
+			if tc.start {
+				// The process starts another that holds the log too.
+				c, err = spawn([]string{"sh", "-c", "sleep 600 & exec sleep 600"}, childEnv(nil), dir, logPath)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { killGroup(c.info.PID) })
+				if tc.record {
+					rec.Process = c.info
+				}
+			}
+			if err := writeJSON(filepath.Join(dir, startingFileName), rec); err != nil {
+				t.Fatal(err)
+			}
+			if err := rt.reapAbandoned(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if c != nil && (c.info.running() || groupAlive(c.info.PID)) {
+				t.Errorf("process %d, whose start was abandoned, still runs", c.info.PID)
+			}
+			if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the folder made for the abandoned start is still there (%v)", err)
+			}
+		})
+	}
+}

@@ -155,104 +155,46 @@ func (r serviceResource) plan(ctx context.Context, req provider.PlanRequest) pro
 }
 
 func (r serviceResource) apply(ctx context.Context, req provider.ApplyRequest) provider.ApplyResponse {
-	planned, prior := req.PlannedState, req.PriorState
-	inst := decodeInstance(req.PlannedPrivate)
-	if planned.IsNull() {
-		return destroyInstance(ctx, r.what, prior, inst)
-	}
-	if attr(planned, "pid").IsKnown() {
-		return provider.ApplyResponse{NewState: planned, Private: req.PlannedPrivate}
-	}
-	created := prior.IsNull()
-	fail := func(diags hcl.Diagnostics) provider.ApplyResponse {
-		if created {
-			return provider.ApplyResponse{NewState: cty.NullVal(planned.Type()), Diagnostics: diags}
-		}
-		inst.procInfo = procInfo{}
-		return provider.ApplyResponse{NewState: withAttrs(prior, map[string]cty.Value{"pid": cty.NullVal(cty.Number)}), Private: inst.encode(), Diagnostics: diags}
-	}
-	if !runtimeSupported {
-		return fail(opError(fmt.Sprintf("Cannot start the %s", r.what), errNoRuntime))
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return fail(opError(fmt.Sprintf("Cannot start the %s: this program cannot find its own executable", r.what), err))
-	}
-	id, ok := knownString(attr(planned, "id"))
-	if !ok {
-		id = newID()
-	}
-	if inst.Dir == "" {
-		dir, err := r.rt.instanceDir(id)
-		if err != nil {
-			return fail(opError(fmt.Sprintf("Cannot place the %s's files", r.what), err))
-		}
-		inst.Dir = dir
-	}
-	if err := stopProcess(ctx, inst.procInfo); err != nil {
-		return provider.ApplyResponse{NewState: prior, Private: req.PlannedPrivate, Diagnostics: opError(fmt.Sprintf("Cannot stop the %s's previous process", r.what), err)}
-	}
-	inst.procInfo = procInfo{}
-	cleanup := func() {
-		if created {
-			removeInstanceDir(inst.Dir)
-		}
-	}
-	if err := r.prepare(inst.Dir); err != nil {
-		cleanup()
-		return fail(opError(fmt.Sprintf("Cannot create the %s's folder", r.what), err))
-	}
-	port, known := portOf(attr(planned, "port"))
-	if known && !waitPortFree(ctx, port, portRelease) {
-		cleanup()
-		msg := portInUse(port)
-		if attr(req.Config, "port").IsNull() {
-			msg = portTaken(port, r.what)
-		}
-		return fail(hcl.Diagnostics{attrError("port", msg)})
-	}
-	if !known {
-		// Chosen here rather than by the server's bind to port 0, so
-		// that it comes from outside the ephemeral range (see freePort).
-		p, err := freePort()
-		if err != nil {
-			cleanup()
-			return fail(opError(fmt.Sprintf("Cannot find a free port for the %s", r.what), err))
-		}
-		port = p
-	}
-	logPath := filepath.Join(inst.Dir, logFileName)
-	argv := []string{exe, "runtime", r.mode, "-dir", inst.Dir, "-port", strconv.Itoa(port)}
-	c, err := spawn(argv, childEnv(nil), inst.Dir, logPath)
-	if err != nil {
-		cleanup()
-		return fail(opError(fmt.Sprintf("Cannot start the %s", r.what), err))
-	}
-	ready, err := waitReady(ctx, c, inst.Dir, defaultStartTimeout)
-	var got int
-	if err == nil {
-		got, err = urlPort(ready.URL)
-	}
-	if err == nil && got != port {
-		err = fmt.Errorf("it listens on port %d instead of %d", got, port)
-	}
-	if err != nil {
-		msg := withLog(fmt.Sprintf("The %s did not start: %v.", r.what, err), logPath)
-		stopProcess(context.WithoutCancel(ctx), c.info)
-		cleanup()
-		return fail(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("The %s did not start", r.what), Detail: msg}})
-	}
-	inst.procInfo = c.info
-	if err := writeJSON(filepath.Join(inst.Dir, processFileName), c.info); err != nil {
-		stopProcess(context.WithoutCancel(ctx), c.info)
-		cleanup()
-		inst.procInfo = procInfo{}
-		return fail(opError(fmt.Sprintf("Cannot record the %s's process", r.what), err))
-	}
-	return provider.ApplyResponse{
-		NewState: r.object(cty.NumberIntVal(int64(got)), cty.StringVal(loopbackURL(got)), cty.NumberIntVal(int64(c.info.PID)), cty.StringVal(logPath), cty.StringVal(id)),
-		Private:  inst.encode(),
-	}
+	var exe string
+	return applyProcess(ctx, r.rt, req, processStart{
+		what: r.what,
+		check: func() hcl.Diagnostics {
+			if !runtimeSupported {
+				return opError(fmt.Sprintf("Cannot start the %s", r.what), errNoRuntime)
+			}
+			var err error
+			if exe, err = os.Executable(); err != nil {
+				return opError(fmt.Sprintf("Cannot start the %s: this program cannot find its own executable", r.what), err)
+			}
+			return nil
+		},
+		http:    true,
+		prepare: r.prepare,
+		command: func(dir string, port int) ([]string, []string, string) {
+			return []string{exe, "runtime", r.mode, "-dir", dir, "-port", strconv.Itoa(port)}, childEnv(nil), dir
+		},
+		startError: func(err error) hcl.Diagnostics {
+			return opError(fmt.Sprintf("Cannot start the %s", r.what), err)
+		},
+		wait: func(ctx context.Context, c *child, dir string, port int) error {
+			ready, err := waitReady(ctx, c, dir, defaultStartTimeout)
+			var got int
+			if err == nil {
+				got, err = urlPort(ready.URL)
+			}
+			if err == nil && got != port {
+				err = fmt.Errorf("it listens on port %d instead of %d", got, port)
+			}
+			return err
+		},
+		notUp: func(err error, logPath string) hcl.Diagnostics {
+			msg := withLog(fmt.Sprintf("The %s did not start: %v.", r.what, err), logPath)
+			return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("The %s did not start", r.what), Detail: msg}}
+		},
+		object: func(port, pid int, logPath, id string) cty.Value {
+			return r.object(cty.NumberIntVal(int64(port)), cty.StringVal(loopbackURL(port)), cty.NumberIntVal(int64(pid)), cty.StringVal(logPath), cty.StringVal(id))
+		},
+	})
 }
 
 // prepare makes the server's folder ready for a start: a router needs the
