@@ -13,6 +13,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/hclconfig"
+	"github.com/tetherhq/tether/internal/modules"
 	"github.com/tetherhq/tether/internal/provider"
 )
 
@@ -37,7 +38,8 @@ func (m *ModuleCall) dependable() *construct {
 // declare one; tether.Module makes one from its arguments.
 type ModuleSource struct {
 	// Source is the module's source address as a module block writes it:
-	// ./modules/net, a folder relative to the program's folder.
+	// ./modules/net, a folder relative to the program's folder, a
+	// registry address, git::URL or an archive URL.
 	Source string
 	// Version is the version constraint of a module from a registry;
 	// empty for a local folder.
@@ -75,9 +77,11 @@ func (v versionOpt) applyModule(o *moduleOptions) { o.version = string(v) }
 // as a module block's version argument does.
 func ModuleVersion(constraint string) ModuleOption { return versionOpt(constraint) }
 
-// Module calls the Terraform module at source, a folder relative to the
-// program's folder (./modules/net), with args setting its variables by
-// name. A value in args is a plain Go value or holds Outputs (it then
+// Module calls the Terraform module at source, with args setting its
+// variables by name. The source is written as a module block's: a folder
+// relative to the program's folder (./modules/net), a module registry
+// address (with ModuleVersion), git::URL or an archive URL; what is not
+// local is installed into .tether/modules as tether init installs it. A value in args is a plain Go value or holds Outputs (it then
 // waits for them), and is converted to the variable's type; the module's
 // validation rules run as they do for a module block. A missing required
 // variable, an argument the module does not declare, a value of the wrong
@@ -119,11 +123,13 @@ func callModule(scope Scope, pos hcl.Range, src *ModuleSource, id string, args a
 		c.dead = true
 		return c
 	}
-	dir, diag := moduleDir(src, o.version, pos)
-	if diag != nil {
-		return fail(diag)
+	dir, mods, diags := st.moduleDir(src, hclconfig.ModuleKey(c.addr), o.version, pos)
+	st.diags = append(st.diags, diags...)
+	if diags.HasErrors() {
+		c.dead = true
+		return c
 	}
-	schemas, diag := st.moduleSchemas(src, dir, pos)
+	schemas, diag := st.moduleSchemas(src, dir, stripKeys(mods, hclconfig.ModuleKey(c.addr)), pos)
 	if diag != nil {
 		return fail(diag)
 	}
@@ -135,7 +141,7 @@ func callModule(scope Scope, pos hcl.Range, src *ModuleSource, id string, args a
 		Args:      st.moduleArgs(tm, pos),
 		DependsOn: st.dependsOn(o.dependsOn, src.Func),
 	}
-	cfg, implied, diags := hclconfig.LoadCall(".", call, hclconfig.Options{Schemas: schemas})
+	cfg, implied, diags := hclconfig.LoadCall(".", call, hclconfig.Options{Schemas: schemas, Modules: mods})
 	st.diags = append(st.diags, diags...)
 	if cfg == nil {
 		c.dead = true
@@ -169,28 +175,55 @@ func callModule(scope Scope, pos hcl.Range, src *ModuleSource, id string, args a
 	return c
 }
 
-// moduleDir finds the folder of a module's source.
-func moduleDir(src *ModuleSource, version string, pos hcl.Range) (string, *hcl.Diagnostic) {
+// moduleDir finds the folder of a module's source, installing a module
+// from a registry, git or an archive into .tether/modules as init does,
+// and returns it with the folders of the modules it calls, by key. The
+// caller holds mu.
+func (st *Stack) moduleDir(src *ModuleSource, key, version string, pos hcl.Range) (string, map[string]string, hcl.Diagnostics) {
 	s := src.Source
-	if !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") {
-		return "", diagAt(pos, "Module source not supported",
-			"%s calls the module %q. Tether loads modules from local folders only; write the source as a path relative to the program's folder, starting with ./ or ../.", src.Func, s)
+	local := modules.IsLocal(s)
+	if local {
+		if version != "" {
+			return "", nil, hcl.Diagnostics{diagAt(pos, "Version not allowed for a local module", "%s calls the module %q, a local folder, with the version %q; a module loaded from a local folder has no version.", src.Func, s, version)}
+		}
+		dir := filepath.FromSlash(s)
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			abs, _ := filepath.Abs(dir)
+			return "", nil, hcl.Diagnostics{diagAt(pos, "Module not found", "%s calls the module %q, which does not name a folder (looked for %s). Module sources are relative to the program's folder.", src.Func, s, abs)}
+		}
 	}
-	if version != "" {
-		return "", diagAt(pos, "Version not allowed for a local module", "%s calls the module %q, a local folder, with the version %q; a module loaded from a local folder has no version.", src.Func, s, version)
+	if st.in.Module == nil {
+		if local {
+			return filepath.FromSlash(s), nil, nil
+		}
+		return "", nil, hcl.Diagnostics{diagAt(pos, "Module not installed", "%s calls the module %q, and this program cannot install modules while it runs.", src.Func, s)}
 	}
-	dir := filepath.FromSlash(s)
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		abs, _ := filepath.Abs(dir)
-		return "", diagAt(pos, "Module not found", "%s calls the module %q, which does not name a folder (looked for %s). Module sources are relative to the program's folder.", src.Func, s, abs)
+	mi, diags := st.in.Module(key, s, version)
+	for _, d := range diags {
+		if d.Subject == nil {
+			d.Subject = pos.Ptr()
+			d.Detail = fmt.Sprintf("%s calls the module %q: %s", src.Func, s, d.Detail)
+		}
 	}
-	return dir, nil
+	if mi == nil || diags.HasErrors() {
+		return "", nil, diags
+	}
+	if src.Generated != "" && mi.Version != "" && mi.Version != src.Generated {
+		diags = append(diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Module bindings out of date",
+			Detail: fmt.Sprintf("%s was generated from version %s of the module %s, and version %s is installed: its variables and outputs may have changed. Regenerate them with `tether gen --module %s --version %q`.",
+				src.Func, src.Generated, s, mi.Version, s, version),
+			Subject: pos.Ptr(),
+		})
+	}
+	return mi.Dir, mi.Modules, diags
 }
 
 // moduleSchemas installs and starts the providers a module requires, and
 // returns their schemas. The caller holds mu.
-func (st *Stack) moduleSchemas(src *ModuleSource, dir string, pos hcl.Range) (map[string]*provider.Schema, *hcl.Diagnostic) {
-	reqs, diags := hclconfig.Requirements(dir, nil)
+func (st *Stack) moduleSchemas(src *ModuleSource, dir string, mods map[string]string, pos hcl.Range) (map[string]*provider.Schema, *hcl.Diagnostic) {
+	reqs, diags := hclconfig.Requirements(dir, mods)
 	if diags.HasErrors() {
 		st.diags = append(st.diags, diags...)
 		return nil, diagAt(pos, "Invalid module", "%s calls the module %q, whose files have errors (above).", src.Func, src.Source)
@@ -305,4 +338,16 @@ func moduleOutput(l *lazy, c *construct, name string, pos hcl.Range) {
 		}
 		return v, nil
 	}
+}
+
+// stripKeys makes the keys of the modules a module calls relative to it,
+// as hclconfig.Requirements reads that module as a root.
+func stripKeys(mods map[string]string, key string) map[string]string {
+	out := make(map[string]string, len(mods))
+	for k, d := range mods {
+		if rest, ok := strings.CutPrefix(k, key+"."); ok {
+			out[rest] = d
+		}
+	}
+	return out
 }

@@ -49,19 +49,22 @@ func TestGoScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sources := &moduleSources{t: t}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/goscript",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode":  exitCode,
-			"newer":     newer,
-			"running":   running,
-			"listening": listening,
-			"httpget":   httpGet,
-			"pids":      runtimePIDs,
-			"mirror":    mirror,
-			"noplugins": noPlugins,
-			"noleak":    noLeak,
-			"testprov":  testProvider,
+			"exitcode":    exitCode,
+			"newer":       newer,
+			"running":     running,
+			"listening":   listening,
+			"httpget":     httpGet,
+			"pids":        runtimePIDs,
+			"mirror":      mirror,
+			"noplugins":   noPlugins,
+			"noleak":      noLeak,
+			"testprov":    testProvider,
+			"modregistry": sources.registry,
+			"gitrepo":     sources.gitRepo,
 		},
 		Condition: providersCondition,
 		Setup: func(env *testscript.Env) error {

@@ -48,6 +48,76 @@ type LoadInput struct {
 	Upgrade bool
 	// Progress receives lines saying what is being installed.
 	Progress func(line string)
+	// Module installs a module a Go program calls, as init installs a
+	// module block's (see ModuleInstaller); nil where modules cannot be
+	// installed.
+	Module func(key, source, version string) (*ModuleInstall, hcl.Diagnostics)
+}
+
+// ModuleInstall is where a module call's module is.
+type ModuleInstall struct {
+	// Dir is the module's folder.
+	Dir string
+	// Version is the version installed from a module registry, "" for
+	// other sources.
+	Version string
+	// Modules are the folders of the modules it calls, and theirs, by
+	// key from the root ("net.vpc"), as hclconfig.Options.Modules takes
+	// them.
+	Modules map[string]string
+}
+
+// ModuleInstaller returns the function that installs the modules of a Go
+// program running in the working folder: into .tether/modules, recorded
+// in the same modules.json as init's, a module installed before for the
+// same source and a version its constraint allows kept (all fetched again
+// with upgrade). key is the call's module key ("net", or "site.net" in
+// component site); a local source is relative to the working folder. The
+// modules the module calls are installed with it.
+func ModuleInstaller(ctx context.Context, environ []string, upgrade bool, progress func(string)) func(key, source, version string) (*ModuleInstall, hcl.Diagnostics) {
+	var mu sync.Mutex
+	var inst *modules.Installer
+	return func(key, source, version string) (*ModuleInstall, hcl.Diagnostics) {
+		mu.Lock()
+		defer mu.Unlock()
+		fail := func(summary string, err error) (*ModuleInstall, hcl.Diagnostics) {
+			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: err.Error()}}
+		}
+		wd, err := os.Getwd()
+		if err != nil {
+			return fail("Cannot read configuration", err)
+		}
+		if inst == nil {
+			home, _ := os.UserHomeDir()
+			cliCfg, err := install.LoadCLIConfig(environ, home, wd)
+			if err != nil {
+				return fail("Cannot read the CLI configuration", err)
+			}
+			inst = &modules.Installer{Dir: wd, Tokens: cliCfg.Tokens, Upgrade: upgrade, Progress: progress}
+		}
+		dir, err := inst.Resolve(ctx, modules.Call{Key: key, Source: source, Version: version, ParentDir: wd})
+		if err != nil {
+			return fail("Module not installed", err)
+		}
+		res := &ModuleInstall{Dir: dir, Modules: map[string]string{}}
+		nested, diags := hclconfig.Modules(dir, hclconfig.Options{}, func(k, src, ver, parentDir string) (string, error) {
+			return inst.Resolve(ctx, modules.Call{Key: key + "." + k, Source: src, Version: ver, ParentDir: parentDir})
+		})
+		for k, d := range nested {
+			res.Modules[key+"."+k] = d
+		}
+		if err := inst.Save(); err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot record installed modules", Detail: err.Error()})
+		}
+		if m, err := modules.ReadManifest(wd); err == nil {
+			for _, r := range m.Modules {
+				if r.Key == key {
+					res.Version = r.Version
+				}
+			}
+		}
+		return res, diags
+	}
 }
 
 // hclSource reads the *.tf files of the working folder, with the schemas
@@ -140,6 +210,7 @@ func (e *env) loadConfig(ctx context.Context, c *common) (*providerPool, *config
 		NewProvider: pool.start, Destroying: c.destroying, Workspace: c.workspace,
 		Upgrade: c.upgrade, Progress: func(line string) { fmt.Fprintln(say, line) },
 	}
+	in.Module = ModuleInstaller(ctx, environ, c.upgrade, in.Progress)
 	cfg, diags := src(in)
 	if !diags.HasErrors() {
 		lowered, d := e.onPlatform(ctx, c, in, cfg)

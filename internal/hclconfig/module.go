@@ -205,7 +205,7 @@ func (m *module) moduleCall(b *hcl.Block) {
 	if providersAttr != nil {
 		m.passProviders(call, providersAttr)
 	}
-	dir, ok := l.opts.Modules[moduleKey(n.Addr)]
+	dir, ok := l.opts.Modules[ModuleKey(n.Addr)]
 	if !ok {
 		if dir, ok = m.localSource(srcAttr, content.Attributes["version"], n.Addr); !ok {
 			return

@@ -268,9 +268,10 @@ func (s *staticScope) local(name string) (cty.Value, *hcl.Traversal) {
 	return v, missing
 }
 
-// moduleKey is the key of the module at a static module path:
+// ModuleKey is the key of the module at a static module path, as
+// modules.json records it and Options.Modules takes it:
 // module.net.module.vpc is "net.vpc".
-func moduleKey(path string) string {
+func ModuleKey(path string) string {
 	parts := strings.Split(path, ".")
 	var names []string
 	for i := 1; i < len(parts); i += 2 {
