@@ -519,7 +519,7 @@ func (st *Stack) configureFunction(cl *closure, path Output[string]) {
 	tm := b.value(reflect.ValueOf(args), "", 0)
 	st.diags = append(st.diags, b.diags...)
 	n.Refs = nodeRefs(b.depList(), cl.pos)
-	n.Eval = st.evalConfig(n, cl.api, tm, cl.owner.schema.Block, true)
+	n.Eval = st.evalConfig(n, cl.api, tm, cl.owner.schema.Block)
 	terraformNode(n, cl.api, tm)
 }
 

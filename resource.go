@@ -194,7 +194,7 @@ func declare(scope Scope, pos hcl.Range, t *Type, kind constructKind, id string,
 			st.report(diagAt(pos, "Invalid arguments for "+t.Func, "%s", pathError(err)))
 		}
 	}
-	n.Eval = st.evalConfig(n, t.Func, tm, schema.Block, kind == kindResource)
+	n.Eval = st.evalConfig(n, t.Func, tm, schema.Block)
 	terraformNode(n, t.Func, tm)
 	st.nodes = append(st.nodes, n)
 	return c
@@ -314,9 +314,8 @@ func (st *Stack) dependsOn(opts []dependsOnOpt, what string) []config.Ref {
 
 // evalConfig evaluates a resource's or data source's arguments into an
 // object of its schema. References in it become the placeholders the
-// engine resolves right before each provider call, as for HCL; resources
-// and provider configurations (refsOK) resolve them.
-func (st *Stack) evalConfig(n *config.Node, what string, tm *tmpl, block *provider.Block, refsOK bool) func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
+// engine resolves right before each provider call, as for HCL.
+func (st *Stack) evalConfig(n *config.Node, what string, tm *tmpl, block *provider.Block) func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
 	return func(sc config.Scope, _ config.Instance) (cty.Value, hcl.Diagnostics) {
 		v, diags := tm.eval(sc)
 		// Mistakes made while evaluating (a resource declared in an Apply
@@ -337,12 +336,10 @@ func (st *Stack) evalConfig(n *config.Node, what string, tm *tmpl, block *provid
 			return fail("Invalid use of a reference", "%s was given a value at %s computed from a reference. %s.", what, at, capitalize(err.Error()))
 		}
 		found := refs.Find(pv)
-		if len(found) > 0 && !refsOK {
-			return fail("Reference given to "+what, "%s was given the reference %s at %s. References are resolved only for resources and provider configurations, right before their provider calls; a data source read by a Go program needs its arguments while planning. Give it a plain value.", what, found[0].Ref.Description(), pathString(found[0].Path))
-		}
-		// The engine resolves references to strings in resource arguments
-		// (it keeps their descriptions in place of their values); others
-		// are arguments of references.
+		// The engine resolves references to strings in the arguments of
+		// resources, data sources and provider configurations (it keeps
+		// their descriptions in place of their values); others are
+		// arguments of references.
 		for _, f := range found {
 			if f.Ref.Type != cty.String {
 				return fail("Reference to a "+f.Ref.Type.FriendlyName()+" in a resource argument", "%s was given the reference %s at %s, which resolves to a %s. Resource arguments take references to strings; a reference to any other type can be an argument of another reference: a field declared as tether.Reference[T] in a reference kind of your own, whose Resolve makes the string.", what, f.Ref.Description(), pathString(f.Path), f.Ref.Type.FriendlyName())
@@ -535,7 +532,7 @@ func (st *Stack) providerNode(p *providerUse) *config.Node {
 		block = ps.Provider
 	}
 	n := &config.Node{Kind: config.Provider, Addr: p.addr(), Name: p.name, Provider: p.addr(), Source: p.source.String(), DeclRange: pos, Refs: nodeRefs(p.deps, pos)}
-	n.Eval = st.evalConfig(n, "provider "+p.name, p.config, block, true)
+	n.Eval = st.evalConfig(n, "provider "+p.name, p.config, block)
 	if p.set {
 		terraformNode(n, "provider "+p.name, p.config)
 	}
