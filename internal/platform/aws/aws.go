@@ -239,6 +239,11 @@ func get(v cty.Value, name string) cty.Value {
 // lower adds what replaces n, or n itself read through the views.
 func (l *lowering) lower(n *config.Node) {
 	switch {
+	case n.Kind == config.Provider && n.Source == Source.String() && n.Addr == providerAddr && unconfigured(n):
+		// The provider used with no configuration of its own (as a Go
+		// program's bindings imply it): the platform's settings
+		// configure it.
+		return
 	case n.Kind == config.Provider && n.Source == Source.String() && n.Addr == providerAddr:
 		l.hasProvider = true
 	case n.Kind == config.Resource && l.views[n.Addr].to != "" && n.Repeat != nil:
@@ -254,6 +259,30 @@ func (l *lowering) lower(n *config.Node) {
 		return
 	}
 	l.out = append(l.out, l.reading(n))
+}
+
+// unconfigured reports whether a provider configuration sets nothing:
+// evaluated with no references, every argument is null or empty.
+func unconfigured(n *config.Node) bool {
+	if len(n.Refs) > 0 || n.Eval == nil {
+		return false
+	}
+	v, diags := n.Eval(config.ScopeFunc(func(string) cty.Value { return cty.DynamicVal }), config.NoInstance)
+	if diags.HasErrors() || !v.IsWhollyKnown() {
+		return false
+	}
+	if v.IsNull() {
+		return true
+	}
+	if !v.Type().IsObjectType() {
+		return false
+	}
+	for _, a := range v.AsValueMap() {
+		if !a.IsNull() && (!a.CanIterateElements() || a.LengthInt() > 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // reading returns n evaluated through the views of what it reads, or n

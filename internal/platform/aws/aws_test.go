@@ -186,6 +186,31 @@ func TestLowerResources(t *testing.T) {
 		}
 	}
 
+	// A provider configuration of the program's own is kept; one that
+	// sets nothing (implied by bindings) gives way to the settings'.
+	for _, c := range []struct {
+		name   string
+		region cty.Value
+		want   string
+	}{{"configured", cty.StringVal("us-west-2"), "us-west-2"}, {"unconfigured", cty.NullVal(cty.String), "eu-west-1"}} {
+		cfg := app()
+		own := &config.Node{Kind: config.Provider, Addr: providerAddr, Name: "aws", Provider: providerAddr, Source: Source.String()}
+		own.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
+			return cty.ObjectVal(map[string]cty.Value{"region": c.region, "allowed_account_ids": cty.SetValEmpty(cty.String)}), nil
+		}
+		cfg.Nodes = append(cfg.Nodes, own)
+		got := lowered(t, cfg)
+		n := 0
+		for _, p := range got.Nodes {
+			if p.Addr == providerAddr {
+				n++
+			}
+		}
+		if region := eval(t, got, providerAddr).GetAttr("region"); n != 1 || region.AsString() != c.want {
+			t.Errorf("%s: %d provider configurations, region %#v; want one, %s", c.name, n, region, c.want)
+		}
+	}
+
 	// Without a tester nothing runs the program's copy: it goes, and so
 	// does the file synth would write for it.
 	cfg := app()
