@@ -155,6 +155,9 @@ func callModule(scope Scope, pos hcl.Range, src *ModuleSource, id string, args a
 		if n.Kind == config.Output && n.Module == c.addr {
 			c.outputs[n.Name] = true
 		}
+		if n.Kind == config.Module && n.Addr == c.addr {
+			terraformModule(n, src, o.version, dir, tm)
+		}
 	}
 	st.nodes = append(st.nodes, cfg.Nodes...)
 	st.extra.Moved = append(st.extra.Moved, cfg.Moved...)

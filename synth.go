@@ -3,6 +3,7 @@ package tether
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -157,6 +158,45 @@ func terraformNode(n *config.Node, what string, tm *tmpl) {
 			obj["lifecycle"] = life
 		}
 		return obj, nil
+	}
+}
+
+// terraformModule gives a module call's node its Terraform form: a module
+// block with the same source and version, the folder of a local source
+// as an absolute path (synth writes it relative to where it writes), and
+// the arguments tm as Terraform expressions.
+func terraformModule(n *config.Node, src *ModuleSource, version, dir string, tm *tmpl) {
+	n.Terraform = func() (any, hcl.Diagnostics) {
+		body := map[string]any{"source": src.Source}
+		if version != "" {
+			body["version"] = version
+		}
+		if strings.HasPrefix(src.Source, "./") || strings.HasPrefix(src.Source, "../") {
+			abs, err := filepath.Abs(dir)
+			if err != nil {
+				return nil, hcl.Diagnostics{diagAt(n.DeclRange, "Cannot synthesise "+n.Addr, "The folder of the module %q cannot be found: %v.", src.Source, err)}
+			}
+			body["source"] = abs
+		}
+		args, err := tm.terraformJSON()
+		if err != nil {
+			return nil, hcl.Diagnostics{diagAt(n.DeclRange, "Cannot synthesise "+n.Addr, "The arguments of %s cannot be written in Terraform's language: %v.", n.Addr, err)}
+		}
+		obj, _ := args.(map[string]any)
+		for k, v := range obj {
+			if _, meta := body[k]; meta {
+				continue
+			}
+			body[k] = v
+		}
+		if len(n.DependsOn) > 0 {
+			var deps []any
+			for _, d := range n.DependsOn {
+				deps = append(deps, d.Addr)
+			}
+			body["depends_on"] = deps
+		}
+		return body, nil
 	}
 }
 

@@ -200,7 +200,10 @@ type Node struct {
 	// the node is in: synth makes them relative, passing values between
 	// modules where they cross. Errors say what cannot be written in
 	// Terraform's language and why. Nil means the front-end cannot write
-	// this node; synth reports it.
+	// this node; synth reports it. A call of a module of its own files
+	// (not a Go program's component) has a "source": synth then writes
+	// the call alone, not what the module declares, and a source that is
+	// an absolute path, a local folder, relative to where it writes.
 	Terraform func() (any, hcl.Diagnostics)
 }
 

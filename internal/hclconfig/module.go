@@ -216,6 +216,9 @@ func (m *module) moduleCall(b *hcl.Block) {
 			"The module source does not name a folder (looked for %s). Create the folder or correct the path.", dir)
 		return
 	}
+	if m.path == "" {
+		n.Terraform = m.terraformCall(n, b, dir)
+	}
 	if m.depth >= 32 {
 		l.errorf(b.DefRange, "Modules nested too deeply", "Module calls are nested more than 32 levels deep; a module probably calls itself.")
 		return

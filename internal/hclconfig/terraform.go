@@ -2,6 +2,7 @@ package hclconfig
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -16,8 +17,9 @@ import (
 // (config.Node.Terraform). An expression keeps its own text inside an
 // interpolation, "${...}", which means in JSON what it meant in the file;
 // literals become JSON values and simple templates stay templates. Only
-// the root module's references are whole addresses, so a module's
-// blocks are refused.
+// the root module's references are whole addresses, so the blocks of a
+// called module are refused: synth writes the call, a module block with
+// the same source, and Terraform reads the module's own files.
 
 // argKinds says how a block's arguments are written when they are not
 // expressions.
@@ -37,6 +39,7 @@ var (
 	resourceArgs = argKinds{raw: set("provider"), lists: set("depends_on", "ignore_changes", "replace_triggered_by")}
 	variableArgs = argKinds{constant: set("default", "description", "sensitive", "nullable", "ephemeral"), raw: set("type")}
 	outputArgs   = argKinds{constant: set("description", "sensitive", "ephemeral"), lists: set("depends_on")}
+	moduleArgs   = argKinds{constant: set("version"), lists: set("depends_on")}
 	plainArgs    = argKinds{}
 )
 
@@ -82,6 +85,42 @@ func (m *module) terraformExpr(n *config.Node, expr hcl.Expression) {
 			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot synthesise JSON syntax", Detail: fmt.Sprintf("%s is written in Terraform's JSON syntax already; synth writes configurations of *.tf files.", n.Addr), Subject: n.DeclRange.Ptr()}}
 		}
 		return exprJSON(se, src), nil
+	}
+}
+
+// terraformCall sets the Terraform form of a root module's module block:
+// the block as written, so that Terraform fetches the same module, but
+// for a local source, given as the absolute path of its folder dir for
+// synth to write relative to where it writes (see config.Node.Terraform),
+// and providers, a map of references Terraform's JSON syntax writes as
+// strings.
+func (m *module) terraformCall(n *config.Node, b *hcl.Block, dir string) func() (any, hcl.Diagnostics) {
+	src := m.l.cfg.Sources
+	return func() (any, hcl.Diagnostics) {
+		sb, ok := b.Body.(*hclsyntax.Body)
+		if !ok {
+			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot synthesise JSON syntax", Detail: fmt.Sprintf("%s is written in Terraform's JSON syntax already; synth writes configurations of *.tf files.", n.Addr), Subject: n.DeclRange.Ptr()}}
+		}
+		body, diags := bodyJSON(sb, moduleArgs, src)
+		if s, ok := body["source"].(string); ok && isLocalSource(s) {
+			abs, err := filepath.Abs(dir)
+			if err != nil {
+				return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot synthesise a module call", Detail: fmt.Sprintf("The folder of %s cannot be found: %v.", n.Addr, err), Subject: n.DeclRange.Ptr()})
+			}
+			body["source"] = abs
+		}
+		if a, ok := sb.Attributes["providers"]; ok {
+			obj, ok := a.Expr.(*hclsyntax.ObjectConsExpr)
+			if !ok {
+				return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot synthesise a module call", Detail: fmt.Sprintf("The providers of %s are not written as an object, { local = provider.alias }.", n.Addr), Subject: a.Expr.Range().Ptr()})
+			}
+			providers := map[string]any{}
+			for _, item := range obj.Items {
+				providers[strings.Trim(text(item.KeyExpr.Range(), src), `"`)] = text(item.ValueExpr.Range(), src)
+			}
+			body["providers"] = providers
+		}
+		return body, diags
 	}
 }
 

@@ -20,24 +20,33 @@ import (
 // FileName is the name of the file synth writes in each module's folder.
 const FileName = "main.tf.json"
 
-// Files returns the Terraform JSON of cfg: the text of main.tf.json of
-// the root module at key FileName, and of every child module at
-// modules/NAME/main.tf.json (modules/a/modules/b/... deeper). On errors it
-// returns none.
-func Files(cfg *config.Config) (map[string][]byte, hcl.Diagnostics) {
-	s := &synth{cfg: cfg, nodes: map[string]*config.Node{}, modules: map[string]*module{}}
+// Files returns the Terraform JSON of cfg, to be written in the folder
+// out: the text of main.tf.json of the root module at key FileName, and
+// of every child module made by a Go program's component at
+// modules/NAME/main.tf.json (modules/a/modules/b/... deeper). A call of a
+// module of its own files (HCL, or tether.Module) is a module block with
+// the same source and version, a local folder's relative to out: Terraform
+// reads that module's files itself. On errors it returns none.
+func Files(cfg *config.Config, out string) (map[string][]byte, hcl.Diagnostics) {
+	s := &synth{cfg: cfg, nodes: map[string]*config.Node{}, modules: map[string]*module{}, calls: map[string]map[string]any{}, out: out}
 	for _, n := range cfg.Nodes {
 		s.nodes[n.Addr] = n
 	}
+	s.externalCalls()
 	s.module("")
 	for _, n := range cfg.Nodes {
+		if s.inCall(n.Module) {
+			continue
+		}
 		s.module(n.Module)
-		if n.Kind == config.Module {
+		if _, external := s.calls[n.Addr]; n.Kind == config.Module && !external {
 			s.module(n.Addr)
 		}
 	}
 	for _, n := range cfg.Nodes {
-		s.node(n)
+		if !s.inCall(n.Module) {
+			s.node(n)
+		}
 	}
 	s.moves()
 	if s.diags.HasErrors() {
@@ -57,7 +66,7 @@ func Files(cfg *config.Config) (map[string][]byte, hcl.Diagnostics) {
 
 // Write writes the files of Files under dir, creating the folders.
 func Write(cfg *config.Config, dir string) hcl.Diagnostics {
-	files, diags := Files(cfg)
+	files, diags := Files(cfg, dir)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -111,7 +120,59 @@ type synth struct {
 	cfg     *config.Config
 	nodes   map[string]*config.Node
 	modules map[string]*module
-	diags   hcl.Diagnostics
+	// calls are the module calls of modules of their own files, by
+	// address, with their Terraform forms.
+	calls map[string]map[string]any
+	out   string
+	diags hcl.Diagnostics
+}
+
+// externalCalls finds the calls of modules of their own files: those
+// whose Terraform form has a source. A Go program's component has none,
+// and synth writes its module.
+func (s *synth) externalCalls() {
+	for _, n := range s.cfg.Nodes {
+		if n.Kind != config.Module || n.Terraform == nil || s.inCall(n.Module) {
+			continue
+		}
+		body, diags := n.Terraform()
+		obj, _ := body.(map[string]any)
+		src, ok := obj["source"].(string)
+		if diags.HasErrors() || !ok {
+			continue
+		}
+		if filepath.IsAbs(src) {
+			// A local folder: Terraform wants it relative to the root
+			// module, ./ or ../ first.
+			out, err := filepath.Abs(s.out)
+			rel := ""
+			if err == nil {
+				rel, err = filepath.Rel(out, src)
+			}
+			if err != nil {
+				s.errorf(n, "Cannot synthesise a module call", "The folder of %s, %s, cannot be written relative to the output folder: %v.", n.Addr, src, err)
+				continue
+			}
+			rel = filepath.ToSlash(rel)
+			if !strings.HasPrefix(rel, "../") {
+				rel = "./" + rel
+			}
+			obj["source"] = rel
+		}
+		s.calls[n.Addr] = obj
+	}
+}
+
+// inCall reports whether the module path p is inside a module synth
+// writes as a call of its own files.
+func (s *synth) inCall(p string) bool {
+	for p != "" {
+		if _, ok := s.calls[p]; ok {
+			return true
+		}
+		p = parentOf(p)
+	}
+	return false
 }
 
 // module is one module's file as it is built.
@@ -200,10 +261,16 @@ func (s *synth) node(n *config.Node) {
 		s.errorf(n, "Cannot synthesise "+n.Kind.String(), "%s cannot be written as Terraform JSON: its front-end gives no Terraform form for it.", n.Addr)
 		return
 	}
-	body, diags := n.Terraform()
-	s.diags = append(s.diags, diags...)
-	if diags.HasErrors() {
-		return
+	var body any
+	if call, ok := s.calls[n.Addr]; ok {
+		body = call
+	} else {
+		var diags hcl.Diagnostics
+		body, diags = n.Terraform()
+		s.diags = append(s.diags, diags...)
+		if diags.HasErrors() {
+			return
+		}
 	}
 	if n.Kind != config.Variable {
 		var err error
@@ -244,7 +311,11 @@ func (s *synth) node(n *config.Node) {
 	case config.Check:
 		m.checks[n.Name] = obj
 	case config.Module:
-		call := s.module(parentOf(n.Addr)).calls[n.Name]
+		call := m.calls[n.Name]
+		if call == nil {
+			call = map[string]any{}
+			m.calls[n.Name] = call
+		}
 		for k, v := range obj {
 			call[k] = v
 		}
@@ -439,13 +510,30 @@ func passName(abs string) string {
 	return b.String()
 }
 
+// declaredInCall reports whether addr is something inside a module synth
+// writes as a call of its own files.
+func (s *synth) declaredInCall(addr string) bool {
+	for p := range s.calls {
+		if strings.HasPrefix(addr, p+".") || strings.HasPrefix(addr, p+"[") {
+			return true
+		}
+	}
+	return false
+}
+
 // moves writes moved and removed blocks; imports are refused.
 func (s *synth) moves() {
 	root := s.modules[""]
 	for _, mv := range s.cfg.Moved {
+		if s.declaredInCall(mv.From) || s.declaredInCall(mv.To) {
+			continue // the module's own, in its files
+		}
 		root.moved = append(root.moved, map[string]any{"from": mv.From, "to": mv.To})
 	}
 	for _, r := range s.cfg.Removed {
+		if s.declaredInCall(r.From) {
+			continue
+		}
 		root.removed = append(root.removed, map[string]any{"from": r.From, "lifecycle": map[string]any{"destroy": r.Destroy}})
 	}
 	for _, im := range s.cfg.Imports {

@@ -38,7 +38,7 @@ func TestModulesPassValues(t *testing.T) {
 			Terraform: body(`{"path": "out/g", "content": "${module.a.module.b.tether_file.f.sha256}", "depends_on": ["module.a.module.b"]}`)},
 		{Kind: config.Output, Addr: "output.f", Name: "f", Terraform: body(`{"value": "${module.a.module.b.tether_file.f.path} $${literal}"}`)},
 	}}
-	files, diags := Files(cfg)
+	files, diags := Files(cfg, t.TempDir())
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
@@ -93,7 +93,7 @@ func TestRefusals(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, diags := Files(c.cfg)
+			_, diags := Files(c.cfg, t.TempDir())
 			if !diags.HasErrors() || !strings.Contains(diags.Error(), c.want) {
 				t.Errorf("got %v, want an error saying %q", diags, c.want)
 			}
