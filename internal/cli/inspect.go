@@ -14,7 +14,9 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tetherhq/tether/internal/addr"
+	"github.com/tetherhq/tether/internal/backend"
 	"github.com/tetherhq/tether/internal/engine"
+	"github.com/tetherhq/tether/internal/hclconfig"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/protocol"
 	"github.com/tetherhq/tether/internal/secrets"
@@ -285,21 +287,76 @@ func (e *env) state(ctx context.Context, args []string) int {
 		if len(pos) > 0 {
 			return e.errorf("state unlock takes no arguments, but was given %q", strings.Join(pos, " "))
 		}
-		if code := e.checkUnlock(ctx, store, *force); code >= 0 {
+		if code := e.unlock(ctx, store, *force); code != 0 {
 			return code
 		}
-		info, err := store.ForceUnlock(ctx)
-		if err != nil {
-			return e.errorf("%v", err)
-		}
-		if info == nil {
-			fmt.Fprintln(e.stdout, "The state was not locked.")
+		// An init -migrate-state killed mid-way leaves the destination,
+		// the backend the block names now, locked too.
+		other, where, ok := e.changedBackendState(ctx)
+		if !ok {
 			return 0
 		}
-		fmt.Fprintf(e.stdout, "Broke the lock held by %s (pid %d on %s, %s since %s).\n", info.Who, info.PID, info.Host, info.Operation, info.Created.Format("2006-01-02 15:04:05"))
-		return 0
+		defer other.Close()
+		fmt.Fprintf(e.stdout, "The backend block now names %s, which tether init has not set up:\n", where)
+		return e.unlock(ctx, other, *force)
 	}
 	return 1
+}
+
+// unlock breaks the lock of store, unless its holder still runs here.
+func (e *env) unlock(ctx context.Context, store state.Store, force bool) int {
+	if code := e.checkUnlock(ctx, store, force); code >= 0 {
+		return code
+	}
+	info, err := store.ForceUnlock(ctx)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	if info == nil {
+		fmt.Fprintln(e.stdout, "The state was not locked.")
+		return 0
+	}
+	fmt.Fprintf(e.stdout, "Broke the lock held by %s (pid %d on %s, %s since %s).\n", info.Who, info.PID, info.Host, info.Operation, info.Created.Format("2006-01-02 15:04:05"))
+	return 0
+}
+
+// changedBackendState opens the selected workspace's state in the backend
+// the configuration's block names, when that is not the one tether init
+// set up and the state exists there; ok is false otherwise, and when it
+// cannot be opened without init (a setting given to init only).
+func (e *env) changedBackendState(ctx context.Context) (state.Store, string, bool) {
+	if e.src != nil {
+		return nil, "", false
+	}
+	block, diags := hclconfig.Backend(".", hclconfig.Options{Environ: os.Environ()})
+	if diags.HasErrors() {
+		return nil, "", false
+	}
+	var changed *backend.InitRequiredError
+	if _, err := backend.Resolve(stateDir, block); !errors.As(err, &changed) {
+		return nil, "", false
+	}
+	settings, err := backend.FromBlock(block, nil)
+	if err != nil {
+		return nil, "", false
+	}
+	b, err := backend.Open(ctx, stateDir, settings)
+	if err != nil {
+		return nil, "", false
+	}
+	defer b.Close()
+	ws, err := backend.Selected(stateDir)
+	if err != nil {
+		return nil, "", false
+	}
+	if ok, err := b.StateExists(ctx, ws); err != nil || !ok {
+		return nil, "", false
+	}
+	st, err := b.State(ctx, ws)
+	if err != nil {
+		return nil, "", false
+	}
+	return st, b.Describe(), true
 }
 
 // checkUnlock refuses to break a lock whose holder is still running on
