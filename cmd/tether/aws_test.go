@@ -138,29 +138,42 @@ func TestAWSPlatform(t *testing.T) {
 	}
 }
 
-// TestAWSPlatformRefuses checks that what the aws platform cannot deploy
-// is an error naming the resource, never deployed on this machine.
-func TestAWSPlatformRefuses(t *testing.T) {
+// TestAWSPlatformHCL plans *.tf files on the aws platform through the
+// real provider: a store becomes a DynamoDB table whose endpoint is known
+// at plan, and a function that runs a command is an error naming it,
+// never deployed on this machine.
+func TestAWSPlatformHCL(t *testing.T) {
 	tools := synthTools(t)
 	if _, err := os.Stat(filepath.Join(awsMirror, "registry.terraform.io/hashicorp/aws")); err != nil {
 		t.Skipf("the aws platform is planned through the real hashicorp/aws provider, and the filesystem mirror %s does not hold it", awsMirror)
 	}
 	dir := t.TempDir()
-	main := "resource \"tether_function\" \"api\" {\n  command = [\"./server\"]\n}\n"
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(main), 0o644); err != nil {
+	store := "resource \"tether_kv\" \"notes\" {}\n\noutput \"endpoint\" {\n  value = tether_kv.notes.endpoint\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(store), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rc := filepath.Join(t.TempDir(), "terraformrc")
 	if err := os.WriteFile(rc, []byte(fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", awsMirror)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tt := side{name: "tether", bin: tools.tether, dir: dir, env: append(diffEnv(tools), "TF_CLI_CONFIG_FILE="+rc, "AWS_REGION=eu-west-1"), timeout: 10 * time.Minute}
+	env := append(diffEnv(tools), "TF_CLI_CONFIG_FILE="+rc, "TETHER_AWS_REGION=eu-west-1", "TETHER_AWS_PREFIX=shop", "TETHER_AWS_OFFLINE=true",
+		"AWS_ACCESS_KEY_ID=AKIAFAKEFAKEFAKEFAKE", "AWS_SECRET_ACCESS_KEY=fake-secret-never-checked", "AWS_EC2_METADATA_DISABLED=true",
+		"HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "NO_PROXY=")
+	tt := side{name: "tether", bin: tools.tether, dir: dir, env: env, timeout: 10 * time.Minute}
 	r := tt.run("plan", "--platform", "aws", "--no-color")
+	if r.code != 0 || !slices.Equal(created(r.stdout), []string{"aws_dynamodb_table.notes"}) ||
+		!strings.Contains(r.stdout, `+ endpoint = "dynamodb://shop-notes?region=eu-west-1"`) ||
+		!regexp.MustCompile(`hash_key\s+= "key"`).MatchString(r.stdout) {
+		t.Errorf("want a DynamoDB table shop-notes keyed by key, and its endpoint\n%s", r)
+	}
+
+	fn := "resource \"tether_function\" \"api\" {\n  command = [\"./server\"]\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(fn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = tt.run("plan", "--platform", "aws", "--no-color")
 	if r.code != 1 || !strings.Contains(r.stderr, "Error: main.tf:1:1: Not available on AWS") ||
 		!strings.Contains(r.stderr, "tether_function.api: a tether_function that runs a command on this machine") {
 		t.Errorf("want an error naming tether_function.api at main.tf:1:1\n%s", r)
-	}
-	if _, err := os.Stat(filepath.Join(dir, ".tether", "state.db")); err == nil {
-		t.Errorf("the refused plan opened state")
 	}
 }
