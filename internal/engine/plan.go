@@ -319,7 +319,8 @@ func (e *Engine) configure(ctx context.Context, p *Planned, n *node) hcl.Diagnos
 	if diags.HasErrors() {
 		return diags
 	}
-	known, d := e.configureProvider(ctx, n.addr, n.cfg, n.prov.(*redacting), v)
+	rp := redactingOf(&n.prov)
+	known, d := e.configureProvider(ctx, n.addr, n.cfg, rp, v)
 	if !known {
 		// Configured again during apply, once the values are known, or
 		// with the ephemeral values opened for the apply: those of the
@@ -1313,7 +1314,9 @@ func (e *Engine) configureEach(ctx context.Context, p *Planned, n *node) hcl.Dia
 		if d.HasErrors() {
 			return diags
 		}
-		known, d := e.configureProvider(ctx, n.addr+ks, n.cfg, prov.(*redacting), v)
+		rp := redactingOf(&prov)
+		n.provs[ks] = prov
+		known, d := e.configureProvider(ctx, n.addr+ks, n.cfg, rp, v)
 		if !known {
 			n.configUnknown = true
 		}

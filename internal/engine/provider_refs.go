@@ -39,6 +39,17 @@ func withRedaction(p provider.Provider) *redacting {
 	return &redacting{Provider: p, set: &redact.Set{}}
 }
 
+// redactingOf is the redacting provider *p is, wrapping it (and storing
+// the wrapper in *p) if it is not one yet.
+func redactingOf(p *provider.Provider) *redacting {
+	if rp, ok := (*p).(*redacting); ok {
+		return rp
+	}
+	rp := withRedaction(*p)
+	*p = rp
+	return rp
+}
+
 // configureProvider validates and configures one provider instance with
 // a configuration evaluated from node n, resolving its references first.
 // It reports whether the configuration was wholly known.
