@@ -101,6 +101,16 @@ func (m *module) terraformCall(n *config.Node, b *hcl.Block, dir string) func() 
 		if !ok {
 			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot synthesise JSON syntax", Detail: fmt.Sprintf("%s is written in Terraform's JSON syntax already; synth writes configurations of *.tf files.", n.Addr), Subject: n.DeclRange.Ptr()}}
 		}
+		if a, ok := sb.Attributes["source"]; ok {
+			if v, d := a.Expr.Value(nil); d.HasErrors() || v.Type() != cty.String || v.IsNull() {
+				return nil, hcl.Diagnostics{{
+					Severity: hcl.DiagError,
+					Summary:  "Cannot synthesise a module call",
+					Detail:   fmt.Sprintf("The source of %s is the expression %s, which Tether evaluates when it installs the module; Terraform takes only a literal source. Write the source out to synthesise the call.", n.Addr, text(a.Expr.Range(), src)),
+					Subject:  a.Expr.Range().Ptr(),
+				}}
+			}
+		}
 		body, diags := bodyJSON(sb, moduleArgs, src)
 		if s, ok := body["source"].(string); ok && isLocalSource(s) {
 			abs, err := filepath.Abs(dir)
