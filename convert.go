@@ -84,6 +84,18 @@ type builder struct {
 	// resolving takes the arguments a Resolve method was given as the
 	// plain values they hold: it converts what Resolve returns.
 	resolving bool
+	// set lists the top-level arguments given with tether.Set, which a
+	// required field left unset does not miss.
+	set map[string]bool
+}
+
+// setNames lists the arguments sets give, for builder.set.
+func setNames(sets []setOpt) map[string]bool {
+	m := map[string]bool{}
+	for _, s := range sets {
+		m[s.name] = true
+	}
+	return m
 }
 
 func (b *builder) errorf(summary, format string, args ...any) {
@@ -177,6 +189,13 @@ func (b *builder) value(rv reflect.Value, path string, depth int) *tmpl {
 		return nullTmpl
 	}
 	switch rv.Type() {
+	case numberType:
+		v, err := rv.Interface().(Number).ctyNumber()
+		if err != nil {
+			b.errorf("Invalid number", "%s was given an invalid number at %s: %s.", b.where, displayPath(path), err)
+			return nullTmpl
+		}
+		return known(v)
 	case bigFloatType:
 		f := rv.Interface().(big.Float)
 		if f.IsInf() {
@@ -253,12 +272,15 @@ func (b *builder) value(rv reflect.Value, path string, depth int) *tmpl {
 			switch {
 			case f.computed:
 				continue
-			case f.required && nilable(fv) && fv.IsNil():
+			case f.required && (nilable(fv) && fv.IsNil() || fv.Type() == numberType && fv.IsZero()):
+				if path == "" && b.set[f.name] {
+					continue
+				}
 				in := ""
 				if path != "" {
 					in = " in " + displayPath(path)
 				}
-				b.errorf(fmt.Sprintf("Missing required field %s", f.goName), "%s needs %s (the argument %s)%s, but it is nil.", b.where, f.goName, f.name, in)
+				b.errorf(fmt.Sprintf("Missing required field %s", f.goName), "%s needs %s (the argument %s)%s, but it is %s.", b.where, f.goName, f.name, in, unsetWord(fv))
 				continue
 			case f.optional && fv.IsZero():
 				continue
@@ -270,6 +292,14 @@ func (b *builder) value(rv reflect.Value, path string, depth int) *tmpl {
 	}
 	b.errorf("Unsupported value", "%s was given a %s at %s, which has no Terraform equivalent.", b.where, rv.Type(), displayPath(path))
 	return nullTmpl
+}
+
+// unsetWord is what a required field left unset holds, for messages.
+func unsetWord(v reflect.Value) string {
+	if v.Type() == numberType {
+		return "the zero Number (no number; set one with tether.Int, tether.Float or tether.ParseNumber)"
+	}
+	return "nil"
 }
 
 func nilable(v reflect.Value) bool {

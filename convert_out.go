@@ -44,6 +44,7 @@ func (e outError) Unwrap() error { return e.PathError }
 var (
 	bigFloatType = reflect.TypeFor[big.Float]()
 	bigIntType   = reflect.TypeFor[big.Int]()
+	numberType   = reflect.TypeFor[Number]()
 )
 
 func fromCtyAt(v cty.Value, dst reflect.Value, path cty.Path) error {
@@ -65,6 +66,13 @@ func fromCtyAt(v cty.Value, dst reflect.Value, path cty.Path) error {
 		return path.NewErrorf("%s cannot receive a value: functions given to Apply get plain values, so use %s's type argument instead", t, t)
 	case t == bigFloatType || t == bigIntType:
 		return fromCtyBig(v, dst, path)
+	case t == numberType:
+		n, err := numberAt(v, path)
+		if err != nil {
+			return err
+		}
+		dst.Set(reflect.ValueOf(BigNumber(n)))
+		return nil
 	}
 	switch t.Kind() {
 	case reflect.Interface:

@@ -66,6 +66,10 @@ func typeOf(t reflect.Type, resolved bool) cty.Type {
 	if resolved && t.Implements(refHolderType) {
 		return typeOf(zeroRef(t).refElem(), true)
 	}
+	switch t {
+	case numberType, bigFloatType, bigIntType:
+		return cty.Number
+	}
 	switch t.Kind() {
 	case reflect.String:
 		return cty.String

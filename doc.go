@@ -8,7 +8,7 @@
 //
 //	func main() {
 //		tether.Main(func(s *tether.Stack) error {
-//			suffix := builtin.NewRandom(s, "suffix", builtin.RandomArgs{Length: 6})
+//			suffix := builtin.NewRandom(s, "suffix", builtin.RandomArgs{Length: tether.Int(6)})
 //			builtin.NewFile(s, "hello", builtin.FileArgs{
 //				Path:    "out/hello.txt",
 //				Content: fmt.Sprintf("hello %s\n", suffix.Result()),
@@ -18,6 +18,12 @@
 //	}
 //
 // `go run . up` then deploys it, like `tether up` on a folder of *.tf files.
+//
+// Required fields of an args struct are plain values. An optional string
+// or bool is a pointer, nil when unset: String and Bool make one, so that
+// HTTP: tether.Bool(false) sends false over a provider's default of true.
+// Numbers are Number, exact at any size, whose zero value is unset; Int,
+// Uint, Float, BigNumber and ParseNumber make one.
 //
 // Attribute getters return Output values, known once the resource is
 // planned or created. An Output's String form is a token that can be

@@ -322,8 +322,9 @@ func refArg(info *reference) (cty.Value, *hcl.Diagnostic) {
 // fields of the value the reference resolves to: a reference to a struct
 // passed where the struct is expected. Each field must accept references:
 // a field declared as tether.Reference[F] gets a reference to that field,
-// and a string field tagged `tether:"..."` (as in the argument structs of
-// generated bindings, which only the SDK reads) gets its String form; a
+// and a string or *string field tagged `tether:"..."` (as in the argument
+// structs of generated bindings, which only the SDK reads) gets its String
+// form; a
 // nested struct field whose fields all do is filled the same way. Any
 // other field is an error that names it.
 func (r Reference[T]) Fields() T {
@@ -369,7 +370,11 @@ func coerceFields(dst reflect.Value, r *refs.Ref, pos hcl.Range, root, path stri
 			fv.Set(zeroRef(ft).withInfo(realInfo(fr, pos)))
 		case ft.Kind() == reflect.String && tagged:
 			fv.SetString(tokenFor(realInfo(fr, pos).lazy))
-		case ft.Kind() == reflect.Struct && !ft.Implements(lazyHolderType):
+		case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.String && tagged:
+			// An optional string field of generated bindings.
+			tok := tokenFor(realInfo(fr, pos).lazy)
+			fv.Set(reflect.ValueOf(&tok).Convert(ft))
+		case ft.Kind() == reflect.Struct && ft != numberType && !ft.Implements(lazyHolderType):
 			if d := coerceFields(fv, fr, pos, root, path+"."+f.goName); d != nil {
 				return d
 			}

@@ -108,9 +108,10 @@ func (s setOpt) applyInvoke(o *options)   { o.sets = append(o.sets, s) }
 
 // Set sets the argument name (its schema name, such as delay_ms) to value,
 // over what the args struct says. It is for what a typed field cannot
-// hold: a lazy value of a type other than string (an Output[float64] for a
-// number), or an explicit zero for an optional argument whose default is
-// not zero.
+// hold: a lazy value of a type other than string (an Output[int64] or an
+// Output[tether.Number] for a number). A required field it gives may be
+// left unset in the args struct. Zero values need no Set: an optional
+// field takes them (tether.Bool(false), tether.Int(0)).
 func Set(name string, value any) ResourceOrInvokeOption {
 	return setOpt{name: name, value: value, pos: caller(1)}
 }
@@ -175,7 +176,7 @@ func declare(scope Scope, pos hcl.Range, t *Type, kind constructKind, id string,
 		return c
 	}
 	c.schema = schema
-	b := &builder{where: t.Func, pos: pos, want: st}
+	b := &builder{where: t.Func, pos: pos, want: st, set: setNames(o.sets)}
 	tm := b.value(reflect.ValueOf(args), "", 0)
 	tm = st.applySets(b, tm, o.sets, schema.Block)
 	deps := st.dependsOn(o.dependsOn, t.Func)
@@ -567,7 +568,7 @@ func Invoke(scope Scope, t *Type, args any, res any, opts ...InvokeOption) error
 	if diag != nil {
 		return errorAt(pos, diag.Summary, diag.Detail)
 	}
-	b := &builder{where: t.Func, pos: pos, want: st, noLazy: true}
+	b := &builder{where: t.Func, pos: pos, want: st, noLazy: true, set: setNames(o.sets)}
 	tm := b.value(reflect.ValueOf(args), "", 0)
 	tm = st.applySets(b, tm, o.sets, schema.Block)
 	if len(b.refsAt) > 0 {

@@ -78,7 +78,13 @@ func (p *program) outputs(build func(*tether.Stack) error) map[string]any {
 // check positions without counting lines.
 func lineOf(t *testing.T, marker string) int {
 	t.Helper()
-	f, err := os.Open(thisFile)
+	return lineIn(t, thisFile, marker)
+}
+
+// lineIn is lineOf for another file of this package.
+func lineIn(t *testing.T, file, marker string) int {
+	t.Helper()
+	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +104,7 @@ var thisFile, _ = filepath.Abs("sdk_test.go")
 func TestTokensInSprintfAndConcatenation(t *testing.T) {
 	p := newProgram(t)
 	build := func(s *tether.Stack) error {
-		r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: 12})
+		r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: tether.Int(12)})
 		builtin.NewFile(s, "concat", builtin.FileArgs{Path: "concat.txt", Content: "<" + r.Result().String() + ">"})
 		builtin.NewFile(s, "sprintf", builtin.FileArgs{
 			Path:    "sprintf.txt",
@@ -184,7 +190,7 @@ func TestOutputChains(t *testing.T) {
 func TestDependsOnOrdersResources(t *testing.T) {
 	p := newProgram(t)
 	build := func(s *tether.Stack) error {
-		slow := builtin.NewValue(s, "slow", builtin.ValueArgs{Input: "a", DelayMs: 400})
+		slow := builtin.NewValue(s, "slow", builtin.ValueArgs{Input: "a", DelayMs: tether.Int(400)})
 		a := builtin.NewFile(s, "a", builtin.FileArgs{Path: "a.txt", Content: tether.Apply(slow.Output(), func(v any) string { return fmt.Sprint(v) }).String()})
 		builtin.NewFile(s, "b", builtin.FileArgs{Path: "b.txt", Content: "b"}, tether.DependsOn(a))
 		builtin.NewFile(s, "c", builtin.FileArgs{Path: "c.txt", Content: "c"})
@@ -317,8 +323,8 @@ func TestDuplicateIDsNameBothCallSites(t *testing.T) {
 	build := func(s *tether.Stack) error {
 		builtin.NewFile(s, "same", builtin.FileArgs{Path: "a", Content: "a"}) // first-same
 		c := tether.NewComponent(s, "comp")
-		builtin.NewFile(c, "same", builtin.FileArgs{Path: "b", Content: "b"}) // fine: another scope
-		builtin.NewRandom(s, "same", builtin.RandomArgs{Length: 3})           // second-same
+		builtin.NewFile(c, "same", builtin.FileArgs{Path: "b", Content: "b"})   // fine: another scope
+		builtin.NewRandom(s, "same", builtin.RandomArgs{Length: tether.Int(3)}) // second-same
 		return nil
 	}
 	code, _, stderr := p.run(build, "plan")
@@ -410,7 +416,7 @@ func TestMistakesAtTheUsersLine(t *testing.T) {
 			return nil
 		}},
 		{"Output formatted with %d", "bad-verb", "Output formatted with %5.1f", func(s *tether.Stack) error {
-			r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: 3})
+			r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: tether.Int(3)})
 			builtin.NewFile(s, "f", builtin.FileArgs{Path: "f.txt", Content: fmt.Sprintf("%5.1f", r.Length())}) // bad-verb
 			return nil
 		}},
@@ -421,22 +427,22 @@ func TestMistakesAtTheUsersLine(t *testing.T) {
 			return nil
 		}},
 		{"token upper-cased", "token-upper", "Token changed by a string operation", func(s *tether.Stack) error {
-			r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: 3})
+			r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: tether.Int(3)})
 			builtin.NewFile(s, "f", builtin.FileArgs{Path: "f.txt", Content: strings.ToUpper(r.Result().String())}) // token-upper
 			return nil
 		}},
 		{"token sliced", "token-slice", "the token of tether_random.r.result, made at sdk_test.go:", func(s *tether.Stack) error {
-			r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: 3})
+			r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: tether.Int(3)})
 			builtin.NewFile(s, "f", builtin.FileArgs{Path: "f.txt", Content: r.Result().String()[2:]}) // token-slice
 			return nil
 		}},
 		{"token cut short", "token-short", `holds a piece of a token ("${tet")`, func(s *tether.Stack) error {
-			r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: 3})
+			r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: tether.Int(3)})
 			s.Export("x", "id-"+r.Result().String()[:5]) // token-short
 			return nil
 		}},
 		{"token replaced", "token-replace", "tether.Apply(out, strings.ToUpper)", func(s *tether.Stack) error {
-			r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: 3})
+			r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: tether.Int(3)})
 			env := map[string]string{"X": strings.Replace(r.Result().String(), ":", "-", 1)}
 			builtin.NewFunction(s, "fn", builtin.FunctionArgs{Command: []string{"true"}, Env: env}) // token-replace
 			return nil
@@ -505,7 +511,7 @@ func TestValueFromAnotherStack(t *testing.T) {
 func TestSensitiveExport(t *testing.T) {
 	p := newProgram(t)
 	build := func(s *tether.Stack) error {
-		r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: 4})
+		r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: tether.Int(4)})
 		s.Export("secret", r.Result(), tether.Sensitive())
 		return nil
 	}
@@ -520,7 +526,7 @@ func TestSensitiveExport(t *testing.T) {
 func TestNestedBlocks(t *testing.T) {
 	p := newProgram(t)
 	build := func(s *tether.Stack) error {
-		r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: 5})
+		r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: tether.Int(5)})
 		b := builtin.NewBundle(s, "b", builtin.BundleArgs{Dir: "bundle", File: []builtin.BundleFile{
 			{Path: "one.txt", Content: "one " + r.Result().String() + "\n", Header: map[string]builtin.BundleFileHeader{"Owner": {Value: "me"}}},
 			{Path: "two.txt", Content: "two\n"},
@@ -553,7 +559,7 @@ func TestValGathers(t *testing.T) {
 		Right string                `tether:"right"`
 	}
 	build := func(s *tether.Stack) error {
-		r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: 4})
+		r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: tether.Int(4)})
 		both := tether.Val(pair{Left: r.Result(), Right: "fixed"})
 		s.Export("pair", both)
 		return nil
@@ -592,7 +598,7 @@ func TestDetailedExitCodeUnderGoRun(t *testing.T) {
 	}
 	p := newProgram(t)
 	build := func(s *tether.Stack) error {
-		builtin.NewRandom(s, "r", builtin.RandomArgs{Length: 3})
+		builtin.NewRandom(s, "r", builtin.RandomArgs{Length: tether.Int(3)})
 		return nil
 	}
 	code, _, stderr := p.run(build, "plan", "--detailed-exitcode")

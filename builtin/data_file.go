@@ -5,7 +5,7 @@ package builtin
 import "github.com/tetherhq/tether"
 
 // GetFileArgs are the arguments of the tether_file data source, for GetFile and
-// GetFileOutput. An optional field left at its zero value is not set.
+// GetFileOutput. An optional field left nil (a Number left zero) is not set.
 type GetFileArgs struct {
 	// Path of the file to read, relative to the working directory unless absolute. Required.
 	Path string `tether:"path,required"`

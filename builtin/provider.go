@@ -7,7 +7,7 @@ import "github.com/tetherhq/tether"
 // ProviderArgs configure the tether provider.
 type ProviderArgs struct {
 	// Folder where the local runtime keeps process files, logs, routes and stored data, one subfolder per resource. Relative to the working directory (the configuration folder for tether) unless absolute. Defaults to ".tether/runtime". Optional.
-	RuntimeDir string `tether:"runtime_dir"`
+	RuntimeDir *string `tether:"runtime_dir"`
 }
 
 // NewProvider configures the tether provider for every resource and data

@@ -12,10 +12,11 @@ type Bundle struct {
 }
 
 // BundleArgs are the arguments of NewBundle. Required fields come first; an
-// optional field left at its zero value is not set. A string field takes
-// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs;
-// and a tether.Reference[string]'s String(), on its own (references to
-// other types go in with tether.Set).
+// optional field left nil (a Number left zero) is not set, and any value
+// given is set, zero included: tether.Bool(false), tether.String(""),
+// tether.Int(0). A string field takes lazy strings as well: an Output's
+// String(), or fmt.Sprintf with Outputs; and a tether.Reference[string]'s
+// String(), on its own (lazy values of other types go in with tether.Set).
 type BundleArgs struct {
 	// Folder the files are written in, relative to the working directory unless absolute. Changing it replaces the bundle. Required.
 	Dir string `tether:"dir,required"`
@@ -46,8 +47,8 @@ func (r *Bundle) File() tether.Output[[]BundleFile] {
 }
 
 // FileCount returns file_count: How many files the bundle holds.
-func (r *Bundle) FileCount() tether.Output[float64] {
-	return tether.Attr[float64](r, "file_count")
+func (r *Bundle) FileCount() tether.Output[tether.Number] {
+	return tether.Attr[tether.Number](r, "file_count")
 }
 
 // ID returns id: The folder, as given.

@@ -12,10 +12,11 @@ type File struct {
 }
 
 // FileArgs are the arguments of NewFile. Required fields come first; an
-// optional field left at its zero value is not set. A string field takes
-// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs;
-// and a tether.Reference[string]'s String(), on its own (references to
-// other types go in with tether.Set).
+// optional field left nil (a Number left zero) is not set, and any value
+// given is set, zero included: tether.Bool(false), tether.String(""),
+// tether.Int(0). A string field takes lazy strings as well: an Output's
+// String(), or fmt.Sprintf with Outputs; and a tether.Reference[string]'s
+// String(), on its own (lazy values of other types go in with tether.Set).
 type FileArgs struct {
 	// Content of the file. Required.
 	Content string `tether:"content,required"`
@@ -23,7 +24,7 @@ type FileArgs struct {
 	Path string `tether:"path,required"`
 
 	// Permission bits of the file as an octal string, such as "0600". Defaults to "0644". Optional: when unset, the provider computes it.
-	FilePermission string `tether:"file_permission"`
+	FilePermission *string `tether:"file_permission"`
 }
 
 // NewFile declares a tether_file resource with the given id, which must be unique

@@ -16,24 +16,25 @@ type Function struct {
 }
 
 // FunctionArgs are the arguments of NewFunction. Required fields come first; an
-// optional field left at its zero value is not set. A string field takes
-// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs;
-// and a tether.Reference[string]'s String(), on its own (references to
-// other types go in with tether.Set).
+// optional field left nil (a Number left zero) is not set, and any value
+// given is set, zero included: tether.Bool(false), tether.String(""),
+// tether.Int(0). A string field takes lazy strings as well: an Output's
+// String(), or fmt.Sprintf with Outputs; and a tether.Reference[string]'s
+// String(), on its own (lazy values of other types go in with tether.Set).
 type FunctionArgs struct {
 	// The executable and its arguments. An executable without a slash is looked up on PATH; one with a slash is relative to dir. Changing it restarts the process. Required.
 	Command []string `tether:"command,required"`
 
 	// Working directory of the process, relative to the configuration folder unless absolute. Defaults to the configuration folder. Optional.
-	Dir string `tether:"dir"`
+	Dir *string `tether:"dir"`
 	// Environment variables set for the process. Besides them it gets only PATH, HOME, TMPDIR and the locale (LANG, LANGUAGE, LC_*, TZ) from Tether's environment. Changing them restarts the process. Optional.
 	Env map[string]string `tether:"env"`
 	// Whether the process serves HTTP: it must then listen on 127.0.0.1 at the port given in its PORT environment variable, and up waits until it does. Defaults to true. Optional: when unset, the provider computes it.
-	HTTP bool `tether:"http"`
+	HTTP *bool `tether:"http"`
 	// The port passed as PORT, from 1 to 65535. Chosen by the system when not given, and kept across restarts while it is free. Optional: when unset, the provider computes it.
-	Port float64 `tether:"port"`
+	Port tether.Number `tether:"port"`
 	// How long up waits for the process to listen, as a Go duration such as "30s". Defaults to "15s". Optional.
-	StartTimeout string `tether:"start_timeout"`
+	StartTimeout *string `tether:"start_timeout"`
 }
 
 // NewFunction declares a tether_function resource with the given id, which must be unique
@@ -88,13 +89,13 @@ func (r *Function) LogFile() tether.Output[string] {
 }
 
 // Pid returns pid: Process id; null once the process has ended outside Tether.
-func (r *Function) Pid() tether.Output[float64] {
-	return tether.Attr[float64](r, "pid")
+func (r *Function) Pid() tether.Output[tether.Number] {
+	return tether.Attr[tether.Number](r, "pid")
 }
 
 // Port returns port, described at FunctionArgs.Port.
-func (r *Function) Port() tether.Output[float64] {
-	return tether.Attr[float64](r, "port")
+func (r *Function) Port() tether.Output[tether.Number] {
+	return tether.Attr[tether.Number](r, "port")
 }
 
 // StartTimeout returns start_timeout, described at FunctionArgs.StartTimeout.

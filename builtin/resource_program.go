@@ -12,13 +12,14 @@ type Program struct {
 }
 
 // ProgramArgs are the arguments of NewProgram. Required fields come first; an
-// optional field left at its zero value is not set. A string field takes
-// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs;
-// and a tether.Reference[string]'s String(), on its own (references to
-// other types go in with tether.Set).
+// optional field left nil (a Number left zero) is not set, and any value
+// given is set, zero included: tether.Bool(false), tether.String(""),
+// tether.Int(0). A string field takes lazy strings as well: an Output's
+// String(), or fmt.Sprintf with Outputs; and a tether.Reference[string]'s
+// String(), on its own (lazy values of other types go in with tether.Set).
 type ProgramArgs struct {
 	// Path of the executable to copy instead of the one running the provider, relative to the working folder: `tether synth` writes a Go program beside the Terraform JSON and names it here, so that Terraform's provider runs the program's closures. Optional.
-	Source string `tether:"source"`
+	Source *string `tether:"source"`
 }
 
 // NewProgram declares a tether_program resource with the given id, which must be unique

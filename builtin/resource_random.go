@@ -12,16 +12,17 @@ type Random struct {
 }
 
 // RandomArgs are the arguments of NewRandom. Required fields come first; an
-// optional field left at its zero value is not set. A string field takes
-// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs;
-// and a tether.Reference[string]'s String(), on its own (references to
-// other types go in with tether.Set).
+// optional field left nil (a Number left zero) is not set, and any value
+// given is set, zero included: tether.Bool(false), tether.String(""),
+// tether.Int(0). A string field takes lazy strings as well: an Output's
+// String(), or fmt.Sprintf with Outputs; and a tether.Reference[string]'s
+// String(), on its own (lazy values of other types go in with tether.Set).
 type RandomArgs struct {
 	// Number of characters to generate, from 1 to 4096. Changing it generates a new string. Required.
-	Length float64 `tether:"length,required"`
+	Length tether.Number `tether:"length,required"`
 
 	// Characters to draw from. Defaults to the 62 ASCII letters and digits. Changing it generates a new string. Optional: when unset, the provider computes it.
-	Characters string `tether:"characters"`
+	Characters *string `tether:"characters"`
 	// Arbitrary values whose change generates a new string. Optional.
 	Keepers map[string]string `tether:"keepers"`
 }
@@ -53,8 +54,8 @@ func (r *Random) Keepers() tether.Output[map[string]string] {
 }
 
 // Length returns length, described at RandomArgs.Length.
-func (r *Random) Length() tether.Output[float64] {
-	return tether.Attr[float64](r, "length")
+func (r *Random) Length() tether.Output[tether.Number] {
+	return tether.Attr[tether.Number](r, "length")
 }
 
 // Result returns result: The generated string.

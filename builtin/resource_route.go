@@ -12,10 +12,11 @@ type Route struct {
 }
 
 // RouteArgs are the arguments of NewRoute. Required fields come first; an
-// optional field left at its zero value is not set. A string field takes
-// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs;
-// and a tether.Reference[string]'s String(), on its own (references to
-// other types go in with tether.Set).
+// optional field left nil (a Number left zero) is not set, and any value
+// given is set, zero included: tether.Bool(false), tether.String(""),
+// tether.Int(0). A string field takes lazy strings as well: an Output's
+// String(), or fmt.Sprintf with Outputs; and a tether.Reference[string]'s
+// String(), on its own (lazy values of other types go in with tether.Set).
 type RouteArgs struct {
 	// GET, POST, PUT, DELETE, PATCH, HEAD, OPTIONS, or ANY for every method. Changing it replaces the route. Required.
 	Method string `tether:"method,required"`

@@ -16,13 +16,14 @@ type Router struct {
 }
 
 // RouterArgs are the arguments of NewRouter. Required fields come first; an
-// optional field left at its zero value is not set. A string field takes
-// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs;
-// and a tether.Reference[string]'s String(), on its own (references to
-// other types go in with tether.Set).
+// optional field left nil (a Number left zero) is not set, and any value
+// given is set, zero included: tether.Bool(false), tether.String(""),
+// tether.Int(0). A string field takes lazy strings as well: an Output's
+// String(), or fmt.Sprintf with Outputs; and a tether.Reference[string]'s
+// String(), on its own (lazy values of other types go in with tether.Set).
 type RouterArgs struct {
 	// Port on 127.0.0.1, from 1 to 65535; a port in use is an error. Chosen by the system when not given, and kept across restarts while it is free. Changing it restarts the server. Optional: when unset, the provider computes it.
-	Port float64 `tether:"port"`
+	Port tether.Number `tether:"port"`
 }
 
 // NewRouter declares a tether_router resource with the given id, which must be unique
@@ -95,13 +96,13 @@ func (r *Router) LogFile() tether.Output[string] {
 }
 
 // Pid returns pid: Process id; null once the process has ended outside Tether.
-func (r *Router) Pid() tether.Output[float64] {
-	return tether.Attr[float64](r, "pid")
+func (r *Router) Pid() tether.Output[tether.Number] {
+	return tether.Attr[tether.Number](r, "pid")
 }
 
 // Port returns port, described at RouterArgs.Port.
-func (r *Router) Port() tether.Output[float64] {
-	return tether.Attr[float64](r, "port")
+func (r *Router) Port() tether.Output[tether.Number] {
+	return tether.Attr[tether.Number](r, "port")
 }
 
 // URL returns url: http://127.0.0.1:PORT, where the router listens. Runtime code may read it (a captured property).

@@ -12,10 +12,11 @@ type Tester struct {
 }
 
 // TesterArgs are the arguments of NewTester. Required fields come first; an
-// optional field left at its zero value is not set. A string field takes
-// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs;
-// and a tether.Reference[string]'s String(), on its own (references to
-// other types go in with tether.Set).
+// optional field left nil (a Number left zero) is not set, and any value
+// given is set, zero included: tether.Bool(false), tether.String(""),
+// tether.Int(0). A string field takes lazy strings as well: an Output's
+// String(), or fmt.Sprintf with Outputs; and a tether.Reference[string]'s
+// String(), on its own (lazy values of other types go in with tether.Set).
 type TesterArgs struct {
 	// Environment variables set for every test, such as the captured properties they read: env = { TETHER_ROUTER_MAIN_URL = tether_router.main.url }. Optional.
 	Env map[string]string `tether:"env"`
@@ -67,5 +68,5 @@ type TesterTest struct {
 	// Environment variables for this test, on top of the tester's env. Optional.
 	Env map[string]string `tether:"env"`
 	// How long the test may run, as a Go duration such as "30s"; it fails when it runs longer. Defaults to "1m". Optional.
-	Timeout string `tether:"timeout"`
+	Timeout *string `tether:"timeout"`
 }

@@ -12,13 +12,14 @@ type Value struct {
 }
 
 // ValueArgs are the arguments of NewValue. Required fields come first; an
-// optional field left at its zero value is not set. A string field takes
-// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs;
-// and a tether.Reference[string]'s String(), on its own (references to
-// other types go in with tether.Set).
+// optional field left nil (a Number left zero) is not set, and any value
+// given is set, zero included: tether.Bool(false), tether.String(""),
+// tether.Int(0). A string field takes lazy strings as well: an Output's
+// String(), or fmt.Sprintf with Outputs; and a tether.Reference[string]'s
+// String(), on its own (lazy values of other types go in with tether.Set).
 type ValueArgs struct {
 	// Milliseconds to wait on create and update, from 0 to 600000, to behave like a slow remote API. Optional.
-	DelayMs float64 `tether:"delay_ms"`
+	DelayMs tether.Number `tether:"delay_ms"`
 	// Any value. Optional.
 	Input any `tether:"input"`
 }
@@ -35,8 +36,8 @@ func NewValue(scope tether.Scope, id string, args ValueArgs, opts ...tether.Reso
 var typeValue = &tether.Type{Provider: "tether", Source: "registry.terraform.io/tetherhq/tether", Name: "tether_value", Func: "builtin.NewValue"}
 
 // DelayMs returns delay_ms, described at ValueArgs.DelayMs.
-func (r *Value) DelayMs() tether.Output[float64] {
-	return tether.Attr[float64](r, "delay_ms")
+func (r *Value) DelayMs() tether.Output[tether.Number] {
+	return tether.Attr[tether.Number](r, "delay_ms")
 }
 
 // ID returns id: Random identifier assigned at creation.

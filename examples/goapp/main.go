@@ -37,7 +37,7 @@ func NewSite(scope tether.Scope, id string, args SiteArgs) *Site {
 
 func main() {
 	tether.Main(func(s *tether.Stack) error {
-		suffix := builtin.NewRandom(s, "suffix", builtin.RandomArgs{Length: 8})
+		suffix := builtin.NewRandom(s, "suffix", builtin.RandomArgs{Length: tether.Int(8)})
 		greeting := builtin.NewFile(s, "greeting", builtin.FileArgs{
 			Path:    "out/greeting.txt",
 			Content: "Hello, world-" + suffix.Result().String() + "!\n",
@@ -55,7 +55,7 @@ func main() {
 		builtin.NewFile(s, "summary", builtin.FileArgs{
 			Path:           "out/summary.txt",
 			Content:        fmt.Sprintf("%swords: %v\nsettings: %v\n", readback.Content(), words, settings.ID()),
-			FilePermission: "0600",
+			FilePermission: tether.String("0600"),
 		})
 
 		s.Export("greeting_path", greeting.Path())

@@ -30,6 +30,10 @@
 //   - A file name ending in a GOOS, a GOARCH or _test gets a trailing
 //     underscore, so the go command does not read it as a build constraint.
 //
+// Fields get their Go types from FieldType, the one rule for every
+// binding: optional strings and bools are pointers (nil is unset, any value
+// is sent), numbers are the exact tether.Number, required fields are plain.
+//
 // Large providers are split by the first word after the provider prefix
 // (aws_s3_bucket goes to package s3 as Bucket) so that a program compiles
 // only the groups it imports; see Split.

@@ -364,7 +364,7 @@ func (g *generator) structBody(w *writer, name string, fields []*field) {
 		first = false
 		for _, f := range group {
 			w.comment("", fieldDoc(f))
-			w.p("\t%s %s %s\n", f.goName, f.goType, f.tag())
+			w.p("\t%s %s %s\n", f.goName, f.argType, f.tag())
 		}
 	}
 	w.p("}\n")
@@ -458,10 +458,11 @@ func (g *generator) resourceFile(e *entry) []byte {
 	w.p("type %s struct {\n\ttether.Resource\n}\n\n", x)
 
 	w.p("// %sArgs are the arguments of New%s. Required fields come first; an\n", x, x)
-	w.p("// optional field left at its zero value is not set. A string field takes\n")
-	w.p("// lazy strings as well: an Output's String(), or fmt.Sprintf with Outputs;\n")
-	w.p("// and a tether.Reference[string]'s String(), on its own (references to\n")
-	w.p("// other types go in with tether.Set).\n")
+	w.p("// optional field left nil (a Number left zero) is not set, and any value\n")
+	w.p("// given is set, zero included: tether.Bool(false), tether.String(\"\"),\n")
+	w.p("// tether.Int(0). A string field takes lazy strings as well: an Output's\n")
+	w.p("// String(), or fmt.Sprintf with Outputs; and a tether.Reference[string]'s\n")
+	w.p("// String(), on its own (lazy values of other types go in with tether.Set).\n")
 	g.structBody(&w, x+"Args", inputs(fields))
 
 	w.p("\n// New%s declares a %s resource with the given id, which must be unique\n", x, e.name)
@@ -598,7 +599,7 @@ func (g *generator) dataFile(e *entry) []byte {
 	fields := tn.blockFields(x, e.schema.Block)
 	desc := e.schema.Block.Description
 
-	w.p("// %sArgs are the arguments of the %s data source, for %s and\n// %sOutput. An optional field left at its zero value is not set.\n", x, e.name, x, x)
+	w.p("// %sArgs are the arguments of the %s data source, for %s and\n// %sOutput. An optional field left nil (a Number left zero) is not set.\n", x, e.name, x, x)
 	g.structBody(&w, x+"Args", inputs(fields))
 
 	w.p("\n// %sResult is what the %s data source returns.\n", x, e.name)

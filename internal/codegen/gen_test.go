@@ -111,10 +111,10 @@ func TestRenames(t *testing.T) {
 		all += c
 	}
 	for _, want := range []string{
-		"\tFooBar float64 `tether:\"foo__bar\"`", // foo__bar sorts first
-		"\tFooBar2 string `tether:\"foo_bar\"`",
-		"\tType string `tether:\"type\"`", // keywords need no rename
-		"\tFunc bool `tether:\"func\"`",
+		"\tFooBar tether.Number `tether:\"foo__bar\"`", // foo__bar sorts first
+		"\tFooBar2 *string `tether:\"foo_bar\"`",
+		"\tType *string `tether:\"type\"`", // keywords need no rename
+		"\tFunc *bool `tether:\"func\"`",
 		"\tX3d []map[string]string `tether:\"3d\"`",
 		"func (r *Thing) Resource2() tether.Output[string]", // the embedded field is Resource
 		"func (d *GetThingResultOutput) DataSource2() tether.Output[string]",
@@ -126,9 +126,9 @@ func TestRenames(t *testing.T) {
 		"type GetThing2 struct",                                        // x_get_thing: the data source x_thing is GetThing
 		"func NewProvider2(",                                           // x_provider: NewProvider configures the provider
 		"type ThingSettings struct",                                    // the object attribute
-		"\tRange string `tether:\"range\"`",
+		"\tRange *string `tether:\"range\"`",
 		"type ThingSettingsNested struct",
-		"\tMap float64 `tether:\"map\"`",
+		"\tMap tether.Number `tether:\"map\"`",
 		"\tAnything any `tether:\"anything\"`",
 		"\tPair any `tether:\"pair\"`",
 		"\tRule map[string]ThingRule2 `tether:\"rule\"`", // the resource x_thing_rule is ThingRule

@@ -99,15 +99,16 @@ func moduleFile(iface *hclconfig.Interface, opts ModuleOptions) []byte {
 	vars := newNamespace()
 	for _, v := range iface.Variables {
 		f := &field{schemaName: v.Name, goName: vars.claim(goName(v.Name)), sensitive: v.Sensitive}
-		f.goType = tn.goType(v.Type, x+f.goName)
 		f.required, f.optional = v.Required(), !v.Required()
+		f.goType, f.argType = tn.goTypes(v.Type, x+f.goName, f.optional)
 		f.doc = variableDoc(v)
 		fields = append(fields, f)
 	}
 	w.p("// %sArgs set the module's variables. Required fields come first; an\n", x)
-	w.p("// optional field left at its zero value is not set, so the variable\n")
-	w.p("// takes its default. A field takes lazy values too (an Output's String(),\n")
-	w.p("// tether.Set); the module's validation rules check the values at plan.\n")
+	w.p("// optional field left nil (a Number left zero) is not set, so the\n")
+	w.p("// variable takes its default, and any value given is set, zero included.\n")
+	w.p("// A field takes lazy values too (an Output's String(), tether.Set); the\n")
+	w.p("// module's validation rules check the values at plan.\n")
 	(&generator{}).structBody(&w, x+"Args", fields)
 
 	w.p("\n// New%s calls the module under the given id, unique within scope: its\n", x)
@@ -129,7 +130,7 @@ func moduleFile(iface *hclconfig.Interface, opts ModuleOptions) []byte {
 	for _, o := range iface.Outputs {
 		name := getters.claim(goName(o.Name))
 		t := outputType(o.Type)
-		goType := tn.goType(t, x+name)
+		goType, _ := tn.goTypes(t, x+name, false)
 		w.p("\n")
 		w.comment("", wrap(strings.TrimSpace(fmt.Sprintf("%s returns the output %s. %s", name, o.Name, outputDoc(o, t)))))
 		w.p("func (m *%s) %s() tether.Output[%s] {\n\treturn tether.Attr[%s](m, %q)\n}\n", x, name, goType, goType, o.Name)

@@ -14,7 +14,11 @@ import (
 type field struct {
 	schemaName string
 	goName     string
+	// goType is the type of the field's value, as getters and data source
+	// results hold it; argType the type of the field in a struct that
+	// configuration sets (see FieldType).
 	goType     string
+	argType    string
 	doc        string
 	required   bool
 	optional   bool
@@ -28,9 +32,9 @@ type field struct {
 func (f *field) input() bool { return f.required || f.optional }
 
 // tag is the field's struct tag, which the SDK reads: the schema name,
-// then `required` (sent even when zero; nil is an error), `computed` (set
-// by the provider only, never sent) or nothing (optional: the zero value
-// is not sent).
+// then `required` (sent even when zero; nil or the zero Number is an
+// error), `computed` (set by the provider only, never sent) or nothing
+// (optional: nil or the zero Number is not sent, any other value is).
 func (f *field) tag() string {
 	t := f.schemaName
 	switch {
@@ -86,9 +90,9 @@ func (tn *typeNamer) blockFields(owner string, b *provider.Block) []*field {
 		f := &field{schemaName: e.name, goName: ns.claim(goName(e.name))}
 		if e.attr != nil {
 			a := e.attr
-			f.goType = tn.goType(a.Type, owner+f.goName)
 			f.doc = a.Description
 			f.required, f.optional, f.computed = a.Required, a.Optional, a.Computed
+			f.goType, f.argType = tn.goTypes(a.Type, owner+f.goName, f.optional)
 			f.sensitive, f.deprecated = a.Sensitive, a.Deprecated
 		} else {
 			nb := e.block
@@ -96,6 +100,7 @@ func (tn *typeNamer) blockFields(owner string, b *provider.Block) []*field {
 			f.doc = nb.Description
 			f.deprecated = nb.Deprecated
 			f.goType = tn.blockType(owner+f.goName, nb, fmt.Sprintf("a %s block of %s", e.name, owner))
+			f.argType = f.goType
 			f.required = nb.MinItems > 0
 			f.optional = !f.required
 		}
@@ -119,25 +124,64 @@ func (tn *typeNamer) blockType(name string, nb *provider.NestedBlock, about stri
 	return "*" + st.name
 }
 
-// goType is the Go type of a value of type t. Object types get a struct
-// named after where they appear.
-func (tn *typeNamer) goType(t cty.Type, name string) string {
+// FieldType is the Go type that generated bindings give a field holding
+// values of type t. It is the one rule for every binding: the arguments,
+// results and getters of every provider's resources and data sources, and
+// module bindings, so that a program reads the same way whatever it uses.
+//
+//   - A string or a bool is string or bool when the field is required (or
+//     is not set by configuration), and *string or *bool when it is
+//     optional: nil leaves it unset, and a pointer to the zero value (made
+//     with tether.String("") or tether.Bool(false)) sets it, so that every
+//     optional argument can be set to its zero value.
+//   - A number is tether.Number, required or optional: exact at any size
+//     (cty's numbers), and its zero value is no number, so it needs no
+//     pointer; tether.Int(0) is a set zero.
+//   - A list or a set is a slice and a map a map[string] of the element's
+//     type as a required field has it (elements are never null); a nil
+//     slice or map is unset, an empty one is set.
+//   - An object type is the struct objectType names for it, whose fields
+//     are all optional; tuples and dynamic values are any.
+//
+// objectType is called only for object types, with the type itself.
+func FieldType(t cty.Type, optional bool, objectType func(cty.Type) string) string {
 	switch {
 	case t == cty.String:
-		return "string"
+		return pointerIf(optional, "string")
 	case t == cty.Number:
-		return "float64"
+		return "tether.Number"
 	case t == cty.Bool:
-		return "bool"
+		return pointerIf(optional, "bool")
 	case t.IsListType() || t.IsSetType():
-		return "[]" + tn.goType(t.ElementType(), name)
+		return "[]" + FieldType(t.ElementType(), false, objectType)
 	case t.IsMapType():
-		return "map[string]" + tn.goType(t.ElementType(), name)
+		return "map[string]" + FieldType(t.ElementType(), false, objectType)
 	case t.IsObjectType():
-		return tn.objectType(t, name)
+		return objectType(t)
 	}
 	// Tuples, dynamic values and anything cty adds later.
 	return "any"
+}
+
+func pointerIf(optional bool, typ string) string {
+	if optional {
+		return "*" + typ
+	}
+	return typ
+}
+
+// goTypes are the value type and the argument type of an attribute of type
+// t (see FieldType). Object types get a struct named after where they
+// appear, made once for both.
+func (tn *typeNamer) goTypes(t cty.Type, name string, optional bool) (value, arg string) {
+	obj := ""
+	objectType := func(t cty.Type) string {
+		if obj == "" {
+			obj = tn.objectType(t, name)
+		}
+		return obj
+	}
+	return FieldType(t, false, objectType), FieldType(t, optional, objectType)
 }
 
 func (tn *typeNamer) objectType(t cty.Type, name string) string {
@@ -152,7 +196,7 @@ func (tn *typeNamer) objectType(t cty.Type, name string) string {
 	ns := newNamespace()
 	for _, n := range names {
 		f := &field{schemaName: n, goName: ns.claim(goName(n)), optional: true}
-		f.goType = tn.goType(attrs[n], st.name+f.goName)
+		f.goType, f.argType = tn.goTypes(attrs[n], st.name+f.goName, true)
 		st.fields = append(st.fields, f)
 	}
 	return st.name

@@ -1,0 +1,37 @@
+package codegen
+
+import (
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+func TestFieldType(t *testing.T) {
+	obj := cty.Object(map[string]cty.Type{"a": cty.String})
+	name := func(cty.Type) string { return "Obj" }
+	for _, c := range []struct {
+		t        cty.Type
+		optional bool
+		want     string
+	}{
+		{cty.String, false, "string"},
+		{cty.String, true, "*string"},
+		{cty.Bool, false, "bool"},
+		{cty.Bool, true, "*bool"},
+		{cty.Number, false, "tether.Number"},
+		{cty.Number, true, "tether.Number"},
+		{cty.List(cty.String), true, "[]string"},
+		{cty.Set(cty.Number), true, "[]tether.Number"},
+		{cty.Map(cty.Bool), true, "map[string]bool"},
+		{cty.List(obj), true, "[]Obj"},
+		{obj, true, "Obj"},
+		{cty.Tuple([]cty.Type{cty.String}), true, "any"},
+		{cty.DynamicPseudoType, false, "any"},
+	} {
+		t.Run(c.t.FriendlyName(), func(t *testing.T) {
+			if got := FieldType(c.t, c.optional, name); got != c.want {
+				t.Errorf("FieldType(%s, optional %v) = %s, want %s", c.t.FriendlyName(), c.optional, got, c.want)
+			}
+		})
+	}
+}
