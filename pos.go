@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/tetherhq/tether/internal/diagnostic"
 )
 
 // Error is a mistake in a program, reported at the place in the program's
@@ -44,9 +45,10 @@ func errorAt(r hcl.Range, summary, detail string) *Error {
 	return &Error{File: r.Filename, Line: r.Start.Line, Column: r.Start.Column, Summary: summary, Detail: detail, rng: r}
 }
 
+// diagAt is an error diagnostic at r, the user's line, whose detail is
+// formatted from detail and args.
 func diagAt(r hcl.Range, summary string, detail string, args ...any) *hcl.Diagnostic {
-	rr := r
-	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(detail, args...), Subject: &rr}
+	return diagnostic.At(r, summary, fmt.Sprintf(detail, args...))
 }
 
 // sources remembers the program's files, relative to the folder the

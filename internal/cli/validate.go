@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/refs"
 	"github.com/zclconf/go-cty/cty"
@@ -125,13 +125,5 @@ func validateValues(cfg *config.Config, pool *providerPool) hcl.Diagnostics {
 // withAddress names the object a diagnostic is about and points at its
 // declaration when nothing more precise is known, as the engine's do.
 func withAddress(n *config.Node, diags hcl.Diagnostics) hcl.Diagnostics {
-	for _, d := range diags {
-		if !strings.HasPrefix(d.Summary, n.Addr+": ") {
-			d.Summary = n.Addr + ": " + d.Summary
-		}
-		if d.Subject == nil {
-			d.Subject = n.DeclRange.Ptr()
-		}
-	}
-	return diags
+	return diagnostic.About(n.Addr, n.DeclRange.Ptr(), diags)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/graph"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/plan"
@@ -48,7 +49,7 @@ func (e *Engine) Apply(ctx context.Context, p *Planned) (*Result, hcl.Diagnostic
 		p.run.PlanTime = p.Plan.Timestamp
 	}
 	if err := e.commitMoves(ctx, p); err != nil {
-		return res, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot record moved objects", Detail: err.Error()}}
+		return res, hcl.Diagnostics{diagnostic.Wrap("Cannot record moved objects", "recording the moved objects", err)}
 	}
 	g, order, diags := p.applyGraph()
 	if diags.HasErrors() {
@@ -324,7 +325,7 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 	}
 	if in.change.Action == plan.Forget {
 		if err := e.Store.Commit(ctx, state.Changes{Delete: []string{in.addr}}); err != nil {
-			return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record state", err.Error())}
+			return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record state", diagnostic.Failed("recording the object's state", err))}
 		}
 		return nil
 	}
@@ -419,7 +420,7 @@ func (e *Engine) keep(ctx context.Context, n *node, in *instance) hcl.Diagnostic
 		// Refresh found it gone, and nothing will create it again: state
 		// forgets it.
 		if err := e.Store.Commit(ctx, state.Changes{Delete: []string{in.addr}}); err != nil {
-			return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record state", err.Error())}
+			return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record state", diagnostic.Failed("recording the object's state", err))}
 		}
 		return nil
 	}
@@ -569,7 +570,7 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 	}
 	forget := func() bool {
 		if err := e.Store.Commit(ctx, state.Changes{Delete: []string{in.addr}}); err != nil {
-			diags = append(diags, errorDiag(in.addr, n.cfg, "Cannot record deletion", err.Error()))
+			diags = append(diags, errorDiag(in.addr, n.cfg, "Cannot record deletion", diagnostic.Failed("recording that the object was deleted", err)))
 			return false
 		}
 		in.prior = cty.NullVal(ty)
@@ -635,7 +636,7 @@ func (e *Engine) put(ctx context.Context, n *node, in *instance, v cty.Value, pr
 	meta := objectMeta{Sensitive: sens, Refs: records}
 	metaJSON, err := encodeMeta(meta)
 	if err != nil {
-		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", err.Error())}
+		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", diagnostic.Failed("recording the object", err))}
 	}
 	// An object with anything sensitive in it is sealed as a whole, so
 	// the state file holds no secret in clear text.
@@ -649,7 +650,7 @@ func (e *Engine) put(ctx context.Context, n *node, in *instance, v cty.Value, pr
 		obj.CreateBeforeDestroy = n.cfg.Lifecycle.CreateBeforeDestroy
 	}
 	if err := e.Store.Commit(ctx, state.Changes{Put: []*state.Object{obj}}); err != nil {
-		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", err.Error())}
+		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", diagnostic.Failed("recording the object", err))}
 	}
 	in.meta = meta
 	return nil
@@ -719,7 +720,7 @@ func (e *Engine) commitOutputs(ctx context.Context, p *Planned, res *Result) hcl
 		return nil
 	}
 	if err := e.Store.Commit(ctx, ch); err != nil {
-		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot record outputs", Detail: err.Error()}}
+		return hcl.Diagnostics{diagnostic.Wrap("Cannot record outputs", "recording the outputs", err)}
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/graph"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/plan"
@@ -224,33 +225,36 @@ func (e *Engine) schemaOf(source string) (*provider.Schema, error) {
 }
 
 // errorDiag makes an error diagnostic about an object, naming its address
-// and pointing at its declaration when it has one.
+// in the diagnostic's Extra and pointing at its declaration when it has one.
 func errorDiag(address string, cn *config.Node, summary, detail string) *hcl.Diagnostic {
-	d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("%s: %s", address, summary), Detail: detail}
-	if cn != nil {
-		d.Subject = cn.DeclRange.Ptr()
-	}
-	return d
+	return diagnostic.Object(address, declOf(cn), summary, detail)
 }
 
-// attribute names an object and points at its declaration on diagnostics
-// that came from elsewhere (a provider, an evaluation) and say nothing of
-// where.
+// attribute names an object on diagnostics that came from elsewhere (a
+// provider, an evaluation) and points at its declaration when they say
+// nothing of where, or at the argument a provider's attribute path names.
 func attribute(address string, cn *config.Node, diags hcl.Diagnostics) hcl.Diagnostics {
-	for _, d := range diags {
-		if !strings.HasPrefix(d.Summary, address+": ") {
-			d.Summary = address + ": " + d.Summary
-		}
-		if d.Subject == nil && cn != nil {
-			d.Subject = cn.DeclRange.Ptr()
-			if pe, ok := hcl.DiagnosticExtra[attributePather](d); ok && cn.AttrRange != nil {
+	if cn != nil && cn.AttrRange != nil {
+		for _, d := range diags {
+			if d.Subject != nil {
+				continue
+			}
+			if pe, ok := hcl.DiagnosticExtra[attributePather](d); ok {
 				if rng, ok := cn.AttrRange(pe.AttributePath()); ok {
 					d.Subject = rng.Ptr()
 				}
 			}
 		}
 	}
-	return diags
+	return diagnostic.About(address, declOf(cn), diags)
+}
+
+// declOf is where cn is declared, or nil for an object only state records.
+func declOf(cn *config.Node) *hcl.Range {
+	if cn == nil {
+		return nil
+	}
+	return cn.DeclRange.Ptr()
 }
 
 // attributePather is what a provider's diagnostic about one attribute
@@ -335,7 +339,7 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 			add(cn.Provider)
 			schema, err := e.schemaOf(cn.Source)
 			if err != nil {
-				diags = append(diags, errorDiag(n.addr, cn, "Provider not available", err.Error()))
+				diags = append(diags, errorDiag(n.addr, cn, "Provider not available", diagnostic.Failed("starting the provider", err)))
 				continue
 			}
 			types := schema.Resources
@@ -357,7 +361,7 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 		}
 		ia, err := addr.ParseInstance(a)
 		if err != nil {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unreadable address in state", Detail: err.Error()})
+			diags = append(diags, diagnostic.Wrap("Unreadable address in state", "reading an address recorded in state", err))
 			continue
 		}
 		k := claimKey(addr.ModulePath(ia.Module), ia.Resource)
@@ -398,7 +402,7 @@ func decodeRecorded(ctx context.Context, keys *secrets.Keys, prov provider.Provi
 	ty := rs.Block.ImpliedType()
 	raw, err := open(keys, obj.Value)
 	if err != nil {
-		return cty.NilVal, hcl.Diagnostics{errorDiag(obj.Address, cn, "Cannot read recorded object", err.Error())}
+		return cty.NilVal, hcl.Diagnostics{errorDiag(obj.Address, cn, "Cannot read recorded object", diagnostic.Failed("reading the recorded object", err))}
 	}
 	if obj.SchemaVersion == rs.Version {
 		if v, err := unmarshalRecorded(raw, ty); err == nil {

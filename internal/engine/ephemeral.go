@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/plan"
 	"github.com/tetherhq/tether/internal/provider"
@@ -178,13 +179,13 @@ func ephemeralArguments(addr string, cn *config.Node, block *provider.Block, cfg
 		if attr == nil {
 			detail = fmt.Sprintf("Ephemeral values are not valid for %q, because it is not an assignable attribute.", strings.TrimPrefix(pathString(path), "."))
 		}
-		d := errorDiag(addr, cn, "Invalid use of ephemeral value", detail)
+		d := diagnostic.Error("Invalid use of ephemeral value", detail)
 		if cn.AttrRange != nil {
 			if rng, ok := cn.AttrRange(attrPath); ok {
 				d.Subject = rng.Ptr()
 			}
 		}
-		diags = append(diags, d)
+		diags = append(diags, diagnostic.About(addr, declOf(cn), hcl.Diagnostics{d})...)
 	}
 	return diags
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/plan"
 	"github.com/tetherhq/tether/internal/provider"
@@ -64,7 +65,7 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, opts PlanOptions)
 	}, nil)
 	report(e.closeAll(&p.ephemerals))
 	if err := ctx.Err(); err != nil {
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Plan interrupted", Detail: err.Error()})
+		diags = append(diags, diagnostic.Wrap("Plan interrupted", "planning", err))
 	}
 	if diags.HasErrors() {
 		return nil, diags
@@ -290,15 +291,15 @@ func (p *Planned) check(n *node, ni *nodeInst, final bool) hcl.Diagnostics {
 	if p.opts.Destroy {
 		return nil
 	}
-	d := p.conditions(n, ni.mi, config.NoInstance, n.cfg.Postconditions, cty.NilVal, fmt.Sprintf("Check block assertion failed: %s", n.addr))
+	d := p.conditions(n, ni.mi, config.NoInstance, n.cfg.Postconditions, cty.NilVal, "Check block assertion failed")
+	if !final && !p.conditionsKnown(ni.mi, config.NoInstance, n.cfg.Postconditions, cty.NilVal) {
+		d = append(d, diagnostic.Error("Check block assertion known after apply",
+			"The assertion depends on values not known until apply; it will be checked then."))
+	}
 	for _, x := range d {
 		x.Severity = hcl.DiagWarning
 	}
-	if !final && !p.conditionsKnown(ni.mi, config.NoInstance, n.cfg.Postconditions, cty.NilVal) {
-		return append(d, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: fmt.Sprintf("Check block assertion known after apply: %s", n.addr),
-			Detail: "The assertion depends on values not known until apply; it will be checked then.", Subject: n.cfg.DeclRange.Ptr()})
-	}
-	return d
+	return attribute(n.addr, n.cfg, d)
 }
 
 func (e *Engine) configure(ctx context.Context, p *Planned, n *node) hcl.Diagnostics {
@@ -311,7 +312,7 @@ func (e *Engine) configure(ctx context.Context, p *Planned, n *node) hcl.Diagnos
 		}
 		prov, err := e.Providers.Start(n.cfg.Source)
 		if err != nil {
-			return hcl.Diagnostics{errorDiag(n.addr, n.cfg, "Provider not available", err.Error())}
+			return hcl.Diagnostics{errorDiag(n.addr, n.cfg, "Provider not available", diagnostic.Failed("starting the provider", err))}
 		}
 		n.prov = withRedaction(prov)
 	}
@@ -493,7 +494,7 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 	}
 	meta, err := decodeMeta(in.recorded.Sensitive)
 	if err != nil {
-		return append(diags, errorDiag(in.addr, cn, "Cannot read recorded object", err.Error()))
+		return append(diags, errorDiag(in.addr, cn, "Cannot read recorded object", diagnostic.Failed("reading the recorded object", err)))
 	}
 	in.meta = meta
 	in.recordedVal = v
@@ -975,7 +976,7 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 			v, d := decodeRecorded(ctx, e.Keys, n.prov, n.schema, in.recorded, nil)
 			meta, err := decodeMeta(in.recorded.Sensitive)
 			if err != nil {
-				d = append(d, errorDiag(in.addr, nil, "Cannot read recorded object", err.Error()))
+				d = append(d, errorDiag(in.addr, nil, "Cannot read recorded object", diagnostic.Failed("reading the recorded object", err)))
 			}
 			if d.HasErrors() {
 				mu.Lock()
@@ -1023,7 +1024,7 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 func (e *Engine) orphanProvider(ctx context.Context, p *Planned, obj *state.Object) (provider.Provider, *provider.ResourceSchema, hcl.Diagnostics) {
 	pc, err := addr.ParseProviderConfig(obj.Provider)
 	if err != nil {
-		return nil, nil, hcl.Diagnostics{errorDiag(obj.Address, nil, "Unreadable provider in state", err.Error())}
+		return nil, nil, hcl.Diagnostics{errorDiag(obj.Address, nil, "Unreadable provider in state", diagnostic.Failed("reading the provider recorded with the object", err))}
 	}
 	a := pc.String()
 	schema, err := e.schemaOf(pc.Source.String())
@@ -1063,7 +1064,7 @@ func (e *Engine) orphanProvider(ctx context.Context, p *Planned, obj *state.Obje
 	}
 	prov, err := e.Providers.Start(pc.Source.String())
 	if err != nil {
-		return nil, nil, hcl.Diagnostics{errorDiag(obj.Address, nil, "Provider not available", err.Error())}
+		return nil, nil, hcl.Diagnostics{errorDiag(obj.Address, nil, "Provider not available", diagnostic.Failed("starting the provider", err))}
 	}
 	if d := prov.ConfigureProvider(ctx, schema.Provider.EmptyValue()); d.HasErrors() {
 		return nil, nil, attribute(a, nil, d)
@@ -1304,7 +1305,7 @@ func (e *Engine) configureEach(ctx context.Context, p *Planned, n *node) hcl.Dia
 		if !ok {
 			started, err := e.Providers.Start(n.cfg.Source)
 			if err != nil {
-				return append(diags, errorDiag(n.addr+ks, n.cfg, "Provider not available", err.Error()))
+				return append(diags, errorDiag(n.addr+ks, n.cfg, "Provider not available", diagnostic.Failed("starting the provider", err)))
 			}
 			prov = withRedaction(started)
 			n.provs[ks] = prov
@@ -1339,7 +1340,7 @@ func (p *Planned) instanceProviders(n *node, ni *nodeInst) hcl.Diagnostics {
 		if in.gone {
 			pc, err := addr.ParseProviderConfig(in.recorded.Provider)
 			if err != nil {
-				return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Unreadable provider in state", err.Error())}
+				return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Unreadable provider in state", diagnostic.Failed("reading the provider recorded with the object", err))}
 			}
 			ks = pc.Key
 		} else {

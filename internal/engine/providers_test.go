@@ -13,6 +13,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/engine"
 	"github.com/tetherhq/tether/internal/hclconfig"
 	"github.com/tetherhq/tether/internal/provider"
@@ -226,7 +227,7 @@ resource "tether_value" "z" {
 	_, diags = eng.Plan(ctx, cfg, engine.PlanOptions{})
 	said := map[string]bool{}
 	for _, d := range diags {
-		said[d.Summary] = true
+		said[diagnostic.Address(d)+": "+d.Summary] = true
 	}
 	for _, a := range []string{"tether_value.b", "module.passed.tether_value.x", "module.aliased.tether_value.y"} {
 		if !said[a+": Provider configuration not present"] {
@@ -349,7 +350,7 @@ resource "tether_value" "v" {
 		t.Fatal(diags)
 	}
 	_, diags = eng.Plan(ctx, cfg, engine.PlanOptions{})
-	if !diags.HasErrors() || diags[0].Summary != `tether_value.v["north"]: Provider instance not present` {
+	if !diags.HasErrors() || diags[0].Summary != "Provider instance not present" || diagnostic.Address(diags[0]) != `tether_value.v["north"]` {
 		t.Errorf("a key the provider does not have: got %v", diags)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/logging"
 	"github.com/tetherhq/tether/internal/redact"
 	"github.com/tetherhq/tether/internal/refs"
@@ -85,7 +86,7 @@ func (e *Engine) resolveRefs(ctx context.Context, address string, cn *config.Nod
 	for _, f := range found {
 		v, err := refs.Resolve(ctx, f.Ref)
 		if err != nil {
-			return nil, hcl.Diagnostics{errorDiag(address, cn, "Cannot resolve reference", err.Error())}
+			return nil, hcl.Diagnostics{errorDiag(address, cn, "Cannot resolve reference", diagnostic.Failed("resolving the reference", err))}
 		}
 		res.values = append(res.values, v)
 		res.hashes = append(res.hashes, e.hash(v))

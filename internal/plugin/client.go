@@ -11,6 +11,7 @@ import (
 	goplugin "github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/protocol"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/zclconf/go-cty/cty"
@@ -104,7 +105,7 @@ func loadSchema(resp *tfprotov6.GetProviderSchemaResponse) *loadedSchema {
 	convert := func(what string, s *tfprotov6.Schema) *provider.ResourceSchema {
 		rs, err := protocol.SchemaFromTF(s)
 		if err != nil {
-			diags = append(diags, errorDiag("Invalid provider schema",
+			diags = append(diags, diagnostic.Error("Invalid provider schema",
 				fmt.Sprintf("The provider declared a schema for %s that Tether cannot use: %s.", what, err)))
 		}
 		return rs
@@ -171,7 +172,7 @@ func (c *Client) resourceType(name string) (cty.Type, hcl.Diagnostics) {
 	if rs, ok := c.schema.Resources[name]; ok {
 		return rs.Block.ImpliedType(), nil
 	}
-	return cty.DynamicPseudoType, hcl.Diagnostics{errorDiag("Unsupported resource type",
+	return cty.DynamicPseudoType, hcl.Diagnostics{diagnostic.Error("Unsupported resource type",
 		fmt.Sprintf("The provider plugin %s has no resource type named %q.", c.path, name))}
 }
 
@@ -179,7 +180,7 @@ func (c *Client) dataSourceType(name string) (cty.Type, hcl.Diagnostics) {
 	if rs, ok := c.schema.DataSources[name]; ok {
 		return rs.Block.ImpliedType(), nil
 	}
-	return cty.DynamicPseudoType, hcl.Diagnostics{errorDiag("Unsupported data source type",
+	return cty.DynamicPseudoType, hcl.Diagnostics{diagnostic.Error("Unsupported data source type",
 		fmt.Sprintf("The provider plugin %s has no data source type named %q.", c.path, name))}
 }
 
@@ -187,7 +188,7 @@ func (c *Client) ephemeralType(name string) (cty.Type, hcl.Diagnostics) {
 	if rs, ok := c.schema.EphemeralResources[name]; ok {
 		return rs.Block.ImpliedType(), nil
 	}
-	return cty.DynamicPseudoType, hcl.Diagnostics{errorDiag("Unsupported ephemeral resource type",
+	return cty.DynamicPseudoType, hcl.Diagnostics{diagnostic.Error("Unsupported ephemeral resource type",
 		fmt.Sprintf("The provider plugin %s has no ephemeral resource type named %q.", c.path, name))}
 }
 
@@ -469,7 +470,7 @@ func (c *Client) MoveResourceState(ctx context.Context, req provider.MoveRequest
 		TargetTypeName:        req.TargetTypeName,
 	})
 	if status.Code(err) == codes.Unimplemented {
-		return provider.MoveResponse{TargetState: cty.NullVal(ty), Diagnostics: hcl.Diagnostics{errorDiag("Move not supported",
+		return provider.MoveResponse{TargetState: cty.NullVal(ty), Diagnostics: hcl.Diagnostics{diagnostic.Error("Move not supported",
 			fmt.Sprintf("The provider plugin %s does not support moving resources of type %s to %s: it predates moves across resource types (Terraform 1.8). Upgrade the provider, or move the object by hand.", c.path, req.SourceTypeName, req.TargetTypeName))}}
 	}
 	if err != nil {
@@ -478,7 +479,7 @@ func (c *Client) MoveResourceState(ctx context.Context, req provider.MoveRequest
 	diags = protocol.DiagnosticsFromTF(resp.Diagnostics)
 	v := c.decode("moved state", resp.TargetState, ty, &diags, cty.NullVal(ty))
 	if !diags.HasErrors() && isNull(v) {
-		diags = append(diags, errorDiag("Provider produced an invalid moved state",
+		diags = append(diags, diagnostic.Error("Provider produced an invalid moved state",
 			fmt.Sprintf("The provider plugin %s answered the move of a %s object to %s with no object and no error. This is a bug in the provider.", c.path, req.SourceTypeName, req.TargetTypeName)))
 	}
 	return provider.MoveResponse{TargetState: v, TargetPrivate: resp.TargetPrivate, Diagnostics: diags}
@@ -566,7 +567,7 @@ func (e *encoder) encode(what string, v cty.Value, ty cty.Type) *tfprotov6.Dynam
 	}
 	dv, err := protocol.EncodeValue(v, ty)
 	if err != nil {
-		e.diags = hcl.Diagnostics{errorDiag("Invalid value for provider",
+		e.diags = hcl.Diagnostics{diagnostic.Error("Invalid value for provider",
 			fmt.Sprintf("The %s does not conform to the provider's schema and cannot be sent: %s.", what, err))}
 	}
 	return dv
@@ -577,7 +578,7 @@ func (e *encoder) encode(what string, v cty.Value, ty cty.Type) *tfprotov6.Dynam
 func (c *Client) decode(what string, dv *tfprotov6.DynamicValue, ty cty.Type, diags *hcl.Diagnostics, fallback cty.Value) cty.Value {
 	v, err := protocol.DecodeValue(dv, ty)
 	if err != nil {
-		*diags = append(*diags, errorDiag("Provider produced an invalid "+what,
+		*diags = append(*diags, diagnostic.Error("Provider produced invalid response",
 			fmt.Sprintf("The provider plugin %s returned a %s that does not conform to its own schema: %s. This is a bug in the provider.", c.path, what, err)))
 		return fallback
 	}
@@ -590,7 +591,7 @@ func deferredDiags(d *tfprotov6.Deferred) hcl.Diagnostics {
 	if d == nil {
 		return nil
 	}
-	return hcl.Diagnostics{errorDiag("Provider deferred the import",
+	return hcl.Diagnostics{diagnostic.Error("Provider deferred the import",
 		fmt.Sprintf("The provider cannot import this object yet (%s). Make what it waits for known first, then import.", deferredReason(d)))}
 }
 
@@ -615,19 +616,19 @@ func deferredReason(d *tfprotov6.Deferred) string {
 func (c *Client) rpcDiags(ctx context.Context, method string, err error) hcl.Diagnostics {
 	switch {
 	case c.closed.Load():
-		return hcl.Diagnostics{errorDiag("Provider plugin closed",
+		return hcl.Diagnostics{diagnostic.Error("Provider plugin closed",
 			fmt.Sprintf("The provider plugin %s was shut down before it answered %s.", c.path, method))}
 	case ctx.Err() != nil:
-		return hcl.Diagnostics{errorDiag("Provider call cancelled",
+		return hcl.Diagnostics{diagnostic.Error("Provider call cancelled",
 			fmt.Sprintf("%s was cancelled before the provider plugin %s answered: %s.", method, c.path, context.Cause(ctx)))}
 	case c.exitedAfter(err):
 		detail := fmt.Sprintf("The provider plugin %s exited while Tether waited for its answer to %s. This is a bug in the provider, unless something else killed it.", c.path, method)
 		if out := c.stderr.String(); out != "" {
 			detail += " Its last output was:\n\n" + out
 		}
-		return hcl.Diagnostics{errorDiag("Provider plugin crashed", detail)}
+		return hcl.Diagnostics{diagnostic.Error("Provider plugin crashed", detail)}
 	}
-	return hcl.Diagnostics{errorDiag("Provider plugin did not respond",
+	return hcl.Diagnostics{diagnostic.Error("Provider plugin did not respond",
 		fmt.Sprintf("%s to the provider plugin %s failed: %s.", method, c.path, status.Convert(err).Message()))}
 }
 
@@ -655,8 +656,4 @@ func (c *Client) exitedAfter(err error) bool {
 
 func isNull(v cty.Value) bool {
 	return v == cty.NilVal || v.IsNull()
-}
-
-func errorDiag(summary, detail string) *hcl.Diagnostic {
-	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail}
 }

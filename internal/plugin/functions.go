@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/protocol"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
@@ -35,7 +36,7 @@ func (c *Client) GetFunctions(ctx context.Context) (map[string]function.Function
 	for name, def := range defs {
 		sig, err := c.signature(name, def)
 		if err != nil {
-			diags = append(diags, errorDiag("Invalid provider function",
+			diags = append(diags, diagnostic.Error("Invalid provider function",
 				fmt.Sprintf("The provider plugin %s declared a function %q that Tether cannot use: %s.", c.path, name, err)))
 			continue
 		}

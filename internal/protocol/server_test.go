@@ -335,7 +335,7 @@ func TestValidationDiagnosticOverProtocol(t *testing.T) {
 		t.Fatalf("diagnostics = %v", vr.Diagnostics)
 	}
 	d := vr.Diagnostics[0]
-	if d.Severity != tfprotov6.DiagnosticSeverityError || d.Summary != `Invalid value for "file_permission"` {
+	if d.Severity != tfprotov6.DiagnosticSeverityError || d.Summary != "Invalid attribute value" {
 		t.Errorf("diagnostic = %+v", d)
 	}
 	if !d.Attribute.Equal(tftypes.NewAttributePath().WithAttributeName("file_permission")) {

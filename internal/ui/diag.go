@@ -19,7 +19,8 @@ const detailWidth = 78
 const maxExcerptLines = 5
 
 // WriteDiagnostics writes diags to w in the order given. Each starts with
-// a line a test or an editor can match, "Error: FILE:LINE:COL: SUMMARY",
+// a line a test or an editor can match, "Error: FILE:LINE:COL: SUMMARY"
+// ("Error: FILE:LINE:COL: ADDRESS: SUMMARY" when it is about one object),
 // followed by the source lines of the subject with the subject underlined,
 // and the detail. Sources are looked up in sources by file name, then read
 // from disk; a diagnostic whose source cannot be had is written without an
@@ -76,6 +77,10 @@ func (p *printer) diagnostic(d *hcl.Diagnostic, source func(string) *sourceFile)
 	if p.color {
 		p.str(ansiBold)
 	}
+	if a := address(d); a != "" {
+		p.safe(a)
+		p.str(": ")
+	}
 	p.safe(d.Summary)
 	if p.color {
 		p.str(ansiReset)
@@ -93,6 +98,15 @@ func (p *printer) diagnostic(d *hcl.Diagnostic, source func(string) *sourceFile)
 			p.wrapped(strings.TrimRight(line, " \t\r"))
 		}
 	}
+}
+
+// address is the address of the object d is about, from its Extra
+// (internal/diagnostic's About puts it there), or "".
+func address(d *hcl.Diagnostic) string {
+	if a, ok := hcl.DiagnosticExtra[interface{ DiagnosticAddress() string }](d); ok {
+		return a.DiagnosticAddress()
+	}
+	return ""
 }
 
 type sourceFile struct {

@@ -65,6 +65,9 @@ func (v *JSONView) Diagnostics(diags hcl.Diagnostics, sources map[string][]byte)
 			level, sev, prefix = "warn", "warning", "Warning: "
 		}
 		diag := map[string]any{"severity": sev, "summary": d.Summary, "detail": d.Detail}
+		if a := address(d); a != "" {
+			diag["address"] = a
+		}
 		if d.Subject != nil {
 			r := d.Subject
 			diag["range"] = map[string]any{

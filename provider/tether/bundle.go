@@ -216,7 +216,7 @@ func (r bundleResource) apply(ctx context.Context, req provider.ApplyRequest) pr
 	if req.PlannedState.IsNull() {
 		for p := range prior {
 			if err := os.Remove(filepath.Join(priorDir, p)); err != nil && !gone(err) {
-				return provider.ApplyResponse{NewState: req.PriorState, Diagnostics: opError(fmt.Sprintf("Cannot delete %q", filepath.Join(priorDir, p)), err)}
+				return provider.ApplyResponse{NewState: req.PriorState, Diagnostics: opError("Cannot delete file", fmt.Sprintf("deleting %q", filepath.Join(priorDir, p)), err)}
 			}
 		}
 		os.Remove(priorDir) // only when empty: other files may live there
@@ -237,13 +237,13 @@ func (r bundleResource) apply(ctx context.Context, req provider.ApplyRequest) pr
 	for p := range prior {
 		if _, keep := files[p]; !keep || priorDir != dir {
 			if err := os.Remove(filepath.Join(priorDir, p)); err != nil && !gone(err) {
-				return provider.ApplyResponse{NewState: failed, Diagnostics: opError(fmt.Sprintf("Cannot delete %q", filepath.Join(priorDir, p)), err)}
+				return provider.ApplyResponse{NewState: failed, Diagnostics: opError("Cannot delete file", fmt.Sprintf("deleting %q", filepath.Join(priorDir, p)), err)}
 			}
 		}
 	}
 	for p, c := range files {
 		if err := writeFile(filepath.Join(dir, p), []byte(c), 0o644); err != nil {
-			return provider.ApplyResponse{NewState: failed, Diagnostics: opError(fmt.Sprintf("Cannot write %q", filepath.Join(dir, p)), err)}
+			return provider.ApplyResponse{NewState: failed, Diagnostics: opError("Cannot write file", fmt.Sprintf("writing %q", filepath.Join(dir, p)), err)}
 		}
 	}
 	return provider.ApplyResponse{NewState: bundleObject(attr(req.PlannedState, "dir"), attr(req.PlannedState, "file"))}
@@ -266,7 +266,7 @@ func (r bundleResource) read(ctx context.Context, req provider.ReadRequest) prov
 			continue
 		}
 		if err != nil {
-			return provider.ReadResponse{NewState: req.PriorState, Diagnostics: opError(fmt.Sprintf("Cannot read %q", filepath.Join(dir, p)), err)}
+			return provider.ReadResponse{NewState: req.PriorState, Diagnostics: opError("Cannot read file", fmt.Sprintf("reading %q", filepath.Join(dir, p)), err)}
 		}
 		// The headers are what the configuration said; whatever else the
 		// file holds now counts as its content, so a hand edit shows up

@@ -99,7 +99,7 @@ func (r fileResource) apply(ctx context.Context, req provider.ApplyRequest) prov
 	if req.PlannedState.IsNull() {
 		path, _ := knownString(attr(req.PriorState, "path"))
 		if err := os.Remove(path); err != nil && !gone(err) {
-			return provider.ApplyResponse{NewState: req.PriorState, Diagnostics: opError(fmt.Sprintf("Cannot delete file %q", path), err)}
+			return provider.ApplyResponse{NewState: req.PriorState, Diagnostics: opError("Cannot delete file", fmt.Sprintf("deleting %q", path), err)}
 		}
 		return provider.ApplyResponse{NewState: cty.NullVal(req.PriorState.Type())}
 	}
@@ -125,7 +125,7 @@ func (r fileResource) apply(ctx context.Context, req provider.ApplyRequest) prov
 		return provider.ApplyResponse{NewState: failed, Diagnostics: hcl.Diagnostics{attrError("file_permission", permissionDetail(permStr))}}
 	}
 	if err := writeFile(path, []byte(content), perm); err != nil {
-		return provider.ApplyResponse{NewState: failed, Diagnostics: opError(fmt.Sprintf("Cannot write file %q", path), err)}
+		return provider.ApplyResponse{NewState: failed, Diagnostics: opError("Cannot write file", fmt.Sprintf("writing %q", path), err)}
 	}
 	return provider.ApplyResponse{NewState: fileObject(
 		cty.StringVal(path), cty.StringVal(content), cty.StringVal(permStr), cty.StringVal(digest([]byte(content))),
@@ -195,7 +195,7 @@ func (r fileResource) read(ctx context.Context, req provider.ReadRequest) provid
 		return provider.ReadResponse{NewState: cty.NullVal(req.PriorState.Type())}
 	}
 	if err != nil {
-		return provider.ReadResponse{NewState: req.PriorState, Diagnostics: opError(fmt.Sprintf("Cannot read file %q", path), err)}
+		return provider.ReadResponse{NewState: req.PriorState, Diagnostics: opError("Cannot read file", fmt.Sprintf("reading %q", path), err)}
 	}
 	// Keep the configured spelling ("644" or "0644") while the bits match,
 	// so that spelling alone never shows up as drift.
@@ -214,7 +214,7 @@ func (r fileResource) read(ctx context.Context, req provider.ReadRequest) provid
 func (r fileResource) importState(ctx context.Context, id string) provider.ImportResponse {
 	f, err := readFile(id)
 	if err != nil {
-		return provider.ImportResponse{Diagnostics: opError(fmt.Sprintf("Cannot import file %q", id), err)}
+		return provider.ImportResponse{Diagnostics: opError("Cannot import file", fmt.Sprintf("importing %q", id), err)}
 	}
 	return provider.ImportResponse{Imported: []provider.ImportedResource{{
 		TypeName: "tether_file",

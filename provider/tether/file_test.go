@@ -210,7 +210,7 @@ func TestFileWriteFailureIsDiagnostic(t *testing.T) {
 		t.Fatal("writing under a regular file succeeded")
 	}
 	d := ar.Diagnostics[0]
-	if !strings.Contains(d.Summary, path) || !strings.Contains(d.Detail, "not a directory") {
+	if d.Summary != "Cannot write file" || !strings.Contains(d.Detail, path) || !strings.Contains(d.Detail, "not a directory") {
 		t.Errorf("diagnostic = %q / %q, want the path and the OS error", d.Summary, d.Detail)
 	}
 	if !ar.NewState.IsNull() {

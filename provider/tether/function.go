@@ -375,7 +375,7 @@ func (r functionResource) apply(ctx context.Context, req provider.ApplyRequest) 
 			return argv, childEnv(env), workDir
 		},
 		startError: func(err error) hcl.Diagnostics {
-			return opError(fmt.Sprintf("Cannot start the function's command %q", argv[0]), err)
+			return opError("Cannot start the function's command", fmt.Sprintf("starting %q", argv[0]), err)
 		},
 		wait: func(ctx context.Context, c *child, _ string, port int) error {
 			if port != 0 {
@@ -418,7 +418,7 @@ func incomplete(typeName, what string) hcl.Diagnostics {
 // folder.
 func destroyInstance(ctx context.Context, what string, prior cty.Value, inst instanceState) provider.ApplyResponse {
 	if err := stopProcess(ctx, inst.procInfo); err != nil {
-		return provider.ApplyResponse{NewState: prior, Private: inst.encode(), Diagnostics: opError(fmt.Sprintf("Cannot stop the %s", what), err)}
+		return provider.ApplyResponse{NewState: prior, Private: inst.encode(), Diagnostics: opError(fmt.Sprintf("Cannot stop the %s", what), "", err)}
 	}
 	// Return once the port is free too: whatever runs next may want it.
 	// Busy longer means someone else has it, which is not ours to wait for.
@@ -427,7 +427,7 @@ func destroyInstance(ctx context.Context, what string, prior cty.Value, inst ins
 	}
 	if err := removeInstanceDir(inst.Dir); err != nil {
 		inst.procInfo = procInfo{}
-		return provider.ApplyResponse{NewState: prior, Private: inst.encode(), Diagnostics: opError(fmt.Sprintf("Cannot remove the %s's folder", what), err)}
+		return provider.ApplyResponse{NewState: prior, Private: inst.encode(), Diagnostics: opError(fmt.Sprintf("Cannot remove the %s's folder", what), "", err)}
 	}
 	return provider.ApplyResponse{NewState: cty.NullVal(prior.Type())}
 }

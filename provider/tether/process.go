@@ -649,18 +649,18 @@ func applyProcess(ctx context.Context, rt *runtimeConfig, req provider.ApplyRequ
 	if inst.Dir == "" {
 		dir, err := rt.instanceDir(id)
 		if err != nil {
-			return fail(opError(fmt.Sprintf("Cannot place the %s's files", p.what), err))
+			return fail(opError(fmt.Sprintf("Cannot place the %s's files", p.what), "", err))
 		}
 		inst.Dir = dir
 	}
 	if err := stopProcess(ctx, inst.procInfo); err != nil {
 		// It may well still run: keep recording it.
-		return provider.ApplyResponse{NewState: prior, Private: req.PlannedPrivate, Diagnostics: opError(fmt.Sprintf("Cannot stop the %s's previous process", p.what), err)}
+		return provider.ApplyResponse{NewState: prior, Private: req.PlannedPrivate, Diagnostics: opError(fmt.Sprintf("Cannot stop the %s's previous process", p.what), "", err)}
 	}
 	inst.procInfo = procInfo{}
 	ownFolder = created
 	if err := p.prepare(inst.Dir); err != nil {
-		return fail(opError(fmt.Sprintf("Cannot create the %s's folder", p.what), err))
+		return fail(opError(fmt.Sprintf("Cannot create the %s's folder", p.what), "", err))
 	}
 	port, diags := startPort(ctx, p, planned, req.Config)
 	if diags.HasErrors() {
@@ -669,7 +669,7 @@ func applyProcess(ctx context.Context, rt *runtimeConfig, req provider.ApplyRequ
 	logPath := filepath.Join(inst.Dir, logFileName)
 	// Recorded before the start too: see markStarting.
 	if err := markStarting(inst.Dir, procInfo{}, logPath, created); err != nil {
-		return fail(opError(fmt.Sprintf("Cannot record the %s's process", p.what), err))
+		return fail(opError(fmt.Sprintf("Cannot record the %s's process", p.what), "", err))
 	}
 	argv, env, workDir := p.command(inst.Dir, port)
 	c, err := spawn(argv, env, workDir, logPath)
@@ -679,7 +679,7 @@ func applyProcess(ctx context.Context, rt *runtimeConfig, req provider.ApplyRequ
 	stop := func() { stopProcess(context.WithoutCancel(ctx), c.info) }
 	if err := markStarting(inst.Dir, c.info, logPath, created); err != nil {
 		stop()
-		return fail(opError(fmt.Sprintf("Cannot record the %s's process", p.what), err))
+		return fail(opError(fmt.Sprintf("Cannot record the %s's process", p.what), "", err))
 	}
 	if err := p.wait(ctx, c, inst.Dir, port); err != nil {
 		stop()
@@ -689,7 +689,7 @@ func applyProcess(ctx context.Context, rt *runtimeConfig, req provider.ApplyRequ
 	if err := writeJSON(filepath.Join(inst.Dir, processFileName), c.info); err != nil {
 		stop()
 		inst.procInfo = procInfo{}
-		return fail(opError(fmt.Sprintf("Cannot record the %s's process", p.what), err))
+		return fail(opError(fmt.Sprintf("Cannot record the %s's process", p.what), "", err))
 	}
 	startConfirmed(inst.Dir)
 	return provider.ApplyResponse{
@@ -718,7 +718,7 @@ func startPort(ctx context.Context, p processStart, planned, cfg cty.Value) (int
 	// comes from outside the ephemeral range (see freePort).
 	port, err := freePort()
 	if err != nil {
-		return 0, opError(fmt.Sprintf("Cannot find a free port for the %s", p.what), err)
+		return 0, opError(fmt.Sprintf("Cannot find a free port for the %s", p.what), "", err)
 	}
 	return port, nil
 }

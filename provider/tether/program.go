@@ -83,7 +83,7 @@ func (r programResource) plan(ctx context.Context, req provider.PlanRequest) pro
 	}
 	_, sum, err := programSource(req.ProposedNewState)
 	if err != nil {
-		return provider.PlanResponse{PlannedState: req.ProposedNewState, Diagnostics: opError("Cannot read the program's executable", err)}
+		return provider.PlanResponse{PlannedState: req.ProposedNewState, Diagnostics: opError("Cannot read the program's executable", "", err)}
 	}
 	prior := req.PriorState
 	current := cty.StringVal(sum)
@@ -102,7 +102,7 @@ func (r programResource) apply(ctx context.Context, req provider.ApplyRequest) p
 	if planned.IsNull() {
 		inst := decodeInstance(req.PlannedPrivate)
 		if err := removeInstanceDir(inst.Dir); err != nil {
-			return provider.ApplyResponse{NewState: prior, Private: req.PlannedPrivate, Diagnostics: opError("Cannot remove the program's copy", err)}
+			return provider.ApplyResponse{NewState: prior, Private: req.PlannedPrivate, Diagnostics: opError("Cannot remove the program's copy", "", err)}
 		}
 		return provider.ApplyResponse{NewState: cty.NullVal(prior.Type())}
 	}
@@ -110,7 +110,7 @@ func (r programResource) apply(ctx context.Context, req provider.ApplyRequest) p
 		return provider.ApplyResponse{NewState: planned, Private: req.PlannedPrivate}
 	}
 	fail := func(summary string, err error) provider.ApplyResponse {
-		return provider.ApplyResponse{NewState: cty.NullVal(planned.Type()), Diagnostics: opError(summary, err)}
+		return provider.ApplyResponse{NewState: cty.NullVal(planned.Type()), Diagnostics: opError(summary, "", err)}
 	}
 	want, _ := knownString(attr(planned, "sha256"))
 	exe, _, err := programSource(planned)

@@ -146,7 +146,7 @@ func (p *tetherProvider) ConfigureProvider(ctx context.Context, config cty.Value
 	// A run killed while it started a function left a process no state
 	// records: stop it now, before anything plans as if it were gone.
 	if err := p.rt.reapAbandoned(ctx); err != nil {
-		return opError("Cannot stop a process an interrupted run left", err)
+		return opError("Cannot stop a process an interrupted run left", "", err)
 	}
 	return nil
 }
@@ -172,7 +172,7 @@ func (p *tetherProvider) UpgradeResourceState(ctx context.Context, req provider.
 		v, err = unmarshalKnownAttrs(req.RawStateJSON, ty)
 	}
 	if err != nil {
-		return provider.UpgradeResponse{UpgradedState: cty.NullVal(ty), Diagnostics: opError(fmt.Sprintf("Cannot decode stored %s object", req.TypeName), err)}
+		return provider.UpgradeResponse{UpgradedState: cty.NullVal(ty), Diagnostics: opError("Cannot decode stored object", fmt.Sprintf("decoding a stored %s object", req.TypeName), err)}
 	}
 	return provider.UpgradeResponse{UpgradedState: v}
 }

@@ -132,7 +132,7 @@ func (r routeResource) apply(ctx context.Context, req provider.ApplyRequest) pro
 	if planned.IsNull() {
 		e := entryOf(prior)
 		if err := removeRoute(ctx, priv.RouterDir, e); err != nil {
-			return provider.ApplyResponse{NewState: prior, Private: req.PlannedPrivate, Diagnostics: opError(fmt.Sprintf("Cannot remove the route %s", e.key()), err)}
+			return provider.ApplyResponse{NewState: prior, Private: req.PlannedPrivate, Diagnostics: opError("Cannot remove route", fmt.Sprintf("removing the route %s", e.key()), err)}
 		}
 		return provider.ApplyResponse{NewState: cty.NullVal(prior.Type())}
 	}
@@ -156,11 +156,7 @@ func (r routeResource) apply(ctx context.Context, req provider.ApplyRequest) pro
 		e.ID = newID()
 	}
 	if err := putRoute(ctx, priv.RouterDir, routerID, e); err != nil {
-		return provider.ApplyResponse{NewState: failed, Private: req.PlannedPrivate, Diagnostics: hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  fmt.Sprintf("Cannot route %s", e.key()),
-			Detail:   err.Error(),
-		}}}
+		return provider.ApplyResponse{NewState: failed, Private: req.PlannedPrivate, Diagnostics: opError("Cannot add route", fmt.Sprintf("adding the route %s", e.key()), err)}
 	}
 	b, _ := json.Marshal(priv)
 	return provider.ApplyResponse{NewState: routeObject(planned, cty.StringVal(e.ID)), Private: b}
@@ -278,7 +274,7 @@ func (r routeResource) read(ctx context.Context, req provider.ReadRequest) provi
 	// answers, and reads it when it restarts.
 	routes, err := loadRoutes(priv.RouterDir)
 	if err != nil {
-		return provider.ReadResponse{NewState: req.PriorState, Private: req.Private, Diagnostics: opError("Cannot read the router's routes", err)}
+		return provider.ReadResponse{NewState: req.PriorState, Private: req.Private, Diagnostics: opError("Cannot read the router's routes", "", err)}
 	}
 	e := entryOf(req.PriorState)
 	if _, err := os.Stat(priv.RouterDir); errors.Is(err, fs.ErrNotExist) {

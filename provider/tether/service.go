@@ -160,11 +160,11 @@ func (r serviceResource) apply(ctx context.Context, req provider.ApplyRequest) p
 		what: r.what,
 		check: func() hcl.Diagnostics {
 			if !runtimeSupported {
-				return opError(fmt.Sprintf("Cannot start the %s", r.what), errNoRuntime)
+				return opError(fmt.Sprintf("Cannot start the %s", r.what), "", errNoRuntime)
 			}
 			var err error
 			if exe, err = os.Executable(); err != nil {
-				return opError(fmt.Sprintf("Cannot start the %s: this program cannot find its own executable", r.what), err)
+				return opError(fmt.Sprintf("Cannot start the %s: this program cannot find its own executable", r.what), "", err)
 			}
 			return nil
 		},
@@ -174,7 +174,7 @@ func (r serviceResource) apply(ctx context.Context, req provider.ApplyRequest) p
 			return []string{exe, "runtime", r.mode, "-dir", dir, "-port", strconv.Itoa(port)}, childEnv(nil), dir
 		},
 		startError: func(err error) hcl.Diagnostics {
-			return opError(fmt.Sprintf("Cannot start the %s", r.what), err)
+			return opError(fmt.Sprintf("Cannot start the %s", r.what), "", err)
 		},
 		wait: func(ctx context.Context, c *child, dir string, port int) error {
 			ready, err := waitReady(ctx, c, dir, defaultStartTimeout)

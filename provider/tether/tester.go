@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -83,12 +84,12 @@ func (testerResource) validate(config cty.Value) hcl.Diagnostics {
 		k, t := it.Element()
 		name := k.AsString()
 		for _, d := range validateCommand("command", attr(t, "command")) {
-			d.Summary = fmt.Sprintf("Invalid command of test %q", name)
+			d.Summary, d.Detail = "Invalid test", fmt.Sprintf("In the test %q: %s", name, d.Detail)
 			d.Extra = pathExtra{cty.GetAttrPath("test").Index(k).GetAttr("command")}
 			diags = append(diags, d)
 		}
 		for _, d := range validateEnv("env", attr(t, "env")) {
-			d.Summary = fmt.Sprintf("Invalid env of test %q", name)
+			d.Summary, d.Detail = "Invalid test", fmt.Sprintf("In the test %q: %s", name, d.Detail)
 			d.Extra = pathExtra{cty.GetAttrPath("test").Index(k).GetAttr("env")}
 			diags = append(diags, d)
 		}
@@ -96,8 +97,8 @@ func (testerResource) validate(config cty.Value) hcl.Diagnostics {
 			if _, err := parseTimeout(s, maxTestTimeout); err != nil {
 				diags = append(diags, &hcl.Diagnostic{
 					Severity: hcl.DiagError,
-					Summary:  fmt.Sprintf("Invalid timeout of test %q", name),
-					Detail:   err.Error(),
+					Summary:  "Invalid test",
+					Detail:   fmt.Sprintf("In the test %q: the timeout is not valid: %s.", name, strings.TrimSuffix(err.Error(), ".")),
 					Extra:    pathExtra{cty.GetAttrPath("test").Index(k).GetAttr("timeout")},
 				})
 			}
@@ -117,7 +118,7 @@ func (r testerResource) plan(ctx context.Context, req provider.PlanRequest) prov
 		for it := tests.ElementIterator(); it.Next(); {
 			k, t := it.Element()
 			if d := checkCommand("command", attr(t, "command"), cty.NullVal(cty.String)); d != nil {
-				d.Summary = fmt.Sprintf("Invalid command of test %q", k.AsString())
+				d.Summary, d.Detail = "Invalid test", fmt.Sprintf("In the test %q: %s", k.AsString(), d.Detail)
 				d.Extra = pathExtra{cty.GetAttrPath("test").Index(k).GetAttr("command")}
 				return provider.PlanResponse{PlannedState: req.ProposedNewState, Diagnostics: hcl.Diagnostics{d}}
 			}

@@ -132,9 +132,9 @@ func TestTesterValidation(t *testing.T) {
 		test   cty.Value
 		detail string
 	}{
-		{testBlock([]string{"true"}, nil, "forever"), `Invalid timeout of test "t"`},
-		{testBlock([]string{""}, nil, ""), `Invalid command of test "t"`},
-		{testBlock([]string{"true"}, map[string]string{"": "x"}, ""), `Invalid env of test "t"`},
+		{testBlock([]string{"true"}, nil, "forever"), `In the test "t": the timeout is not valid`},
+		{testBlock([]string{""}, nil, ""), `In the test "t": The executable, the command's first element, is empty.`},
+		{testBlock([]string{"true"}, map[string]string{"": "x"}, ""), `In the test "t": "" is not an environment variable name`},
 	} {
 		cfg := r.config("tether_tester", map[string]cty.Value{"test": cty.MapVal(map[string]cty.Value{"t": tc.test})})
 		if d := r.p.ValidateResourceConfig("tether_tester", cfg); !strings.Contains(d.Error(), tc.detail) {

@@ -69,7 +69,7 @@ func (r valueResource) apply(ctx context.Context, req provider.ApplyRequest) pro
 	delay := attr(planned, "delay_ms")
 	if n, ok, isInt := knownInt(delay); ok && isInt && n > 0 {
 		if err := sleep(ctx, time.Duration(n)*time.Millisecond); err != nil {
-			return provider.ApplyResponse{NewState: failed, Diagnostics: opError("Interrupted while storing tether_value", err)}
+			return provider.ApplyResponse{NewState: failed, Diagnostics: opError("Interrupted while storing tether_value", "", err)}
 		}
 	}
 	id := attr(planned, "id")

@@ -1,10 +1,10 @@
 package tether
 
 import (
-	"fmt"
 	"math/big"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -54,21 +54,19 @@ type pathExtra struct{ path cty.Path }
 
 func (e pathExtra) AttributePath() cty.Path { return e.path }
 
+// attrError is a diagnostic about the value of the attribute name; its
+// path in Extra names it, and lets the engine point at the argument that
+// set it, so detail need not.
 func attrError(name, detail string) *hcl.Diagnostic {
-	return &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  fmt.Sprintf("Invalid value for %q", name),
-		Detail:   detail,
-		Extra:    pathExtra{cty.GetAttrPath(name)},
-	}
+	d := diagnostic.Error("Invalid attribute value", detail)
+	d.Extra = pathExtra{cty.GetAttrPath(name)}
+	return d
 }
 
-func opError(summary string, err error) hcl.Diagnostics {
-	return hcl.Diagnostics{{
-		Severity: hcl.DiagError,
-		Summary:  summary,
-		Detail:   err.Error(),
-	}}
+// opError is a diagnostic about an operation that failed with err while
+// doing what doing says ("" when the summary says it all).
+func opError(summary, doing string, err error) hcl.Diagnostics {
+	return hcl.Diagnostics{diagnostic.Wrap(summary, doing, err)}
 }
 
 // changed reports whether an attribute that forces replacement has changed.
