@@ -216,6 +216,8 @@ type common struct {
 	// output, on stdout; elsewhere it is said on stderr. upgrade is init's
 	// --upgrade.
 	initializing, upgrade bool
+	// validating is set by validate: root variables are unknown values.
+	validating bool
 	// environ replaces the process environment the configuration is
 	// loaded with: a saved plan's TF_VAR_ variables.
 	environ []string

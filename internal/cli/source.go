@@ -48,6 +48,10 @@ type LoadInput struct {
 	Upgrade bool
 	// Progress receives lines saying what is being installed.
 	Progress func(line string)
+	// Validating is set by validate: root input variables are unknown
+	// values of their types, as in terraform validate, and none is
+	// required.
+	Validating bool
 	// Module installs a module a Go program calls, as init installs a
 	// module block's (see ModuleInstaller); nil where modules cannot be
 	// installed.
@@ -163,7 +167,10 @@ func hclSource(in LoadInput) (*config.Config, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	cfg, d := hclconfig.Load(".", hclconfig.Options{Schemas: schemas, Vars: in.Vars, Environ: in.Environ, Modules: mods, Workspace: in.Workspace, Files: files})
+	cfg, d := hclconfig.Load(".", hclconfig.Options{
+		Schemas: schemas, Vars: in.Vars, Environ: in.Environ, Modules: mods, Workspace: in.Workspace, Files: files,
+		UnknownVariables: in.Validating,
+	})
 	return cfg, append(diags, d...)
 }
 
@@ -207,7 +214,7 @@ func (e *env) loadConfig(ctx context.Context, c *common) (*providerPool, *config
 	}
 	in := LoadInput{
 		Context: ctx, Schema: pool.schema, Vars: vars, Environ: environ,
-		NewProvider: pool.start, Destroying: c.destroying, Workspace: c.workspace,
+		NewProvider: pool.start, Destroying: c.destroying, Workspace: c.workspace, Validating: c.validating,
 		Upgrade: c.upgrade, Progress: func(line string) { fmt.Fprintln(say, line) },
 	}
 	in.Module = ModuleInstaller(ctx, environ, c.upgrade, in.Progress)

@@ -26,11 +26,16 @@ func (e *env) validate(ctx context.Context, args []string) int {
 	if code := e.parseCommon(fs, &c, args); code >= 0 {
 		return code
 	}
+	if len(*c.vars.list) > 0 {
+		return e.errorf("validate takes no -var or -var-file: as terraform validate, it checks the configuration with every input variable unknown")
+	}
 	if err := c.chdir(); err != nil {
 		return e.errorf("%v", err)
 	}
+	c.validating = true
 	pool, cfg, diags := e.loadConfig(ctx, &c)
 	if !diags.HasErrors() {
+		diags = append(diags, validateRules(cfg)...)
 		diags = append(diags, validateValues(cfg, pool)...)
 	}
 	pool.close()
@@ -75,6 +80,48 @@ func (e *env) validateJSON(diags hcl.Diagnostics) int {
 	return 0
 }
 
+// validateRules checks the validation rules of module variables whose
+// values the call gives as constants, as terraform validate does: with
+// everything else unknown, only what is decided by constants fails here.
+func validateRules(cfg *config.Config) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	unknown := config.ScopeFunc(func(string) cty.Value { return cty.DynamicVal })
+	calls := map[string]*config.Node{}
+	for _, n := range cfg.Nodes {
+		if n.Kind == config.Module {
+			calls[n.Addr] = n
+		}
+	}
+	for _, n := range cfg.Nodes {
+		if n.Kind != config.Variable || len(n.Postconditions) == 0 || n.Eval == nil {
+			continue
+		}
+		inst := config.NoInstance
+		if call := calls[n.Module]; n.Argument && call != nil && call.Repeat != nil {
+			inst = unknownInstance(call.Repeat)
+		}
+		v, d := n.Eval(unknown, inst)
+		if d.HasErrors() {
+			// validateValues reports what evaluating the call finds.
+			continue
+		}
+		for _, c := range n.Postconditions {
+			diags = append(diags, c.Check(unknown, config.NoInstance, v, "Invalid value for variable")...)
+		}
+	}
+	return diags
+}
+
+// unknownInstance is an instance of a repeated object whose key is not
+// known: every instance at once.
+func unknownInstance(r *config.Repeat) config.Instance {
+	inst := config.Instance{Key: cty.UnknownVal(cty.Number), Each: cty.DynamicVal}
+	if r.ForEach {
+		inst.Key = cty.UnknownVal(cty.String)
+	}
+	return inst
+}
+
 // validateValues evaluates every resource and data source with every value
 // it refers to unknown, which finds values of the wrong type, and asks its
 // provider, unconfigured, to validate what is known.
@@ -88,10 +135,7 @@ func validateValues(cfg *config.Config, pool *providerPool) hcl.Diagnostics {
 		}
 		inst := config.NoInstance
 		if n.Repeat != nil {
-			inst = config.Instance{Key: cty.UnknownVal(cty.Number), Each: cty.DynamicVal}
-			if n.Repeat.ForEach {
-				inst.Key = cty.UnknownVal(cty.String)
-			}
+			inst = unknownInstance(n.Repeat)
 		}
 		v, d := n.Eval(unknown, inst)
 		diags = append(diags, withAddress(n, d)...)

@@ -237,6 +237,24 @@ type Condition struct {
 	Eval func(scope Scope, inst Instance, self cty.Value) (ok cty.Value, message string, diags hcl.Diagnostics)
 }
 
+// Check evaluates the condition and reports it failed, with summary and its
+// message, at Range when it is false. A condition not known yet passes.
+func (c Condition) Check(scope Scope, inst Instance, self cty.Value, summary string) hcl.Diagnostics {
+	ok, msg, diags := c.Eval(scope, inst, self)
+	if diags.HasErrors() || !ok.IsKnown() || ok.True() {
+		return diags
+	}
+	if msg == "" {
+		msg = "The condition is false."
+	}
+	return append(diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  summary,
+		Detail:   msg,
+		Subject:  c.Range.Ptr(),
+	})
+}
+
 // Import is an import block: existing objects to adopt into resource
 // instances of the configuration.
 type Import struct {

@@ -262,15 +262,7 @@ func (p *Planned) planOutput(n *node, ni *nodeInst) hcl.Diagnostics {
 func (p *Planned) conditions(n *node, mi *modInstance, inst config.Instance, conds []config.Condition, self cty.Value, summary string) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, c := range conds {
-		ok, msg, d := c.Eval(p.scopeAt(mi), inst, self)
-		diags = append(diags, d...)
-		if d.HasErrors() || !ok.IsKnown() || ok.True() {
-			continue
-		}
-		if msg == "" {
-			msg = "The condition is false."
-		}
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: msg, Subject: c.Range.Ptr()})
+		diags = append(diags, c.Check(p.scopeAt(mi), inst, self, summary)...)
 	}
 	return diags
 }

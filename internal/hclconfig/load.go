@@ -39,6 +39,10 @@ type Options struct {
 	// Files, when set, keeps the files read, for the other walks of the
 	// same command (Modules, RequirementsOf, Load) to parse each once.
 	Files *Files
+	// UnknownVariables gives every root input variable an unknown value of
+	// its type instead of reading Vars, Environ and .tfvars files, as
+	// terraform validate does: none is required.
+	UnknownVariables bool
 }
 
 // VarArg is one -var NAME=VALUE (File empty) or -var-file FILE argument.

@@ -258,6 +258,10 @@ func (m *module) replaceTriggeredBy(n *config.Node, a *hcl.Attribute) []hcl.Trav
 
 var conditionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "condition", Required: true}, {Name: "error_message", Required: true}}}
 
+// constantCondition is Terraform's detail for a condition that refers to
+// nothing: it would check nothing.
+const constantCondition = "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything."
+
 // condition reads a precondition, postcondition or assert block.
 func (m *module) condition(n *config.Node, b *hcl.Block, repeatKind string, selfAllowed bool) (*config.Condition, []hcl.Traversal) {
 	l := m.l
@@ -267,6 +271,9 @@ func (m *module) condition(n *config.Node, b *hcl.Block, repeatKind string, self
 		return nil, nil
 	}
 	cond, msg := content.Attributes["condition"].Expr, content.Attributes["error_message"].Expr
+	if len(cond.Variables()) == 0 {
+		l.errorf(cond.Range(), "Invalid "+b.Type+" expression", constantCondition)
+	}
 	var traversals []hcl.Traversal
 	for _, t := range append(cond.Variables(), msg.Variables()...) {
 		if t.RootName() == "self" {

@@ -81,6 +81,12 @@ func (m *module) variables(blocks []*hcl.Block) {
 			order = append(order, v)
 		}
 	}
+	if l.opts.UnknownVariables {
+		for _, v := range order {
+			m.unknownVariable(v)
+		}
+		return
+	}
 
 	for _, kv := range l.opts.Environ {
 		name, val, ok := strings.Cut(kv, "=")
@@ -192,6 +198,21 @@ func (m *module) variable(b *hcl.Block) *variableDecl {
 			continue
 		}
 		cond, msg := vc.Attributes["condition"].Expr, vc.Attributes["error_message"].Expr
+		if len(cond.Variables()) == 0 {
+			l.errorf(cond.Range(), "Invalid validation expression", constantCondition)
+		}
+		self := false
+		for _, t := range cond.Variables() {
+			if names := attrNames(t); len(names) >= 2 && names[0] == "var" && names[1] == name {
+				self = true
+			}
+		}
+		if !self {
+			// Terraform 1.11 still requires it, with other references
+			// allowed beside it.
+			l.errorf(cond.Range(), "Invalid variable validation condition",
+				"The condition for variable %q must refer to var.%s in order to test incoming values.", name, name)
+		}
 		for _, t := range append(cond.Variables(), msg.Variables()...) {
 			if names := attrNames(t); len(names) >= 2 && names[0] == "var" && names[1] == name {
 				continue // the value being validated, bound at evaluation
@@ -278,6 +299,22 @@ func (l *loader) varFile(decls map[string]*variableDecl, path, display string, e
 			v.value, v.setAt, v.hasDef = val, a.Expr.Range(), true
 		}
 	}
+}
+
+// unknownVariable gives a root variable an unknown value of its type, as
+// terraform validate takes every input variable: nothing is read from the
+// environment, files or the command line, and none is required.
+func (m *module) unknownVariable(v *variableDecl) {
+	n := v.node
+	val := cty.UnknownVal(v.typ.WithoutOptionalAttributesDeep())
+	if n.Sensitive {
+		val = val.Mark(marks.Sensitive)
+	}
+	if n.Ephemeral {
+		val = val.Mark(marks.Ephemeral)
+	}
+	n.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) { return val, nil }
+	m.validate(v, n.DeclRange)
 }
 
 func (m *module) finishVariable(v *variableDecl) {

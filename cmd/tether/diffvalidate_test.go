@@ -1,0 +1,99 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	tfjson "github.com/hashicorp/terraform-json"
+)
+
+// TestDifferentialValidate validates every configuration under
+// testdata/diffvalidate with `terraform validate -json` and `tether
+// validate --json`, with no variable given: both must agree on whether it
+// is valid and report the same errors (summary, file and line).
+func TestDifferentialValidate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("differential tests build tether and its provider plugin, then run terraform and tether: skipped with -short")
+	}
+	if _, err := exec.LookPath("terraform"); err != nil {
+		t.Skip("terraform not on PATH: the differential tests compare tether with the terraform 1.11 binary")
+	}
+	t.Parallel()
+	cases, err := filepath.Glob(filepath.Join("testdata", "diffvalidate", "*", "main.tf"))
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("no cases in testdata/diffvalidate: %v", err)
+	}
+	tools := buildDiffTools(t)
+	for _, mainFile := range cases {
+		caseDir := filepath.Dir(mainFile)
+		t.Run(filepath.Base(caseDir), func(t *testing.T) {
+			t.Parallel()
+			env := diffEnv(tools)
+			tf := side{name: "terraform", bin: tools.terraform, dir: filepath.Join(t.TempDir(), "terraform"), env: env}
+			tt := side{name: "tether", bin: tools.tether, dir: filepath.Join(t.TempDir(), "tether"), env: env}
+			for _, s := range []side{tf, tt} {
+				if err := copyTree(caseDir, s.dir, ""); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tfOut, ttOut := both(tf, tt, func(s side) validation {
+				if s.name == "terraform" {
+					// get installs the local modules; with the provider a
+					// dev override, init is not needed. A configuration it
+					// refuses is validate's to report.
+					s.run("get", "-no-color")
+					return validated(s.run("validate", "-json", "-no-color"))
+				}
+				return validated(s.run("validate", "--json"))
+			})
+			for _, v := range []validation{tfOut, ttOut} {
+				if v.err != nil {
+					t.Fatalf("%v\n%s", v.err, v.res)
+				}
+			}
+			if tfOut.out.Valid != ttOut.out.Valid || !slices.Equal(tfOut.errors, ttOut.errors) {
+				t.Errorf("validate differs:\nterraform: valid=%v %q\ntether:    valid=%v %q\n%s\n%s",
+					tfOut.out.Valid, tfOut.errors, ttOut.out.Valid, ttOut.errors, tfOut.res, ttOut.res)
+			}
+		})
+	}
+}
+
+// validation is what one tool's validate -json said.
+type validation struct {
+	res    cmdResult
+	out    tfjson.ValidateOutput
+	errors []string // "file:line: summary", sorted
+	err    error
+}
+
+func validated(r cmdResult) validation {
+	v := validation{res: r}
+	if r.err != nil || (r.code != 0 && r.code != 1) {
+		v.err = fmt.Errorf("validate did not run to a verdict")
+		return v
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &v.out); err != nil {
+		v.err = fmt.Errorf("validate -json output is not terraform-json's ValidateOutput: %w", err)
+		return v
+	}
+	if want := !v.out.Valid; (r.code == 1) != want {
+		v.err = fmt.Errorf("exit %d does not match valid=%v", r.code, v.out.Valid)
+	}
+	for _, d := range v.out.Diagnostics {
+		if d.Severity != tfjson.DiagnosticSeverityError {
+			continue
+		}
+		at := "?"
+		if d.Range != nil {
+			at = fmt.Sprintf("%s:%d", filepath.ToSlash(d.Range.Filename), d.Range.Start.Line)
+		}
+		v.errors = append(v.errors, at+": "+d.Summary)
+	}
+	slices.Sort(v.errors)
+	return v
+}
