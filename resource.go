@@ -6,12 +6,15 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/addr"
+	"github.com/tetherhq/tether/internal/cli"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/install"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/refs"
@@ -471,10 +474,36 @@ func (st *Stack) providerSchema(t *Type, pos hcl.Range) (*provider.Schema, *hcl.
 	}
 	ps, err := st.in.Schema(req)
 	if err != nil {
+		if hint := lockedElsewhere(t, src); hint != "" {
+			return nil, diagAt(pos, "Provider not available", "%s needs provider %s: %s.%s", t.Func, src.ForDisplay(), strings.TrimSuffix(err.Error(), "."), hint)
+		}
 		return nil, diagAt(pos, "Provider not available", "%s needs provider %s: %s", t.Func, src.ForDisplay(), err)
 	}
 	st.schemas[src.String()] = ps
 	return ps, nil
+}
+
+// lockedElsewhere explains a provider that cannot be installed because the
+// lock file holds another version than the one its bindings were
+// generated from, which they require: either side may be moved.
+func lockedElsewhere(t *Type, src tfaddr.Provider) string {
+	if t.Version == "" {
+		return ""
+	}
+	locks, err := install.ReadLocks(".")
+	if err != nil {
+		return ""
+	}
+	lock, ok := locks[src]
+	if !ok {
+		return ""
+	}
+	if v, err := version.NewVersion(t.Version); err != nil || v.String() == lock.Version {
+		return ""
+	}
+	pkg, _, _ := strings.Cut(t.Func, ".")
+	return fmt.Sprintf(" The bindings of package %s (%s) were generated from version %s and require it, and %s locks version %s: regenerate them for the locked version with `tether gen` (from %s) or `tether gen --from` the provider's binary, or install theirs with `tether init -upgrade`.",
+		pkg, t.Func, t.Version, install.LockFileName, lock.Version, cli.RequirementsFile)
 }
 
 // useProvider notes that a declaration needs a provider, whose schema

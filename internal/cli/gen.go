@@ -48,7 +48,17 @@ func (e *env) gen(ctx context.Context, args []string) int {
 		return e.genModule(ctx, *module, *version, *out, *pkg)
 	}
 	if *from == "" {
-		return e.errorf("gen needs --from: builtin, a file written by `terraform providers schema -json`, or a provider plugin binary")
+		r, ok, err := readRequirements()
+		if err != nil {
+			return e.errorf("%v", err)
+		}
+		if !ok {
+			return e.errorf("gen needs --from (builtin, a file written by `terraform providers schema -json`, or a provider plugin binary), --module SOURCE, or a %s declaring the providers and modules to generate bindings for", RequirementsFile)
+		}
+		if len(args) > 0 {
+			return e.errorf("gen with no --from or --module regenerates what %s declares and takes no flags, but was given %q", RequirementsFile, strings.Join(args, " "))
+		}
+		return e.genRequirements(ctx, r)
 	}
 	opts := codegen.Options{Package: *pkg}
 	switch *split {

@@ -198,9 +198,12 @@ Options:
 `,
 	"gen": `Usage: tether gen --from SOURCE [options]
        tether gen --module SOURCE [--version V] [--out DIR] [--package NAME]
+       tether gen
 
   Writes typed Go bindings for a provider's schema, or for a Terraform
-  module's variables and outputs.
+  module's variables and outputs. With neither --from nor --module, it
+  regenerates every binding tether.json declares (providers installed as
+  init installs them, in the same lock file).
 
 Options:
   --from SOURCE         builtin, a 'terraform providers schema -json' file, or a provider binary
