@@ -214,6 +214,36 @@ var (
 	ttDestroy = []string{"destroy", "--yes"}
 )
 
+// differentialTools skips a differential test under -short or without
+// terraform on the PATH; otherwise it marks the test parallel and returns
+// the built tools.
+func differentialTools(t *testing.T) diffTools {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("differential tests build tether and its provider plugin, then run terraform and tether: skipped with -short")
+	}
+	if _, err := exec.LookPath("terraform"); err != nil {
+		t.Skip("terraform not on PATH: the differential tests compare tether with the terraform 1.11 binary")
+	}
+	t.Parallel()
+	return buildDiffTools(t)
+}
+
+// twoSides is a terraform and a tether side, each with its own copy of
+// the case in caseDir.
+func twoSides(t *testing.T, tools diffTools, caseDir string) (tf, tt side) {
+	t.Helper()
+	env := diffEnv(tools)
+	tf = side{name: "terraform", bin: tools.terraform, dir: filepath.Join(t.TempDir(), "terraform"), env: env}
+	tt = side{name: "tether", bin: tools.tether, dir: filepath.Join(t.TempDir(), "tether"), env: env}
+	for _, s := range []side{tf, tt} {
+		if err := copyTree(caseDir, s.dir, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tf, tt
+}
+
 // TestDifferential applies every configuration in testdata/diff with the
 // real terraform and with tether, in parallel subtests, and compares what
 // they did. A case folder holds main.tf and any modules; an optional

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -16,30 +15,16 @@ import (
 // validate --json`, with no variable given: both must agree on whether it
 // is valid and report the same errors (summary, file and line).
 func TestDifferentialValidate(t *testing.T) {
-	if testing.Short() {
-		t.Skip("differential tests build tether and its provider plugin, then run terraform and tether: skipped with -short")
-	}
-	if _, err := exec.LookPath("terraform"); err != nil {
-		t.Skip("terraform not on PATH: the differential tests compare tether with the terraform 1.11 binary")
-	}
-	t.Parallel()
+	tools := differentialTools(t)
 	cases, err := filepath.Glob(filepath.Join("testdata", "diffvalidate", "*", "main.tf"))
 	if err != nil || len(cases) == 0 {
 		t.Fatalf("no cases in testdata/diffvalidate: %v", err)
 	}
-	tools := buildDiffTools(t)
 	for _, mainFile := range cases {
 		caseDir := filepath.Dir(mainFile)
 		t.Run(filepath.Base(caseDir), func(t *testing.T) {
 			t.Parallel()
-			env := diffEnv(tools)
-			tf := side{name: "terraform", bin: tools.terraform, dir: filepath.Join(t.TempDir(), "terraform"), env: env}
-			tt := side{name: "tether", bin: tools.tether, dir: filepath.Join(t.TempDir(), "tether"), env: env}
-			for _, s := range []side{tf, tt} {
-				if err := copyTree(caseDir, s.dir, ""); err != nil {
-					t.Fatal(err)
-				}
-			}
+			tf, tt := twoSides(t, tools, caseDir)
 			tfOut, ttOut := both(tf, tt, func(s side) validation {
 				if s.name == "terraform" {
 					// get installs the local modules; with the provider a

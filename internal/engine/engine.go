@@ -179,6 +179,9 @@ type instance struct {
 	planned      cty.Value // unmarked
 	plannedPriv  []byte
 	configVal    cty.Value // unmarked configuration the plan was made from, references resolved
+	// readFailed is set on a check block's data source that could not be
+	// read during plan: its check is then skipped, as in Terraform.
+	readFailed bool
 	// res holds the configuration's references, resolved; providerPrior
 	// is the prior object as the provider saw it (see resolution.priorFor).
 	res           *resolution

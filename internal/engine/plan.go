@@ -284,7 +284,7 @@ func (p *Planned) check(n *node, ni *nodeInst, final bool) hcl.Diagnostics {
 		return nil
 	}
 	d := p.conditions(n, ni.mi, config.NoInstance, n.cfg.Postconditions, cty.NilVal, "Check block assertion failed")
-	if !final && !p.conditionsKnown(ni.mi, config.NoInstance, n.cfg.Postconditions, cty.NilVal) {
+	if !final && !p.checkDataFailed(n, ni) && !p.conditionsKnown(ni.mi, config.NoInstance, n.cfg.Postconditions, cty.NilVal) {
 		d = append(d, diagnostic.Error("Check block assertion known after apply",
 			"The assertion depends on values not known until apply; it will be checked then."))
 	}
@@ -292,6 +292,24 @@ func (p *Planned) check(n *node, ni *nodeInst, final bool) hcl.Diagnostics {
 		x.Severity = hcl.DiagWarning
 	}
 	return attribute(n.addr, n.cfg, d)
+}
+
+// checkDataFailed reports whether a data source of the check block n, in
+// the module instance of ni, could not be read: its assertions are then
+// not known, which its warning has said already.
+func (p *Planned) checkDataFailed(n *node, ni *nodeInst) bool {
+	i := slices.Index(n.per, ni)
+	for _, m := range p.nodes {
+		if m.cfg == nil || m.cfg.Check != n.addr || i < 0 || i >= len(m.per) {
+			continue
+		}
+		for _, in := range m.per[i].insts {
+			if in.readFailed {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (e *Engine) configure(ctx context.Context, p *Planned, n *node) hcl.Diagnostics {
@@ -538,7 +556,15 @@ func (e *Engine) planData(ctx context.Context, p *Planned, n *node, ni *nodeInst
 	ty := n.schema.Block.ImpliedType()
 	if diags.HasErrors() {
 		diags = asWarnings(diags)
+		in.readFailed = true
 		in.value = cty.UnknownVal(ty)
+		// The plan shows what the configuration sets, as Terraform's does.
+		if _, cfgVal, d := p.readConfig(n, ni, in); !d.HasErrors() {
+			uv, cfgMarks := marks.Unmark(cfgVal)
+			if len(refs.Find(uv)) == 0 {
+				in.value = withMarks(n.schema.Block, proposedNew(n.schema.Block, cty.NullVal(ty), uv), cfgMarks)
+			}
+		}
 	}
 	if in.change == nil && in.deferredBy == "" {
 		after := in.value
@@ -583,7 +609,7 @@ func (e *Engine) planDataRead(ctx context.Context, p *Planned, n *node, ni *node
 		// depends on; read it during apply, right after them.
 		in.planned = proposedNew(n.schema.Block, cty.NullVal(ty), uv)
 		in.value = withMarks(n.schema.Block, in.planned, cfgMarks)
-		reason := "its configuration depends on values not known until apply"
+		reason := plan.ReasonConfigUnknown
 		if uv.IsWhollyKnown() {
 			reason = "it depends on " + p.waitingOn(n, ni.mi) + ", which has changes pending"
 		}

@@ -218,6 +218,10 @@ func reason(c *plan.ResourceChange) tfjson.ActionReason {
 		return tfjson.ActionReasonDeleteBecauseEachKey
 	case c.Action == plan.Delete && c.Reason != "":
 		return tfjson.ActionReasonDeleteBecauseNoResourceConfig
+	case c.Action == plan.Read && c.Reason == plan.ReasonCheck:
+		return tfjson.ActionReasonReadBecauseCheckNested
+	case c.Action == plan.Read && c.Reason == plan.ReasonConfigUnknown:
+		return tfjson.ActionReasonReadBecauseConfigUnknown
 	case c.Action == plan.Read:
 		return tfjson.ActionReasonReadBecauseDependencyPending
 	}

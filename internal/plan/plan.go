@@ -213,7 +213,9 @@ func (p *Plan) HasChanges() bool {
 		return len(p.Drift) > 0
 	}
 	for _, c := range p.Changes {
-		if (c.Action != NoOp && c.Action != Read) || c.Importing != "" {
+		// A read during apply is a change, as in Terraform: a check
+		// block's data source, read again to verify the check, is one.
+		if c.Action != NoOp || c.Importing != "" {
 			return true
 		}
 	}
@@ -253,3 +255,7 @@ type Event struct {
 // ReasonCheck is the Reason of reading a check block's data source during
 // apply: it is read again so that the check sees what apply made.
 const ReasonCheck = "config will be reloaded to verify a check block"
+
+// ReasonConfigUnknown is the Reason of reading a data source during apply
+// because its configuration is not known until then.
+const ReasonConfigUnknown = "its configuration depends on values not known until apply"
