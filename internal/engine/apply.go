@@ -686,6 +686,16 @@ func (e *Engine) commitOutputs(ctx context.Context, p *Planned, res *Result) hcl
 		}
 		declared[n.cfg.Name] = true
 		if n.held {
+			// It keeps what state records, which the run's result lists
+			// too, as Terraform prints every output after an apply.
+			if o, ok := p.outputs[n.cfg.Name]; ok && !p.opts.Destroy {
+				if v, err := decodeOutput(e.Keys, o.Value); err == nil {
+					if o.Sensitive {
+						v = v.Mark(marks.Sensitive)
+					}
+					res.Outputs[n.cfg.Name] = v
+				}
+			}
 			continue
 		}
 		if p.opts.Destroy {
