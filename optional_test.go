@@ -63,7 +63,7 @@ func TestOptionalEmptyStringIsSet(t *testing.T) {
 		return nil
 	}
 	_, _, stderr := p.run(build, "plan")
-	if !strings.Contains(stderr, `Invalid value for "dir"`) || !strings.Contains(oneLine(stderr), "The working directory must not be empty") {
+	if !strings.Contains(stderr, `tether_function.worker.dir: Invalid attribute value`) || !strings.Contains(oneLine(stderr), "The working directory must not be empty") {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/cli"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/install"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/provider"
@@ -400,24 +401,9 @@ func pathError(err error) string {
 	return fmt.Sprintf("%s: %v", pathString(pe.Path), pe.Error())
 }
 
+// pathString writes p as it reads after "field ": tags["a"], rule[0].port.
 func pathString(p cty.Path) string {
-	var b strings.Builder
-	for _, step := range p {
-		switch s := step.(type) {
-		case cty.GetAttrStep:
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(s.Name)
-		case cty.IndexStep:
-			if s.Key.Type() == cty.String {
-				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
-			} else if s.Key.Type() == cty.Number {
-				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().Text('f', -1))
-			}
-		}
-	}
-	return b.String()
+	return strings.TrimPrefix(diagnostic.PathString(p), ".")
 }
 
 func sortedList(s []string) []string {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Error is an error diagnostic with a fixed summary and a detail of whole
@@ -105,4 +106,34 @@ func capitalize(s string) string {
 		return s
 	}
 	return fmt.Sprintf("%c%s", unicode.ToUpper(r), s[n:])
+}
+
+// AttributePath is the path of the attribute d is about, from its Extra (a
+// provider's diagnostic carries one, directly or behind an address), or
+// nil.
+func AttributePath(d *hcl.Diagnostic) cty.Path {
+	if pe, ok := hcl.DiagnosticExtra[interface{ AttributePath() cty.Path }](d); ok {
+		return pe.AttributePath()
+	}
+	return nil
+}
+
+// PathString writes p as an attribute reference, the way it follows an
+// address: .tags["a"], .rule[0].port.
+func PathString(p cty.Path) string {
+	var b strings.Builder
+	for _, s := range p {
+		switch s := s.(type) {
+		case cty.GetAttrStep:
+			b.WriteString("." + s.Name)
+		case cty.IndexStep:
+			switch s.Key.Type() {
+			case cty.String:
+				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
+			case cty.Number:
+				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().Text('f', -1))
+			}
+		}
+	}
+	return b.String()
 }

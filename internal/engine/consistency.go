@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/addr"
+	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/provider"
 )
@@ -39,18 +40,18 @@ func planProblemsAt(b *provider.Block, config, planned cty.Value, path cty.Path,
 		switch {
 		case a.WriteOnly:
 			if !pv.IsNull() {
-				*out = append(*out, pathString(p)+": planned a value for a write-only attribute, which must be null")
+				*out = append(*out, diagnostic.PathString(p)+": planned a value for a write-only attribute, which must be null")
 			}
 		case a.Computed && !a.Optional && !a.Required:
 			// The provider's to choose.
 		case cv.IsNull():
 			if !a.Computed && !pv.IsNull() {
-				*out = append(*out, pathString(p)+": planned a value where the configuration sets none")
+				*out = append(*out, diagnostic.PathString(p)+": planned a value where the configuration sets none")
 			}
 		case !cv.IsWhollyKnown() && a.Type.IsPrimitiveType():
 			// Known only after apply: the plan cannot promise more.
 		case !valueKept(cv, pv):
-			*out = append(*out, pathString(p)+": planned value does not match the configured value")
+			*out = append(*out, diagnostic.PathString(p)+": planned value does not match the configured value")
 		}
 	}
 	for name, nb := range b.BlockTypes {
@@ -131,14 +132,14 @@ func resultProblemsAt(b *provider.Block, planned, actual cty.Value, path cty.Pat
 	for name, a := range b.Attributes {
 		pv, av := planned.GetAttr(name), actual.GetAttr(name)
 		if a.WriteOnly && !av.IsNull() {
-			*out = append(*out, pathString(append(path.Copy(), cty.GetAttrStep{Name: name}))+": returned a value for a write-only attribute, which must be null")
+			*out = append(*out, diagnostic.PathString(append(path.Copy(), cty.GetAttrStep{Name: name}))+": returned a value for a write-only attribute, which must be null")
 			continue
 		}
 		if !pv.IsWhollyKnown() {
 			continue
 		}
 		if !av.IsWhollyKnown() || !av.Equals(pv).True() {
-			*out = append(*out, pathString(append(path.Copy(), cty.GetAttrStep{Name: name}))+": the result differs from the planned value")
+			*out = append(*out, diagnostic.PathString(append(path.Copy(), cty.GetAttrStep{Name: name}))+": the result differs from the planned value")
 		}
 	}
 	for name, nb := range b.BlockTypes {
@@ -156,7 +157,7 @@ func nestedProblems(nb *provider.NestedBlock, want, got cty.Value, path cty.Path
 		return
 	}
 	if got.IsNull() {
-		*out = append(*out, pathString(path)+": the block is missing")
+		*out = append(*out, diagnostic.PathString(path)+": the block is missing")
 		return
 	}
 	switch nb.Nesting {
@@ -164,7 +165,7 @@ func nestedProblems(nb *provider.NestedBlock, want, got cty.Value, path cty.Path
 		check(&nb.Block, want, got, path, out)
 	case provider.NestingList:
 		if want.LengthInt() != got.LengthInt() {
-			*out = append(*out, fmt.Sprintf("%s: %d blocks where %d were expected", pathString(path), got.LengthInt(), want.LengthInt()))
+			*out = append(*out, fmt.Sprintf("%s: %d blocks where %d were expected", diagnostic.PathString(path), got.LengthInt(), want.LengthInt()))
 			return
 		}
 		for i := 0; i < want.LengthInt(); i++ {
@@ -175,34 +176,16 @@ func nestedProblems(nb *provider.NestedBlock, want, got cty.Value, path cty.Path
 		for it := want.ElementIterator(); it.Next(); {
 			k, w := it.Element()
 			if !got.HasIndex(k).True() {
-				*out = append(*out, fmt.Sprintf("%s: the block %q is missing", pathString(path), k.AsString()))
+				*out = append(*out, fmt.Sprintf("%s: the block %q is missing", diagnostic.PathString(path), k.AsString()))
 				continue
 			}
 			check(&nb.Block, w, got.Index(k), append(path.Copy(), cty.IndexStep{Key: k}), out)
 		}
 	case provider.NestingSet:
 		if want.IsWhollyKnown() && got.IsWhollyKnown() && want.LengthInt() != got.LengthInt() {
-			*out = append(*out, fmt.Sprintf("%s: %d blocks where %d were expected", pathString(path), got.LengthInt(), want.LengthInt()))
+			*out = append(*out, fmt.Sprintf("%s: %d blocks where %d were expected", diagnostic.PathString(path), got.LengthInt(), want.LengthInt()))
 		}
 	}
-}
-
-// pathString writes a path as an attribute reference: .tags["a"], .rule[0].port.
-func pathString(p cty.Path) string {
-	var b strings.Builder
-	for _, s := range p {
-		switch s := s.(type) {
-		case cty.GetAttrStep:
-			b.WriteString("." + s.Name)
-		case cty.IndexStep:
-			if s.Key.Type() == cty.String {
-				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
-			} else {
-				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().Text('f', -1))
-			}
-		}
-	}
-	return b.String()
 }
 
 // invalidPlan is the error for a plan that breaks the configuration, or

@@ -175,9 +175,9 @@ func ephemeralArguments(addr string, cn *config.Node, block *provider.Block, cfg
 		if attr != nil && attr.WriteOnly {
 			continue
 		}
-		detail := fmt.Sprintf("Ephemeral values are not valid for %q, because it is not a write-only attribute and must be persisted to state.", strings.TrimPrefix(pathString(attrPath), "."))
+		detail := fmt.Sprintf("Ephemeral values are not valid for %q, because it is not a write-only attribute and must be persisted to state.", strings.TrimPrefix(diagnostic.PathString(attrPath), "."))
 		if attr == nil {
-			detail = fmt.Sprintf("Ephemeral values are not valid for %q, because it is not an assignable attribute.", strings.TrimPrefix(pathString(path), "."))
+			detail = fmt.Sprintf("Ephemeral values are not valid for %q, because it is not an assignable attribute.", strings.TrimPrefix(diagnostic.PathString(path), "."))
 		}
 		d := diagnostic.Error("Invalid use of ephemeral value", detail)
 		if cn.AttrRange != nil {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/tetherhq/tether/internal/diagnostic"
 )
 
 // detailWidth is where diagnostic details wrap, counting their indent.
@@ -77,8 +78,11 @@ func (p *printer) diagnostic(d *hcl.Diagnostic, source func(string) *sourceFile)
 	if p.color {
 		p.str(ansiBold)
 	}
-	if a := address(d); a != "" {
-		p.safe(a)
+	// A provider's diagnostic about one attribute names it only by its
+	// path: in a Go program the subject is the constructor's line, which
+	// does not show the argument, so the path follows the address.
+	if a := address(d) + diagnostic.PathString(diagnostic.AttributePath(d)); a != "" {
+		p.safe(strings.TrimPrefix(a, "."))
 		p.str(": ")
 	}
 	p.safe(d.Summary)
