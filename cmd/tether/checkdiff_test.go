@@ -19,12 +19,7 @@ import (
 func TestDifferentialCheckData(t *testing.T) {
 	tools := differentialTools(t)
 	tf, tt := twoSides(t, tools, filepath.Join("testdata", "checkdata"))
-	tfRes, ttRes := both(tf, tt, func(s side) cmdResult {
-		if s.name == "terraform" {
-			return s.run(tfApply...)
-		}
-		return s.run(ttApply...)
-	})
+	tfRes, ttRes := applyBoth(tf, tt)
 	mustSucceed(t, "apply", tfRes, ttRes)
 
 	tfRes, ttRes = both(tf, tt, func(s side) cmdResult {

@@ -299,15 +299,7 @@ func runDiffCase(t *testing.T, tools diffTools, caseDir string) {
 				}
 			}
 		}
-		tfRes, ttRes := both(tf, tt, func(s side) cmdResult {
-			if s.name == "terraform" {
-				if r := s.run("get", "-no-color"); r.code != 0 || r.err != nil {
-					return r
-				}
-				return s.run(tfApply...)
-			}
-			return s.run(ttApply...)
-		})
+		tfRes, ttRes := getAndApplyBoth(tf, tt)
 		checkApplied(t, label, tf, tt, tfRes, ttRes)
 		if t.Failed() {
 			return
@@ -348,6 +340,30 @@ func checkApplied(t *testing.T, label string, tf, tt side, tfRes, ttRes cmdResul
 			t.Errorf("%s: the plan after applying must show no changes (exit 0):\n%s", label, r)
 		}
 	}
+}
+
+// applyOne applies on one side: terraform apply or tether up.
+func applyOne(s side) cmdResult {
+	if s.name == "terraform" {
+		return s.run(tfApply...)
+	}
+	return s.run(ttApply...)
+}
+
+// applyBoth applies on both sides at once.
+func applyBoth(tf, tt side) (cmdResult, cmdResult) { return both(tf, tt, applyOne) }
+
+// getAndApplyBoth is applyBoth after terraform get, which a configuration
+// calling local modules needs first.
+func getAndApplyBoth(tf, tt side) (cmdResult, cmdResult) {
+	return both(tf, tt, func(s side) cmdResult {
+		if s.name == "terraform" {
+			if r := s.run("get", "-no-color"); r.code != 0 || r.err != nil {
+				return r
+			}
+		}
+		return applyOne(s)
+	})
 }
 
 // destroyBoth destroys on both sides and compares the summaries.

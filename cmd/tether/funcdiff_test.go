@@ -58,20 +58,6 @@ func sides(t *testing.T, tools diffTools, src string, files map[string]string) (
 	return tf, tt
 }
 
-// applyBoth applies on both sides: terraform get (for local modules) and
-// apply, and tether up.
-func applyBoth(tf, tt side) (cmdResult, cmdResult) {
-	return both(tf, tt, func(s side) cmdResult {
-		if s.name == "terraform" {
-			if r := s.run("get", "-no-color"); r.code != 0 || r.err != nil {
-				return r
-			}
-			return s.run(tfApply...)
-		}
-		return s.run(ttApply...)
-	})
-}
-
 func TestFunctionsDifferential(t *testing.T) {
 	skipWithoutTerraform(t)
 	t.Parallel()
@@ -85,7 +71,7 @@ func TestFunctionsDifferential(t *testing.T) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			t.Parallel()
 			tf, tt := sides(t, tools, dir, nil)
-			tfRes, ttRes := applyBoth(tf, tt)
+			tfRes, ttRes := getAndApplyBoth(tf, tt)
 			mustSucceed(t, "apply", tfRes, ttRes)
 			compareOutputs(t, "apply", tf, tt)
 		})
@@ -229,7 +215,7 @@ output "plantimestamp" {
 }
 `})
 	start := time.Now().UTC().Truncate(time.Second)
-	tfRes, ttRes := applyBoth(tf, tt)
+	tfRes, ttRes := getAndApplyBoth(tf, tt)
 	mustSucceed(t, "apply", tfRes, ttRes)
 	end := time.Now().UTC()
 	// Terraform's uuid() is 128 random bits in UUID form, without the

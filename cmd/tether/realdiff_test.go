@@ -48,12 +48,7 @@ func TestRealProvidersDifferential(t *testing.T) {
 		t.Errorf("the lock files differ (apart from terraform's entry for the built-in provider's plugin)\nterraform:\n%s\ntether:\n%s", tfOnly, ttLock)
 	}
 
-	tfRes, ttRes = both(tf, tt, func(s side) cmdResult {
-		if s.name == "terraform" {
-			return s.run(tfApply...)
-		}
-		return s.run(ttApply...)
-	})
+	tfRes, ttRes = applyBoth(tf, tt)
 	checkApplied(t, "apply", tf, tt, tfRes, ttRes)
 
 	// For a configuration of the time and local providers alone, the two

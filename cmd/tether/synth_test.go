@@ -35,12 +35,7 @@ func TestSynthAppliesLikeUp(t *testing.T) {
 			tf := side{name: "terraform", bin: tools.terraform, dir: filepath.Join(t.TempDir(), "tf"), env: exampleEnv(tools, true)}
 			synthInto(t, tools, example, tf.dir)
 
-			tfRes, ttRes := both(tf, tt, func(s side) cmdResult {
-				if s.name == "terraform" {
-					return s.run(tfApply...)
-				}
-				return s.run(ttApply...)
-			})
+			tfRes, ttRes := applyBoth(tf, tt)
 			mustSucceed(t, "apply", tfRes, ttRes)
 			if tfSum, ttSum := applySummary(tfRes.stdout), applySummary(ttRes.stdout); tfSum != ttSum {
 				t.Errorf("terraform reports %q, tether %q\n%s\n%s", tfSum, ttSum, tfRes, ttRes)
@@ -267,12 +262,7 @@ func TestSynthModuleCalls(t *testing.T) {
 			if r := tf.run("get", "-no-color"); r.code != 0 {
 				t.Fatalf("terraform get of the synthesised JSON failed:\n%s", r)
 			}
-			tfRes, ttRes := both(tf, tt, func(s side) cmdResult {
-				if s.name == "terraform" {
-					return s.run(tfApply...)
-				}
-				return s.run(ttApply...)
-			})
+			tfRes, ttRes := applyBoth(tf, tt)
 			mustSucceed(t, "apply", tfRes, ttRes)
 			if tfSum, ttSum := applySummary(tfRes.stdout), applySummary(ttRes.stdout); tfSum != ttSum || tfSum != "6 added, 0 changed, 0 destroyed" {
 				t.Errorf("terraform reports %q, tether %q, want 6 added\n%s\n%s", tfSum, ttSum, tfRes, ttRes)
