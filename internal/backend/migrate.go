@@ -170,8 +170,8 @@ func (b *Backend) SetAside() (string, error) {
 	if b.pg != nil {
 		return "", nil
 	}
-	dest := filepath.Join(b.dir, "migrated-"+time.Now().UTC().Format("20060102T150405Z"))
-	if err := os.MkdirAll(dest, 0o700); err != nil {
+	dest, err := newAsideDir(b.dir, time.Now())
+	if err != nil {
 		return "", err
 	}
 	def := b.localPath(DefaultWorkspace)
@@ -184,4 +184,28 @@ func (b *Backend) SetAside() (string, error) {
 		return "", err
 	}
 	return dest, nil
+}
+
+// newAsideDir makes a folder of its own under dir for SetAside, named after
+// now. Two migrations in the same second (there and back in a script) must
+// not share one, or the second's rename finds the first's files in the
+// way: os.Mkdir fails on an existing name, and a suffix is tried instead.
+func newAsideDir(dir string, now time.Time) (string, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	base := filepath.Join(dir, "migrated-"+now.UTC().Format("20060102T150405Z"))
+	for i := 1; ; i++ {
+		dest := base
+		if i > 1 {
+			dest = fmt.Sprintf("%s-%d", base, i)
+		}
+		err := os.Mkdir(dest, 0o700)
+		if err == nil {
+			return dest, nil
+		}
+		if !errors.Is(err, os.ErrExist) || i == 100 {
+			return "", err
+		}
+	}
 }
