@@ -23,9 +23,22 @@ const minRun = 6
 type Set struct {
 	mu sync.RWMutex
 	// grams maps, per run length, every substring of that length of a
-	// form of a secret (folded to lower case) to the secret's label.
-	grams map[int]map[string]string
+	// form of a secret (folded to lower case) to the secret's label and
+	// how far a match reaches past it.
+	grams map[int]map[string]gram
 	seen  map[string]bool
+}
+
+// gram is what a run of a form of a secret stands for.
+type gram struct {
+	label string
+	// before and after count the characters beside the run that are
+	// also replaced: the base64 characters that mix bits of the secret's
+	// first or last bytes with bits of the bytes around it, and so give
+	// part of those bytes away (the "D" of "dXNlcjpD..." is most of a
+	// "C"). Only a run at the start of a form has before, only one at its
+	// end has after.
+	before, after int
 }
 
 // Add registers secret, to be replaced by label wherever it is found. A
@@ -42,19 +55,27 @@ func (s *Set) Add(secret, label string) {
 	}
 	if s.seen == nil {
 		s.seen = map[string]bool{}
-		s.grams = map[int]map[string]string{}
+		s.grams = map[int]map[string]gram{}
 	}
 	s.seen[secret] = true
 	for _, f := range forms(secret) {
-		f = fold(f)
-		n := runLength(len(f))
+		text := fold(f.text)
+		n := runLength(len(text))
 		if s.grams[n] == nil {
-			s.grams[n] = map[string]string{}
+			s.grams[n] = map[string]gram{}
 		}
-		for i := 0; i+n <= len(f); i++ {
-			if _, ok := s.grams[n][f[i:i+n]]; !ok {
-				s.grams[n][f[i:i+n]] = label
+		for i := 0; i+n <= len(text); i++ {
+			g, ok := s.grams[n][text[i:i+n]]
+			if !ok {
+				g.label = label
 			}
+			if i == 0 {
+				g.before = max(g.before, f.before)
+			}
+			if i+n == len(text) {
+				g.after = max(g.after, f.after)
+			}
+			s.grams[n][text[i:i+n]] = g
 		}
 	}
 }
@@ -102,8 +123,15 @@ func (s *Set) String(text string) string {
 	var spans []span
 	for n, grams := range s.grams {
 		for i := 0; i+n <= len(folded); i++ {
-			if label, ok := grams[folded[i:i+n]]; ok {
-				spans = append(spans, span{i, i + n, label})
+			if g, ok := grams[folded[i:i+n]]; ok {
+				start, end := i, i+n
+				for k := 0; k < g.before && start > 0 && isBase64(text[start-1]); k++ {
+					start--
+				}
+				for k := 0; k < g.after && end < len(text) && isBase64(text[end]); k++ {
+					end++
+				}
+				spans = append(spans, span{start, end, g.label})
 			}
 		}
 	}
@@ -138,24 +166,44 @@ func fold(s string) string {
 	return string(b)
 }
 
+// isBase64 reports whether c is a character of the standard or the URL
+// base64 alphabet.
+func isBase64(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' ||
+		c == '+' || c == '/' || c == '-' || c == '_'
+}
+
+// form is one way a secret is written, with the number of characters
+// before and after it that depend on it in part.
+type form struct {
+	text          string
+	before, after int
+}
+
+// mixed is how many base64 characters mix k bytes (0, 1 or 2) at the edge
+// of a group of three with the bytes around them: none, two or three.
+var mixed = [3]int{0, 2, 3}
+
 // forms lists the ways a secret is written: as is, in hex, in base64 at
 // each of the three alignments it can start at inside a longer encoded
-// text (the part that does not depend on the bytes around it), and as
-// the hex and base64 of its common digests. internal/canary lists the same
-// forms on its own on purpose: the canaries' scanner is the check on this
-// package, so it must not share its code.
-func forms(secret string) []string {
+// text (the part that does not depend on the bytes around it, with the
+// characters beside it that do in part), and as the hex and base64 of its
+// common digests. internal/canary lists the same forms on its own on
+// purpose: the canaries' scanner is the check on this package, so it must
+// not share its code.
+func forms(secret string) []form {
 	b := []byte(secret)
-	out := []string{secret, hex.EncodeToString(b)}
+	out := []form{{text: secret}, {text: hex.EncodeToString(b)}}
 	for skip := 0; skip < 3 && skip < len(b); skip++ {
 		rest := b[skip:]
-		rest = rest[:len(rest)/3*3]
+		tail := len(rest) % 3
+		rest = rest[:len(rest)-tail]
 		if len(rest) < 3 {
 			continue
 		}
 		out = append(out,
-			base64.RawStdEncoding.EncodeToString(rest),
-			base64.RawURLEncoding.EncodeToString(rest))
+			form{base64.RawStdEncoding.EncodeToString(rest), mixed[skip], mixed[tail]},
+			form{base64.RawURLEncoding.EncodeToString(rest), mixed[skip], mixed[tail]})
 	}
 	for _, sum := range [][]byte{
 		func() []byte { h := md5.Sum(b); return h[:] }(),
@@ -163,7 +211,7 @@ func forms(secret string) []string {
 		func() []byte { h := sha256.Sum256(b); return h[:] }(),
 		func() []byte { h := sha512.Sum512(b); return h[:] }(),
 	} {
-		out = append(out, hex.EncodeToString(sum), base64.StdEncoding.EncodeToString(sum))
+		out = append(out, form{text: hex.EncodeToString(sum)}, form{text: base64.StdEncoding.EncodeToString(sum)})
 	}
 	return out
 }
