@@ -167,10 +167,13 @@ func FromTraversal(t hcl.Traversal) (Instance, error) {
 	return a, nil
 }
 
-// Less orders instance addresses as Terraform lists them in plans: by
-// module path (the root module first, then each step by name and key),
-// then by resource, then by key, numbers by value. Addresses that do not
-// parse sort after those that do, by their text.
+// Less orders instance addresses as Terraform does (addrs'
+// AbsResourceInstance.Less), in plans, JSON state and `state list`: by
+// module path, shorter paths first (the root module's instances before any
+// module's), then each step by name and key; within a module data sources
+// before managed resources, then by type, name and key, numbers by value
+// and before strings. Addresses that do not parse sort after those that
+// do, by their text.
 func Less(a, b string) bool {
 	ia, errA := ParseInstance(a)
 	ib, errB := ParseInstance(b)
@@ -181,7 +184,10 @@ func Less(a, b string) bool {
 		}
 		return a < b
 	}
-	for i := 0; i < len(ia.Module) && i < len(ib.Module); i++ {
+	if len(ia.Module) != len(ib.Module) {
+		return len(ia.Module) < len(ib.Module)
+	}
+	for i := range ia.Module {
 		sa, sb := ia.Module[i], ib.Module[i]
 		if sa.Name != sb.Name {
 			return sa.Name < sb.Name
@@ -190,11 +196,16 @@ func Less(a, b string) bool {
 			return c < 0
 		}
 	}
-	if len(ia.Module) != len(ib.Module) {
-		return len(ia.Module) < len(ib.Module)
-	}
-	if ia.Resource != ib.Resource {
-		return ia.Resource < ib.Resource
+	if ra, rb := Split(ia.Resource), Split(ib.Resource); ia.Resource != ib.Resource {
+		if da, db := ra[0] == "data", rb[0] == "data"; da != db {
+			return da
+		}
+		for i := 0; i < len(ra) && i < len(rb); i++ {
+			if ra[i] != rb[i] {
+				return ra[i] < rb[i]
+			}
+		}
+		return len(ra) < len(rb)
 	}
 	return compareKeys(ia.Key, ib.Key) < 0
 }

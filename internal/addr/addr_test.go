@@ -42,12 +42,19 @@ func TestParseRejectsNonsense(t *testing.T) {
 func TestLessIsTerraformsOrder(t *testing.T) {
 	want := []string{
 		`data.tether_file.r`,
+		`data.tether_value.q`,
+		`aws_instance.a`,
 		`tether_file.a[2]`,
 		`tether_file.a[10]`,
+		`tether_file.a["x"]`,
 		`tether_file.b`,
+		`tether_file-x.a`,
+		`tether_file_b.a`,
 		`tether_value.x["a"]`,
 		`module.m.tether_file.a`,
 		`module.m[0].tether_file.a`,
+		`module.z.tether_file.a`,
+		`module.a.module.o.tether_file.a`,
 		`module.n["k"].module.o.tether_file.a`,
 	}
 	for i := range want {

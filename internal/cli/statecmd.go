@@ -52,7 +52,11 @@ func (e *env) stateList(snap *state.Snapshot, filters []string) int {
 			return e.errorf("%q is not a resource or module address: %v", f, err)
 		}
 	}
-	for _, a := range sortedKeys(snap.Objects) {
+	// Terraform's order: the root module's instances first, data sources
+	// before managed resources (addr.Less).
+	listed := sortedKeys(snap.Objects)
+	sort.SliceStable(listed, func(i, j int) bool { return addr.Less(listed[i], listed[j]) })
+	for _, a := range listed {
 		if len(filters) == 0 || anyMatch(a, filters) {
 			fmt.Fprintln(e.stdout, a)
 		}
