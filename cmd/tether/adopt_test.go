@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -108,7 +109,7 @@ func TestTerraformStateBothWays(t *testing.T) {
 			t.Fatal(err)
 		}
 		dir := folder()
-		backendTF := "terraform {\n  backend \"pg\" {\n    schema_name = \"tf_adopted\"\n  }\n}\n"
+		backendTF := fmt.Sprintf("terraform {\n  backend \"pg\" {\n    schema_name = %q\n  }\n}\n", freshSchema("tf_adopted"))
 		if err := os.WriteFile(filepath.Join(dir, "backend.tf"), []byte(backendTF), 0o644); err != nil {
 			t.Fatal(err)
 		}

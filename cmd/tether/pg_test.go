@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -27,6 +28,17 @@ var sharedPG struct {
 func postgresServer() (*pgtest.Server, error) {
 	sharedPG.once.Do(func() { sharedPG.srv, sharedPG.err = pgtest.Start() })
 	return sharedPG.srv, sharedPG.err
+}
+
+// schemaRuns numbers the schemas handed out by freshSchema.
+var schemaRuns atomic.Int64
+
+// freshSchema returns a schema name no other test run in this process has
+// used: the cluster outlives one run of a test (go test -count=2 runs each
+// twice against it), and a run finding the state of the one before in its
+// schema fails for that reason alone.
+func freshSchema(name string) string {
+	return fmt.Sprintf("%s_%d", name, schemaRuns.Add(1))
 }
 
 // stopPostgres wraps the tests' run, stopping the shared cluster after it.
@@ -58,7 +70,8 @@ func scriptCondition(cond string) (bool, error) {
 
 // setupPostgres gives a scenario named pg_* the shared cluster: PG_CONN_STR
 // and PG_SCHEMA_NAME (Terraform's variables, so a backend "pg" {} block
-// needs nothing more) choose a schema of its own; PGURL is the same
+// needs nothing more) choose a schema of its own, tether_NAME_N
+// (freshSchema); PGURL is the same
 // connection string, and PGURL_BADPW one with a wrong password.
 func setupPostgres(env *testscript.Env) error {
 	name := strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")
@@ -74,7 +87,7 @@ func setupPostgres(env *testscript.Env) error {
 	}
 	url := srv.ConnString("")
 	env.Setenv("PG_CONN_STR", url)
-	env.Setenv("PG_SCHEMA_NAME", "tether_"+name) // pg_* names are reserved
+	env.Setenv("PG_SCHEMA_NAME", freshSchema("tether_"+name)) // pg_* names are reserved
 	env.Setenv("PGURL", url)
 	env.Setenv("PGURL_BADPW", strings.Replace(url, pgtest.Password, "not-the-password", 1))
 	return nil

@@ -93,7 +93,7 @@ resource "tether_value" "slow" {
 // and the other fails at once naming the winner's operation and pid.
 func TestPGTwoRunnersRace(t *testing.T) {
 	srv := postgresOrSkip(t)
-	r := newPGRunner(t, srv.ConnString(""), "race")
+	r := newPGRunner(t, srv.ConnString(""), freshSchema("race"))
 	dirs := []string{t.TempDir(), t.TempDir()}
 	for _, d := range dirs {
 		if err := os.WriteFile(filepath.Join(d, "main.tf"), []byte(raceConfig), 0o644); err != nil {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/tetherhq/tether/internal/durable"
 	"github.com/tetherhq/tether/internal/state"
 )
 
@@ -166,15 +167,26 @@ func (b *Backend) HasState(ctx context.Context) (bool, error) {
 // .tether/migrated-TIMESTAMP/ once they were copied elsewhere, so that the
 // folder has one state and a later migration back finds it empty; nothing
 // is deleted. A PostgreSQL source is left as it is: others may share it.
+//
+// Each step is one rename, so a kill at any moment leaves every state
+// whole in one place or the other. The default workspace's file has a
+// write-ahead log beside it (state.db-wal) that may hold committed
+// transactions; moving the two with two renames, a kill in between would
+// part them. So the log is first copied into the file and emptied
+// (closing the last connection does that), and the file alone is then
+// the state. The other workspaces move with their folder.
 func (b *Backend) SetAside() (string, error) {
 	if b.pg != nil {
 		return "", nil
+	}
+	def := b.localPath(DefaultWorkspace)
+	if err := checkpoint(def); err != nil {
+		return "", err
 	}
 	dest, err := newAsideDir(b.dir, time.Now())
 	if err != nil {
 		return "", err
 	}
-	def := b.localPath(DefaultWorkspace)
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		if err := os.Rename(def+suffix, filepath.Join(dest, filepath.Base(def)+suffix)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return "", err
@@ -183,7 +195,33 @@ func (b *Backend) SetAside() (string, error) {
 	if err := os.Rename(b.workspaceDir(), filepath.Join(dest, "workspaces")); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
+	for _, d := range []string{dest, filepath.Dir(def), filepath.Dir(b.workspaceDir())} {
+		if err := durable.SyncDir(d); err != nil {
+			return "", err
+		}
+	}
 	return dest, nil
+}
+
+// checkpoint copies the write-ahead log of the state file at path into
+// the file, so that the file holds every committed transaction by itself,
+// and fails if the log still holds any after: another process has the
+// file open. A missing file is nothing to do.
+func checkpoint(path string) error {
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	s, err := state.OpenSQLite(path)
+	if err != nil {
+		return err
+	}
+	if err := s.Close(); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(path + "-wal"); err == nil && fi.Size() > 0 {
+		return fmt.Errorf("state file %s: its write-ahead log is still in use: another process has the state open", path)
+	}
+	return nil
 }
 
 // newAsideDir makes a folder of its own under dir for SetAside, named after

@@ -11,6 +11,7 @@ import (
 	"sort"
 
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/durable"
 )
 
 // Settings are the backend init settled: the block's arguments with the
@@ -113,9 +114,10 @@ func ReadSettings(stateDir string) (*Settings, error) {
 	return &s, nil
 }
 
-// WriteSettings records s in stateDir. The file may hold a connection
-// string with its password, as Terraform's does, so only the user may
-// read it.
+// WriteSettings records s in stateDir, durably: init writes it after the
+// state moved and before the old copy is set aside, so once it returns it
+// must outlive a crash. The file may hold a connection string with its
+// password, as Terraform's does, so only the user may read it.
 func WriteSettings(stateDir string, s Settings) error {
 	if err := os.MkdirAll(stateDir, 0o700); err != nil {
 		return err
@@ -124,12 +126,7 @@ func WriteSettings(stateDir string, s Settings) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(stateDir, settingsFile)
-	tmp := path + ".new"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return durable.WriteFile(filepath.Join(stateDir, settingsFile), append(b, '\n'), 0o600)
 }
 
 // InitRequiredError says the backend block differs from what init settled.

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tetherhq/tether/internal/durable"
 )
 
 const environmentFile = "environment"
@@ -45,5 +47,5 @@ func Select(stateDir, ws string) error {
 		}
 		return err
 	}
-	return os.WriteFile(filepath.Join(stateDir, environmentFile), []byte(ws+"\n"), 0o644)
+	return durable.WriteFile(filepath.Join(stateDir, environmentFile), []byte(ws+"\n"), 0o644)
 }

@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tetherhq/tether/internal/durable"
 )
 
 // Keys are the keys of one state.
@@ -111,12 +113,9 @@ func SetID(stateDir, id string) error {
 	if err := os.MkdirAll(stateDir, 0o700); err != nil {
 		return err
 	}
-	path := filepath.Join(stateDir, "id")
-	tmp := path + ".new"
-	if err := os.WriteFile(tmp, []byte(id+"\n"), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	// Durably: the state copied under this id is committed next, and
+	// without the id its sealed values would not open.
+	return durable.WriteFile(filepath.Join(stateDir, "id"), []byte(id+"\n"), 0o600)
 }
 
 // stateID returns the state's random id, creating it on first use.

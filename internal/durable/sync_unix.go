@@ -1,0 +1,5 @@
+//go:build !windows
+
+package durable
+
+func isUnsupported(error) bool { return false }
