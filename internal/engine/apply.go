@@ -554,7 +554,7 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 		if !resp.LegacyTypeSystem {
 			// Recorded as the provider returned it, but nothing that
 			// depends on it goes on from a result the plan did not promise.
-			if problems := resultProblems(n.schema.Block, planned, resp.NewState); len(problems) > 0 {
+			if problems := provider.ResultProblems(n.schema.Block, planned, resp.NewState); len(problems) > 0 {
 				diags = append(diags, errorDiag(in.addr, n.cfg, "Provider produced inconsistent result after apply",
 					fmt.Sprintf("When applying changes to %s, provider %s produced an unexpected new value:\n  %s\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
 						in.addr, displayProvider(n, in), strings.Join(problems, "\n  "))))

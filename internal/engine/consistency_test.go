@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"reflect"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -12,80 +11,6 @@ import (
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/provider"
 )
-
-func TestConsistencyChecks(t *testing.T) {
-	block := &provider.Block{
-		Attributes: map[string]*provider.Attribute{
-			"name":  {Type: cty.String, Required: true},
-			"size":  {Type: cty.Number, Optional: true},
-			"zone":  {Type: cty.String, Optional: true, Computed: true},
-			"id":    {Type: cty.String, Computed: true},
-			"count": {Type: cty.Number, Computed: true},
-		},
-		BlockTypes: map[string]*provider.NestedBlock{
-			"rule": {Nesting: provider.NestingList, Block: provider.Block{Attributes: map[string]*provider.Attribute{
-				"port": {Type: cty.Number, Required: true},
-			}}},
-		},
-	}
-	obj := func(name, zone string, size, id cty.Value, ports ...int64) cty.Value {
-		var rules []cty.Value
-		for _, p := range ports {
-			rules = append(rules, cty.ObjectVal(map[string]cty.Value{"port": cty.NumberIntVal(p)}))
-		}
-		rl := cty.ListValEmpty(cty.Object(map[string]cty.Type{"port": cty.Number}))
-		if len(rules) > 0 {
-			rl = cty.ListVal(rules)
-		}
-		z := cty.NullVal(cty.String)
-		if zone != "" {
-			z = cty.StringVal(zone)
-		}
-		return cty.ObjectVal(map[string]cty.Value{
-			"name": cty.StringVal(name), "size": size, "zone": z, "id": id,
-			"count": cty.UnknownVal(cty.Number), "rule": rl,
-		})
-	}
-	null, unknown := cty.NullVal(cty.String), cty.UnknownVal(cty.String)
-	noSize := cty.NullVal(cty.Number)
-
-	for _, tc := range []struct {
-		name            string
-		config, planned cty.Value
-		want            []string
-	}{
-		{"computed values chosen", obj("a", "", noSize, null, 80), obj("a", "z1", noSize, unknown, 80), nil},
-		{"configured value changed", obj("a", "", cty.NumberIntVal(2), null), obj("b", "", cty.NumberIntVal(2), unknown), []string{".name: planned value does not match the configured value"}},
-		{"unset optional planned", obj("a", "", noSize, null), obj("a", "", cty.NumberIntVal(3), unknown), []string{".size: planned a value where the configuration sets none"}},
-		{"set optional-computed kept", obj("a", "z2", noSize, null), obj("a", "z1", noSize, unknown), []string{".zone: planned value does not match the configured value"}},
-		{"block dropped", obj("a", "", noSize, null, 80, 443), obj("a", "", noSize, unknown, 80), []string{".rule: 1 blocks where 2 were expected"}},
-		{"nested value changed", obj("a", "", noSize, null, 80), obj("a", "", noSize, unknown, 81), []string{".rule[0].port: planned value does not match the configured value"}},
-	} {
-		t.Run("plan/"+tc.name, func(t *testing.T) {
-			if got := planProblems(block, tc.config, tc.planned); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("got %q, want %q", got, tc.want)
-			}
-		})
-	}
-
-	for _, tc := range []struct {
-		name            string
-		planned, actual cty.Value
-		want            []string
-	}{
-		{"unknowns filled", obj("a", "", noSize, unknown, 80), obj("a", "", noSize, cty.StringVal("i-1"), 80), nil},
-		{"known null filled in", obj("a", "", noSize, unknown), obj("a", "z", noSize, cty.StringVal("i-1")), []string{".zone: the result differs from the planned value"}},
-		{"known value changed", obj("a", "", noSize, unknown), obj("A", "", noSize, cty.StringVal("i-1")), []string{".name: the result differs from the planned value"}},
-		{"promised id differs", obj("a", "", noSize, cty.StringVal("i-1")), obj("a", "", noSize, cty.StringVal("i-2")), []string{".id: the result differs from the planned value"}},
-		{"numbers compared by value", obj("a", "", cty.NumberFloatVal(2.0), unknown), obj("a", "", cty.NumberIntVal(2), cty.StringVal("x")), nil},
-	} {
-		t.Run("result/"+tc.name, func(t *testing.T) {
-			if got := resultProblems(block, tc.planned, tc.actual); !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("got %q, want %q", got, tc.want)
-			}
-		})
-	}
-}
 
 func TestWriteOnlyAttributes(t *testing.T) {
 	block := &provider.Block{Attributes: map[string]*provider.Attribute{
@@ -96,13 +21,13 @@ func TestWriteOnlyAttributes(t *testing.T) {
 		return cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("db"), "password_wo": pw})
 	}
 	secret, null := cty.StringVal("hunter2"), cty.NullVal(cty.String)
-	if got := planProblems(block, obj(secret), obj(null)); len(got) != 0 {
+	if got := provider.PlanProblems(block, obj(secret), obj(null)); len(got) != 0 {
 		t.Errorf("a plan with null for the write-only attribute: %q", got)
 	}
-	if got := planProblems(block, obj(secret), obj(secret)); len(got) != 1 {
+	if got := provider.PlanProblems(block, obj(secret), obj(secret)); len(got) != 1 {
 		t.Errorf("a plan that returns the write-only value must be refused; got %q", got)
 	}
-	if got := resultProblems(block, obj(null), obj(secret)); len(got) != 1 {
+	if got := provider.ResultProblems(block, obj(null), obj(secret)); len(got) != 1 {
 		t.Errorf("a result that returns the write-only value must be refused; got %q", got)
 	}
 	if got := withoutWriteOnly(block, obj(secret)); !got.RawEquals(obj(null)) {

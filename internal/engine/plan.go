@@ -562,7 +562,7 @@ func (e *Engine) planData(ctx context.Context, p *Planned, n *node, ni *nodeInst
 		if _, cfgVal, d := p.readConfig(n, ni, in); !d.HasErrors() {
 			uv, cfgMarks := marks.Unmark(cfgVal)
 			if len(refs.Find(uv)) == 0 {
-				in.value = withMarks(n.schema.Block, proposedNew(n.schema.Block, cty.NullVal(ty), uv), cfgMarks)
+				in.value = withMarks(n.schema.Block, provider.ProposedNew(n.schema.Block, cty.NullVal(ty), uv), cfgMarks)
 			}
 		}
 	}
@@ -607,7 +607,7 @@ func (e *Engine) planDataRead(ctx context.Context, p *Planned, n *node, ni *node
 	if !uv.IsWhollyKnown() || pending {
 		// Reading now would see the world before the pending changes it
 		// depends on; read it during apply, right after them.
-		in.planned = proposedNew(n.schema.Block, cty.NullVal(ty), uv)
+		in.planned = provider.ProposedNew(n.schema.Block, cty.NullVal(ty), uv)
 		in.value = withMarks(n.schema.Block, in.planned, cfgMarks)
 		reason := plan.ReasonConfigUnknown
 		if uv.IsWhollyKnown() {
@@ -812,7 +812,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 		return nil, cty.NilVal, nil, diags
 	}
 	resp := in.provider(n).PlanResourceChange(ctx, provider.PlanRequest{
-		TypeName: n.cfg.Type, PriorState: prior, ProposedNewState: proposedNew(block, prior, uv),
+		TypeName: n.cfg.Type, PriorState: prior, ProposedNewState: provider.ProposedNew(block, prior, uv),
 		Config: uv, PriorPrivate: in.priorPrivate,
 	})
 	diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))...)
@@ -852,7 +852,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 			// A replacement is a create: plan it again from nothing so that
 			// computed attributes are unknown rather than carried over.
 			resp := in.provider(n).PlanResourceChange(ctx, provider.PlanRequest{
-				TypeName: n.cfg.Type, PriorState: cty.NullVal(ty), ProposedNewState: proposedNew(block, cty.NullVal(ty), uv),
+				TypeName: n.cfg.Type, PriorState: cty.NullVal(ty), ProposedNewState: provider.ProposedNew(block, cty.NullVal(ty), uv),
 				Config: uv,
 			})
 			diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))...)

@@ -1,11 +1,9 @@
-package engine
+package provider
 
 import (
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
-
-	"github.com/tetherhq/tether/internal/provider"
 )
 
 // TestProposedNewNestedAttributes checks the merge of configuration and
@@ -13,17 +11,17 @@ import (
 // configuration leaves null keeps its prior value, element by element.
 func TestProposedNewNestedAttributes(t *testing.T) {
 	rule := cty.Object(map[string]cty.Type{"name": cty.String, "key": cty.String})
-	block := &provider.Block{Attributes: map[string]*provider.Attribute{
-		"rules": {Type: cty.List(rule), Optional: true, Nested: &provider.NestedAttributes{
-			Nesting: provider.NestingList,
-			Attributes: map[string]*provider.Attribute{
+	block := &Block{Attributes: map[string]*Attribute{
+		"rules": {Type: cty.List(rule), Optional: true, Nested: &NestedAttributes{
+			Nesting: NestingList,
+			Attributes: map[string]*Attribute{
 				"name": {Type: cty.String, Required: true},
 				"key":  {Type: cty.String, Computed: true},
 			},
 		}},
-		"settings": {Type: rule, Optional: true, Nested: &provider.NestedAttributes{
-			Nesting: provider.NestingSingle,
-			Attributes: map[string]*provider.Attribute{
+		"settings": {Type: rule, Optional: true, Nested: &NestedAttributes{
+			Nesting: NestingSingle,
+			Attributes: map[string]*Attribute{
 				"name": {Type: cty.String, Optional: true},
 				"key":  {Type: cty.String, Computed: true},
 			},
@@ -60,7 +58,7 @@ func TestProposedNewNestedAttributes(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := proposedNew(block, tc.prior, tc.config); !got.RawEquals(tc.want) {
+			if got := ProposedNew(block, tc.prior, tc.config); !got.RawEquals(tc.want) {
 				t.Errorf("got  %#v\nwant %#v", got, tc.want)
 			}
 		})

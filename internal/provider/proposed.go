@@ -1,16 +1,22 @@
-package engine
+package provider
 
 import (
 	"github.com/zclconf/go-cty/cty"
-
-	"github.com/tetherhq/tether/internal/provider"
 )
 
-// proposedNew merges a configuration with the prior object the way
-// Terraform does before asking a provider to plan: what the configuration
-// sets wins; a computed attribute it leaves null keeps its prior value, or
-// becomes unknown when there is none.
-func proposedNew(b *provider.Block, prior, config cty.Value) cty.Value {
+// ProposedNew merges a configuration of block b with the prior object the
+// way Terraform does before asking a provider to plan (PlanRequest's
+// ProposedNewState): what the configuration sets wins; a computed attribute
+// it leaves null keeps its prior value, or becomes unknown when there is
+// none. Nested blocks and nested attributes are merged element by element,
+// paired by position (lists) or key (maps); set elements have nothing to
+// pair them by and are proposed as new.
+//
+// A null or unknown config is returned as it is (a destroy, or an object
+// not known yet); a null or unknown prior is a create. The engine and the
+// tests that drive providers as the engine does (internal/providercheck)
+// both call it, so that no copy of the merge can drift from the engine's.
+func ProposedNew(b *Block, prior, config cty.Value) cty.Value {
 	if config.IsNull() || !config.IsKnown() {
 		return config
 	}
@@ -32,14 +38,14 @@ func proposedNew(b *provider.Block, prior, config cty.Value) cty.Value {
 	return cty.ObjectVal(attrs)
 }
 
-func proposedNested(nb *provider.NestedBlock, prior, config cty.Value) cty.Value {
+func proposedNested(nb *NestedBlock, prior, config cty.Value) cty.Value {
 	if config.IsNull() || !config.IsKnown() {
 		return config
 	}
 	switch nb.Nesting {
-	case provider.NestingSingle, provider.NestingGroup:
-		return proposedNew(&nb.Block, prior, config)
-	case provider.NestingList:
+	case NestingSingle, NestingGroup:
+		return ProposedNew(&nb.Block, prior, config)
+	case NestingList:
 		if !config.Type().IsListType() && !config.Type().IsTupleType() {
 			return config
 		}
@@ -53,7 +59,7 @@ func proposedNested(nb *provider.NestedBlock, prior, config cty.Value) cty.Value
 			if i < len(priorElems) {
 				pe = priorElems[i]
 			}
-			elems = append(elems, proposedNew(&nb.Block, pe, ce))
+			elems = append(elems, ProposedNew(&nb.Block, pe, ce))
 		}
 		if len(elems) == 0 {
 			return config
@@ -62,7 +68,7 @@ func proposedNested(nb *provider.NestedBlock, prior, config cty.Value) cty.Value
 			return cty.TupleVal(elems)
 		}
 		return cty.ListVal(elems)
-	case provider.NestingMap:
+	case NestingMap:
 		if config.LengthInt() == 0 {
 			return config
 		}
@@ -74,13 +80,13 @@ func proposedNested(nb *provider.NestedBlock, prior, config cty.Value) cty.Value
 					pe = pv
 				}
 			}
-			elems[k] = proposedNew(&nb.Block, pe, ce)
+			elems[k] = ProposedNew(&nb.Block, pe, ce)
 		}
 		if config.Type().IsObjectType() {
 			return cty.ObjectVal(elems)
 		}
 		return cty.MapVal(elems)
-	case provider.NestingSet:
+	case NestingSet:
 		// Set elements have no identity to match prior ones by; each
 		// configured element is proposed as new.
 		if config.LengthInt() == 0 {
@@ -89,7 +95,7 @@ func proposedNested(nb *provider.NestedBlock, prior, config cty.Value) cty.Value
 		var elems []cty.Value
 		for it := config.ElementIterator(); it.Next(); {
 			_, ce := it.Element()
-			elems = append(elems, proposedNew(&nb.Block, cty.NullVal(ce.Type()), ce))
+			elems = append(elems, ProposedNew(&nb.Block, cty.NullVal(ce.Type()), ce))
 		}
 		return cty.SetVal(elems)
 	}
@@ -98,7 +104,7 @@ func proposedNested(nb *provider.NestedBlock, prior, config cty.Value) cty.Value
 
 // proposedAttrs merges the attributes of a block or nested attribute
 // object into attrs.
-func proposedAttrs(as map[string]*provider.Attribute, prior, config cty.Value, attrs map[string]cty.Value) {
+func proposedAttrs(as map[string]*Attribute, prior, config cty.Value, attrs map[string]cty.Value) {
 	for name, a := range as {
 		c := config.GetAttr(name)
 		var p cty.Value
@@ -126,7 +132,7 @@ func proposedAttrs(as map[string]*provider.Attribute, prior, config cty.Value, a
 // configuration leaves null of what the provider computes keeps its prior
 // value. Set elements have nothing to pair them by and are taken as
 // configured.
-func proposedNestedAttr(na *provider.NestedAttributes, prior, config cty.Value) cty.Value {
+func proposedNestedAttr(na *NestedAttributes, prior, config cty.Value) cty.Value {
 	if config.IsNull() || !config.IsKnown() {
 		return config
 	}
@@ -143,9 +149,9 @@ func proposedNestedAttr(na *provider.NestedAttributes, prior, config cty.Value) 
 		return cty.ObjectVal(attrs)
 	}
 	switch na.Nesting {
-	case provider.NestingSingle, provider.NestingGroup:
+	case NestingSingle, NestingGroup:
 		return object(prior, config)
-	case provider.NestingList:
+	case NestingList:
 		if !config.Type().IsListType() || config.LengthInt() == 0 {
 			return config
 		}
@@ -162,7 +168,7 @@ func proposedNestedAttr(na *provider.NestedAttributes, prior, config cty.Value) 
 			elems = append(elems, object(pe, ce))
 		}
 		return cty.ListVal(elems)
-	case provider.NestingMap:
+	case NestingMap:
 		if !config.Type().IsMapType() || config.LengthInt() == 0 {
 			return config
 		}
