@@ -633,14 +633,15 @@ func (e *Engine) put(ctx context.Context, n *node, in *instance, v cty.Value, pr
 	if err != nil {
 		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", fmt.Sprintf("The provider returned an object that cannot be stored: %s.", err))}
 	}
-	meta := objectMeta{Sensitive: sens, Refs: records}
+	// An object with anything sensitive in it is sealed as a whole, so
+	// the state file holds no secret in clear text.
+	sensitive := len(sens) > 0 || len(n.schema.Block.SensitivePaths(v, nil)) > 0
+	priv, shown := e.sealPrivate(in, in.provider(n), priv, sensitive)
+	meta := objectMeta{Sensitive: sens, Refs: records, ShownPrivate: shown}
 	metaJSON, err := encodeMeta(meta)
 	if err != nil {
 		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", diagnostic.Failed("recording the object", err))}
 	}
-	// An object with anything sensitive in it is sealed as a whole, so
-	// the state file holds no secret in clear text.
-	sensitive := len(sens) > 0 || len(n.schema.Block.SensitivePaths(v, nil)) > 0
 	obj := &state.Object{
 		Address: in.addr, Mode: state.Managed, Type: typeOf(n, in), Provider: providerOf(n, in),
 		SchemaVersion: n.schema.Version, Value: seal(e.Keys, raw, sensitive), Private: priv, Sensitive: metaJSON,

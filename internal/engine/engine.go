@@ -175,10 +175,12 @@ type instance struct {
 	recordedVal  cty.Value
 	prior        cty.Value
 	priorPrivate []byte
-	change       *plan.ResourceChange
-	planned      cty.Value // unmarked
-	plannedPriv  []byte
-	configVal    cty.Value // unmarked configuration the plan was made from, references resolved
+	// recordedPrivate is the recorded object's private data, opened.
+	recordedPrivate []byte
+	change          *plan.ResourceChange
+	planned         cty.Value // unmarked
+	plannedPriv     []byte
+	configVal       cty.Value // unmarked configuration the plan was made from, references resolved
 	// readFailed is set on a check block's data source that could not be
 	// read during plan: its check is then skipped, as in Terraform.
 	readFailed bool

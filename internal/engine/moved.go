@@ -12,6 +12,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
@@ -137,6 +138,10 @@ func (e *Engine) moveAcrossTypes(ctx context.Context, p *Planned, prov provider.
 	if err != nil {
 		return fail("Cannot read recorded object", fmt.Sprintf("The recorded object cannot be opened: %s.", err))
 	}
+	priv, err := e.openPrivate(obj)
+	if err != nil {
+		return fail("Cannot read recorded object", fmt.Sprintf("The provider's private data recorded with the object cannot be opened: %s.", err))
+	}
 	source := obj.Provider
 	if pc, err := addr.ParseProviderConfig(obj.Provider); err == nil {
 		source = pc.Source.String()
@@ -146,7 +151,7 @@ func (e *Engine) moveAcrossTypes(ctx context.Context, p *Planned, prov provider.
 		SourceTypeName:        obj.Type,
 		SourceSchemaVersion:   obj.SchemaVersion,
 		SourceStateJSON:       raw,
-		SourcePrivate:         obj.Private,
+		SourcePrivate:         priv,
 		TargetTypeName:        cn.Type,
 	})
 	diags := make(hcl.Diagnostics, 0, len(resp.Diagnostics))
@@ -170,12 +175,17 @@ func (e *Engine) moveAcrossTypes(ctx context.Context, p *Planned, prov provider.
 	// Sealed stays sealed: a secret of the old type is likely still in the
 	// new one, whatever its schema says.
 	sealed := secrets.IsSealed(obj.Value) || len(rs.Block.SensitivePaths(v, nil)) > 0
+	newPriv, shown := e.sealPrivate(in, prov, resp.TargetPrivate, sealed || secrets.IsSealed(obj.Private))
+	// The sensitive paths and references recorded were paths of the old
+	// type; the configuration marks the new object's again.
+	meta, err := encodeMeta(objectMeta{ShownPrivate: shown})
+	if err != nil {
+		return append(diags, fail("Cannot record object", diagnostic.Failed("recording the moved object", err))...)
+	}
 	moved := &state.Object{
 		Address: in.addr, Mode: state.Managed, Type: cn.Type, Provider: cn.Provider + in.provKey,
-		SchemaVersion: rs.Version, Value: seal(e.Keys, converted, sealed), Private: resp.TargetPrivate,
-		// The sensitive paths and references recorded were paths of the old
-		// type; the configuration marks the new object's again.
-		Sensitive:    nil,
+		SchemaVersion: rs.Version, Value: seal(e.Keys, converted, sealed), Private: newPriv,
+		Sensitive:    meta,
 		Dependencies: obj.Dependencies, Status: obj.Status, CreateBeforeDestroy: obj.CreateBeforeDestroy,
 	}
 	in.recorded = moved

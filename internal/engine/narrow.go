@@ -118,7 +118,7 @@ func (p *Planned) drop(n *node, in *instance) bool {
 	}
 	if !p.opts.RefreshOnly && in.recorded != nil && n.schema != nil && in.recordedVal != cty.NilVal {
 		in.prior = in.recordedVal
-		in.priorPrivate = in.recorded.Private
+		in.priorPrivate = in.recordedPrivate
 		in.resourceDeps = in.recorded.Dependencies
 		c.Before = withMarks(n.schema.Block, in.recordedVal, in.meta.Sensitive)
 	}

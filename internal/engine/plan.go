@@ -506,14 +506,18 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 	if err != nil {
 		return append(diags, errorDiag(in.addr, cn, "Cannot read recorded object", diagnostic.Failed("reading the recorded object", err)))
 	}
+	priv, err := e.openPrivate(in.recorded)
+	if err != nil {
+		return append(diags, errorDiag(in.addr, cn, "Cannot read recorded object", diagnostic.Failed("opening the provider's private data", err)))
+	}
 	in.meta = meta
 	in.recordedVal = v
 	in.prior = v
-	in.priorPrivate = in.recorded.Private
+	in.priorPrivate, in.recordedPrivate = priv, priv
 	if p.opts.SkipRefresh {
 		return diags
 	}
-	resp := prov.ReadResource(ctx, provider.ReadRequest{TypeName: in.recorded.Type, PriorState: in.res.priorFor(v, meta.Refs), Private: in.recorded.Private})
+	resp := prov.ReadResource(ctx, provider.ReadRequest{TypeName: in.recorded.Type, PriorState: in.res.priorFor(v, meta.Refs), Private: priv})
 	diags = append(diags, attribute(in.addr, cn, in.scrubDiags(resp.Diagnostics))...)
 	if resp.Diagnostics.HasErrors() {
 		return diags

@@ -335,11 +335,16 @@ func redactDiags(diags hcl.Diagnostics, set *redact.Set) hcl.Diagnostics {
 type objectMeta struct {
 	Sensitive []cty.Path
 	Refs      []refRecord
+	// ShownPrivate is the provider's private data as `state pull` writes
+	// it when the sealed data holds a referenced value: with each such
+	// value replaced by its reference's description (see sealPrivate).
+	ShownPrivate []byte
 }
 
 type metaJSON struct {
-	Sensitive json.RawMessage `json:"sensitive,omitempty"`
-	Refs      []refJSON       `json:"refs,omitempty"`
+	Sensitive    json.RawMessage `json:"sensitive,omitempty"`
+	Refs         []refJSON       `json:"refs,omitempty"`
+	ShownPrivate []byte          `json:"shown_private,omitempty"`
 }
 
 type refJSON struct {
@@ -350,10 +355,10 @@ type refJSON struct {
 }
 
 func encodeMeta(m objectMeta) ([]byte, error) {
-	if len(m.Sensitive) == 0 && len(m.Refs) == 0 {
+	if len(m.Sensitive) == 0 && len(m.Refs) == 0 && m.ShownPrivate == nil {
 		return nil, nil
 	}
-	var out metaJSON
+	out := metaJSON{ShownPrivate: m.ShownPrivate}
 	var err error
 	if out.Sensitive, err = encodePaths(m.Sensitive); err != nil {
 		return nil, err
@@ -388,6 +393,7 @@ func decodeMeta(b []byte) (objectMeta, error) {
 		return m, err
 	}
 	m.Sensitive = p
+	m.ShownPrivate = raw.ShownPrivate
 	for _, r := range raw.Refs {
 		ps, err := decodePaths(r.Path)
 		if err != nil || len(ps) != 1 {

@@ -286,11 +286,19 @@ func exportInstance(keys *secrets.Keys, obj *state.Object, rs *provider.Resource
 	if err != nil {
 		return nil, err
 	}
+	// Private data is opened like the attributes, but one holding a
+	// referenced value is written as what was recorded to show instead.
+	priv := meta.ShownPrivate
+	if priv == nil {
+		if priv, err = open(keys, obj.Private); err != nil {
+			return nil, fmt.Errorf("recorded private data: %v", err)
+		}
+	}
 	inst := &tfstate.Instance{
 		SchemaVersion:       uint64(obj.SchemaVersion),
 		Attributes:          raw,
 		SensitiveAttributes: sens,
-		Private:             obj.Private,
+		Private:             priv,
 		Dependencies:        obj.Dependencies,
 		CreateBeforeDestroy: obj.CreateBeforeDestroy,
 	}

@@ -5,9 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -18,7 +20,14 @@ import (
 // echo is testing_echo: a resource that repeats the provider's api_key in
 // its computed attribute echo, and in its error when fail is true, the
 // way a careless provider repeats a credential it was configured with.
+// It also keeps the key in its private data, as a provider keeps what it
+// needs to find the object again, and refuses to read or update an object
+// whose private data does not hold the key it is configured with: private
+// data must come back exactly as the provider wrote it.
 type echo struct{ configured }
+
+// privateKey is the key of the api_key in testing_echo's private data.
+const privateKey = "api_key"
 
 type echoModel struct {
 	ID   types.String `tfsdk:"id"`
@@ -92,11 +101,41 @@ func (e *echo) Create(ctx context.Context, req resource.CreateRequest, resp *res
 	m.ID = types.StringValue("echo")
 	m.Echo = types.StringValue(e.echo())
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	if e.s != nil && e.s.apiKey != "" {
+		key, _ := json.Marshal(e.s.apiKey)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKey, key)...)
+	}
 }
 
-func (*echo) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
+// checkPrivate fails unless the private data holds the key the provider
+// is configured with, or no key when it has none.
+func (e *echo) checkPrivate(ctx context.Context, private interface {
+	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
+}, diags *diag.Diagnostics) {
+	raw, d := private.GetKey(ctx, privateKey)
+	diags.Append(d...)
+	var kept string
+	if raw != nil {
+		if err := json.Unmarshal(raw, &kept); err != nil {
+			diags.AddError("Private data damaged", "The private data of testing_echo does not hold a JSON string: "+err.Error())
+			return
+		}
+	}
+	want := ""
+	if e.s != nil {
+		want = e.s.apiKey
+	}
+	if kept != want {
+		diags.AddError("Private data changed", "The private data of testing_echo does not hold the api_key the provider is configured with: it did not come back as the provider wrote it.")
+	}
+}
+
+func (e *echo) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	e.checkPrivate(ctx, req.Private, &resp.Diagnostics)
+}
 
 func (e *echo) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	e.checkPrivate(ctx, req.Private, &resp.Diagnostics)
 	var m echoModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
 	m.Echo = types.StringValue(e.echo())
