@@ -2,8 +2,6 @@ package protocol_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"os"
 	"path/filepath"
 	"sort"
@@ -179,72 +177,6 @@ func TestSchemaOverProtocol(t *testing.T) {
 	}
 	if len(md.DataSources) != 1 || md.DataSources[0].TypeName != "tether_file" {
 		t.Errorf("metadata data sources = %+v", md.DataSources)
-	}
-}
-
-func TestFileLifecycleOverProtocol(t *testing.T) {
-	f := newFixture(t)
-	ctx := context.Background()
-	ty := f.resourceType("tether_file")
-	path := filepath.Join(t.TempDir(), "dir", "f.txt")
-	cfg := object(ty, map[string]tftypes.Value{"path": str(path), "content": str("over the wire")})
-	null := tftypes.NewValue(ty, nil)
-	proposed := object(ty, map[string]tftypes.Value{
-		"path": str(path), "content": str("over the wire"),
-		"file_permission": tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
-		"sha256":          tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
-		"id":              tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
-	})
-
-	vr, err := f.srv.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{TypeName: "tether_file", Config: dynamic(t, ty, cfg)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	noDiags(t, "validate", vr.Diagnostics)
-
-	pr, err := f.srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
-		TypeName:         "tether_file",
-		PriorState:       dynamic(t, ty, null),
-		ProposedNewState: dynamic(t, ty, proposed),
-		Config:           dynamic(t, ty, cfg),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	noDiags(t, "plan", pr.Diagnostics)
-	planned := attrs(t, pr.PlannedState, ty)
-	sum := sha256.Sum256([]byte("over the wire"))
-	if got := asString(t, planned["sha256"]); got != hex.EncodeToString(sum[:]) {
-		t.Errorf("planned sha256 = %s", got)
-	}
-	if got := asString(t, planned["file_permission"]); got != "0644" {
-		t.Errorf("planned file_permission = %s", got)
-	}
-
-	ar, err := f.srv.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
-		TypeName:     "tether_file",
-		PriorState:   dynamic(t, ty, null),
-		PlannedState: pr.PlannedState,
-		Config:       dynamic(t, ty, cfg),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	noDiags(t, "apply", ar.Diagnostics)
-	if b, err := os.ReadFile(path); err != nil || string(b) != "over the wire" {
-		t.Fatalf("file after apply: %q, %v", b, err)
-	}
-
-	if err := os.Remove(path); err != nil {
-		t.Fatal(err)
-	}
-	rr, err := f.srv.ReadResource(ctx, &tfprotov6.ReadResourceRequest{TypeName: "tether_file", CurrentState: ar.NewState})
-	if err != nil {
-		t.Fatal(err)
-	}
-	noDiags(t, "read", rr.Diagnostics)
-	if isNull, err := rr.NewState.IsNull(); err != nil || !isNull {
-		t.Fatalf("read of a deleted file: null=%v err=%v, want a null state", isNull, err)
 	}
 }
 

@@ -13,27 +13,27 @@ import (
 
 func BenchmarkPlanRandomUnchanged(b *testing.B) {
 	h := newHarness(b)
-	cfg := h.config("tether_random", map[string]cty.Value{
+	attrs := map[string]cty.Value{
 		"length":  cty.NumberIntVal(16),
 		"keepers": cty.MapVal(map[string]cty.Value{"k": cty.StringVal("v")}),
-	})
-	prior := h.converge("tether_random", cty.NilVal, cfg)
-	req := provider.PlanRequest{TypeName: "tether_random", PriorState: prior, ProposedNewState: prior, Config: cfg}
+	}
+	prior := h.Up("tether_random", nil, attrs).State
+	req := provider.PlanRequest{TypeName: "tether_random", PriorState: prior, ProposedNewState: prior, Config: h.Config("tether_random", attrs)}
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		h.p.PlanResourceChange(ctx, req)
+		h.Provider.PlanResourceChange(ctx, req)
 	}
 }
 
 func BenchmarkApplyValueCreate(b *testing.B) {
 	h := newHarness(b)
-	cfg := h.config("tether_value", map[string]cty.Value{"input": cty.StringVal("x")})
-	planned := h.plan("tether_value", cty.NilVal, cfg).PlannedState
-	req := provider.ApplyRequest{TypeName: "tether_value", PriorState: cty.NullVal(planned.Type()), PlannedState: planned, Config: cfg}
+	attrs := map[string]cty.Value{"input": cty.StringVal("x")}
+	planned := h.Plan("tether_value", nil, attrs).PlannedState
+	req := provider.ApplyRequest{TypeName: "tether_value", PriorState: cty.NullVal(planned.Type()), PlannedState: planned, Config: h.Config("tether_value", attrs)}
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		h.p.ApplyResourceChange(ctx, req)
+		h.Provider.ApplyResourceChange(ctx, req)
 	}
 }

@@ -11,13 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tetherhq/tether/internal/providercheck"
 	"github.com/tetherhq/tether/runtime/kv"
 )
 
 func TestKV(t *testing.T) {
 	r := newRT(t)
-	store := r.up("tether_kv", nil, nil)
-	endpoint := str(t, store.state, "endpoint")
+	store := r.Up("tether_kv", nil, nil)
+	endpoint := providercheck.String(t, store.State, "endpoint")
 	ctx := context.Background()
 	c, err := kv.Open(endpoint)
 	if err != nil {
@@ -96,9 +97,9 @@ func TestKV(t *testing.T) {
 	pid := pidOf(t, store)
 	killPID(t, pid)
 	waitFor(ctx, 5*time.Second, func() bool { return !alive(pid) })
-	stopped, _ := r.refresh(store)
-	store = r.up("tether_kv", stopped, nil)
-	if got := str(t, store.state, "endpoint"); got != endpoint {
+	stopped, _ := r.Refresh(store)
+	store = r.Up("tether_kv", stopped, nil)
+	if got := providercheck.String(t, store.State, "endpoint"); got != endpoint {
 		t.Fatalf("the store came back on %s, not %s", got, endpoint)
 	}
 	if v, err := c.Get(ctx, "a//b"); err != nil || string(v) != "\x02v" {
@@ -106,8 +107,8 @@ func TestKV(t *testing.T) {
 	}
 
 	pid = pidOf(t, store)
-	r.down(store)
-	r.gone(pid, endpoint, filepath.Join(r.root, str(t, store.state, "id")))
+	r.Down(store)
+	r.gone(pid, endpoint, filepath.Join(r.root, providercheck.String(t, store.State, "id")))
 	if _, err := c.Get(ctx, "a/b"); err == nil {
 		t.Error("a destroyed store still answers")
 	}

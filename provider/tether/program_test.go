@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tetherhq/tether/internal/providercheck"
 	"github.com/zclconf/go-cty/cty"
 )
 
 func TestProgramCopy(t *testing.T) {
 	r := newRT(t)
-	o := r.up("tether_program", nil, nil)
-	path, sum := str(t, o.state, "path"), str(t, o.state, "sha256")
+	o := r.Up("tether_program", nil, nil)
+	path, sum := providercheck.String(t, o.State, "path"), providercheck.String(t, o.State, "sha256")
 	want, err := fileDigest(r.exe)
 	if err != nil {
 		t.Fatal(err)
@@ -36,30 +37,30 @@ func TestProgramCopy(t *testing.T) {
 	}
 
 	// The same executable: nothing to do.
-	pr, _, _ := r.planFor("tether_program", o, r.config("tether_program", nil))
-	noErrors(t, "plan", pr.Diagnostics)
-	if !pr.PlannedState.RawEquals(o.state) || len(pr.RequiresReplace) > 0 {
+	pr := r.Plan("tether_program", o, nil)
+	providercheck.NoErrors(t, "plan", pr.Diagnostics)
+	if !pr.PlannedState.RawEquals(o.State) || len(pr.RequiresReplace) > 0 {
 		t.Errorf("plan over an up-to-date copy: %#v, replace %v", pr.PlannedState, pr.RequiresReplace)
 	}
 	// Another build of the executable replaces the copy.
-	stale := &obj{typ: o.typ, state: withAttrs(o.state, map[string]cty.Value{"sha256": cty.StringVal("0123")}), private: o.private}
-	pr, _, _ = r.planFor("tether_program", stale, r.config("tether_program", nil))
-	if !hasReplace(pr.RequiresReplace, "sha256") || pr.PlannedState.GetAttr("path").IsKnown() || str(t, pr.PlannedState, "sha256") != want {
+	stale := &providercheck.Object{Type: o.Type, State: withAttrs(o.State, map[string]cty.Value{"sha256": cty.StringVal("0123")}), Private: o.Private}
+	pr = r.Plan("tether_program", stale, nil)
+	if !providercheck.HasReplace(pr.RequiresReplace, "sha256") || pr.PlannedState.GetAttr("path").IsKnown() || providercheck.String(t, pr.PlannedState, "sha256") != want {
 		t.Errorf("plan over a stale copy: %#v, replace %v", pr.PlannedState, pr.RequiresReplace)
 	}
 	// A copy changed or deleted outside Tether is gone, to be made again.
 	if err := os.WriteFile(path, []byte("not the program"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := r.refresh(o); got != nil {
-		t.Errorf("refresh of a changed copy: %#v", got.state)
+	if got, _ := r.Refresh(o); got != nil {
+		t.Errorf("refresh of a changed copy: %#v", got.State)
 	}
 	dir := filepath.Dir(path)
 	os.Remove(path)
-	if got, _ := r.refresh(o); got != nil {
-		t.Errorf("refresh of a deleted copy: %#v", got.state)
+	if got, _ := r.Refresh(o); got != nil {
+		t.Errorf("refresh of a deleted copy: %#v", got.State)
 	}
-	r.down(o)
+	r.Down(o)
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("destroy left %s: %v", dir, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/providercheck"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -25,12 +26,12 @@ func TestValidationMessages(t *testing.T) {
 		{"tether_random", "characters", map[string]cty.Value{"length": cty.NumberIntVal(3), "characters": cty.StringVal("")}},
 		{"tether_value", "delay_ms", map[string]cty.Value{"delay_ms": cty.NumberIntVal(-1)}},
 	} {
-		cfg := h.config(tc.typeName, tc.attrs)
-		wantAttrError(t, h.p.ValidateResourceConfig(tc.typeName, cfg), tc.attr)
+		cfg := h.Config(tc.typeName, tc.attrs)
+		providercheck.WantAttrError(t, h.Provider.ValidateResourceConfig(tc.typeName, cfg), tc.attr)
 		// Values known only at plan time are checked there too.
-		wantAttrError(t, h.plan(tc.typeName, cty.NilVal, cfg).Diagnostics, tc.attr)
+		providercheck.WantAttrError(t, h.Plan(tc.typeName, nil, tc.attrs).Diagnostics, tc.attr)
 	}
-	wantAttrError(t, h.p.ValidateDataSourceConfig("tether_file", h.dataConfig("tether_file", map[string]cty.Value{"path": cty.StringVal("")})), "path")
+	providercheck.WantAttrError(t, h.Provider.ValidateDataSourceConfig("tether_file", h.DataConfig("tether_file", map[string]cty.Value{"path": cty.StringVal("")})), "path")
 
 	for _, tc := range []struct {
 		typeName string
@@ -42,7 +43,7 @@ func TestValidationMessages(t *testing.T) {
 		{"tether_random", map[string]cty.Value{"length": cty.UnknownVal(cty.Number)}},
 		{"tether_value", map[string]cty.Value{"delay_ms": cty.NumberIntVal(0)}},
 	} {
-		if diags := h.p.ValidateResourceConfig(tc.typeName, h.config(tc.typeName, tc.attrs)); len(diags) != 0 {
+		if diags := h.Provider.ValidateResourceConfig(tc.typeName, h.Config(tc.typeName, tc.attrs)); len(diags) != 0 {
 			t.Errorf("%s %#v: unexpected diagnostics %s", tc.typeName, tc.attrs, diags.Error())
 		}
 	}
@@ -70,7 +71,7 @@ func TestUpgradeResourceState(t *testing.T) {
 	raw := `{"id":"abc","input":{"value":{"k":[1,2]},"type":["object",{"k":["tuple",["number","number"]]}]},` +
 		`"output":{"value":"x","type":"string"},"delay_ms":null,"retired":"gone"}`
 	resp := p.UpgradeResourceState(ctx, provider.UpgradeRequest{TypeName: "tether_value", RawStateJSON: []byte(raw)})
-	noErrors(t, "upgrade", resp.Diagnostics)
+	providercheck.NoErrors(t, "upgrade", resp.Diagnostics)
 	v := resp.UpgradedState
 	if got := v.GetAttr("input").GetAttr("k").Index(cty.NumberIntVal(1)); !got.RawEquals(cty.NumberIntVal(2)) {
 		t.Fatalf("input.k[1] = %#v", got)

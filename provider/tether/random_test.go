@@ -4,22 +4,23 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tetherhq/tether/internal/providercheck"
 	"github.com/zclconf/go-cty/cty"
 )
 
 func TestRandomStableUntilReplaced(t *testing.T) {
 	h := newHarness(t)
-	cfg := h.config("tether_random", map[string]cty.Value{
+	cfg := map[string]cty.Value{
 		"length":  cty.NumberIntVal(24),
 		"keepers": cty.MapVal(map[string]cty.Value{"env": cty.StringVal("prod")}),
-	})
-	pr := h.plan("tether_random", cty.NilVal, cfg)
-	noErrors(t, "plan", pr.Diagnostics)
+	}
+	pr := h.Plan("tether_random", nil, cfg)
+	providercheck.NoErrors(t, "plan", pr.Diagnostics)
 	if pr.PlannedState.GetAttr("result").IsKnown() {
 		t.Fatal("result is known before it is generated")
 	}
-	state := h.converge("tether_random", cty.NilVal, cfg)
-	result := str(t, state, "result")
+	state := h.Up("tether_random", nil, cfg)
+	result := providercheck.String(t, state.State, "result")
 	if len(result) != 24 {
 		t.Fatalf("result %q has length %d", result, len(result))
 	}
@@ -28,21 +29,21 @@ func TestRandomStableUntilReplaced(t *testing.T) {
 			t.Fatalf("result %q has %q, not alphanumeric", result, r)
 		}
 	}
-	if str(t, state, "characters") != defaultCharacters {
-		t.Errorf("characters default not recorded: %q", str(t, state, "characters"))
+	if providercheck.String(t, state.State, "characters") != defaultCharacters {
+		t.Errorf("characters default not recorded: %q", providercheck.String(t, state.State, "characters"))
 	}
 
 	// Same configuration: same result, no replacement, already at plan.
-	pr = h.plan("tether_random", state, cfg)
-	noErrors(t, "plan", pr.Diagnostics)
+	pr = h.Plan("tether_random", state, cfg)
+	providercheck.NoErrors(t, "plan", pr.Diagnostics)
 	if len(pr.RequiresReplace) != 0 {
 		t.Fatalf("unchanged config forces replacement: %#v", pr.RequiresReplace)
 	}
-	if !pr.PlannedState.RawEquals(state) {
-		t.Fatalf("unchanged config plans a change:\n got %#v\nwant %#v", pr.PlannedState, state)
+	if !pr.PlannedState.RawEquals(state.State) {
+		t.Fatalf("unchanged config plans a change:\n got %#v\nwant %#v", pr.PlannedState, state.State)
 	}
-	if again := h.converge("tether_random", state, cfg); str(t, again, "result") != result {
-		t.Fatalf("result changed from %q to %q without cause", result, str(t, again, "result"))
+	if again := h.Up("tether_random", state, cfg); providercheck.String(t, again.State, "result") != result {
+		t.Fatalf("result changed from %q to %q without cause", result, providercheck.String(t, again.State, "result"))
 	}
 
 	for _, tc := range []struct {
@@ -70,9 +71,9 @@ func TestRandomStableUntilReplaced(t *testing.T) {
 			"keepers": cty.MapVal(map[string]cty.Value{"env": cty.UnknownVal(cty.String)}),
 		}},
 	} {
-		pr := h.plan("tether_random", state, h.config("tether_random", tc.cfg))
-		noErrors(t, "plan", pr.Diagnostics)
-		if !hasReplace(pr.RequiresReplace, tc.attr) {
+		pr := h.Plan("tether_random", state, tc.cfg)
+		providercheck.NoErrors(t, "plan", pr.Diagnostics)
+		if !providercheck.HasReplace(pr.RequiresReplace, tc.attr) {
 			t.Errorf("changing %s (%#v) does not force replacement: %#v", tc.attr, tc.cfg, pr.RequiresReplace)
 		}
 		if pr.PlannedState.GetAttr("result").IsKnown() {
@@ -83,13 +84,13 @@ func TestRandomStableUntilReplaced(t *testing.T) {
 
 func TestRandomEmptyKeepersIsNoChange(t *testing.T) {
 	h := newHarness(t)
-	state := h.converge("tether_random", cty.NilVal, h.config("tether_random", map[string]cty.Value{
+	state := h.Up("tether_random", nil, map[string]cty.Value{
 		"length": cty.NumberIntVal(8),
-	}))
-	pr := h.plan("tether_random", state, h.config("tether_random", map[string]cty.Value{
+	})
+	pr := h.Plan("tether_random", state, map[string]cty.Value{
 		"length":  cty.NumberIntVal(8),
 		"keepers": cty.MapValEmpty(cty.String),
-	}))
+	})
 	if len(pr.RequiresReplace) != 0 {
 		t.Fatalf("keepers null -> {} forces replacement: %#v", pr.RequiresReplace)
 	}
@@ -97,11 +98,11 @@ func TestRandomEmptyKeepersIsNoChange(t *testing.T) {
 
 func TestRandomDrawsFromCharacters(t *testing.T) {
 	h := newHarness(t)
-	state := h.converge("tether_random", cty.NilVal, h.config("tether_random", map[string]cty.Value{
+	state := h.Up("tether_random", nil, map[string]cty.Value{
 		"length":     cty.NumberIntVal(maxRandomLength),
 		"characters": cty.StringVal("aé"),
-	}))
-	result := str(t, state, "result")
+	})
+	result := providercheck.String(t, state.State, "result")
 	if n := len([]rune(result)); n != maxRandomLength {
 		t.Fatalf("result has %d characters, want %d", n, maxRandomLength)
 	}
@@ -113,13 +114,13 @@ func TestRandomDrawsFromCharacters(t *testing.T) {
 		t.Fatalf("a 4096-character result uses only one of two characters")
 	}
 
-	other := h.converge("tether_random", cty.NilVal, h.config("tether_random", map[string]cty.Value{
+	other := h.Up("tether_random", nil, map[string]cty.Value{
 		"length": cty.NumberIntVal(32),
-	}))
-	another := h.converge("tether_random", cty.NilVal, h.config("tether_random", map[string]cty.Value{
+	})
+	another := h.Up("tether_random", nil, map[string]cty.Value{
 		"length": cty.NumberIntVal(32),
-	}))
-	if str(t, other, "result") == str(t, another, "result") || str(t, other, "id") == str(t, another, "id") {
+	})
+	if providercheck.String(t, other.State, "result") == providercheck.String(t, another.State, "result") || providercheck.String(t, other.State, "id") == providercheck.String(t, another.State, "id") {
 		t.Fatal("two creates produced the same result or id")
 	}
 }

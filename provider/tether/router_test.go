@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tetherhq/tether/internal/providercheck"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -28,13 +29,13 @@ func routeAttrs(routerID, method, path, target string) map[string]cty.Value {
 
 func TestRouter(t *testing.T) {
 	r := newRT(t)
-	router := r.up("tether_router", nil, nil)
-	routerID, url := str(t, router.state, "id"), str(t, router.state, "url")
-	fn := r.up("tether_function", nil, map[string]cty.Value{"command": r.echo()})
-	fnURL := str(t, fn.state, "url")
+	router := r.Up("tether_router", nil, nil)
+	routerID, url := providercheck.String(t, router.State, "id"), providercheck.String(t, router.State, "url")
+	fn := r.Up("tether_function", nil, map[string]cty.Value{"command": r.echo()})
+	fnURL := providercheck.String(t, fn.State, "url")
 
-	echo := r.up("tether_route", nil, routeAttrs(routerID, "GET", "/echo", fnURL))
-	panicky := r.up("tether_route", nil, routeAttrs(routerID, "ANY", "/panic", fnURL))
+	echo := r.Up("tether_route", nil, routeAttrs(routerID, "GET", "/echo", fnURL))
+	panicky := r.Up("tether_route", nil, routeAttrs(routerID, "ANY", "/panic", fnURL))
 
 	if code, body := get(t, "GET", url+"/echo?message=Hello%20Tether!"); code != 200 || body != "Hello Tether!" {
 		t.Fatalf("GET /echo: %d %q", code, body)
@@ -52,7 +53,7 @@ func TestRouter(t *testing.T) {
 	if code != http.StatusBadGateway || !strings.Contains(body, "did not answer") {
 		t.Errorf("a panicking handler answered %d %q, want 502", code, body)
 	}
-	log, _ := os.ReadFile(str(t, fn.state, "log_file"))
+	log, _ := os.ReadFile(providercheck.String(t, fn.State, "log_file"))
 	if !strings.Contains(string(log), "panic requested") || !strings.Contains(string(log), "goroutine") {
 		t.Errorf("the function's log lacks the panic and its stack:\n%s", log)
 	}
@@ -62,17 +63,17 @@ func TestRouter(t *testing.T) {
 
 	// Another route for the same method and path is refused, naming the
 	// route that has it.
-	_, diags := r.try("tether_route", nil, routeAttrs(routerID, "GET", "/echo", fnURL))
+	_, diags := r.Try("tether_route", nil, routeAttrs(routerID, "GET", "/echo", fnURL))
 	if !strings.Contains(diags.Error(), "GET /echo is already routed") {
 		t.Errorf("a second route for GET /echo: %s", diags.Error())
 	}
 	// So is a pattern the router cannot tell from an existing one.
-	a := r.up("tether_route", nil, routeAttrs(routerID, "GET", "/items/{id}/raw", fnURL))
-	_, diags = r.try("tether_route", nil, routeAttrs(routerID, "GET", "/items/latest/{what}", fnURL))
+	a := r.Up("tether_route", nil, routeAttrs(routerID, "GET", "/items/{id}/raw", fnURL))
+	_, diags = r.Try("tether_route", nil, routeAttrs(routerID, "GET", "/items/latest/{what}", fnURL))
 	if !strings.Contains(diags.Error(), "conflicts with") {
 		t.Errorf("conflicting patterns: %s", diags.Error())
 	}
-	r.down(a)
+	r.Down(a)
 
 	// The admin endpoint wants the token.
 	var ri readyInfo
@@ -95,28 +96,28 @@ func TestRouter(t *testing.T) {
 
 	// A function that is down: 502.
 	fnPID := pidOf(t, fn)
-	r.down(fn)
-	r.gone(fnPID, fnURL, filepath.Join(r.root, str(t, fn.state, "id")))
+	r.Down(fn)
+	r.gone(fnPID, fnURL, filepath.Join(r.root, providercheck.String(t, fn.State, "id")))
 	if code, _ := get(t, "GET", url+"/echo"); code != http.StatusBadGateway {
 		t.Errorf("a route to a stopped function answered %d, want 502", code)
 	}
 
 	// A router that dies comes back on its port with its routes.
-	fn = r.up("tether_function", nil, map[string]cty.Value{"command": r.echo()})
-	echo = r.up("tether_route", echo, routeAttrs(routerID, "GET", "/echo", str(t, fn.state, "url")))
+	fn = r.Up("tether_function", nil, map[string]cty.Value{"command": r.echo()})
+	echo = r.Up("tether_route", echo, routeAttrs(routerID, "GET", "/echo", providercheck.String(t, fn.State, "url")))
 	routerPID := pidOf(t, router)
 	killPID(t, routerPID)
 	waitFor(context.Background(), 5*time.Second, func() bool { return !alive(routerPID) })
-	stopped, diags := r.refresh(router)
-	if stopped == nil || !stopped.state.GetAttr("pid").IsNull() || len(diags) != 1 {
+	stopped, diags := r.Refresh(router)
+	if stopped == nil || !stopped.State.GetAttr("pid").IsNull() || len(diags) != 1 {
 		t.Fatalf("refresh of a dead router: %#v %v", stopped, diags)
 	}
 	// Its routes are still on record.
-	if again, _ := r.refresh(echo); again == nil {
+	if again, _ := r.Refresh(echo); again == nil {
 		t.Fatal("the route vanished with its router's process")
 	}
-	router = r.up("tether_router", stopped, nil)
-	if got := str(t, router.state, "url"); got != url {
+	router = r.Up("tether_router", stopped, nil)
+	if got := providercheck.String(t, router.State, "url"); got != url {
 		t.Fatalf("the router came back on %s, not %s", got, url)
 	}
 	if code, body := get(t, "GET", url+"/echo?message=back"); code != 200 || body != "back" {
@@ -124,23 +125,23 @@ func TestRouter(t *testing.T) {
 	}
 
 	// A route removed behind Tether's back is drift.
-	if err := removeRoute(context.Background(), filepath.Join(r.root, routerID), entryOf(panicky.state)); err != nil {
+	if err := removeRoute(context.Background(), filepath.Join(r.root, routerID), entryOf(panicky.State)); err != nil {
 		t.Fatal(err)
 	}
-	if o, _ := r.refresh(panicky); o != nil {
-		t.Errorf("a removed route still reads back: %#v", o.state)
+	if o, _ := r.Refresh(panicky); o != nil {
+		t.Errorf("a removed route still reads back: %#v", o.State)
 	}
 
 	// Destroy: routes first, then what they route to.
-	r.down(echo)
+	r.Down(echo)
 	if code, _ := get(t, "GET", url+"/echo"); code != 404 {
 		t.Errorf("a deleted route answered %d, want 404", code)
 	}
-	fnPID, fnURL = pidOf(t, fn), str(t, fn.state, "url")
-	r.down(fn)
-	r.gone(fnPID, fnURL, filepath.Join(r.root, str(t, fn.state, "id")))
+	fnPID, fnURL = pidOf(t, fn), providercheck.String(t, fn.State, "url")
+	r.Down(fn)
+	r.gone(fnPID, fnURL, filepath.Join(r.root, providercheck.String(t, fn.State, "id")))
 	routerPID = pidOf(t, router)
-	r.down(router)
+	r.Down(router)
 	r.gone(routerPID, url, filepath.Join(r.root, routerID))
 }
 
@@ -151,23 +152,23 @@ func TestRouterPortInUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	port := l.Addr().(*net.TCPAddr).Port
-	_, diags := r.try("tether_router", nil, map[string]cty.Value{"port": cty.NumberIntVal(int64(port))})
-	wantAttrError(t, diags, "port")
+	_, diags := r.Try("tether_router", nil, map[string]cty.Value{"port": cty.NumberIntVal(int64(port))})
+	providercheck.WantAttrError(t, diags, "port")
 	l.Close()
 
 	// Free now: the router takes it.
-	router := r.up("tether_router", nil, map[string]cty.Value{"port": cty.NumberIntVal(int64(port))})
-	if got := str(t, router.state, "url"); got != loopbackURL(port) {
+	router := r.Up("tether_router", nil, map[string]cty.Value{"port": cty.NumberIntVal(int64(port))})
+	if got := providercheck.String(t, router.State, "url"); got != loopbackURL(port) {
 		t.Fatalf("url %s, want port %d", got, port)
 	}
 	// A route to a router that does not exist names the id.
-	_, diags = r.try("tether_route", nil, routeAttrs("0123456789abcdef", "GET", "/", "http://127.0.0.1:1"))
+	_, diags = r.Try("tether_route", nil, routeAttrs("0123456789abcdef", "GET", "/", "http://127.0.0.1:1"))
 	if !strings.Contains(diags.Error(), `no running tether_router with id "0123456789abcdef"`) {
 		t.Errorf("a route to a missing router: %s", diags.Error())
 	}
 	pid := pidOf(t, router)
-	r.down(router)
-	r.gone(pid, loopbackURL(port), filepath.Join(r.root, str(t, router.state, "id")))
+	r.Down(router)
+	r.gone(pid, loopbackURL(port), filepath.Join(r.root, providercheck.String(t, router.State, "id")))
 }
 
 func TestRouteValidation(t *testing.T) {
@@ -186,21 +187,21 @@ func TestRouteValidation(t *testing.T) {
 		{"target", "GET", "/", "ftp://127.0.0.1", "not an http URL"},
 		{"target", "GET", "/", "http://127.0.0.1:1/?a=b", "query"},
 	} {
-		diags := r.p.ValidateResourceConfig("tether_route", r.config("tether_route", routeAttrs("x", tc.method, tc.path, tc.target)))
-		wantAttrError(t, diags, tc.attr)
+		diags := r.Provider.ValidateResourceConfig("tether_route", r.Config("tether_route", routeAttrs("x", tc.method, tc.path, tc.target)))
+		providercheck.WantAttrError(t, diags, tc.attr)
 		if !strings.Contains(diags.Error(), tc.detail) {
 			t.Errorf("%s %s %s: %s lacks %q", tc.method, tc.path, tc.target, diags.Error(), tc.detail)
 		}
 	}
 	for _, p := range []string{"/", "/echo", "/static/", "/items/{id}", "/files/{path...}", "/{$}"} {
-		if d := r.p.ValidateResourceConfig("tether_route", r.config("tether_route", routeAttrs("x", "ANY", p, "http://127.0.0.1:1"))); d.HasErrors() {
+		if d := r.Provider.ValidateResourceConfig("tether_route", r.Config("tether_route", routeAttrs("x", "ANY", p, "http://127.0.0.1:1"))); d.HasErrors() {
 			t.Errorf("path %s: %s", p, d.Error())
 		}
 	}
 	// Changing where a route is replaces it; changing its target does not.
-	prior := &obj{typ: "tether_route", state: routeObject(r.config("tether_route", routeAttrs("r1", "GET", "/a", "http://127.0.0.1:1")), cty.StringVal("id1"))}
-	pr, _, _ := r.planFor("tether_route", prior, r.config("tether_route", routeAttrs("r1", "GET", "/b", "http://127.0.0.1:2")))
-	if !hasReplace(pr.RequiresReplace, "path") || hasReplace(pr.RequiresReplace, "target") {
+	prior := &providercheck.Object{Type: "tether_route", State: routeObject(r.Config("tether_route", routeAttrs("r1", "GET", "/a", "http://127.0.0.1:1")), cty.StringVal("id1"))}
+	pr := r.Plan("tether_route", prior, routeAttrs("r1", "GET", "/b", "http://127.0.0.1:2"))
+	if !providercheck.HasReplace(pr.RequiresReplace, "path") || providercheck.HasReplace(pr.RequiresReplace, "target") {
 		t.Errorf("requires replace: %v", pr.RequiresReplace)
 	}
 }
@@ -257,10 +258,10 @@ func TestRouterAdminToken(t *testing.T) {
 // token refuses to start.
 func TestRouterEmptyTokenFile(t *testing.T) {
 	r := newRT(t)
-	router := r.up("tether_router", nil, nil)
-	routerID, url := str(t, router.state, "id"), str(t, router.state, "url")
-	fn := r.up("tether_function", nil, map[string]cty.Value{"command": r.echo()})
-	route := r.up("tether_route", nil, routeAttrs(routerID, "GET", "/echo", str(t, fn.state, "url")))
+	router := r.Up("tether_router", nil, nil)
+	routerID, url := providercheck.String(t, router.State, "id"), providercheck.String(t, router.State, "url")
+	fn := r.Up("tether_function", nil, map[string]cty.Value{"command": r.echo()})
+	route := r.Up("tether_route", nil, routeAttrs(routerID, "GET", "/echo", providercheck.String(t, fn.State, "url")))
 
 	tokenPath := filepath.Join(r.root, routerID, tokenFileName)
 	if code := runRouter([]string{"--dir", t.TempDir(), "--port", "0"}, io.Discard); code == 0 {
@@ -281,8 +282,8 @@ func TestRouterEmptyTokenFile(t *testing.T) {
 	if err := os.WriteFile(tokenPath, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	stopped, _ := r.refresh(router)
-	router = r.up("tether_router", stopped, nil)
+	stopped, _ := r.Refresh(router)
+	router = r.Up("tether_router", stopped, nil)
 	tok, _ := os.ReadFile(tokenPath)
 	if strings.TrimSpace(string(tok)) == "" {
 		t.Fatal("the router restarted with an empty token")
@@ -290,7 +291,7 @@ func TestRouterEmptyTokenFile(t *testing.T) {
 	if code, body := get(t, "GET", url+"/echo?message=back"); code != 200 || body != "back" {
 		t.Fatalf("GET /echo after the restart: %d %q", code, body)
 	}
-	r.down(route)
-	r.down(fn)
-	r.down(router)
+	r.Down(route)
+	r.Down(fn)
+	r.Down(router)
 }

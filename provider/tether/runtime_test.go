@@ -16,9 +16,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/tetherhq/tether/internal/providercheck"
 	"github.com/zclconf/go-cty/cty"
-
-	"github.com/tetherhq/tether/internal/provider"
 )
 
 // TestMain lets the test binary act as the runtime's router and store, as
@@ -28,21 +27,14 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// rt drives the runtime resources the way the engine does, private state
-// included, with a runtime folder of the test's own.
+// rt drives the runtime resources through the harness, with a runtime
+// folder of the test's own, and knows the test binary, which can act as a
+// function (see TestMain).
 type rt struct {
+	*providercheck.Harness
 	t    *testing.T
-	p    provider.Provider
-	s    *provider.Schema
 	root string
 	exe  string
-}
-
-// obj is a resource as the engine records it.
-type obj struct {
-	typ     string
-	state   cty.Value
-	private []byte
 }
 
 func newRT(t *testing.T) *rt {
@@ -55,10 +47,7 @@ func newRT(t *testing.T) *rt {
 		t.Fatal(err)
 	}
 	root := filepath.Join(t.TempDir(), "runtime")
-	p := New()
-	s, _ := p.GetSchema()
-	cfg := objectOf(s.Provider, map[string]cty.Value{"runtime_dir": cty.StringVal(root)})
-	noErrors(t, "configure", p.ConfigureProvider(context.Background(), cfg))
+	h := providercheck.New(t, New(), map[string]cty.Value{"runtime_dir": cty.StringVal(root)})
 	// Whatever a failing test leaves running is killed, so that a failure
 	// never leaks processes into the rest of the run.
 	t.Cleanup(func() {
@@ -71,122 +60,7 @@ func newRT(t *testing.T) *rt {
 			}
 		}
 	})
-	return &rt{t: t, p: p, s: s, root: root, exe: exe}
-}
-
-// config builds a configuration object: attributes not given are null,
-// nested blocks not given are empty, as the engine passes them.
-func (r *rt) config(typ string, attrs map[string]cty.Value) cty.Value {
-	b := r.s.Resources[typ].Block
-	vals := objectOf(b, attrs).AsValueMap()
-	if vals == nil {
-		vals = map[string]cty.Value{}
-	}
-	for name, nb := range b.BlockTypes {
-		if v, ok := attrs[name]; ok {
-			vals[name] = v
-		} else {
-			vals[name] = cty.MapValEmpty(nb.Block.ImpliedType())
-		}
-	}
-	return cty.ObjectVal(vals)
-}
-
-// proposed is the engine's merge: configured values win, and computed
-// attributes left out keep their prior value, or are unknown on create.
-func (r *rt) proposed(typ string, prior, cfg cty.Value) cty.Value {
-	b := r.s.Resources[typ].Block
-	vals := map[string]cty.Value{}
-	for name, a := range b.Attributes {
-		cv := cfg.GetAttr(name)
-		switch {
-		case !a.Computed || !cv.IsNull():
-			vals[name] = cv
-		case prior.IsNull():
-			vals[name] = cty.UnknownVal(a.Type)
-		default:
-			vals[name] = prior.GetAttr(name)
-		}
-	}
-	for name := range b.BlockTypes {
-		vals[name] = cfg.GetAttr(name)
-	}
-	return cty.ObjectVal(vals)
-}
-
-func (r *rt) planFor(typ string, prior *obj, cfg cty.Value) (provider.PlanResponse, cty.Value, []byte) {
-	ty := r.s.Resources[typ].Block.ImpliedType()
-	priorState, priorPriv := cty.NullVal(ty), []byte(nil)
-	if prior != nil {
-		priorState, priorPriv = prior.state, prior.private
-	}
-	pr := r.p.PlanResourceChange(context.Background(), provider.PlanRequest{
-		TypeName: typ, PriorState: priorState, ProposedNewState: r.proposed(typ, priorState, cfg),
-		Config: cfg, PriorPrivate: priorPriv,
-	})
-	return pr, priorState, priorPriv
-}
-
-// up plans and applies cfg over prior (nil to create) and returns the new
-// object, failing the test on any error.
-func (r *rt) up(typ string, prior *obj, attrs map[string]cty.Value) *obj {
-	r.t.Helper()
-	o, diags := r.try(typ, prior, attrs)
-	noErrors(r.t, typ, diags)
-	return o
-}
-
-// try is up that returns the errors instead.
-func (r *rt) try(typ string, prior *obj, attrs map[string]cty.Value) (*obj, hcl.Diagnostics) {
-	r.t.Helper()
-	cfg := r.config(typ, attrs)
-	if d := r.p.ValidateResourceConfig(typ, cfg); d.HasErrors() {
-		return prior, d
-	}
-	pr, priorState, _ := r.planFor(typ, prior, cfg)
-	if pr.Diagnostics.HasErrors() {
-		return prior, pr.Diagnostics
-	}
-	ar := r.p.ApplyResourceChange(context.Background(), provider.ApplyRequest{
-		TypeName: typ, PriorState: priorState, PlannedState: pr.PlannedState, Config: cfg, PlannedPrivate: pr.PlannedPrivate,
-	})
-	if ar.Diagnostics.HasErrors() {
-		if ar.NewState.IsNull() {
-			return nil, ar.Diagnostics
-		}
-		return &obj{typ: typ, state: ar.NewState, private: ar.Private}, ar.Diagnostics
-	}
-	if !ar.NewState.IsWhollyKnown() {
-		r.t.Fatalf("%s: apply left unknown values: %#v", typ, ar.NewState)
-	}
-	return &obj{typ: typ, state: ar.NewState, private: ar.Private}, nil
-}
-
-// down destroys an object the way Terraform does: the apply gets the
-// private state the destroy plan returned, not the prior one.
-func (r *rt) down(o *obj) {
-	r.t.Helper()
-	null := cty.NullVal(o.state.Type())
-	pr := r.p.PlanResourceChange(context.Background(), provider.PlanRequest{
-		TypeName: o.typ, PriorState: o.state, ProposedNewState: null, Config: null, PriorPrivate: o.private,
-	})
-	noErrors(r.t, "plan destroy "+o.typ, pr.Diagnostics)
-	ar := r.p.ApplyResourceChange(context.Background(), provider.ApplyRequest{
-		TypeName: o.typ, PriorState: o.state, PlannedState: null, Config: null, PlannedPrivate: pr.PlannedPrivate,
-	})
-	noErrors(r.t, "destroy "+o.typ, ar.Diagnostics)
-	if !ar.NewState.IsNull() {
-		r.t.Fatalf("destroy %s left %#v", o.typ, ar.NewState)
-	}
-}
-
-func (r *rt) refresh(o *obj) (*obj, hcl.Diagnostics) {
-	r.t.Helper()
-	rr := r.p.ReadResource(context.Background(), provider.ReadRequest{TypeName: o.typ, PriorState: o.state, Private: o.private})
-	if rr.NewState.IsNull() {
-		return nil, rr.Diagnostics
-	}
-	return &obj{typ: o.typ, state: rr.NewState, private: rr.Private}, rr.Diagnostics
+	return &rt{Harness: h, t: t, root: root, exe: exe}
 }
 
 func (r *rt) echo(extra ...string) cty.Value {
@@ -197,11 +71,11 @@ func (r *rt) echo(extra ...string) cty.Value {
 	return cty.ListVal(args)
 }
 
-func pidOf(t *testing.T, o *obj) int {
+func pidOf(t *testing.T, o *providercheck.Object) int {
 	t.Helper()
-	v := o.state.GetAttr("pid")
+	v := o.State.GetAttr("pid")
 	if v.IsNull() || !v.IsKnown() {
-		t.Fatalf("%s has no pid: %#v", o.typ, o.state)
+		t.Fatalf("%s has no pid: %#v", o.Type, o.State)
 	}
 	n, _ := v.AsBigFloat().Int64()
 	return int(n)
@@ -256,32 +130,32 @@ func (r *rt) gone(pid int, url, dir string) {
 
 func TestFunctionLifecycle(t *testing.T) {
 	r := newRT(t)
-	fn := r.up("tether_function", nil, map[string]cty.Value{
+	fn := r.Up("tether_function", nil, map[string]cty.Value{
 		"command": r.echo(),
 		"env":     cty.MapVal(map[string]cty.Value{"GREETING": cty.StringVal("hi")}),
 	})
-	url := str(t, fn.state, "url")
+	url := providercheck.String(t, fn.State, "url")
 	pid := pidOf(t, fn)
 	if code, body := get(t, "GET", url+"/anything?message=hello"); code != 200 || body != "hello" {
 		t.Fatalf("echo answered %d %q", code, body)
 	}
-	logFile := str(t, fn.state, "log_file")
+	logFile := providercheck.String(t, fn.State, "log_file")
 	if !strings.HasPrefix(logFile, r.root) {
 		t.Errorf("log_file %s is not under the runtime folder %s", logFile, r.root)
 	}
 
 	// Nothing changed: nothing restarts.
-	pr, _, _ := r.planFor("tether_function", fn, r.config("tether_function", map[string]cty.Value{
+	pr := r.Plan("tether_function", fn, map[string]cty.Value{
 		"command": r.echo(), "env": cty.MapVal(map[string]cty.Value{"GREETING": cty.StringVal("hi")}),
-	}))
-	noErrors(t, "plan", pr.Diagnostics)
-	if !pr.PlannedState.RawEquals(fn.state) {
+	})
+	providercheck.NoErrors(t, "plan", pr.Diagnostics)
+	if !pr.PlannedState.RawEquals(fn.State) {
 		t.Fatalf("an unchanged function plans a change: %#v", pr.PlannedState)
 	}
 
 	// A changed environment restarts the process on the same port, so
 	// that what captured the url keeps working.
-	fn2 := r.up("tether_function", fn, map[string]cty.Value{
+	fn2 := r.Up("tether_function", fn, map[string]cty.Value{
 		"command": r.echo(),
 		"env":     cty.MapVal(map[string]cty.Value{"GREETING": cty.StringVal("hello")}),
 	})
@@ -289,7 +163,7 @@ func TestFunctionLifecycle(t *testing.T) {
 	if pid2 == pid || alive(pid) {
 		t.Fatalf("the process was not restarted: pids %d and %d", pid, pid2)
 	}
-	if got := str(t, fn2.state, "url"); got != url {
+	if got := providercheck.String(t, fn2.State, "url"); got != url {
 		t.Fatalf("url changed on restart: %s, then %s", url, got)
 	}
 
@@ -297,18 +171,18 @@ func TestFunctionLifecycle(t *testing.T) {
 	// with its last output, and a restart planned on the same port.
 	killPID(t, pid2)
 	waitFor(context.Background(), 5*time.Second, func() bool { return !alive(pid2) })
-	fn3, diags := r.refresh(fn2)
-	if fn3 == nil || !fn3.state.GetAttr("pid").IsNull() {
+	fn3, diags := r.Refresh(fn2)
+	if fn3 == nil || !fn3.State.GetAttr("pid").IsNull() {
 		t.Fatalf("refresh of a dead function: %#v", fn3)
 	}
 	if len(diags) != 1 || diags[0].Severity != hcl.DiagWarning || !strings.Contains(diags[0].Detail, "listening on") {
 		t.Fatalf("refresh diagnostics: %v", diags)
 	}
-	fn4 := r.up("tether_function", fn3, map[string]cty.Value{
+	fn4 := r.Up("tether_function", fn3, map[string]cty.Value{
 		"command": r.echo(),
 		"env":     cty.MapVal(map[string]cty.Value{"GREETING": cty.StringVal("hello")}),
 	})
-	if got := str(t, fn4.state, "url"); got != url {
+	if got := providercheck.String(t, fn4.State, "url"); got != url {
 		t.Fatalf("url changed on restart after death: %s, then %s", url, got)
 	}
 	if code, body := get(t, "GET", url+"/?message=again"); code != 200 || body != "again" {
@@ -321,7 +195,7 @@ func TestFunctionLifecycle(t *testing.T) {
 	}
 
 	pid4 := pidOf(t, fn4)
-	r.down(fn4)
+	r.Down(fn4)
 	r.gone(pid4, url, filepath.Dir(logFile))
 	if _, err := os.Stat(r.root); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the empty runtime folder %s was left behind", r.root)
@@ -334,16 +208,16 @@ func TestFunctionWithoutHTTP(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	fn := r.up("tether_function", nil, map[string]cty.Value{
+	fn := r.Up("tether_function", nil, map[string]cty.Value{
 		"command": cty.ListVal([]cty.Value{cty.StringVal(sleep), cty.StringVal("300")}),
 		"http":    cty.False,
 	})
-	if !fn.state.GetAttr("url").IsNull() || !fn.state.GetAttr("port").IsNull() {
-		t.Fatalf("a function without http has a url or port: %#v", fn.state)
+	if !fn.State.GetAttr("url").IsNull() || !fn.State.GetAttr("port").IsNull() {
+		t.Fatalf("a function without http has a url or port: %#v", fn.State)
 	}
 	pid := pidOf(t, fn)
-	dir := filepath.Dir(str(t, fn.state, "log_file"))
-	r.down(fn)
+	dir := filepath.Dir(providercheck.String(t, fn.State, "log_file"))
+	r.Down(fn)
 	r.gone(pid, "", dir)
 }
 
@@ -360,22 +234,22 @@ func TestFunctionBadInput(t *testing.T) {
 	r := newRT(t)
 
 	// A command that does not exist is refused at plan, by name.
-	_, diags := r.try("tether_function", nil, map[string]cty.Value{
+	_, diags := r.Try("tether_function", nil, map[string]cty.Value{
 		"command": cty.ListVal([]cty.Value{cty.StringVal("tether-no-such-command")}),
 	})
-	wantAttrError(t, diags, "command")
+	providercheck.WantAttrError(t, diags, "command")
 	if !strings.Contains(diags.Error(), `"tether-no-such-command" is not on PATH`) {
 		t.Errorf("the error does not name the command: %s", diags.Error())
 	}
-	_, diags = r.try("tether_function", nil, map[string]cty.Value{
+	_, diags = r.Try("tether_function", nil, map[string]cty.Value{
 		"command": cty.ListVal([]cty.Value{cty.StringVal("./missing.sh")}),
 		"dir":     cty.StringVal(t.TempDir()),
 	})
-	wantAttrError(t, diags, "command")
+	providercheck.WantAttrError(t, diags, "command")
 
 	// A command that exits at once fails the apply with its output, and
 	// leaves no folder.
-	o, diags := r.try("tether_function", nil, map[string]cty.Value{
+	o, diags := r.Try("tether_function", nil, map[string]cty.Value{
 		"command": cty.ListVal([]cty.Value{cty.StringVal(r.exe), cty.StringVal("runtime"), cty.StringVal("no-such-mode")}),
 	})
 	if o != nil || !diags.HasErrors() {
@@ -387,7 +261,7 @@ func TestFunctionBadInput(t *testing.T) {
 
 	// One that never listens is stopped after start_timeout.
 	if sleep, err := lookSleep(); err == nil {
-		o, diags = r.try("tether_function", nil, map[string]cty.Value{
+		o, diags = r.Try("tether_function", nil, map[string]cty.Value{
 			"command":       cty.ListVal([]cty.Value{cty.StringVal(sleep), cty.StringVal("301")}),
 			"start_timeout": cty.StringVal("300ms"),
 		})
@@ -406,8 +280,8 @@ func TestFunctionBadInput(t *testing.T) {
 	}
 	defer l.Close()
 	taken := l.Addr().(*net.TCPAddr).Port
-	_, diags = r.try("tether_function", nil, map[string]cty.Value{"command": r.echo(), "port": cty.NumberIntVal(int64(taken))})
-	wantAttrError(t, diags, "port")
+	_, diags = r.Try("tether_function", nil, map[string]cty.Value{"command": r.echo(), "port": cty.NumberIntVal(int64(taken))})
+	providercheck.WantAttrError(t, diags, "port")
 	if !strings.Contains(diags.Error(), "in use") {
 		t.Errorf("the error does not say the port is in use: %s", diags.Error())
 	}
@@ -425,7 +299,7 @@ func TestFunctionBadInput(t *testing.T) {
 		{"start_timeout", map[string]cty.Value{"command": r.echo(), "start_timeout": cty.StringVal("soon")}},
 		{"dir", map[string]cty.Value{"command": r.echo(), "dir": cty.StringVal("")}},
 	} {
-		wantAttrError(t, r.p.ValidateResourceConfig("tether_function", r.config("tether_function", tc.attrs)), tc.attr)
+		providercheck.WantAttrError(t, r.Provider.ValidateResourceConfig("tether_function", r.Config("tether_function", tc.attrs)), tc.attr)
 	}
 	if entries, _ := os.ReadDir(r.root); len(entries) > 0 {
 		t.Errorf("failed creates left %d folders in the runtime folder", len(entries))
@@ -487,16 +361,16 @@ func TestRuntimeSchema(t *testing.T) {
 		}
 	}
 
-	wantAttrError(t, p.ValidateProviderConfig(objectOf(s.Provider, map[string]cty.Value{"runtime_dir": cty.StringVal("")})), "runtime_dir")
+	providercheck.WantAttrError(t, p.ValidateProviderConfig(providercheck.ConfigOf(s.Provider, map[string]cty.Value{"runtime_dir": cty.StringVal("")})), "runtime_dir")
 	// The engine configures an implicit provider with null attributes:
 	// that is the default folder, relative to the working directory.
-	noErrors(t, "configure", p.ConfigureProvider(context.Background(), objectOf(s.Provider, nil)))
+	providercheck.NoErrors(t, "configure", p.ConfigureProvider(context.Background(), providercheck.ConfigOf(s.Provider, nil)))
 	dir, err := p.(*tetherProvider).rt.dir()
 	want, _ := filepath.Abs(defaultRuntimeDir)
 	if err != nil || dir != want {
 		t.Errorf("default runtime folder %s (%v), want %s", dir, err, want)
 	}
-	noErrors(t, "configure unknown", p.ConfigureProvider(context.Background(), cty.ObjectVal(map[string]cty.Value{"runtime_dir": cty.UnknownVal(cty.String)})))
+	providercheck.NoErrors(t, "configure unknown", p.ConfigureProvider(context.Background(), cty.ObjectVal(map[string]cty.Value{"runtime_dir": cty.UnknownVal(cty.String)})))
 }
 
 // killPID kills a process behind Tether's back, as a crash would.
@@ -525,12 +399,12 @@ func TestFunctionEnvironment(t *testing.T) {
 	}
 	r := newRT(t)
 	out := filepath.Join(t.TempDir(), "env.txt")
-	fn := r.up("tether_function", nil, map[string]cty.Value{
+	fn := r.Up("tether_function", nil, map[string]cty.Value{
 		"command": cty.ListVal([]cty.Value{cty.StringVal(sh), cty.StringVal("-c"), cty.StringVal(`env > "$OUT"; exec sleep 60`)}),
 		"env":     cty.MapVal(map[string]cty.Value{"OUT": cty.StringVal(out), "DECLARED": cty.StringVal("yes")}),
 		"http":    cty.False,
 	})
-	defer r.down(fn)
+	defer r.Down(fn)
 	var got []string
 	waitFor(context.Background(), 5*time.Second, func() bool {
 		b, err := os.ReadFile(out)

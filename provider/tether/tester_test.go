@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/marks"
+	"github.com/tetherhq/tether/internal/providercheck"
 )
 
 func testBlock(command []string, env map[string]string, timeout string) cty.Value {
@@ -33,12 +34,12 @@ func testBlock(command []string, env map[string]string, timeout string) cty.Valu
 
 func TestTester(t *testing.T) {
 	r := newRT(t)
-	router := r.up("tether_router", nil, nil)
-	url := str(t, router.state, "url")
-	fn := r.up("tether_function", nil, map[string]cty.Value{"command": r.echo()})
-	route := r.up("tether_route", nil, routeAttrs(str(t, router.state, "id"), "GET", "/echo", str(t, fn.state, "url")))
+	router := r.Up("tether_router", nil, nil)
+	url := providercheck.String(t, router.State, "url")
+	fn := r.Up("tether_function", nil, map[string]cty.Value{"command": r.echo()})
+	route := r.Up("tether_route", nil, routeAttrs(providercheck.String(t, router.State, "id"), "GET", "/echo", providercheck.String(t, fn.State, "url")))
 
-	tester := r.up("tether_tester", nil, map[string]cty.Value{
+	tester := r.Up("tether_tester", nil, map[string]cty.Value{
 		"env": cty.MapVal(map[string]cty.Value{"TETHER_ROUTER_MAIN_URL": cty.StringVal(url)}),
 		"test": cty.MapVal(map[string]cty.Value{
 			"b_wrong": testBlock([]string{r.exe, "runtime", "http-get", "-want-body", "Bye", "$TETHER_ROUTER_MAIN_URL/echo?message=Hello"}, nil, ""),
@@ -47,11 +48,11 @@ func TestTester(t *testing.T) {
 				map[string]string{"WHERE": "nowhere"}, ""),
 		}),
 	})
-	if id := str(t, tester.state, "id"); id == "" {
+	if id := providercheck.String(t, tester.State, "id"); id == "" {
 		t.Fatal("no id")
 	}
 	// State as `tether test` reads it back: sensitive marks and all.
-	tests, err := TesterTests(tester.state.Mark(marks.Sensitive))
+	tests, err := TesterTests(tester.State.Mark(marks.Sensitive))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,13 +82,13 @@ func TestTester(t *testing.T) {
 		t.Errorf("c_own_env failed: %v\n%s", res.Err, res.Output)
 	}
 
-	for _, o := range []*obj{tester, route} {
-		r.down(o)
+	for _, o := range []*providercheck.Object{tester, route} {
+		r.Down(o)
 	}
 	fnPID, routerPID := pidOf(t, fn), pidOf(t, router)
-	r.down(fn)
-	r.down(router)
-	r.gone(fnPID, str(t, fn.state, "url"), r.root)
+	r.Down(fn)
+	r.Down(router)
+	r.gone(fnPID, providercheck.String(t, fn.State, "url"), r.root)
 	r.gone(routerPID, url, r.root)
 }
 
@@ -136,15 +137,14 @@ func TestTesterValidation(t *testing.T) {
 		{testBlock([]string{""}, nil, ""), `In the test "t": The executable, the command's first element, is empty.`},
 		{testBlock([]string{"true"}, map[string]string{"": "x"}, ""), `In the test "t": "" is not an environment variable name`},
 	} {
-		cfg := r.config("tether_tester", map[string]cty.Value{"test": cty.MapVal(map[string]cty.Value{"t": tc.test})})
-		if d := r.p.ValidateResourceConfig("tether_tester", cfg); !strings.Contains(d.Error(), tc.detail) {
+		cfg := r.Config("tether_tester", map[string]cty.Value{"test": cty.MapVal(map[string]cty.Value{"t": tc.test})})
+		if d := r.Provider.ValidateResourceConfig("tether_tester", cfg); !strings.Contains(d.Error(), tc.detail) {
 			t.Errorf("want %q, got %s", tc.detail, d.Error())
 		}
 	}
-	cfg := r.config("tether_tester", map[string]cty.Value{"test": cty.MapVal(map[string]cty.Value{
+	pr := r.Plan("tether_tester", nil, map[string]cty.Value{"test": cty.MapVal(map[string]cty.Value{
 		"t": testBlock([]string{"tether-no-such-test-command"}, nil, ""),
 	})})
-	pr, _, _ := r.planFor("tether_tester", nil, cfg)
 	if !strings.Contains(pr.Diagnostics.Error(), `"tether-no-such-test-command" is not on PATH`) {
 		t.Errorf("a missing test command at plan: %s", pr.Diagnostics.Error())
 	}
