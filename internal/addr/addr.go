@@ -2,6 +2,7 @@ package addr
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -175,15 +176,48 @@ func FromTraversal(t hcl.Traversal) (Instance, error) {
 // and before strings. Addresses that do not parse sort after those that
 // do, by their text.
 func Less(a, b string) bool {
-	ia, errA := ParseInstance(a)
-	ib, errB := ParseInstance(b)
-	switch {
-	case errA != nil || errB != nil:
-		if (errA == nil) != (errB == nil) {
-			return errA == nil
-		}
-		return a < b
+	return lessParsed(parseForOrder(a), parseForOrder(b))
+}
+
+// Sort sorts s by the address key gives each element, in Less's order.
+// It parses each address once, where sorting with Less parses two at
+// every comparison: for a plan of thousands of changes, most of the
+// sort's time.
+func Sort[T any](s []T, key func(T) string) {
+	type keyed struct {
+		key orderKey
+		v   T
 	}
+	ks := make([]keyed, len(s))
+	for i, v := range s {
+		ks[i] = keyed{parseForOrder(key(v)), v}
+	}
+	sort.SliceStable(ks, func(i, j int) bool { return lessParsed(ks[i].key, ks[j].key) })
+	for i := range ks {
+		s[i] = ks[i].v
+	}
+}
+
+// orderKey is an address as Less compares it.
+type orderKey struct {
+	text string
+	in   Instance
+	ok   bool
+}
+
+func parseForOrder(s string) orderKey {
+	in, err := ParseInstance(s)
+	return orderKey{text: s, in: in, ok: err == nil}
+}
+
+func lessParsed(a, b orderKey) bool {
+	if !a.ok || !b.ok {
+		if a.ok != b.ok {
+			return a.ok
+		}
+		return a.text < b.text
+	}
+	ia, ib := a.in, b.in
 	if len(ia.Module) != len(ib.Module) {
 		return len(ia.Module) < len(ib.Module)
 	}

@@ -64,4 +64,23 @@ func TestLessIsTerraformsOrder(t *testing.T) {
 			}
 		}
 	}
+
+	// Sort gives the same order, from any order, with addresses that do
+	// not parse last.
+	type change struct{ addr string }
+	got := []change{{"not an address"}}
+	for i := len(want) - 1; i >= 0; i -= 2 {
+		got = append(got, change{want[i]})
+	}
+	for i := len(want) - 2; i >= 0; i -= 2 {
+		got = append(got, change{want[i]})
+	}
+	got = append(got, change{"!bad"})
+	Sort(got, func(c change) string { return c.addr })
+	for i, c := range got {
+		w := append(append([]string{}, want...), "!bad", "not an address")[i]
+		if c.addr != w {
+			t.Errorf("Sort: position %d is %s, want %s", i, c.addr, w)
+		}
+	}
 }

@@ -99,13 +99,14 @@ func (e *env) init(ctx context.Context, args []string) int {
 			external = append(external, r)
 		}
 	}
-	_, warnings, err := install.Install(ctx, external, opts)
+	pkgs, warnings, err := install.Install(ctx, external, opts)
 	for _, w := range warnings {
 		fmt.Fprintf(e.stderr, "Warning: %s\n", w)
 	}
 	if err != nil {
 		return e.errorf("%v", err)
 	}
+	keepSchemas(ctx, pkgs, opts)
 	if code := e.adoptTerraform(ctx, *forceCopy, *input); code >= 0 {
 		return code
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/install"
+	"github.com/tetherhq/tether/internal/logging"
 	"github.com/tetherhq/tether/internal/plugin"
 	"github.com/tetherhq/tether/internal/provider"
 	tetherprovider "github.com/tetherhq/tether/provider/tether"
@@ -159,7 +160,7 @@ func (pp *providerPool) launch(req config.ProviderRequirement, e *pooled) (provi
 	if e.builtin {
 		p = tetherprovider.New()
 	} else {
-		opts := plugin.StartOptions{SchemaCacheDir: filepath.Join(pp.opts.Dir, install.ProvidersDir, ".schemas")}
+		opts := plugin.StartOptions{SchemaCacheDir: schemaCacheDir(pp.opts)}
 		c, err := plugin.StartWith(pp.ctx, e.pkg.Executable, opts)
 		// A binary just written may still be open for writing in a process
 		// that forked meanwhile and has not exec'd yet (Go issue 22315): the
@@ -182,6 +183,40 @@ func (pp *providerPool) launch(req config.ProviderRequirement, e *pooled) (provi
 	pp.started = append(pp.started, p)
 	return p, nil
 }
+
+// schemaCacheDir is where providers' schemas are kept across runs (see
+// plugin.StartOptions), beside the installed providers.
+func schemaCacheDir(opts install.Options) string {
+	return filepath.Join(opts.Dir, install.ProvidersDir, ".schemas")
+}
+
+// keepSchemas fills the schema cache with the schema of each plugin
+// installed, at once, so that the first plan after `init` starts them
+// without asking for it. A provider that fails to start is not init's
+// concern (Terraform's init starts none): the plan that needs it says
+// what is wrong.
+func keepSchemas(ctx context.Context, pkgs map[tfaddr.Provider]install.Package, opts install.Options) {
+	ctx, cancel := context.WithTimeout(ctx, keepSchemaTimeout)
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, pkg := range pkgs {
+		if pkg.Dev || pkg.Executable == "" {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := plugin.KeepSchema(ctx, pkg.Executable, schemaCacheDir(opts)); err != nil {
+				logging.Core().Debug("schema not kept", "provider", pkg.Provider.String(), "error", err)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// keepSchemaTimeout bounds keepSchemas: a provider that does not start
+// within it is left for the plan to report.
+const keepSchemaTimeout = time.Minute
 
 // install finds or installs the package of a provider: the built-in one
 // runs in process unless a development override names a build of it to

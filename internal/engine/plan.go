@@ -1154,8 +1154,8 @@ func (p *Planned) assemble() *plan.Plan {
 		pl.Moved = append(pl.Moved, &plan.Move{From: mv.from, To: mv.to})
 	}
 	// In Terraform's order: the root module first, keys by value.
-	sort.Slice(pl.Changes, func(i, j int) bool { return addr.Less(pl.Changes[i].Addr, pl.Changes[j].Addr) })
-	sort.Slice(pl.Drift, func(i, j int) bool { return addr.Less(pl.Drift[i].Addr, pl.Drift[j].Addr) })
+	addr.Sort(pl.Changes, func(c *plan.ResourceChange) string { return c.Addr })
+	addr.Sort(pl.Drift, func(c *plan.ResourceChange) string { return c.Addr })
 	sort.Slice(pl.Deferred, func(i, j int) bool { return pl.Deferred[i].Addr < pl.Deferred[j].Addr })
 	pl.Outputs = p.outputChanges()
 	return pl

@@ -116,6 +116,16 @@ func Core() hclog.Logger {
 	return core
 }
 
+// ProvidersLogged says whether providers' logs go anywhere: whether
+// TF_LOG_PROVIDER asked for them. When they do not, a provider plugin
+// should be told not to write them, rather than format lines for the
+// client to drop.
+func ProvidersLogged() bool {
+	mu.Lock()
+	defer mu.Unlock()
+	return provider.GetLevel() != hclog.Off && provider.GetLevel() != hclog.NoLevel
+}
+
 // Provider is the logger providers' logs go to.
 func Provider() hclog.Logger {
 	mu.Lock()

@@ -112,7 +112,7 @@ func StartWith(ctx context.Context, path string, opts StartOptions) (*Client, er
 	// go-plugin itself takes no context.
 	life, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(life, path)
-	cmd.Env = pluginEnv(os.Environ())
+	cmd.Env = pluginEnv(os.Environ(), logging.ProvidersLogged())
 	ownProcessGroup(cmd)
 	stderr := &stderrTail{}
 	proc := goplugin.NewClient(&goplugin.ClientConfig{
@@ -309,13 +309,15 @@ var quietLogs = []string{
 }
 
 // pluginEnv is the environment a plugin runs with: the caller's, with the
-// libraries' logging off unless the user asked for logs with TF_LOG or
-// any TF_LOG_* variable.
-func pluginEnv(environ []string) []string {
-	for _, kv := range environ {
-		if strings.HasPrefix(kv, "TF_LOG=") || strings.HasPrefix(kv, "TF_LOG_") {
-			return environ
-		}
+// libraries' logging off unless the provider logs are wanted (the
+// user's TF_LOG_PROVIDER, see internal/logging). TF_LOG alone, TF_LOG_CORE
+// or TF_LOG=off do not want them: Tether would read every line the
+// provider formats and drop it.
+func pluginEnv(environ []string, logged bool) []string {
+	if logged {
+		return environ
 	}
+	// Later entries win (os/exec keeps the last of a name), so these
+	// override any TF_LOG_SDK* the user set for nothing.
 	return append(environ[:len(environ):len(environ)], quietLogs...)
 }
