@@ -41,7 +41,8 @@ const ProvidersDir = ".tether/providers"
 // renamed into place, so a failure never leaves half a package. As in
 // Terraform, a package from the plugin cache or an unpacked filesystem
 // mirror is not copied: its folder under .tether/providers is a symlink to
-// it, made atomically once the package is checked. Errors of
+// it, made atomically once the package is checked (a copy where the file
+// system refuses symlinks). Errors of
 // several providers are joined; each names the provider and every place
 // looked. The lock file is written only when every provider installed
 // and its content changed (so a configuration without providers gets

@@ -187,22 +187,32 @@ func (in *installer) verify(f *fetched, staged string, prior []string) (string, 
 
 // link makes final a symlink to a package folder elsewhere (in the plugin
 // cache or an unpacked filesystem mirror), replacing what was there
-// atomically. Terraform links from both the same way.
+// atomically. Terraform links from both the same way. Where the file
+// system cannot hold a symlink, final is a copy instead, as Terraform
+// falls back to one; the caller has checked the source's hash, and the
+// copy's is checked again on every later run, like any installed folder.
 func link(cached, final string) error {
 	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
 		return err
 	}
 	tmp := fmt.Sprintf("%s.link-%d", final, os.Getpid())
 	os.Remove(tmp)
-	if err := os.Symlink(cached, tmp); err != nil {
-		return err
+	if err := symlink(cached, tmp); err != nil {
+		staged, cerr := stage(&fetched{dir: cached}, final)
+		if cerr != nil {
+			return fmt.Errorf("cannot link %s (%v), nor copy it: %w", cached, err, cerr)
+		}
+		tmp = staged
 	}
 	if err := commit(tmp, final); err != nil {
-		os.Remove(tmp)
+		os.RemoveAll(tmp)
 		return err
 	}
 	return nil
 }
+
+// symlink is os.Symlink, but for the tests of link's fallback.
+var symlink = os.Symlink
 
 // removeEmptyParents removes the folders from dir up to (not including)
 // root that are empty, such as those made for a package that then failed.
