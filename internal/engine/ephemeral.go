@@ -54,7 +54,7 @@ func (e *Engine) openEphemeral(ctx context.Context, p *Planned, n *node, ni *nod
 		return diags
 	}
 	uv, cfgMarks := marks.Unmark(cfgVal)
-	in.secrets = sensitiveStrings(uv, cfgMarks)
+	in.secrets = append(sensitiveStrings(uv, cfgMarks), providerSecrets(in.provider(n))...)
 	if validate {
 		diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(in.provider(n).ValidateEphemeralConfig(n.cfg.Type, uv)))...)
 		if diags.HasErrors() {

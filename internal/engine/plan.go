@@ -602,7 +602,7 @@ func (e *Engine) planDataRead(ctx context.Context, p *Planned, n *node, ni *node
 		return append(diags, d...)
 	}
 	uv, cfgMarks := marks.Unmark(cfgVal)
-	in.secrets = sensitiveStrings(uv, cfgMarks)
+	in.secrets = append(sensitiveStrings(uv, cfgMarks), providerSecrets(in.provider(n))...)
 	diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(in.provider(n).ValidateDataSourceConfig(n.cfg.Type, uv)))...)
 	if diags.HasErrors() {
 		return diags
@@ -679,7 +679,7 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		}
 		// Refresh comes before the plan: what it says is scrubbed too.
 		u, m := marks.Unmark(cfgVal)
-		in.inputs = p.sensitiveInputs(n, ni.mi)
+		in.inputs = append(p.sensitiveInputs(n, ni.mi), providerSecrets(in.provider(n))...)
 		in.secrets = append(sensitiveStrings(u, m), in.inputs...)
 		if in.res, d = e.resolveRefs(ctx, in.addr, n.cfg, cfgVal); d.HasErrors() {
 			return append(diags, d...)
@@ -874,7 +874,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 	// for the apply.
 	change.After = in.res.remark(withMarks(block, e.scrub(planned, in.res, nil), cfgMarks))
 	change.After = markWriteOnly(block, change.After, uv)
-	change.After = markDerived(change.After, sensitiveStrings(uv, cfgMarks))
+	change.After = markDerived(change.After, append(sensitiveStrings(uv, cfgMarks), providerSecrets(in.provider(n))...))
 	return change, planned, priv, diags
 }
 

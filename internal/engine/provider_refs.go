@@ -2,11 +2,14 @@ package engine
 
 import (
 	"context"
+	"slices"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/logging"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/redact"
@@ -28,15 +31,57 @@ import (
 // references' descriptions. Ephemeral results are left alone: they are
 // never recorded or shown, and a credential derived from the
 // configuration must reach its consumer intact.
+//
+// Sensitive values of its configurations (from a sensitive variable, or
+// at an attribute the provider's schema marks sensitive) are scrubbed from
+// its diagnostics as "(sensitive value)" but not rewritten in what it
+// returns: like a resource's own sensitive arguments, the engine marks
+// what holds them sensitive and seals it (see markDerived, sealPrivate).
 type redacting struct {
 	provider.Provider
-	set *redact.Set
+	set       *redact.Set
+	sensitive *redact.Set
+
+	mu      sync.Mutex
+	secrets []string
 }
 
 // withRedaction wraps a provider instance that a provider configuration
 // node starts.
 func withRedaction(p provider.Provider) *redacting {
-	return &redacting{Provider: p, set: &redact.Set{}}
+	return &redacting{Provider: p, set: &redact.Set{}, sensitive: &redact.Set{}}
+}
+
+// providerSecrets are the sensitive strings the configurations of a
+// provider instance held, to be found in what its resources return.
+func providerSecrets(p provider.Provider) []string {
+	rp, ok := p.(*redacting)
+	if !ok {
+		return nil
+	}
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	return slices.Clone(rp.secrets)
+}
+
+// addSensitive records the sensitive strings of a configuration: at the
+// paths marked sensitive and at the attributes the provider's schema
+// marks sensitive. Resolved references are left to the provider's
+// redaction set: they are replaced by their descriptions.
+func (p *redacting) addSensitive(uv cty.Value, paths []cty.Path, resolved []string) {
+	if s, _ := p.Provider.GetSchema(); s != nil && s.Provider != nil {
+		paths = append(paths, s.Provider.SensitivePaths(uv, nil)...)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, s := range sensitiveStrings(uv, paths) {
+		if slices.Contains(p.secrets, s) || slices.Contains(resolved, s) {
+			continue
+		}
+		p.secrets = append(p.secrets, s)
+		p.sensitive.Add(s, "(sensitive value)")
+		logging.Redact(s, "(sensitive value)")
+	}
 }
 
 // redactingOf is the redacting provider *p is, wrapping it (and storing
@@ -65,9 +110,14 @@ func (e *Engine) configureProvider(ctx context.Context, address string, cn *conf
 			}
 		}
 	}
-	uv, _ := v.UnmarkDeep()
+	uv, paths := marks.Unmark(v)
 	known = uv.IsWhollyKnown() && !marks.ContainsEphemeral(v)
 	uv = res.substitute(uv)
+	var resolved []string
+	if res != nil {
+		resolved = res.secrets
+	}
+	p.addSensitive(uv, paths, resolved)
 	diags = append(diags, p.ValidateProviderConfig(uv)...)
 	if diags.HasErrors() {
 		return known, diags
@@ -75,7 +125,9 @@ func (e *Engine) configureProvider(ctx context.Context, address string, cn *conf
 	return known, append(diags, p.ConfigureProvider(ctx, uv)...)
 }
 
-func (p *redacting) diags(d hcl.Diagnostics) hcl.Diagnostics { return redactDiags(d, p.set) }
+func (p *redacting) diags(d hcl.Diagnostics) hcl.Diagnostics {
+	return redactDiags(redactDiags(d, p.set), p.sensitive)
+}
 
 func (p *redacting) value(v cty.Value) cty.Value {
 	if p.set.Empty() || v == cty.NilVal {
