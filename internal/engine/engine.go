@@ -104,6 +104,9 @@ type Planned struct {
 	// run is what evaluation knows of the run: when the plan was made
 	// (plantimestamp), and, once Apply starts, that it is applying.
 	run config.Run
+	// targets is what -target keeps, nil without it: set before the plan
+	// walk for refresh, again once orphans are known, and last by narrow.
+	targets *targetSet
 }
 
 // node is one vertex of the plan and apply graphs: a configuration node

@@ -24,26 +24,14 @@ func (p *Planned) narrow() hcl.Diagnostics {
 	if len(o.Targets) == 0 && !o.RefreshOnly {
 		return nil
 	}
-	var whole []bool
 	if len(o.Targets) > 0 {
 		var diags hcl.Diagnostics
-		if whole, diags = p.targetClosure(); diags.HasErrors() {
+		if p.targets, diags = p.targetClosure(); diags.HasErrors() {
 			return diags
 		}
 	}
 	kept := func(n *node, in *instance) bool {
-		if o.RefreshOnly {
-			return false
-		}
-		if whole[n.id] {
-			return true
-		}
-		for _, t := range o.Targets {
-			if addr.Covers(t, in.addr) {
-				return true
-			}
-		}
-		return false
+		return !o.RefreshOnly && p.targeted(n, in.addr)
 	}
 	dropped := make([]bool, len(p.nodes))
 	for _, n := range p.nodes {
@@ -55,7 +43,7 @@ func (p *Planned) narrow() hcl.Diagnostics {
 			insts = nil
 			for _, ni := range n.per {
 				insts = append(insts, ni.insts...)
-				if ni.deferred && (o.RefreshOnly || !whole[n.id]) {
+				if ni.deferred && (o.RefreshOnly || !p.targets.whole[n.id]) {
 					n.held = true // its deferred part is not listed either
 				}
 			}
@@ -96,9 +84,71 @@ func (p *Planned) narrow() hcl.Diagnostics {
 			if visit(n) || (o.Destroy && n.cfg.Kind == config.Output) {
 				n.held = true
 			}
+			if n.cfg.Kind == config.Output && n.cfg.Module == "" && len(o.Targets) > 0 && !p.outputTargeted(n) {
+				n.held = true
+			}
 		}
 	}
 	return nil
+}
+
+// targetSet is what -target keeps: the nodes kept whole (see
+// targetClosure) and, through the addresses, the targets' own instances.
+type targetSet struct {
+	whole []bool
+	// seeds are the nodes the addresses name (a resource, or one of its
+	// instances) or hold (a module).
+	seeds []bool
+}
+
+// targeted reports whether the plan may change the instance at a of node
+// n: always without -target; under it, when n is kept whole or an address
+// covers a. A node added after the set was made (an orphan) is targeted
+// only by address.
+func (p *Planned) targeted(n *node, a string) bool {
+	if len(p.opts.Targets) == 0 {
+		return true
+	}
+	if t := p.targets; t != nil && n.id < len(t.whole) && t.whole[n.id] {
+		return true
+	}
+	for _, t := range p.opts.Targets {
+		if addr.Covers(t, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// outputTargeted reports whether a root output is recorded under -target.
+// As in Terraform, it is when what it is computed from (through
+// variables, locals, other outputs and module calls) includes a resource,
+// data source or module output kept by -target, and nothing left out: an
+// output of constants, or of variables only, keeps the value state has.
+func (p *Planned) outputTargeted(out *node) bool {
+	in, outside := false, false
+	seen := make([]bool, len(p.nodes))
+	var walk func(n *node)
+	walk = func(n *node) {
+		for _, d := range n.deps {
+			if seen[d] {
+				continue
+			}
+			seen[d] = true
+			dn := p.nodes[d]
+			if isResourceNode(dn) {
+				if p.targets.whole[d] || p.targets.seeds[d] {
+					in = true
+				} else {
+					outside = true
+				}
+				continue
+			}
+			walk(dn)
+		}
+	}
+	walk(out)
+	return in && !outside
 }
 
 func isResourceNode(n *node) bool {
@@ -136,7 +186,10 @@ func (p *Planned) drop(n *node, in *instance) bool {
 // The targets' own instances are kept by address. An address that
 // matches nothing in the configuration or state is an error rather than
 // an empty plan.
-func (p *Planned) targetClosure() ([]bool, hcl.Diagnostics) {
+func (p *Planned) targetClosure() (*targetSet, hcl.Diagnostics) {
+	if len(p.opts.Targets) == 0 {
+		return nil, nil
+	}
 	var diags hcl.Diagnostics
 	seeds := make([]bool, len(p.nodes))
 	for _, t := range p.opts.Targets {
@@ -205,7 +258,7 @@ func (p *Planned) targetClosure() ([]bool, hcl.Diagnostics) {
 			mark(id)
 		}
 	}
-	return whole, diags
+	return &targetSet{whole: whole, seeds: seeds}, diags
 }
 
 // replaceRequested reports whether -replace names the instance.

@@ -60,6 +60,9 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, opts PlanOptions)
 		}
 		return !d.HasErrors()
 	}
+	// What -target keeps is known before planning, so that refresh
+	// reads only that; an address matching nothing is reported by narrow.
+	p.targets, _ = p.targetClosure()
 	g.Walk(ctx, order, e.parallelism(), func(id int) bool {
 		return report(e.planNode(ctx, p, p.nodes[id]))
 	}, nil)
@@ -488,8 +491,12 @@ func (p *Planned) claim(n *node, mi *modInstance, keep bool) []*state.Object {
 	return objs
 }
 
-// refresh reads a recorded object back from its provider.
-func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider, rs *provider.ResourceSchema, in *instance, cn *config.Node) hcl.Diagnostics {
+// refresh reads a recorded object of node n back from its provider.
+// Under -target only the objects the plan may change are read (see
+// targeted); the others keep what state records, as in Terraform, whose
+// targeted plan never visits them.
+func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider, n *node, in *instance) hcl.Diagnostics {
+	rs, cn := n.schema, n.cfg
 	var diags hcl.Diagnostics
 	if cn != nil && in.recorded.Type != cn.Type {
 		// A moved block brought it from a resource of another type.
@@ -514,7 +521,7 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 	in.recordedVal = v
 	in.prior = v
 	in.priorPrivate, in.recordedPrivate = priv, priv
-	if p.opts.SkipRefresh {
+	if p.opts.SkipRefresh || !p.targeted(n, in.addr) {
 		return diags
 	}
 	resp := prov.ReadResource(ctx, provider.ReadRequest{TypeName: in.recorded.Type, PriorState: in.res.priorFor(v, meta.Refs), Private: priv})
@@ -686,7 +693,7 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		}
 	}
 	if in.recorded != nil {
-		diags = append(diags, e.refresh(ctx, p, in.provider(n), n.schema, in, n.cfg)...)
+		diags = append(diags, e.refresh(ctx, p, in.provider(n), n, in)...)
 		if diags.HasErrors() {
 			return diags
 		}
@@ -988,6 +995,8 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 	if diags.HasErrors() {
 		return diags
 	}
+	// A targeted destroy follows the orphans' recorded dependencies.
+	p.targets, _ = p.targetClosure()
 	var mu sync.Mutex
 	p.forEach(len(orphans), func(i int) {
 		n := orphans[i]
@@ -1015,7 +1024,7 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 			}
 			return
 		}
-		d := e.refresh(ctx, p, n.prov, n.schema, in, nil)
+		d := e.refresh(ctx, p, n.prov, n, in)
 		if !d.HasErrors() {
 			in.change = &plan.ResourceChange{
 				Addr: in.addr, Mode: plan.Managed, Type: in.recorded.Type, Provider: in.recorded.Provider,
