@@ -497,9 +497,15 @@ func envValue(st *Stack, c *construct, name string) Output[string] {
 	return Output[string]{l: l}
 }
 
-// closureEnvMap is the environment of a closure's function or test.
+// closureEnvMap is the environment of a closure's function or test. Out
+// of the default workspace it holds the workspace's name, so that the
+// program, run again as the closure, declares what it declared when it
+// was deployed (Stack.Workspace).
 func (st *Stack) closureEnvMap(cl *closure) map[string]any {
 	env := map[string]any{closureEnv: cl.id}
+	if ws := st.Workspace(); ws != "default" {
+		env["TF_WORKSPACE"] = ws
+	}
 	for _, u := range cl.uses {
 		env[u.env] = envValue(st, u.c, u.name)
 	}

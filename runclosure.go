@@ -85,6 +85,9 @@ func rebuildInput() cli.LoadInput {
 		},
 		Environ:     os.Environ(),
 		NewProvider: builtin.Start,
+		// A closure out of the default workspace has its name here (see
+		// closureEnvMap).
+		Workspace: os.Getenv("TF_WORKSPACE"),
 	}
 }
 

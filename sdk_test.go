@@ -452,6 +452,20 @@ func TestMistakesAtTheUsersLine(t *testing.T) {
 			s.Platform(tether.AWS{Region: "eu-west-1"}) // platform-twice
 			return nil
 		}},
+		{"backend chosen twice", "backend-twice", "The stack's backend was already chosen at sdk_test.go:", func(s *tether.Stack) error {
+			s.Backend(tether.LocalBackend{})
+			s.Backend(tether.PG{}) // backend-twice
+			return nil
+		}},
+		{"nil backend", "backend-nil", "Backend was given nil", func(s *tether.Stack) error {
+			s.Backend(nil) // backend-nil
+			return nil
+		}},
+		{"backend init has not set up", "backend-uninit", `Backend initialization required: the configuration chooses the "pg" backend, which tether init has not set up`, func(s *tether.Stack) error {
+			s.Backend(tether.PG{ConnStr: "postgres://127.0.0.1:1/none"}) // backend-uninit
+			builtin.NewFile(s, "f", builtin.FileArgs{Path: "f.txt", Content: "x"})
+			return nil
+		}},
 		{"aws without a region", "no-region", "Invalid aws platform settings", func(s *tether.Stack) error {
 			s.Platform(tether.AWS{Prefix: "shop"}) // no-region
 			return nil

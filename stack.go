@@ -52,6 +52,8 @@ type Stack struct {
 	files map[string]string
 	// platform is what Platform chose.
 	platform *config.Platform
+	// backend is what Backend chose.
+	backend *config.Backend
 	// applies are the functions given to tether.Apply, by their ids in
 	// the Terraform JSON synth writes (see synth_apply.go).
 	applies map[string]applyFunc
@@ -442,7 +444,7 @@ func (st *Stack) seal() (*config.Config, hcl.Diagnostics) {
 	for _, name := range st.provOrder {
 		st.nodes = append(st.nodes, st.providerNode(st.providers[name]))
 	}
-	cfg := &config.Config{Nodes: st.nodes, Sources: sourceFiles(), Files: st.files, Moved: st.extra.Moved, Imports: st.extra.Imports, Removed: st.extra.Removed, Platform: st.platform}
+	cfg := &config.Config{Nodes: st.nodes, Sources: sourceFiles(), Files: st.files, Moved: st.extra.Moved, Imports: st.extra.Imports, Removed: st.extra.Removed, Platform: st.platform, Backend: st.backend}
 	for name, text := range st.extra.Sources {
 		cfg.Sources[name] = text
 	}

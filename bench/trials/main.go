@@ -61,11 +61,15 @@ type result struct {
 	// unreadable says why state pull could not tell.
 	recordedAtKill int
 	unreadable     string
-	// migrated is set, for a migrate trial, when the backend record already
-	// named PostgreSQL at the kill (the destination was checked complete);
-	// otherwise the local source was checked intact. leftLocal is set when
-	// a copy of the local state still sat in .tether after the recovery.
-	migrated, leftLocal bool
+	// For a migrate trial: moment is when the kill was aimed at (see
+	// migrateMoments); copied is set when PostgreSQL held the copy at the
+	// kill, migrated when the backend record already named PostgreSQL,
+	// setAside when the local files were already in .tether/migrated-*.
+	// The destination was then checked complete wherever it held anything,
+	// and the source intact wherever it was. leftLocal is set when a copy
+	// of the local state still sat in .tether after the recovery.
+	moment                                string
+	copied, migrated, setAside, leftLocal bool
 	// ended is how an interrupted run ended, for a restart trial: "exit 0"
 	// or its error's first line.
 	ended    string
@@ -129,6 +133,9 @@ func run(o options) error {
 		if r.unreadable != "" {
 			status += " (state unreadable right after: " + lastLines(r.unreadable, 2) + ")"
 		}
+		if r.moment != "" {
+			status = "(" + r.moment + ") " + status
+		}
 		fmt.Fprintf(os.Stderr, "trial %3d %-7s killed at %-8v recorded %3d: %s\n", i+1, r.kind, r.killedAt.Round(time.Millisecond), r.recordedAtKill, status)
 		// Written after every trial, so that an interrupted series
 		// still reports what it ran.
@@ -154,6 +161,8 @@ type trials struct {
 	env       []string
 	durations []time.Duration
 	srv       *pgtest.Server
+	// migrations counts the migrate trials, to take their moments in turn.
+	migrations int
 }
 
 // trialEnv keeps the key files of every trial in the work folder.
@@ -205,9 +214,14 @@ func (t *trials) folder(name string, local bool) (string, error) {
 func (t *trials) writeConfig(dir string, local bool) error {
 	schema := ""
 	if t.o.pg && !local {
-		schema = "trial_" + strings.NewReplacer("-", "_").Replace(filepath.Base(dir))
+		schema = schemaOf(dir)
 	}
 	return os.WriteFile(filepath.Join(dir, "main.tf"), []byte(t.config(schema)), 0o644)
+}
+
+// schemaOf is the schema of a trial folder's backend "pg" block.
+func schemaOf(dir string) string {
+	return "trial_" + strings.NewReplacer("-", "_").Replace(filepath.Base(dir))
 }
 
 // tether runs a command to its end.
@@ -286,8 +300,13 @@ func (t *trials) trial(i int, kind string, d time.Duration) result {
 		return r
 	}
 
-	// Interrupt at a moment spread over the whole run, startup included.
+	// Interrupt at a moment spread over the whole run, startup included;
+	// a migration, also at moments it reaches only at its very end.
 	r.killedAt = time.Duration(t.rng.Int64N(int64(d)))
+	if kind == "migrate" {
+		r.moment = migrateMoments[t.migrations%len(migrateMoments)]
+		t.migrations++
+	}
 	cmd := exec.Command(t.o.tether, t.command(kind)...)
 	cmd.Dir, cmd.Env = dir, t.env
 	var out bytes.Buffer
@@ -296,12 +315,20 @@ func (t *trials) trial(i int, kind string, d time.Duration) result {
 		fail("%v", err)
 		return r
 	}
+	started := time.Now()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	kill := time.After(r.killedAt)
+	if r.moment != "" && r.moment != "timed" {
+		stop := make(chan struct{})
+		defer close(stop)
+		kill = t.watchMigration(dir, r.moment, stop)
+	}
 	select {
 	case <-done:
 		r.finished = true
-	case <-time.After(r.killedAt):
+	case <-kill:
+		r.killedAt = time.Since(started)
 		if kind == "restart" {
 			t.restart(&r, done, &out, fail)
 		} else {
@@ -393,54 +420,6 @@ func firstError(out string) string {
 		}
 	}
 	return "exit non-zero with no error printed"
-}
-
-// checkMigrateKill checks a folder right after a migration was killed:
-// where the backend record names PostgreSQL, the destination holds all of
-// it; otherwise the local state, the source, still does.
-func (t *trials) checkMigrateKill(dir string, r *result, fail func(string, ...any)) {
-	settings, err := os.ReadFile(filepath.Join(dir, ".tether", "backend.json"))
-	r.migrated = err == nil && bytes.Contains(settings, []byte(`"pg"`))
-	from := dir
-	if !r.migrated {
-		// The local state as it is, read in a folder without the block.
-		from = filepath.Join(t.work, "source-"+filepath.Base(dir))
-		defer os.RemoveAll(from)
-		if err := os.MkdirAll(filepath.Join(from, ".tether"), 0o755); err != nil {
-			fail("%v", err)
-			return
-		}
-		for _, suffix := range []string{"", "-wal", "-shm"} {
-			b, err := os.ReadFile(filepath.Join(dir, ".tether", "state.db"+suffix))
-			if errors.Is(err, os.ErrNotExist) {
-				continue
-			}
-			if err == nil {
-				err = os.WriteFile(filepath.Join(from, ".tether", "state.db"+suffix), b, 0o600)
-			}
-			if err != nil {
-				fail("%v", err)
-				return
-			}
-		}
-		if err := t.writeConfig(from, true); err != nil {
-			fail("%v", err)
-			return
-		}
-	}
-	objs, err := t.recorded(from)
-	if err != nil {
-		fail("state does not load after the kill: %v", err)
-		return
-	}
-	r.recordedAtKill = len(objs)
-	if len(objs) != 2*t.o.resources {
-		where := "the local source"
-		if r.migrated {
-			where = "PostgreSQL, which the backend record names,"
-		}
-		fail("after the kill %s records %d objects, want %d", where, len(objs), 2*t.o.resources)
-	}
 }
 
 // check compares state with the disk and plans once more.
@@ -563,7 +542,7 @@ func (t *trials) report(results []result, took time.Duration) string {
 	}
 	b.WriteString("); then the same command again (after `tether state unlock` when the dead run's lock was in the way), and the checks: state loads, every file in state is on disk, every file on disk is in state, no file recorded twice, `plan --detailed-exitcode` (with `--destroy` after a destroy) exits 0.\n\n")
 	if t.o.pg {
-		b.WriteString("A migrate trial applies with local state, adds the backend \"pg\" block and kills `init -force-copy` (-migrate-state); right after the kill, PostgreSQL must hold every object where `.tether/backend.json` already names it, and the local state (the source) every object otherwise; the recovery is `init -force-copy` again. A restart trial stops PostgreSQL at once (`pg_ctl stop -m immediate`) and starts it again during `up`, instead of killing tether: the run must end by itself, without a panic, before the recovery `up`.\n\n")
+		b.WriteString("A migrate trial applies with local state, adds the backend \"pg\" block and kills `init -force-copy` (-migrate-state), at a random moment or just after the copy committed or the backend was recorded, in turn; right after the kill, PostgreSQL must hold nothing or every object, and every object where `.tether/backend.json` already names it, and the local state (the source) every object wherever it is; the recovery is `init -force-copy` again. A restart trial stops PostgreSQL at once (`pg_ctl stop -m immediate`) and starts it again during `up`, instead of killing tether: the run must end by itself, without a panic, before the recovery `up`.\n\n")
 	}
 	b.WriteString("| interrupted during | trials | interrupted mid-run | finished before | lock broken to recover | objects recorded after (min-max) | failed |\n|---|---:|---:|---:|---:|---|---:|\n")
 	for _, k := range t.o.kinds {
@@ -610,26 +589,13 @@ func (t *trials) report(results []result, took time.Duration) string {
 // kindNotes says how the migrate and restart trials went.
 func (t *trials) kindNotes(results []result) string {
 	var b strings.Builder
-	var migrated, source, left int
 	ended := map[string]int{}
 	for _, r := range results {
-		switch {
-		case r.kind == "migrate" && !r.finished:
-			if r.migrated {
-				migrated++
-			} else {
-				source++
-			}
-			if r.leftLocal {
-				left++
-			}
-		case r.kind == "restart" && !r.finished && r.ended != "":
+		if r.kind == "restart" && !r.finished && r.ended != "" {
 			ended[r.ended]++
 		}
 	}
-	if migrated+source > 0 {
-		fmt.Fprintf(&b, "\nMigrations killed mid-run: %d had already recorded the new backend (PostgreSQL checked complete), %d had not (the local source checked intact); after the recovery, %d left the local state file in `.tether` beside the migrated copy (killed between recording the backend and setting the local files aside).\n", migrated, source, left)
-	}
+	b.WriteString(migrateNotes(results))
 	unreadable, first := 0, ""
 	for _, r := range results {
 		if r.unreadable != "" {

@@ -29,14 +29,7 @@ const adoptCanary = "adopt-canary-7f3a9c"
 //     backend block takes the row of Terraform's states table over, moves
 //     it out of Terraform's way, and tether plan finds nothing to change.
 func TestTerraformStateBothWays(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds real providers and runs terraform and tether: skipped with -short")
-	}
-	if _, err := exec.LookPath("terraform"); err != nil {
-		t.Skip("terraform not on PATH: taking over Terraform state is checked with the terraform 1.11 binary")
-	}
-	tools, env := realProviders(t)
-	env = append(env, "XDG_CONFIG_HOME="+t.TempDir())
+	tools, env := adoptionTools(t)
 	folder := func() string {
 		dir := filepath.Join(t.TempDir(), "adopt")
 		if err := copyTree(filepath.Join("testdata", "adopt"), dir, ""); err != nil {
@@ -167,6 +160,21 @@ func TestTerraformStateBothWays(t *testing.T) {
 			t.Errorf("terraform plan on tether's pulled state: want no changes\n%s", r)
 		}
 	})
+}
+
+// adoptionTools skips a test of taking over Terraform state where it
+// cannot run, and otherwise gives it terraform, tether and the real
+// providers, with a key folder of its own.
+func adoptionTools(t *testing.T) (diffTools, []string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds real providers and runs terraform and tether: skipped with -short")
+	}
+	if _, err := exec.LookPath("terraform"); err != nil {
+		t.Skip("terraform not on PATH: taking over Terraform state is checked with the terraform 1.11 binary")
+	}
+	tools, env := realProviders(t)
+	return tools, append(env, "XDG_CONFIG_HOME="+t.TempDir())
 }
 
 // noCanary fails when a file under dir holds the sensitive variable's

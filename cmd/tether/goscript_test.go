@@ -65,8 +65,11 @@ func TestGoScripts(t *testing.T) {
 			"testprov":    testProvider,
 			"modregistry": sources.registry,
 			"gitrepo":     sources.gitRepo,
+			"pgexec":      pgExec,
 		},
-		Condition: providersCondition,
+		// [postgres], and PG_CONN_STR and a schema of their own for the
+		// scenarios named pg_*, as in TestScripts.
+		Condition: scriptCondition,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "1")
 			env.Defer(func() { killLeftovers(env.WorkDir) })
@@ -84,6 +87,9 @@ func TestGoScripts(t *testing.T) {
 				return err
 			}
 			if err := os.WriteFile(filepath.Join(env.WorkDir, "go.sum"), sum, 0o644); err != nil {
+				return err
+			}
+			if err := setupPostgres(env); err != nil {
 				return err
 			}
 			return offlineProviders(env)

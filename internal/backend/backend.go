@@ -261,6 +261,16 @@ func (b *Backend) Keys() (*secrets.Keys, error) {
 	return secrets.Load(b.dir)
 }
 
+// TerraformWorkspaces lists the workspaces Terraform's own pg backend has
+// in the same schema, sorted; none on a local backend, whose Terraform
+// workspaces are files of the configuration folder.
+func (b *Backend) TerraformWorkspaces(ctx context.Context) ([]string, error) {
+	if b.pg == nil {
+		return nil, nil
+	}
+	return b.pg.TerraformWorkspaces(ctx)
+}
+
 // TerraformState returns the state Terraform's own pg backend keeps for
 // workspace ws in the same schema, under Terraform's lock, or nil when
 // there is none. A local backend has none here: Terraform's local state is

@@ -52,7 +52,7 @@ func FromBlock(b *config.Backend, overrides map[string]string) (Settings, error)
 			s.Config[k] = v
 		}
 	} else if len(overrides) > 0 {
-		return s, errors.New("-backend-config was given, but the configuration has no backend block to configure; add terraform { backend \"pg\" {} } (or \"local\") first")
+		return s, errors.New("-backend-config was given, but the configuration has no backend block to configure; add terraform { backend \"pg\" {} } (or \"local\") first, or in a Go program s.Backend(tether.PG{})")
 	}
 	args := config.BackendArguments[s.Type]
 	for _, k := range sortedKeys(overrides) {

@@ -12,11 +12,42 @@ import (
 	"github.com/tetherhq/tether/internal/state"
 )
 
-// backendBlock reads the configuration's backend block, nil for none (a Go
-// program has none). It prints what is wrong with it.
+// programDecl is what a Go program declared when this run loaded it.
+type programDecl struct {
+	// backend is its Stack.Backend, nil for none.
+	backend *config.Backend
+}
+
+// noteProgram keeps what a Go program declared once it is loaded: its
+// backend is known only by running it.
+func (e *env) noteProgram(cfg *config.Config) {
+	if e.src != nil && cfg != nil {
+		e.program = &programDecl{backend: cfg.Backend}
+	}
+}
+
+// unloadedProgram reports whether the configuration is a Go program that
+// this run has not run: a command that does not load the configuration
+// (workspace, state, output, show), run by the program or by the tether
+// command in its folder. Its backend declaration is unknown then, and
+// what init recorded is used.
+func (e *env) unloadedProgram() bool {
+	if e.src != nil {
+		return e.program == nil
+	}
+	_, isProgram := goProgramDir(nil)
+	return isProgram
+}
+
+// backendBlock reads the configuration's backend block, nil for none; for
+// a Go program, what its Stack.Backend declared (load it first). It
+// prints what is wrong with it.
 func (e *env) backendBlock(vars []varArg) (*config.Backend, bool) {
 	if e.src != nil {
-		return nil, true
+		if e.program == nil {
+			return nil, true
+		}
+		return e.program.backend, true
 	}
 	var args []hclconfig.VarArg
 	for _, v := range vars {
@@ -29,8 +60,12 @@ func (e *env) backendBlock(vars []varArg) (*config.Backend, bool) {
 
 // openBackend opens the backend that tether init settled for the
 // configuration in the working folder, refusing one whose backend block
-// changed since, as Terraform does.
+// changed since, as Terraform does. A Go program not loaded in this run
+// gets the backend init settled.
 func (e *env) openBackend(ctx context.Context, vars []varArg) (*backend.Backend, bool) {
+	if e.unloadedProgram() {
+		return e.openSettledBackend(ctx, vars)
+	}
 	block, ok := e.backendBlock(vars)
 	if !ok {
 		return nil, false
@@ -51,14 +86,10 @@ func (e *env) openBackend(ctx context.Context, vars []varArg) (*backend.Backend,
 // openSettledBackend opens the backend tether init last set up (local when
 // it set none up), whatever the backend block says now.
 func (e *env) openSettledBackend(ctx context.Context, _ []varArg) (*backend.Backend, bool) {
-	stored, err := backend.ReadSettings(stateDir)
+	settings, err := settledSettings()
 	if err != nil {
 		e.errorf("%v", err)
 		return nil, false
-	}
-	settings := backend.Local
-	if stored != nil {
-		settings = *stored
 	}
 	b, err := backend.Open(ctx, stateDir, settings)
 	if err != nil {
@@ -66,6 +97,16 @@ func (e *env) openSettledBackend(ctx context.Context, _ []varArg) (*backend.Back
 		return nil, false
 	}
 	return b, true
+}
+
+// settledSettings are the settings tether init last recorded, local when
+// it recorded none.
+func settledSettings() (backend.Settings, error) {
+	stored, err := backend.ReadSettings(stateDir)
+	if err != nil || stored == nil {
+		return backend.Local, err
+	}
+	return *stored, nil
 }
 
 // selectedWorkspace is the workspace commands use.

@@ -43,6 +43,8 @@ type env struct {
 	diagSink func(diags hcl.Diagnostics, sources map[string][]byte)
 	// stateKeys loads the key of the state openState opened.
 	stateKeys func() (*secrets.Keys, error)
+	// program is what a Go program declared, once this run loaded it.
+	program *programDecl
 }
 
 // Main runs the tether command with args (without the program name) and

@@ -50,22 +50,31 @@ func (e *env) init(ctx context.Context, args []string) int {
 	if bo.migrate && bo.reconfigure {
 		return e.errorf("-migrate-state and -reconfigure cannot be used together: -migrate-state moves existing state to the new backend, -reconfigure leaves it behind")
 	}
-	if code := e.initBackend(ctx, vars, bo); code >= 0 {
-		return code
-	}
 	if e.src != nil {
+		// A Go program: loading it installs what its bindings use, and
+		// tells its backend, which is set up next.
 		fmt.Fprintln(e.stdout, "Initializing provider plugins...")
-		// A Go program: loading it installs what its bindings use.
+		ws, ok := e.selectedWorkspace()
+		if !ok {
+			return 1
+		}
+		c.workspace = ws
 		pool, cfg, diags := e.loadConfig(ctx, &c)
 		pool.close()
 		e.configDiagnostics(cfg, diags)
 		if diags.HasErrors() {
 			return 1
 		}
+		if code := e.initBackend(ctx, vars, bo); code >= 0 {
+			return code
+		}
 		if code := e.adoptTerraform(ctx, *forceCopy, *input); code >= 0 {
 			return code
 		}
 		return e.initialized()
+	}
+	if code := e.initBackend(ctx, vars, bo); code >= 0 {
+		return code
 	}
 	fmt.Fprintln(e.stdout, "Initializing modules...")
 	var hv []hclconfig.VarArg

@@ -230,7 +230,7 @@ func (e *env) state(ctx context.Context, args []string) int {
 				return e.errorf("cannot use -C %s: %v", *dir, err)
 			}
 		}
-		store, err := e.openStore(ctx, true)
+		store, err := e.openStore(ctx, "", true)
 		if err != nil {
 			return e.errorf("%v", err)
 		}

@@ -220,6 +220,7 @@ func (e *env) loadConfig(ctx context.Context, c *common) (*providerPool, *config
 	in.Module = ModuleInstaller(ctx, environ, c.upgrade, in.Progress)
 	cfg, diags := src(in)
 	if !diags.HasErrors() {
+		e.noteProgram(cfg)
 		lowered, d := e.onPlatform(ctx, c, in, cfg)
 		diags = append(diags, d...)
 		if !d.HasErrors() {

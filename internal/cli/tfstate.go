@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/tetherhq/tether/internal/backend"
@@ -22,19 +23,23 @@ import (
 // manages, state pull writes Tether's state in Terraform's format, and
 // state push replaces Tether's state with a Terraform state file.
 
-// terraformStateFile is where Terraform's local backend keeps state, and
-// adoptedSuffix what init renames it with once Tether has taken it over,
-// so that neither tool reads it again by mistake.
+// terraformStateFile is where Terraform's local backend keeps the default
+// workspace's state, terraformWorkspaceDir the folder of its other
+// workspaces' folders (NAME/terraform.tfstate), and adoptedSuffix what
+// init renames a state file with once Tether has taken it over, so that
+// neither tool reads it again by mistake.
 const (
-	terraformStateFile = "terraform.tfstate"
-	adoptedSuffix      = ".adopted"
+	terraformStateFile    = "terraform.tfstate"
+	terraformWorkspaceDir = "terraform.tfstate.d"
+	adoptedSuffix         = ".adopted"
 )
 
-// terraformSource is the state Terraform keeps for the folder, offered
-// for adoption.
+// terraformSource is the state Terraform keeps for one workspace of the
+// folder, offered for adoption into Tether's workspace of the same name.
 type terraformSource struct {
-	file  *tfstate.File
-	where string // names it in messages
+	workspace string
+	file      *tfstate.File
+	where     string // names it in messages
 	// setAside puts it out of Terraform's way once Tether holds the
 	// state, and says where it went.
 	setAside func(context.Context) (string, error)
@@ -42,16 +47,53 @@ type terraformSource struct {
 	close func()
 }
 
-// terraformState finds the state Terraform keeps for the folder: with a
-// pg backend, the row of Terraform's states table for the selected
-// workspace in the same schema; otherwise its local backend's
-// terraform.tfstate. It returns nil when there is none.
-func (e *env) terraformState(ctx context.Context) (*terraformSource, error) {
-	src, err := e.terraformTable(ctx)
-	if src != nil || err != nil {
-		return src, err
+// terraformStates finds the state Terraform keeps for every workspace of
+// the folder: with a pg backend, the rows of Terraform's states table in
+// the same schema; otherwise its local backend's files, terraform.tfstate
+// for the default workspace and terraform.tfstate.d/NAME/terraform.tfstate
+// for workspace NAME. An empty state (Terraform writes one when it
+// creates a workspace) is not offered: there is nothing to take over. A
+// workspace whose name Tether does not allow is an error naming it, so
+// that no workspace is left behind unsaid. The caller closes every
+// source it gets, also with an error.
+func (e *env) terraformStates(ctx context.Context) ([]*terraformSource, error) {
+	srcs, err := e.terraformTable(ctx)
+	if srcs != nil || err != nil {
+		return srcs, err
 	}
-	r, err := os.Open(terraformStateFile)
+	if src, err := terraformFile(backend.DefaultWorkspace, terraformStateFile, false); src != nil || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		srcs = append(srcs, src)
+	}
+	entries, err := os.ReadDir(terraformWorkspaceDir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	for _, en := range entries {
+		if !en.IsDir() {
+			continue
+		}
+		path := filepath.Join(terraformWorkspaceDir, en.Name(), terraformStateFile)
+		src, err := terraformFile(en.Name(), path, true)
+		if err == nil && src != nil {
+			err = adoptableName(src)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if src != nil {
+			srcs = append(srcs, src)
+		}
+	}
+	return srcs, nil
+}
+
+// terraformFile reads the Terraform state file at path, nil when there is
+// none, or, with skipEmpty, when it records nothing.
+func terraformFile(ws, path string, skipEmpty bool) (*terraformSource, error) {
+	r, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -61,97 +103,156 @@ func (e *env) terraformState(ctx context.Context) (*terraformSource, error) {
 	defer r.Close()
 	f, err := tfstate.Read(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", terraformStateFile, err)
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	adopted := terraformStateFile + adoptedSuffix
+	if skipEmpty && len(f.Resources) == 0 && len(f.Outputs) == 0 {
+		return nil, nil
+	}
+	adopted := path + adoptedSuffix
 	if _, err := os.Lstat(adopted); err == nil {
-		return nil, fmt.Errorf("%s exists, and adopting %s would rename it to that name: move one of them aside first", adopted, terraformStateFile)
+		return nil, fmt.Errorf("%s exists, and adopting %s would rename it to that name: move one of them aside first", adopted, path)
 	}
 	return &terraformSource{
-		file:  f,
-		where: terraformStateFile,
+		workspace: ws,
+		file:      f,
+		where:     path,
 		setAside: func(context.Context) (string, error) {
-			return adopted, os.Rename(terraformStateFile, adopted)
+			return adopted, os.Rename(path, adopted)
 		},
 		close: func() {},
 	}, nil
 }
 
-// terraformTable reads the state Terraform's pg backend keeps beside
+// adoptableName refuses a Terraform workspace whose name Tether does not
+// allow (Terraform allows more), before anything is adopted.
+func adoptableName(src *terraformSource) error {
+	if err := backend.CheckName(src.workspace); err != nil {
+		return fmt.Errorf("%s: Terraform's workspace cannot become a Tether workspace of the same name: %v. Nothing was adopted; rename the workspace in Terraform (terraform workspace new, terraform state push), or move its state aside to leave it to Terraform", src.where, err)
+	}
+	return nil
+}
+
+// terraformTable reads the states Terraform's pg backend keeps beside
 // Tether's in the schema of the folder's pg backend, when it has one.
-// An empty state (Terraform writes one when it creates a workspace) is
-// not offered: there is nothing to take over.
-func (e *env) terraformTable(ctx context.Context) (*terraformSource, error) {
+// Each is read under Terraform's lock on its row, held until the source
+// is closed.
+func (e *env) terraformTable(ctx context.Context) ([]*terraformSource, error) {
 	b, err := e.openFolderBackend(ctx)
 	if err != nil {
 		return nil, err
 	}
-	// The backend's connection holds Terraform's lock until the state is
-	// set aside, so it stays open until then.
-	keep := false
-	defer func() {
-		if !keep {
+	names, err := b.TerraformWorkspaces(ctx)
+	if err != nil || len(names) == 0 {
+		b.Close()
+		return nil, err
+	}
+	// The backend's connection holds Terraform's locks until the states
+	// are set aside, so it stays open until the last source is closed.
+	var srcs []*terraformSource
+	refs := 1
+	release := func() {
+		if refs--; refs == 0 {
 			b.Close()
 		}
-	}()
-	ws, err := backend.Selected(stateDir)
-	if err != nil {
-		return nil, err
 	}
-	ts, err := b.TerraformState(ctx, ws)
-	if err != nil || ts == nil {
-		return nil, err
+	defer release()
+	for _, ws := range names {
+		ts, err := b.TerraformState(ctx, ws)
+		if err != nil {
+			closeAll(srcs)
+			return nil, err
+		}
+		if ts == nil {
+			continue
+		}
+		src := &terraformSource{workspace: ws, where: ts.Where, setAside: ts.SetAside}
+		refs++
+		src.close = func() { ts.Release(); release() }
+		if src.file, err = tfstate.Read(bytes.NewReader(ts.Data)); err != nil {
+			err = fmt.Errorf("%s: %v", ts.Where, err)
+		} else if len(src.file.Resources) == 0 && len(src.file.Outputs) == 0 {
+			src.close()
+			continue
+		} else {
+			err = adoptableName(src)
+		}
+		srcs = append(srcs, src)
+		if err != nil {
+			closeAll(srcs)
+			return nil, err
+		}
 	}
-	f, err := tfstate.Read(bytes.NewReader(ts.Data))
-	if err != nil {
-		ts.Release()
-		return nil, fmt.Errorf("%s: %v", ts.Where, err)
+	return srcs, nil
+}
+
+func closeAll(srcs []*terraformSource) {
+	for _, s := range srcs {
+		s.close()
 	}
-	if len(f.Resources) == 0 && len(f.Outputs) == 0 {
-		ts.Release()
-		return nil, nil
-	}
-	keep = true
-	return &terraformSource{file: f, where: ts.Where, setAside: ts.SetAside, close: func() { ts.Release(); b.Close() }}, nil
 }
 
 // adoptTerraform offers, at the end of init, to take over the state of a
-// folder Terraform manages. forceCopy answers yes without asking (as
-// Terraform's init -force-copy does for its state migrations); without
-// it, init asks on a terminal and otherwise fails, so that a script never
-// leaves half of its infrastructure to each tool by accident. It returns
-// the exit code to stop with, or -1 to go on.
+// folder Terraform manages: every Terraform workspace into Tether's
+// workspace of the same name, created where missing. A Tether workspace
+// that already records something keeps it, and that Terraform workspace
+// is left as it is, with a warning. forceCopy answers yes without asking
+// (as Terraform's init -force-copy does for its state migrations);
+// without it, init asks on a terminal and otherwise fails, so that a
+// script never leaves half of its infrastructure to each tool by
+// accident. It returns the exit code to stop with, or -1 to go on.
 func (e *env) adoptTerraform(ctx context.Context, forceCopy, input bool) int {
-	src, err := e.terraformState(ctx)
+	srcs, err := e.terraformStates(ctx)
+	defer closeAll(srcs)
 	if err != nil {
 		return e.errorf("%v", err)
 	}
-	if src == nil {
-		return -1
-	}
-	defer src.close()
-	f, where := src.file, src.where
-	if n, err := e.recordedCount(ctx); err != nil && !errors.Is(err, errNoState) {
-		return e.errorf("%v", err)
-	} else if n > 0 {
-		fmt.Fprintf(e.stderr, "Warning: %s is here too, but Tether's state already records %d objects and outputs: it was not adopted. To replace Tether's state with it, write it to a file and run: tether state push FILE\n",
-			where, n)
-		return -1
-	}
-	instances := 0
-	for _, r := range f.Resources {
-		if r.Mode == "managed" {
-			instances += len(r.Instances)
+	var todo []*terraformSource
+	for _, src := range srcs {
+		if n, err := e.recordedCount(ctx, src.workspace); err != nil && !errors.Is(err, errNoState) {
+			return e.errorf("%v", err)
+		} else if n > 0 {
+			fmt.Fprintf(e.stderr, "Warning: %s is here too, but Tether's workspace %q already records %d objects and outputs: it was not adopted. To replace Tether's state with it, write it to a file and run: tether state push FILE\n",
+				src.where, src.workspace, n)
+			continue
 		}
+		todo = append(todo, src)
 	}
-	fmt.Fprintf(e.stdout, "\nTerraform state found: %s records %d resource instances and %d outputs (lineage %s, serial %d).\n",
-		where, instances, len(f.Outputs), f.Lineage, f.Serial)
+	if len(todo) == 0 {
+		return -1
+	}
+	var wheres []string
+	for _, src := range todo {
+		f := src.file
+		instances := 0
+		for _, r := range f.Resources {
+			if r.Mode == "managed" {
+				instances += len(r.Instances)
+			}
+		}
+		fmt.Fprintf(e.stdout, "\nTerraform state found: %s records %d resource instances and %d outputs (lineage %s, serial %d).\n",
+			src.where, instances, len(f.Outputs), f.Lineage, f.Serial)
+		wheres = append(wheres, src.where)
+	}
 	if !forceCopy {
-		if err := e.askAdopt(where, input); err != nil {
+		if err := e.askAdopt(strings.Join(wheres, ", "), input); err != nil {
 			return e.errorf("%v", err)
 		}
 	}
-	store, err := e.openStore(ctx, true)
+	for _, src := range todo {
+		if code := e.adoptWorkspace(ctx, src); code >= 0 {
+			return code
+		}
+	}
+	return -1
+}
+
+// adoptWorkspace takes over one Terraform workspace's state into Tether's
+// workspace of the same name, creating it where missing.
+func (e *env) adoptWorkspace(ctx context.Context, src *terraformSource) int {
+	if err := e.ensureWorkspace(ctx, src.workspace); err != nil {
+		return e.errorf("%v", err)
+	}
+	store, err := e.openStore(ctx, src.workspace, true)
 	if err != nil {
 		return e.errorf("%v", err)
 	}
@@ -162,26 +263,44 @@ func (e *env) adoptTerraform(ctx context.Context, forceCopy, input bool) int {
 	}
 	defer unlock.Unlock()
 	if len(snap.Objects) > 0 || len(snap.Outputs) > 0 {
-		return e.errorf("Tether's state was written to while init asked; %s was not adopted", where)
+		return e.errorf("Tether's workspace %q was written to while init asked; %s was not adopted", src.workspace, src.where)
 	}
-	n, code := e.replaceState(ctx, store, f)
+	n, code := e.replaceState(ctx, store, src.file)
 	if code >= 0 {
 		return code
 	}
 	adopted, err := src.setAside(ctx)
 	if err != nil {
-		return e.errorf("Tether now holds the state, but %s could not be set aside: %v; move or remove it yourself, so that terraform does not use it", where, err)
+		return e.errorf("Tether now holds the state, but %s could not be set aside: %v; move or remove it yourself, so that terraform does not use it", src.where, err)
 	}
-	fmt.Fprintf(e.stdout, "Tether took over %d resource instances and %d outputs; %s is now %s.\n", n.objects, n.outputs, where, adopted)
+	into := ""
+	if src.workspace != backend.DefaultWorkspace {
+		into = fmt.Sprintf(" into workspace %q", src.workspace)
+	}
+	fmt.Fprintf(e.stdout, "Tether took over %d resource instances and %d outputs%s; %s is now %s.\n", n.objects, n.outputs, into, src.where, adopted)
 	if n.dataSources > 0 {
 		fmt.Fprintf(e.stdout, "(%d data source results were not copied: Tether reads data sources afresh on every plan.)\n", n.dataSources)
 	}
 	return -1
 }
 
-// recordedCount counts the objects and outputs in the folder's state.
-func (e *env) recordedCount(ctx context.Context) (int, error) {
-	store, err := e.openStore(ctx, false)
+// ensureWorkspace creates a workspace of the folder's backend unless it
+// exists.
+func (e *env) ensureWorkspace(ctx context.Context, ws string) error {
+	b, err := e.openFolderBackend(ctx)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	if err := b.NewWorkspace(ctx, ws); err != nil && !errors.Is(err, backend.ErrWorkspaceExists) {
+		return err
+	}
+	return nil
+}
+
+// recordedCount counts the objects and outputs in a workspace's state.
+func (e *env) recordedCount(ctx context.Context, ws string) (int, error) {
+	store, err := e.openStore(ctx, ws, false)
 	if err != nil {
 		return 0, err
 	}
@@ -258,17 +377,19 @@ func (e *env) replaceState(ctx context.Context, store state.Store, f *tfstate.Fi
 // errNoState is openStore's error for a workspace with no state yet.
 var errNoState = errors.New("no state here: nothing has been applied yet")
 
-// openStore opens the state of the selected workspace in the folder's
-// backend (see internal/backend), creating it when create is set.
-func (e *env) openStore(ctx context.Context, create bool) (state.Store, error) {
+// openStore opens the state of workspace ws ("" for the selected one) in
+// the folder's backend (see internal/backend), creating it when create is
+// set.
+func (e *env) openStore(ctx context.Context, ws string, create bool) (state.Store, error) {
 	b, err := e.openFolderBackend(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer b.Close()
-	ws, err := backend.Selected(stateDir)
-	if err != nil {
-		return nil, err
+	if ws == "" {
+		if ws, err = backend.Selected(stateDir); err != nil {
+			return nil, err
+		}
 	}
 	if ok, err := b.StateExists(ctx, ws); err != nil {
 		return nil, err
@@ -284,15 +405,25 @@ func (e *env) openStore(ctx context.Context, create bool) (state.Store, error) {
 }
 
 // openFolderBackend opens the backend init settled for the folder's
-// configuration.
+// configuration (for a Go program not loaded in this run, what init
+// recorded).
 func (e *env) openFolderBackend(ctx context.Context) (*backend.Backend, error) {
 	var block *config.Backend
+	if e.unloadedProgram() {
+		settings, err := settledSettings()
+		if err != nil {
+			return nil, err
+		}
+		return backend.Open(ctx, stateDir, settings)
+	}
 	if e.src == nil {
 		b, diags := hclconfig.Backend(".", hclconfig.Options{Environ: os.Environ()})
 		if diags.HasErrors() {
 			return nil, diags
 		}
 		block = b
+	} else {
+		block = e.program.backend
 	}
 	settings, err := backend.Resolve(stateDir, block)
 	if err != nil {

@@ -84,6 +84,11 @@ type Config struct {
 	// (a Go program's Stack.Platform); nil when it does not say. The
 	// command's --platform overrides its Name.
 	Platform *Platform
+	// Backend is where a Go program's Stack.Backend keeps state; nil when
+	// it does not say. HCL's backend block is read apart from the rest
+	// (hclconfig.Backend), before anything else is loaded, and is not
+	// here.
+	Backend *Backend
 }
 
 // Platform is where the local runtime's resources (functions, routers,

@@ -34,6 +34,33 @@ type TerraformState struct {
 	table string
 }
 
+// TerraformWorkspaces lists, sorted, the workspaces Terraform's pg backend
+// has rows for in this schema: none when there is no states table.
+func (b *Backend) TerraformWorkspaces(ctx context.Context) ([]string, error) {
+	exists, err := b.terraformTable(ctx)
+	if err != nil || !exists {
+		return nil, err
+	}
+	rows, err := b.conn.Query(ctx, `SELECT name FROM `+b.names.schema+`.states WHERE name IS NOT NULL ORDER BY name`)
+	if err != nil {
+		return nil, b.fail("reading Terraform's states table", err)
+	}
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, b.fail("reading Terraform's states table", err)
+	}
+	return names, nil
+}
+
+// terraformTable reports whether the schema has Terraform's states table.
+func (b *Backend) terraformTable(ctx context.Context) (bool, error) {
+	var exists bool
+	if err := b.conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'states')`, b.cfg.schema()).Scan(&exists); err != nil {
+		return false, b.fail("looking for Terraform's states table", err)
+	}
+	return exists, nil
+}
+
 // TerraformState returns the state Terraform's pg backend keeps for
 // workspace ws in this schema, or nil when there is none: no states
 // table, no row for the workspace, or a row with no data. It takes
@@ -43,12 +70,8 @@ type TerraformState struct {
 func (b *Backend) TerraformState(ctx context.Context, ws string) (*TerraformState, error) {
 	table := b.names.schema + ".states"
 	where := fmt.Sprintf("Terraform's state of workspace %q in %s (table states)", ws, b.where)
-	var exists bool
-	if err := b.conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'states')`, b.cfg.schema()).Scan(&exists); err != nil {
-		return nil, b.fail("looking for Terraform's states table", err)
-	}
-	if !exists {
-		return nil, nil
+	if exists, err := b.terraformTable(ctx); err != nil || !exists {
+		return nil, err
 	}
 	var id int64
 	err := b.conn.QueryRow(ctx, `SELECT id FROM `+table+` WHERE name = $1`, ws).Scan(&id)
