@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/tetherhq/tether/internal/protocol"
 	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/providercheck"
 	"github.com/tetherhq/tether/provider/tether"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -115,150 +115,6 @@ func noErrors(t *testing.T, what string, diags hcl.Diagnostics) {
 	}
 }
 
-func TestFileLifecycle(t *testing.T) {
-	protocols(t, func(t *testing.T, c *Client) {
-		ctx := context.Background()
-		ty := resourceType(c, "tether_file")
-		dir := t.TempDir()
-		path := filepath.Join(dir, "sub", "a.txt")
-
-		noErrors(t, "configure", c.ConfigureProvider(ctx, cty.ObjectVal(map[string]cty.Value{"runtime_dir": cty.NullVal(cty.String)})))
-		cfg := fileConfig(path, "one\n", cty.NullVal(cty.String))
-		noErrors(t, "validate", c.ValidateResourceConfig("tether_file", cfg))
-
-		// Create.
-		plan := c.PlanResourceChange(ctx, provider.PlanRequest{TypeName: "tether_file", PriorState: cty.NullVal(ty), ProposedNewState: cfg, Config: cfg})
-		noErrors(t, "plan create", plan.Diagnostics)
-		if got := plan.PlannedState.GetAttr("file_permission"); !got.RawEquals(cty.StringVal("0644")) {
-			t.Errorf("planned file_permission %#v", got)
-		}
-		apply := c.ApplyResourceChange(ctx, provider.ApplyRequest{TypeName: "tether_file", PriorState: cty.NullVal(ty), PlannedState: plan.PlannedState, Config: cfg, PlannedPrivate: plan.PlannedPrivate})
-		noErrors(t, "apply create", apply.Diagnostics)
-		if !apply.NewState.RawEquals(plan.PlannedState) {
-			t.Errorf("new state %#v differs from planned %#v", apply.NewState, plan.PlannedState)
-		}
-		checkFile(t, path, "one\n", 0o644)
-		state := apply.NewState
-
-		// Read: no drift.
-		read := c.ReadResource(ctx, provider.ReadRequest{TypeName: "tether_file", PriorState: state, Private: apply.Private})
-		noErrors(t, "read", read.Diagnostics)
-		if !read.NewState.RawEquals(state) {
-			t.Errorf("read %#v, want %#v", read.NewState, state)
-		}
-
-		// Drift: a hand edit shows up on the next read.
-		if err := os.WriteFile(path, []byte("edited\n"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chmod(path, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		read = c.ReadResource(ctx, provider.ReadRequest{TypeName: "tether_file", PriorState: state})
-		noErrors(t, "read drift", read.Diagnostics)
-		if got := read.NewState.GetAttr("content"); !got.RawEquals(cty.StringVal("edited\n")) {
-			t.Errorf("drifted content %#v", got)
-		}
-		if got := read.NewState.GetAttr("file_permission"); !got.RawEquals(cty.StringVal("0600")) {
-			t.Errorf("drifted permission %#v", got)
-		}
-		state = read.NewState
-
-		// Update in place.
-		cfg = fileConfig(path, "two\n", cty.StringVal("0640"))
-		plan = c.PlanResourceChange(ctx, provider.PlanRequest{TypeName: "tether_file", PriorState: state, ProposedNewState: cfg, Config: cfg})
-		noErrors(t, "plan update", plan.Diagnostics)
-		if len(plan.RequiresReplace) != 0 {
-			t.Errorf("update requires replace: %#v", plan.RequiresReplace)
-		}
-		apply = c.ApplyResourceChange(ctx, provider.ApplyRequest{TypeName: "tether_file", PriorState: state, PlannedState: plan.PlannedState, Config: cfg})
-		noErrors(t, "apply update", apply.Diagnostics)
-		checkFile(t, path, "two\n", 0o640)
-		state = apply.NewState
-
-		// A new path replaces the file.
-		moved := fileConfig(filepath.Join(dir, "b.txt"), "two\n", cty.StringVal("0640"))
-		plan = c.PlanResourceChange(ctx, provider.PlanRequest{TypeName: "tether_file", PriorState: state, ProposedNewState: moved, Config: moved})
-		noErrors(t, "plan replace", plan.Diagnostics)
-		if len(plan.RequiresReplace) != 1 || !plan.RequiresReplace[0].Equals(cty.GetAttrPath("path")) {
-			t.Errorf("requires replace %#v, want path", plan.RequiresReplace)
-		}
-
-		// Delete: plan (by the provider or, over protocol 5, the client),
-		// then apply.
-		plan = c.PlanResourceChange(ctx, provider.PlanRequest{TypeName: "tether_file", PriorState: state, ProposedNewState: cty.NullVal(ty), Config: cty.NullVal(ty)})
-		noErrors(t, "plan delete", plan.Diagnostics)
-		if !plan.PlannedState.IsNull() {
-			t.Errorf("planned destroy %#v", plan.PlannedState)
-		}
-		apply = c.ApplyResourceChange(ctx, provider.ApplyRequest{TypeName: "tether_file", PriorState: state, PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty)})
-		noErrors(t, "apply delete", apply.Diagnostics)
-		if !apply.NewState.IsNull() {
-			t.Errorf("state after delete %#v", apply.NewState)
-		}
-		if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("file still there: %v", err)
-		}
-		read = c.ReadResource(ctx, provider.ReadRequest{TypeName: "tether_file", PriorState: state})
-		noErrors(t, "read deleted", read.Diagnostics)
-		if !read.NewState.IsNull() {
-			t.Errorf("read of deleted file %#v", read.NewState)
-		}
-	})
-}
-
-func checkFile(t *testing.T, path, content string, perm os.FileMode) {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(b) != content {
-		t.Errorf("%s holds %q, want %q", path, b, content)
-	}
-	info, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if info.Mode().Perm() != perm {
-		t.Errorf("%s has mode %v, want %v", path, info.Mode().Perm(), perm)
-	}
-}
-
-func TestImportAndUpgrade(t *testing.T) {
-	protocols(t, func(t *testing.T, c *Client) {
-		ctx := context.Background()
-		path := filepath.Join(t.TempDir(), "imported.txt")
-		if err := os.WriteFile(path, []byte("hello"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		imp := c.ImportResourceState(ctx, provider.ImportRequest{TypeName: "tether_file", ID: path})
-		noErrors(t, "import", imp.Diagnostics)
-		if len(imp.Imported) != 1 || imp.Imported[0].TypeName != "tether_file" {
-			t.Fatalf("imported %#v", imp.Imported)
-		}
-		state := imp.Imported[0].State
-		if got := state.GetAttr("content"); !got.RawEquals(cty.StringVal("hello")) {
-			t.Errorf("imported content %#v", got)
-		}
-
-		raw, err := ctyjson.Marshal(state, resourceType(c, "tether_file"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		up := c.UpgradeResourceState(ctx, provider.UpgradeRequest{TypeName: "tether_file", Version: 0, RawStateJSON: raw})
-		noErrors(t, "upgrade", up.Diagnostics)
-		if !up.UpgradedState.RawEquals(state) {
-			t.Errorf("upgraded %#v, want %#v", up.UpgradedState, state)
-		}
-
-		imp = c.ImportResourceState(ctx, provider.ImportRequest{TypeName: "tether_value", ID: "x"})
-		if !imp.Diagnostics.HasErrors() || len(imp.Imported) != 0 {
-			t.Errorf("importing tether_value: %v %v", imp.Imported, imp.Diagnostics)
-		}
-	})
-}
-
 func valueConfig(input, delay cty.Value) cty.Value {
 	return cty.ObjectVal(map[string]cty.Value{
 		"input":    input,
@@ -331,75 +187,21 @@ func checkValueLifecycle(t *testing.T, c *Client, input cty.Value) {
 	}
 }
 
-func TestDataSource(t *testing.T) {
+// TestFile runs the expectations of tether_file, the same ones
+// provider/tether runs in process, against the provider as a plugin over
+// each protocol version.
+func TestFile(t *testing.T) {
 	protocols(t, func(t *testing.T, c *Client) {
-		ctx := context.Background()
-		path := filepath.Join(t.TempDir(), "data.txt")
-		if err := os.WriteFile(path, []byte("data\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		cfg := cty.ObjectVal(map[string]cty.Value{
-			"path":    cty.StringVal(path),
-			"content": cty.NullVal(cty.String),
-			"sha256":  cty.NullVal(cty.String),
-			"id":      cty.NullVal(cty.String),
-		})
-		noErrors(t, "validate", c.ValidateDataSourceConfig("tether_file", cfg))
-		resp := c.ReadDataSource(ctx, provider.ReadDataRequest{TypeName: "tether_file", Config: cfg})
-		noErrors(t, "read", resp.Diagnostics)
-		if got := resp.State.GetAttr("content"); !got.RawEquals(cty.StringVal("data\n")) {
-			t.Errorf("content %#v", got)
-		}
-		if got := resp.State.GetAttr("id"); !got.RawEquals(cty.StringVal(path)) {
-			t.Errorf("id %#v", got)
-		}
-
-		// A missing file is an error about the path attribute.
-		missing := cty.ObjectVal(map[string]cty.Value{
-			"path":    cty.StringVal(path + ".missing"),
-			"content": cty.NullVal(cty.String),
-			"sha256":  cty.NullVal(cty.String),
-			"id":      cty.NullVal(cty.String),
-		})
-		resp = c.ReadDataSource(ctx, provider.ReadDataRequest{TypeName: "tether_file", Config: missing})
-		checkPathDiag(t, resp.Diagnostics, cty.GetAttrPath("path"), "does not exist")
-		if !resp.State.IsNull() {
-			t.Errorf("state of missing file %#v", resp.State)
-		}
+		providercheck.Run(t, func(t *testing.T) *providercheck.Harness { return providercheck.New(t, c, nil) }, providercheck.FileScenarios...)
 	})
 }
 
-// checkPathDiag checks for exactly one error, about path, whose summary
-// contains summary.
-func checkPathDiag(t *testing.T, diags hcl.Diagnostics, path cty.Path, summary string) {
-	t.Helper()
-	if len(diags) != 1 || diags[0].Severity != hcl.DiagError {
-		t.Fatalf("want one error, got %v", diags)
-	}
-	d := diags[0]
-	if !strings.Contains(d.Summary+" "+d.Detail, summary) {
-		t.Errorf("diagnostic %q: %q does not mention %q", d.Summary, d.Detail, summary)
-	}
-	pe, ok := hcl.DiagnosticExtra[protocol.AttributePather](d)
-	if !ok {
-		t.Fatalf("diagnostic %q carries no attribute path", d.Summary)
-	}
-	if !pe.AttributePath().Equals(path) {
-		t.Errorf("diagnostic path %#v, want %#v", pe.AttributePath(), path)
-	}
-}
-
+// The diagnostics of a validation name the attribute at fault, and those
+// the client makes itself say what was wrong.
 func TestDiagnosticPaths(t *testing.T) {
 	protocols(t, func(t *testing.T, c *Client) {
-		ctx := context.Background()
-		bad := fileConfig(filepath.Join(t.TempDir(), "x"), "x", cty.StringVal("0999"))
-		checkPathDiag(t, c.ValidateResourceConfig("tether_file", bad), cty.GetAttrPath("file_permission"), "not a file permission")
-
-		plan := c.PlanResourceChange(ctx, provider.PlanRequest{TypeName: "tether_file", PriorState: cty.NullVal(resourceType(c, "tether_file")), ProposedNewState: bad, Config: bad})
-		checkPathDiag(t, plan.Diagnostics, cty.GetAttrPath("file_permission"), "not a file permission")
-
 		slow := valueConfig(cty.StringVal("x"), cty.NumberIntVal(-5))
-		checkPathDiag(t, c.ValidateResourceConfig("tether_value", slow), cty.GetAttrPath("delay_ms"), "whole number of milliseconds")
+		providercheck.WantOnlyError(t, c.ValidateResourceConfig("tether_value", slow), cty.GetAttrPath("delay_ms"), "whole number of milliseconds")
 
 		// Types the provider lacks fail before any call.
 		diags := c.ValidateResourceConfig("tether_nope", cty.EmptyObjectVal)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/providercheck"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -67,7 +68,7 @@ func TestRealProvider(t *testing.T) {
 	// Validation: an SDKv2 validator's error points at its attribute.
 	queue := sch.Resources["aws_sqs_queue"].Block
 	bad := objectWith(queue, map[string]cty.Value{"name": cty.StringVal("tether-test"), "delay_seconds": cty.NumberIntVal(99999)})
-	checkPathDiag(t, c.ValidateResourceConfig("aws_sqs_queue", bad), cty.GetAttrPath("delay_seconds"), "delay_seconds")
+	providercheck.WantOnlyError(t, c.ValidateResourceConfig("aws_sqs_queue", bad), cty.GetAttrPath("delay_seconds"), "delay_seconds")
 
 	// Configuration that needs no network, then a plan, which SDKv2 makes
 	// locally for a new queue.

@@ -31,8 +31,8 @@ func sha(s string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// checkFile checks what the file at path holds and its permission bits.
-func checkFile(t *testing.T, path, content string, perm os.FileMode) {
+// CheckFile checks what the file at path holds and its permission bits.
+func CheckFile(t *testing.T, path, content string, perm os.FileMode) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -81,7 +81,7 @@ func fileLifecycle(t *testing.T, h *Harness) {
 	if !ar.NewState.RawEquals(pr.PlannedState) {
 		t.Errorf("new state %#v differs from planned %#v", ar.NewState, pr.PlannedState)
 	}
-	checkFile(t, path, "hello\n", 0o644)
+	CheckFile(t, path, "hello\n", 0o644)
 	o := &Object{Type: "tether_file", State: ar.NewState, Private: ar.Private}
 	if String(t, o.State, "id") != path || String(t, o.State, "sha256") != sha("hello\n") {
 		t.Errorf("state = %#v", o.State)
@@ -113,7 +113,7 @@ func fileLifecycle(t *testing.T, h *Harness) {
 		t.Fatalf("planned content = %#v", pr.PlannedState.GetAttr("content"))
 	}
 	o = h.Up("tether_file", drifted, cfg)
-	checkFile(t, path, "hello\n", 0o644)
+	CheckFile(t, path, "hello\n", 0o644)
 
 	// Permission and content change in place.
 	cfg2 := fileAttrs(path, "second", "0600")
@@ -121,7 +121,7 @@ func fileLifecycle(t *testing.T, h *Harness) {
 		t.Fatalf("content/permission change forces replacement: %#v", pr.RequiresReplace)
 	}
 	o = h.Up("tether_file", o, cfg2)
-	checkFile(t, path, "second", 0o600)
+	CheckFile(t, path, "second", 0o600)
 
 	// A hand-changed mode is drift too, and so is content changed with it.
 	if err := os.WriteFile(path, []byte("edited\n"), 0o600); err != nil {
@@ -143,7 +143,7 @@ func fileLifecycle(t *testing.T, h *Harness) {
 		t.Fatalf("an update after drift forces replacement: %#v", pr.RequiresReplace)
 	}
 	o = h.Up("tether_file", drifted, cfg3)
-	checkFile(t, path, "two\n", 0o600)
+	CheckFile(t, path, "two\n", 0o600)
 
 	// A new path means a new file, and nothing else does.
 	pr = h.Plan("tether_file", o, fileAttrs(path+".moved", "two\n", "0600"))
@@ -183,7 +183,7 @@ func fileLifecycle(t *testing.T, h *Harness) {
 func filePermissionSpelling(t *testing.T, h *Harness) {
 	path := filepath.Join(t.TempDir(), "f")
 	o := h.Up("tether_file", nil, fileAttrs(path, "x", "755"))
-	checkFile(t, path, "x", 0o755)
+	CheckFile(t, path, "x", 0o755)
 	again, diags := h.Refresh(o)
 	NoErrors(t, "read", diags)
 	if got := String(t, again.State, "file_permission"); got != "755" {
