@@ -187,6 +187,7 @@ func comparePlans(t *testing.T, tfOut, ttOut string) {
 		t.Errorf("plan format_version: terraform %q, tether %q", a.FormatVersion, b.FormatVersion)
 	}
 	compareJSON(t, "variables", a.Variables, b.Variables)
+	compareJSON(t, "configuration", configurationOf(t, tfOut), configurationOf(t, ttOut))
 	compareJSON(t, "planned_values.outputs", a.PlannedValues.Outputs, b.PlannedValues.Outputs)
 	compareJSON(t, "planned_values resources", stateResources(a.PlannedValues.RootModule), coveredBy(t, stateResources(a.PlannedValues.RootModule), stateResources(b.PlannedValues.RootModule)))
 	compareJSON(t, "output_changes", a.OutputChanges, b.OutputChanges)
@@ -369,4 +370,161 @@ func covers(a, b any) bool {
 		return true
 	}
 	return false
+}
+
+// TestJSONConfigurationMatchesTerraform plans every differential case, and
+// jsonConfigCase, with -out on both sides and compares the
+// `configuration` sections of `show -json`, as parsed JSON, exactly:
+// provider configurations, resources with their expressions and
+// references, module calls with their modules, variables, outputs,
+// depends_on and count or for_each expressions. Tether's must also parse
+// with terraform-json.
+func TestJSONConfigurationMatchesTerraform(t *testing.T) {
+	tools := differentialTools(t)
+	cases, err := filepath.Glob(filepath.Join("testdata", "diff", "*", "main.tf"))
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("no cases in testdata/diff: %v", err)
+	}
+	for _, mainTF := range append(cases, "") {
+		caseDir := filepath.Dir(mainTF)
+		name := filepath.Base(caseDir)
+		if mainTF == "" {
+			name = "providers_and_arguments"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var tf, tt side
+			if mainTF != "" {
+				tf, tt = twoSides(t, tools, caseDir)
+			} else {
+				env := diffEnv(tools)
+				tf = side{name: "terraform", bin: tools.terraform, dir: t.TempDir(), env: env}
+				tt = side{name: "tether", bin: tools.tether, dir: t.TempDir(), env: env}
+				for _, s := range []side{tf, tt} {
+					if err := os.WriteFile(filepath.Join(s.dir, "main.tf"), []byte(jsonConfigCase), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.MkdirAll(filepath.Join(s.dir, "none"), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(filepath.Join(s.dir, "none", "main.tf"), []byte(jsonConfigModule), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			a, b := both(tf, tt, func(s side) cmdResult {
+				if s.name == "terraform" {
+					if r := s.run("get", "-no-color"); r.code != 0 || r.err != nil {
+						return r
+					}
+					if r := s.run("plan", "-input=false", "-no-color", "-out", "p.tfplan"); r.code != 0 || r.err != nil {
+						return r
+					}
+				} else if r := s.run("plan", "-out", "p.tfplan"); r.code != 0 || r.err != nil {
+					return r
+				}
+				return s.run("show", "-json", "p.tfplan")
+			})
+			mustSucceed(t, "plan -out, show -json", a, b)
+			var parsed tfjson.Plan
+			if err := json.Unmarshal([]byte(b.stdout), &parsed); err != nil {
+				t.Fatalf("tether's plan JSON does not parse with terraform-json: %v", err)
+			}
+			if parsed.Config == nil {
+				t.Fatalf("tether's plan JSON has no configuration")
+			}
+			compareJSON(t, "configuration", configurationOf(t, a.stdout), configurationOf(t, b.stdout))
+		})
+	}
+}
+
+// jsonConfigCase has what the differential cases lack: provider blocks
+// (one aliased, with a reference), descriptions, converted defaults,
+// depends_on on outputs, function calls, splat and index references.
+const jsonConfigCase = `
+terraform {
+  required_providers {
+    tether = { source = "tetherhq/tether" }
+  }
+}
+provider "tether" {
+  runtime_dir = ".tether/runtime"
+}
+provider "tether" {
+  alias       = "b"
+  runtime_dir = "${path.module}/rt-${var.names[0]}"
+}
+variable "names" {
+  type        = list(string)
+  description = "Names of things."
+  default     = [1, "two"]
+}
+variable "obj" {
+  type    = object({ a = string, b = optional(number, 7) })
+  default = { a = "x" }
+}
+variable "none" {
+  default = null
+}
+locals {
+  upper = [for n in var.names : upper(n)]
+}
+resource "tether_value" "v" {
+  count    = length(var.names)
+  provider = tether.b
+  input    = { name = var.names[count.index], all = local.upper, obj = var.obj.a, fixed = "${1 + 2}" }
+}
+resource "tether_value" "w" {
+  input      = [tether_value.v[0].output, tether_value.v[*].output, upper("x"), null, terraform.workspace]
+  depends_on = [tether_value.v]
+}
+data "tether_file" "self" {
+  for_each = toset(["main.tf"])
+  path     = each.key
+}
+output "w" {
+  value       = tether_value.w.output
+  description = "The list."
+  depends_on  = [data.tether_file.self, module.none]
+}
+module "none" {
+  source = "./none"
+  for_each = { a = 1 }
+  n      = each.value
+  depends_on = [tether_value.w]
+}
+output "secret" {
+  value     = "${var.obj.b}"
+  sensitive = true
+}
+`
+
+// jsonConfigModule is the module jsonConfigCase calls: its own
+// a required variable and an output.
+const jsonConfigModule = `
+terraform {
+  required_providers {
+    tether = { source = "tetherhq/tether" }
+  }
+}
+variable "n" {
+  type = number
+}
+resource "tether_value" "m" {
+  input = var.n
+}
+output "m" {
+  value = tether_value.m.output
+}
+`
+
+func configurationOf(t *testing.T, planJSON string) any {
+	t.Helper()
+	var doc struct {
+		Configuration json.RawMessage `json:"configuration"`
+	}
+	if err := json.Unmarshal([]byte(planJSON), &doc); err != nil {
+		t.Fatalf("plan JSON: %v", err)
+	}
+	return json.RawMessage(doc.Configuration)
 }

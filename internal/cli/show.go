@@ -199,5 +199,13 @@ func (e *env) planJSON(ctx context.Context, s *session, planned *engine.Planned,
 	if err != nil {
 		return nil, err
 	}
-	return jsonplan.FromPlan(planned.Plan, jsonplan.Prior{Objects: objects, Outputs: outputs, Variables: planned.Variables()}, made)
+	doc, err := jsonplan.FromPlan(planned.Plan, jsonplan.Prior{Objects: objects, Outputs: outputs, Variables: planned.Variables()}, made)
+	if err != nil {
+		return nil, err
+	}
+	factory := s.pool.factory()
+	if doc.Configuration, err = jsonplan.FromConfig(s.cfg, factory.Schema); err != nil {
+		return nil, fmt.Errorf("writing the plan's configuration: %w", err)
+	}
+	return doc, nil
 }

@@ -195,6 +195,10 @@ type Node struct {
 	// against the schema the front-end was given.
 	Eval func(scope Scope, inst Instance) (cty.Value, hcl.Diagnostics)
 
+	// Syntax is the node as written, for Terraform's JSON representation
+	// of the configuration; nil when the front-end has no syntax to give.
+	Syntax *Syntax
+
 	// Terraform writes the node in Terraform's language, for `tether
 	// synth` (internal/synth). It returns, in Terraform's JSON syntax, the
 	// body of the node's block: for a resource, data source, provider,
@@ -210,6 +214,33 @@ type Node struct {
 	// the call alone, not what the module declares, and a source that is
 	// an absolute path, a local folder, relative to where it writes.
 	Terraform func() (any, hcl.Diagnostics)
+}
+
+// Syntax is what a declaration says before anything is evaluated: the
+// `configuration` section of a JSON plan (internal/jsonplan) shows each
+// expression's constant value or the references in it, as Terraform's
+// does. The HCL front-end fills it in; a Go program's nodes have none,
+// since their values are Go code.
+type Syntax struct {
+	// Body is the block's body: a resource's, data source's or provider's
+	// arguments, or a module call's input arguments. Meta-arguments are in
+	// it too; a reader takes the arguments a schema names.
+	Body hcl.Body
+	// Expr is an output's value.
+	Expr hcl.Expression
+	// DependsOn are the depends_on entries as written.
+	DependsOn []hcl.Traversal
+	// Description is a variable's or output's description.
+	Description string
+	// Default is a variable's default converted to its type, cty.NilVal
+	// when it has none.
+	Default cty.Value
+	// Source is a module call's source as written.
+	Source string
+	// Version is a module call's version constraint as written, or, on a
+	// provider configuration, the version constraints its module's
+	// required_providers put on the provider, joined by ", ".
+	Version string
 }
 
 // Instance identifies the instance being evaluated: its count.index or
@@ -228,6 +259,8 @@ type Repeat struct {
 	// ForEach is set for for_each, clear for count.
 	ForEach bool
 	Range   hcl.Range
+	// Expr is the expression as written, when the front-end has one.
+	Expr hcl.Expression
 	// Eval returns the count (a whole number) or the for_each collection
 	// (a map or a set of strings), possibly unknown.
 	Eval func(scope Scope) (cty.Value, hcl.Diagnostics)

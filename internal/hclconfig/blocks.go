@@ -50,6 +50,7 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	m.terraformBlock(n, b.Body, resourceArgs)
 	meta, remain, d := b.Body.PartialContent(resourceMetaSchema)
 	l.diags = append(l.diags, d...)
+	n.Syntax = &config.Syntax{Body: remain, DependsOn: dependsOnTraversals(meta.Attributes["depends_on"])}
 
 	local, alias, rng := impliedProvider(typ), "", b.LabelRanges[0]
 	var providerKey hcl.Expression
@@ -275,6 +276,22 @@ func suggestFromSchema(diag *hcl.Diagnostic, block *provider.Block) string {
 	return didYouMean(parts[1], names)
 }
 
+// dependsOnTraversals are the entries of a depends_on argument as
+// written, for config.Syntax; dependsOn reports what is wrong in them.
+func dependsOnTraversals(a *hcl.Attribute) []hcl.Traversal {
+	if a == nil {
+		return nil
+	}
+	exprs, _ := hcl.ExprList(a.Expr)
+	var out []hcl.Traversal
+	for _, e := range exprs {
+		if t, d := hcl.AbsTraversalForExpr(e); !d.HasErrors() {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 func (m *module) dependsOn(a *hcl.Attribute) []config.Ref {
 	l := m.l
 	exprs, d := hcl.ExprList(a.Expr)
@@ -351,6 +368,7 @@ func (m *module) provider(b *hcl.Block) {
 		return
 	}
 	m.terraformBlock(n, b.Body, plainArgs)
+	n.Syntax = &config.Syntax{Body: remain, Version: strings.Join(m.required[local].constraints, ", ")}
 	repeatKind := ""
 	if a, ok := meta.Attributes["for_each"]; ok {
 		if alias == "" {
@@ -487,6 +505,10 @@ func (m *module) output(b *hcl.Block) {
 		l.errorf(b.DefRange, "Ephemeral output not allowed",
 			"Ephemeral outputs are not allowed in context of a root module: the root module's outputs are recorded in state. Remove ephemeral = true, and keep ephemeral values out of this output.")
 	}
+	n.Syntax = &config.Syntax{DependsOn: dependsOnTraversals(content.Attributes["depends_on"]), Description: literalString(content.Attributes["description"])}
+	if a, ok := content.Attributes["value"]; ok {
+		n.Syntax.Expr = a.Expr
+	}
 	if a, ok := content.Attributes["depends_on"]; ok {
 		n.DependsOn = m.dependsOn(a)
 		l.pending = append(l.pending, func() { m.resolveDependsOn(n) })
@@ -502,6 +524,18 @@ func (m *module) output(b *hcl.Block) {
 	if a, ok := content.Attributes["value"]; ok {
 		m.expression(n, a.Expr, condTraversals...)
 	}
+}
+
+// literalString is the value of an argument that must be a literal
+// string, "" when it is absent or not one.
+func literalString(a *hcl.Attribute) string {
+	if a == nil {
+		return ""
+	}
+	if v, d := a.Expr.Value(nil); !d.HasErrors() && v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
+		return v.AsString()
+	}
+	return ""
 }
 
 var movedSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "from", Required: true}, {Name: "to", Required: true}}}

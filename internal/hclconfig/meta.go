@@ -33,7 +33,7 @@ func (l *loader) repeat(attrs hcl.Attributes, m *module, n *config.Node) (*confi
 // repeatOf makes the Repeat of a count or for_each expression, whose value
 // check validates.
 func (l *loader) repeatOf(m *module, n *config.Node, expr hcl.Expression, forEach bool, check func(cty.Value, hcl.Range) (cty.Value, hcl.Diagnostics)) *config.Repeat {
-	r := &config.Repeat{ForEach: forEach, Range: expr.Range()}
+	r := &config.Repeat{ForEach: forEach, Range: expr.Range(), Expr: expr}
 	traversals := expr.Variables()
 	l.pending = append(l.pending, func() {
 		refs := m.resolveRepeat(n, traversals)

@@ -197,6 +197,12 @@ func (m *module) moduleCall(b *hcl.Block) {
 	}
 	args, d := remain.JustAttributes()
 	l.diags = append(l.diags, d...)
+	n.Syntax = &config.Syntax{
+		Body:      remain,
+		DependsOn: dependsOnTraversals(content.Attributes["depends_on"]),
+		Source:    literalString(content.Attributes["source"]),
+		Version:   literalString(content.Attributes["version"]),
+	}
 	call := &moduleCall{node: n, parent: m, block: b, args: args}
 	m.calls[name] = call
 

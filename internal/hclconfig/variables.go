@@ -229,7 +229,27 @@ func (m *module) variable(b *hcl.Block) *variableDecl {
 			v.value, v.hasDef, v.setAt, v.def, v.defAt = val, true, a.Expr.Range(), val, a.Expr.Range()
 		}
 	}
+	n.Syntax = &config.Syntax{Description: v.description, Default: convertedDefault(v)}
 	return v
+}
+
+// convertedDefault is a variable's default as Terraform records it in a
+// configuration: the type's optional attribute defaults applied, then
+// converted to the type. cty.NilVal when there is no default, or it does
+// not convert (an error reported where the variable is evaluated).
+func convertedDefault(v *variableDecl) cty.Value {
+	if v.def == cty.NilVal {
+		return cty.NilVal
+	}
+	val := v.def
+	if v.defaults != nil && !val.IsNull() {
+		val = v.defaults.Apply(val)
+	}
+	val, err := convert.Convert(val, v.typ)
+	if err != nil {
+		return cty.NilVal
+	}
+	return val
 }
 
 // setRaw sets a variable from a string given outside any file: for a

@@ -16,8 +16,11 @@ import (
 // terraform-json has no place for.
 type Plan struct {
 	*tfjson.Plan
-	Applyable bool `json:"applyable"`
-	Errored   bool `json:"errored"`
+	// Configuration takes the place of tfjson.Plan's Config, which
+	// cannot hold all that Terraform writes there.
+	Configuration *Configuration `json:"configuration,omitempty"`
+	Applyable     bool           `json:"applyable"`
+	Errored       bool           `json:"errored"`
 }
 
 // Prior is what a plan was made from: state's objects and outputs, and the
