@@ -196,6 +196,18 @@ func TestFile(t *testing.T) {
 	})
 }
 
+// TestRuntime runs the runtime's expectations (the same ones
+// provider/tether runs in process) against the provider as a plugin over
+// each protocol version; the plugin's executable is the function too.
+func TestRuntime(t *testing.T) {
+	protocols(t, func(t *testing.T, c *Client) {
+		providercheck.Run(t, func(t *testing.T) *providercheck.Harness {
+			dir := filepath.Join(t.TempDir(), "runtime")
+			return providercheck.New(t, c, map[string]cty.Value{"runtime_dir": cty.StringVal(dir)})
+		}, providercheck.RuntimeScenarios(c.path, "runtime", "echo")...)
+	})
+}
+
 // The diagnostics of a validation name the attribute at fault, and those
 // the client makes itself say what was wrong.
 func TestDiagnosticPaths(t *testing.T) {

@@ -2,6 +2,9 @@ package protocol_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -23,6 +26,23 @@ func TestFileOverProtocol(t *testing.T) {
 	providercheck.Run(t, func(t *testing.T) *providercheck.Harness {
 		return providercheck.New(t, overProtocol(t, protocol.Server(tether.New())), nil)
 	}, providercheck.FileScenarios...)
+}
+
+// TestRuntimeOverProtocol runs the runtime's expectations (the same ones
+// provider/tether runs in process) against the provider behind the
+// protocol server, with this test binary as the function and the router.
+func TestRuntimeOverProtocol(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the local runtime needs a Unix system")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	providercheck.Run(t, func(t *testing.T) *providercheck.Harness {
+		dir := filepath.Join(t.TempDir(), "runtime")
+		return providercheck.New(t, overProtocol(t, protocol.Server(tether.New())), map[string]cty.Value{"runtime_dir": cty.StringVal(dir)})
+	}, providercheck.RuntimeScenarios(exe, "runtime", "echo")...)
 }
 
 // wire is a provider.Provider that makes every call through a protocol 6

@@ -197,18 +197,27 @@ func (h *Harness) Up(typ string, prior *Object, attrs map[string]cty.Value) *Obj
 // fails the test.
 func (h *Harness) Destroy(o *Object) provider.ApplyResponse {
 	h.T.Helper()
+	pr := h.planDestroy(o)
+	NoErrors(h.T, "plan to destroy "+o.Type, pr.Diagnostics)
+	if !pr.PlannedState.IsNull() {
+		h.T.Fatalf("%s: the destroy plan is not null: %#v", o.Type, pr.PlannedState)
+	}
+	return h.applyDestroy(o, pr)
+}
+
+func (h *Harness) planDestroy(o *Object) provider.PlanResponse {
 	null := cty.NullVal(o.State.Type())
-	pr := h.Provider.PlanResourceChange(h.Ctx, provider.PlanRequest{
+	return h.Provider.PlanResourceChange(h.Ctx, provider.PlanRequest{
 		TypeName:         o.Type,
 		PriorState:       o.State,
 		ProposedNewState: null,
 		Config:           null,
 		PriorPrivate:     o.Private,
 	})
-	NoErrors(h.T, "plan to destroy "+o.Type, pr.Diagnostics)
-	if !pr.PlannedState.IsNull() {
-		h.T.Fatalf("%s: the destroy plan is not null: %#v", o.Type, pr.PlannedState)
-	}
+}
+
+func (h *Harness) applyDestroy(o *Object, pr provider.PlanResponse) provider.ApplyResponse {
+	null := cty.NullVal(o.State.Type())
 	return h.Provider.ApplyResourceChange(h.Ctx, provider.ApplyRequest{
 		TypeName:       o.Type,
 		PriorState:     o.State,
@@ -216,6 +225,18 @@ func (h *Harness) Destroy(o *Object) provider.ApplyResponse {
 		Config:         null,
 		PlannedPrivate: pr.PlannedPrivate,
 	})
+}
+
+// CleanUp destroys o if the test has failed by then, reporting nothing,
+// so that a scenario that stops half way leaves no object behind (a
+// process, for the runtime's resources). Defer it after each Up.
+func (h *Harness) CleanUp(o *Object) {
+	if !h.T.Failed() {
+		return
+	}
+	if pr := h.planDestroy(o); !pr.Diagnostics.HasErrors() {
+		h.applyDestroy(o, pr)
+	}
 }
 
 // Down is Destroy failing the test on any error or on a state left behind.

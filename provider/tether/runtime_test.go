@@ -85,19 +85,6 @@ func alive(pid int) bool {
 	return (procInfo{PID: pid}).status() == procOurs
 }
 
-func listening(u string) bool {
-	host := strings.TrimPrefix(u, "http://")
-	if i := strings.IndexByte(host, '/'); i >= 0 {
-		host = host[:i]
-	}
-	c, err := net.DialTimeout("tcp", host, time.Second)
-	if err != nil {
-		return false
-	}
-	c.Close()
-	return true
-}
-
 func get(t *testing.T, method, u string) (int, string) {
 	t.Helper()
 	req, err := http.NewRequest(method, u, nil)
@@ -120,12 +107,24 @@ func (r *rt) gone(pid int, url, dir string) {
 	if processExists(pid) && alive(pid) {
 		r.t.Errorf("process %d still runs", pid)
 	}
-	if url != "" && listening(url) {
+	if url != "" && providercheck.Listening(url) {
 		r.t.Errorf("%s still accepts connections", url)
 	}
 	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
 		r.t.Errorf("%s still exists", dir)
 	}
+}
+
+// TestRuntime runs the runtime's expectations in process, with this test
+// binary as the function and the router; internal/protocol and
+// internal/plugin run the same ones over the plugin protocol.
+func TestRuntime(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	providercheck.Run(t, func(t *testing.T) *providercheck.Harness { return newRT(t).Harness },
+		providercheck.RuntimeScenarios(exe, "runtime", "echo")...)
 }
 
 func TestFunctionLifecycle(t *testing.T) {

@@ -30,6 +30,9 @@ import (
 )
 
 func main() {
+	// Like cmd/terraform-provider-tether, it is also the runtime's router
+	// and functions: the provider starts them with its own executable.
+	tether.RuntimeMain()
 	err := tf5server.Serve(protocol.Address, func() tfprotov5.ProviderServer {
 		return &server{s: protocol.Server(tether.New())}
 	})
