@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/go-version"
@@ -15,6 +16,7 @@ import (
 	"github.com/tetherhq/tether/internal/cli"
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/diagnostic"
+	"github.com/tetherhq/tether/internal/engine"
 	"github.com/tetherhq/tether/internal/install"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/provider"
@@ -649,27 +651,65 @@ func (st *Stack) instance(t *Type, pos hcl.Range) (provider.Provider, error) {
 	}
 	cfg := cty.EmptyObjectVal
 	if u, ok := st.providers[name]; ok && u.set {
-		if u.config.kind != tKnown {
+		if !onlyReferences(u.config) {
 			p.Close()
 			return nil, errorAt(pos, fmt.Sprintf("Provider %q configured with lazy values", name),
 				fmt.Sprintf("Reading a data source while the program runs needs the provider configured with known values, and the configuration at %s holds lazy ones. Use the output form of the read instead.", posString(u.configPos)))
 		}
-		cfg = u.config.val
+		// References have no value in the program, but they need none
+		// from other resources either: they are resolved for the
+		// provider's configuration, as in a plan.
+		v, diags := u.config.eval(nil)
+		if diags.HasErrors() {
+			p.Close()
+			return nil, errorAt(pos, diags[0].Summary, diags[0].Detail)
+		}
+		if cfg, err = refs.Placeholders(v); err != nil {
+			p.Close()
+			return nil, errorAt(pos, "Invalid use of a reference", fmt.Sprintf("The configuration of provider %q at %s holds a value computed from a reference. %s.", name, posString(u.configPos), capitalize(err.Error())))
+		}
 	}
 	conf, err := conform(cfg, block, nil)
 	if err != nil {
 		p.Close()
 		return nil, errorAt(pos, fmt.Sprintf("Invalid configuration of provider %q", name), pathError(err))
 	}
-	uconf, _ := marks.Unmark(conf)
 	ctx := st.in.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if d := p.ConfigureProvider(ctx, uconf); d.HasErrors() {
+	// The provider is wrapped so that a resolved value it echoes in a
+	// read's result or diagnostics reaches the program as its
+	// description.
+	rp, d := engine.ConfigureProvider(ctx, addr.ProviderConfig{Source: src}.String(), p, conf)
+	if d.HasErrors() {
 		p.Close()
 		return nil, errorAt(pos, fmt.Sprintf("Cannot configure provider %q", name), d[0].Summary+": "+d[0].Detail)
 	}
-	st.instances[name] = p
-	return p, nil
+	st.instances[name] = rp
+	return rp, nil
+}
+
+// onlyReferences reports whether a template holds no lazy value but
+// references: a provider configuration a direct-form read can resolve.
+func onlyReferences(t *tmpl) bool {
+	switch t.kind {
+	case tKnown:
+		return true
+	case tLazy:
+		return t.lazy.ref != nil && len(t.lazy.deps) == 0
+	case tConcat:
+		for _, p := range t.parts {
+			if p.lazy != nil && (p.lazy.ref == nil || len(p.lazy.deps) > 0) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, e := range append(slices.Clone(t.elems), t.attrs...) {
+		if !onlyReferences(e) {
+			return false
+		}
+	}
+	return true
 }

@@ -95,6 +95,20 @@ func redactingOf(p *provider.Provider) *redacting {
 	return rp
 }
 
+// ConfigureProvider validates and configures a provider instance outside
+// a plan, for a Go program's direct-form data source reads, which run
+// while the program runs: v is the configuration with its references as
+// placeholders (refs.Placeholders), resolved for the call. The provider
+// returned wraps p: as during a plan, everything p says or returns
+// afterwards has each resolved value replaced by its reference's
+// description, and each sensitive value of v scrubbed from its
+// diagnostics. address names the provider in diagnostics.
+func ConfigureProvider(ctx context.Context, address string, p provider.Provider, v cty.Value) (provider.Provider, hcl.Diagnostics) {
+	rp := withRedaction(p)
+	_, diags := (&Engine{}).configureProvider(ctx, address, nil, rp, v)
+	return rp, diags
+}
+
 // configureProvider validates and configures one provider instance with
 // a configuration evaluated from node n, resolving its references first.
 // It reports whether the configuration was wholly known.

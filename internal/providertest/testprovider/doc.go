@@ -18,7 +18,8 @@
 //   - a provider that echoes a credential it was configured with (api_key)
 //     in a warning, its log, a computed attribute and an error
 //     (testing_echo), whole, in part, encoded and digested, and that
-//     keeps it in its private data, which it checks on every read;
+//     keeps it in its private data, which it checks on every read; the
+//     data source testing_echo echoes it the same way;
 //   - deferral: with defer_unknown, a provider whose prefix is not known
 //     yet defers what it is asked to plan.
 package main

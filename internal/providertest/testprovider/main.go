@@ -114,6 +114,7 @@ func (testingProvider) Configure(ctx context.Context, req provider.ConfigureRequ
 		s.prefix = types.StringValue("")
 	}
 	resp.ResourceData = s
+	resp.DataSourceData = s
 	resp.EphemeralResourceData = s
 }
 
@@ -129,7 +130,11 @@ func (testingProvider) Resources(context.Context) []func() resource.Resource {
 	}
 }
 
-func (testingProvider) DataSources(context.Context) []func() datasource.DataSource { return nil }
+func (testingProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{
+		func() datasource.DataSource { return &echoData{} },
+	}
+}
 
 func (testingProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
 	return []func() ephemeral.EphemeralResource{
