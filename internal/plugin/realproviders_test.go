@@ -4,6 +4,7 @@ import (
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,22 +19,24 @@ import (
 // The real providers internal/providertest builds, driven through the
 // plugin client by the same harness as the built-in provider: the engine's
 // merge, private bytes, and the promises the engine checks (which
-// hashicorp/local, written with the legacy SDK, is let off).
+// hashicorp/local, written with the legacy SDK, is let off). time and local
+// speak protocol 5; the test provider, written with the plugin framework,
+// speaks 6.
 
 // realHarness starts the provider at path and returns a harness for it,
-// after checking the protocol version it speaks.
-func realHarness(t *testing.T, path string, version int) *providercheck.Harness {
+// configured with attrs, after checking the protocol version it speaks.
+func realHarness(t *testing.T, path string, version int, attrs map[string]cty.Value) *providercheck.Harness {
 	t.Helper()
 	c := startClient(t, path)
 	if c.protocolVersion != version {
 		t.Fatalf("negotiated protocol %d, want %d", c.protocolVersion, version)
 	}
-	return providercheck.New(t, c, nil)
+	return providercheck.New(t, c, attrs)
 }
 
 func TestLocalProvider(t *testing.T) {
 	t.Parallel()
-	h := realHarness(t, providertest.Local(t).Executable, 5)
+	h := realHarness(t, providertest.Local(t).Executable, 5, nil)
 	path := filepath.Join(t.TempDir(), "out", "a.txt")
 	attrs := map[string]cty.Value{
 		"filename":        cty.StringVal(path),
@@ -103,7 +106,7 @@ func TestLocalProvider(t *testing.T) {
 
 func TestTimeProvider(t *testing.T) {
 	t.Parallel()
-	h := realHarness(t, providertest.Time(t).Executable, 5)
+	h := realHarness(t, providertest.Time(t).Executable, 5, nil)
 	const stamp = "2020-02-12T06:36:13Z"
 
 	// A fixed time, and every part of it known after apply.
@@ -183,4 +186,107 @@ func TestTimeProvider(t *testing.T) {
 	// A bad time is refused at validation, about its attribute.
 	diags = h.Provider.ValidateResourceConfig("time_static", h.Config("time_static", map[string]cty.Value{"rfc3339": cty.StringVal("yesterday")}))
 	providercheck.WantOnlyError(t, diags, cty.GetAttrPath("rfc3339"), "RFC3339")
+}
+
+func TestTestingProvider(t *testing.T) {
+	t.Parallel()
+	p, err := providertest.BuildTestProvider(1)
+	if errors.Is(err, providertest.ErrNoProxy) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := realHarness(t, p.Executable, 6, map[string]cty.Value{"prefix": cty.StringVal("p-")})
+
+	// 64-bit integers stay exact, and a computed one the provider keeps
+	// (UseStateForUnknown) survives an update through the engine's merge.
+	const serial = 7227701560655103598
+	thing := h.Up("testing_thing", nil, map[string]cty.Value{"name": cty.StringVal("a")})
+	if got := providercheck.String(t, thing.State, "result"); got != "p-a" {
+		t.Errorf("result %q, want the prefix and the name", got)
+	}
+	if got := thing.State.GetAttr("serial"); !got.RawEquals(cty.NumberIntVal(serial)) {
+		t.Errorf("serial %#v, want %d exactly", got, int64(serial))
+	}
+	big := map[string]cty.Value{"name": cty.StringVal("a"), "big": cty.NumberIntVal(9007199254740993)}
+	if pr := h.Plan("testing_thing", thing, big); len(pr.RequiresReplace) != 0 {
+		t.Errorf("a new big replaces testing_thing: %#v", pr.RequiresReplace)
+	}
+	thing = h.Up("testing_thing", thing, big)
+	if got := thing.State.GetAttr("big"); !got.RawEquals(cty.NumberIntVal(9007199254740993)) {
+		t.Errorf("big %#v", got)
+	}
+	if got := thing.State.GetAttr("serial"); !got.RawEquals(cty.NumberIntVal(serial)) {
+		t.Errorf("serial after an update %#v", got)
+	}
+	if pr := h.Plan("testing_thing", thing, map[string]cty.Value{"name": cty.StringVal("b")}); !providercheck.HasReplace(pr.RequiresReplace, "name") {
+		t.Errorf("a new name does not replace testing_thing: %#v", pr.RequiresReplace)
+	}
+	h.Down(thing)
+
+	// Nested attributes: a computed value inside a list's object is kept
+	// by the merge when nothing changes, and computed again when its
+	// object does.
+	rules := func(port int64) map[string]cty.Value {
+		return map[string]cty.Value{
+			"settings": cty.ObjectVal(map[string]cty.Value{
+				"mode": cty.StringVal("fast"), "level": cty.NullVal(cty.Number), "labels": cty.NullVal(cty.Map(cty.String)),
+			}),
+			"rules": cty.ListVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{
+				"name": cty.StringVal("web"), "port": cty.NumberIntVal(port), "key": cty.NullVal(cty.String),
+			})}),
+		}
+	}
+	key := func(o *providercheck.Object) cty.Value {
+		return o.State.GetAttr("rules").Index(cty.NumberIntVal(0)).GetAttr("key")
+	}
+	nested := h.Up("testing_nested", nil, rules(443))
+	if got := key(nested); !got.RawEquals(cty.StringVal("p-web:443")) {
+		t.Errorf("rules[0].key %#v", got)
+	}
+	if got := providercheck.String(t, nested.State, "summary"); got != "mode fast, 1 rules, 0 by name" {
+		t.Errorf("summary %q", got)
+	}
+	if pr := h.Plan("testing_nested", nested, rules(443)); !pr.PlannedState.RawEquals(nested.State) {
+		t.Errorf("an unchanged testing_nested plans %#v, want %#v", pr.PlannedState, nested.State)
+	}
+	nested = h.Up("testing_nested", nested, rules(80))
+	if got := key(nested); !got.RawEquals(cty.StringVal("p-web:80")) {
+		t.Errorf("rules[0].key after an update %#v", got)
+	}
+	h.Down(nested)
+
+	// A remote object: drift, repair in place, replacement, and deletion
+	// outside Terraform.
+	path := filepath.Join(t.TempDir(), "f.txt")
+	attrs := map[string]cty.Value{"path": cty.StringVal(path), "content": cty.StringVal("one")}
+	f := h.Up("testing_file", nil, attrs)
+	providercheck.CheckFile(t, path, "one", 0o644)
+	if err := os.WriteFile(path, []byte("edited"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	drifted, diags := h.Refresh(f)
+	providercheck.NoErrors(t, "read", diags)
+	if got := providercheck.String(t, drifted.State, "content"); got != "edited" {
+		t.Errorf("refreshed content %q", got)
+	}
+	if pr := h.Plan("testing_file", drifted, attrs); len(pr.RequiresReplace) != 0 {
+		t.Errorf("content drift replaces testing_file: %#v", pr.RequiresReplace)
+	}
+	f = h.Up("testing_file", drifted, attrs)
+	providercheck.CheckFile(t, path, "one", 0o644)
+	if pr := h.Plan("testing_file", f, map[string]cty.Value{"path": cty.StringVal(path + ".2"), "content": cty.StringVal("one")}); !providercheck.HasReplace(pr.RequiresReplace, "path") {
+		t.Errorf("a new path does not replace testing_file: %#v", pr.RequiresReplace)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if gone, diags := h.Refresh(f); len(diags) > 0 || gone != nil {
+		t.Errorf("refresh of a deleted file: %#v %v", gone, diags)
+	}
+	// Destroyed without that refresh, the provider says it is gone.
+	if dr := h.Destroy(f); !dr.Diagnostics.HasErrors() || dr.Diagnostics[0].Summary != "Object already deleted" {
+		t.Errorf("destroying a deleted file: %v", dr.Diagnostics)
+	}
 }
