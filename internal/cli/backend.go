@@ -53,7 +53,7 @@ func (e *env) backendBlock(vars []varArg) (*config.Backend, bool) {
 	for _, v := range vars {
 		args = append(args, hclconfig.VarArg{Name: v.name, Value: v.value, File: v.file})
 	}
-	b, diags := hclconfig.Backend(".", hclconfig.Options{Vars: args, Environ: os.Environ()})
+	b, diags := hclconfig.Backend(".", hclconfig.Options{Vars: args, Environ: os.Environ(), Files: e.parsed()})
 	e.configDiagnostics(nil, diags)
 	return b, !diags.HasErrors()
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/engine"
+	"github.com/tetherhq/tether/internal/hclconfig"
 	"github.com/tetherhq/tether/internal/logging"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/secrets"
@@ -45,6 +46,19 @@ type env struct {
 	stateKeys func() (*secrets.Keys, error)
 	// program is what a Go program declared, once this run loaded it.
 	program *programDecl
+	// files holds the configuration files as read and parsed, so that
+	// the backend block and the configuration come from one parse (for
+	// a large configuration, a parse costs a tenth of a second a file).
+	// See parsed.
+	files *hclconfig.Files
+}
+
+// parsed is the command's configuration files as read and parsed.
+func (e *env) parsed() *hclconfig.Files {
+	if e.files == nil {
+		e.files = &hclconfig.Files{}
+	}
+	return e.files
 }
 
 // Main runs the tether command with args (without the program name) and

@@ -81,7 +81,7 @@ func (e *env) init(ctx context.Context, args []string) int {
 	for _, v := range vars {
 		hv = append(hv, hclconfig.VarArg{Name: v.name, Value: v.value, File: v.file})
 	}
-	files := &hclconfig.Files{}
+	files := e.parsed()
 	mods, diags := installModules(LoadInput{
 		Context: ctx, Environ: os.Environ(), Upgrade: *upgrade, Vars: hv,
 		Progress: func(line string) { fmt.Fprintln(e.stdout, line) },

@@ -56,6 +56,10 @@ type LoadInput struct {
 	// module block's (see ModuleInstaller); nil where modules cannot be
 	// installed.
 	Module func(key, source, version string) (*ModuleInstall, hcl.Diagnostics)
+
+	// files are the command's files as already read (for the backend
+	// block), for hclSource to parse nothing twice; nil for none.
+	files *hclconfig.Files
 }
 
 // ModuleInstall is where a module call's module is.
@@ -128,7 +132,10 @@ func ModuleInstaller(ctx context.Context, environ []string, upgrade bool, progre
 // of every provider they require.
 func hclSource(in LoadInput) (*config.Config, hcl.Diagnostics) {
 	// The three walks below read the same files: parse them once.
-	files := &hclconfig.Files{}
+	files := in.files
+	if files == nil {
+		files = &hclconfig.Files{}
+	}
 	mods, diags := installModules(in, files)
 	if diags.HasErrors() {
 		return nil, diags
@@ -216,6 +223,7 @@ func (e *env) loadConfig(ctx context.Context, c *common) (*providerPool, *config
 		Context: ctx, Schema: pool.schema, Vars: vars, Environ: environ,
 		NewProvider: pool.start, Destroying: c.destroying, Workspace: c.workspace, Validating: c.validating,
 		Upgrade: c.upgrade, Progress: func(line string) { fmt.Fprintln(say, line) },
+		files: e.parsed(),
 	}
 	in.Module = ModuleInstaller(ctx, environ, c.upgrade, in.Progress)
 	cfg, diags := src(in)
