@@ -17,7 +17,6 @@ import (
 	"github.com/tetherhq/tether/internal/providercheck"
 	"github.com/tetherhq/tether/provider/tether"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 func TestSchemaMatchesInProcess(t *testing.T) {
@@ -124,67 +123,15 @@ func valueConfig(input, delay cty.Value) cty.Value {
 	})
 }
 
-// Dynamic values keep their structure, and numbers too big for a float64
-// (IDs, mostly) keep every digit: through MessagePack in plan, apply and
-// read, and through JSON in a state upgrade.
-func TestDynamicValue(t *testing.T) {
-	structure := cty.ObjectVal(map[string]cty.Value{
-		"name": cty.StringVal("app"),
-		"servers": cty.ListVal([]cty.Value{
-			cty.ObjectVal(map[string]cty.Value{"host": cty.StringVal("a"), "ports": cty.ListVal([]cty.Value{cty.NumberIntVal(80), cty.NumberIntVal(443)})}),
-			cty.ObjectVal(map[string]cty.Value{"host": cty.StringVal("b"), "ports": cty.ListValEmpty(cty.Number)}),
-		}),
-		"extra": cty.TupleVal([]cty.Value{cty.True, cty.NullVal(cty.String), cty.NumberFloatVal(1.5)}),
-	})
-	numbers := cty.TupleVal([]cty.Value{
-		cty.NumberIntVal(7227701560655103598),
-		cty.NumberIntVal(-7227701560655103598),
-		cty.NumberUIntVal(18446744073709551615),
-		cty.MustParseNumberVal("123456789012345678901234567890.0000000001"),
-	})
+// TestValue runs the expectations of tether_value, the same ones
+// provider/tether runs in process, against the provider as a plugin over
+// each protocol version: values keep their structure, and numbers too big
+// for a float64 every digit, through MessagePack in plan, apply and read,
+// and through JSON in a state upgrade.
+func TestValue(t *testing.T) {
 	protocols(t, func(t *testing.T, c *Client) {
-		for _, input := range []cty.Value{structure, numbers} {
-			t.Run(input.Type().FriendlyName(), func(t *testing.T) {
-				checkValueLifecycle(t, c, input)
-			})
-		}
+		providercheck.Run(t, func(t *testing.T) *providercheck.Harness { return providercheck.New(t, c, nil) }, providercheck.ValueScenarios...)
 	})
-}
-
-func checkValueLifecycle(t *testing.T, c *Client, input cty.Value) {
-	ctx := context.Background()
-	ty := resourceType(c, "tether_value")
-	cfg := valueConfig(input, cty.NullVal(cty.Number))
-	plan := c.PlanResourceChange(ctx, provider.PlanRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), ProposedNewState: cfg, Config: cfg})
-	noErrors(t, "plan", plan.Diagnostics)
-	if got := plan.PlannedState.GetAttr("output"); !got.RawEquals(input) {
-		t.Errorf("planned output %#v, want %#v", got, input)
-	}
-	if id := plan.PlannedState.GetAttr("id"); id.IsKnown() {
-		t.Errorf("planned id %#v, want unknown", id)
-	}
-	apply := c.ApplyResourceChange(ctx, provider.ApplyRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), PlannedState: plan.PlannedState, Config: cfg})
-	noErrors(t, "apply", apply.Diagnostics)
-	if got := apply.NewState.GetAttr("output"); !got.RawEquals(input) {
-		t.Errorf("output %#v, want %#v", got, input)
-	}
-	if id := apply.NewState.GetAttr("id"); !id.IsKnown() || id.IsNull() {
-		t.Errorf("id %#v", id)
-	}
-	read := c.ReadResource(ctx, provider.ReadRequest{TypeName: "tether_value", PriorState: apply.NewState})
-	noErrors(t, "read", read.Diagnostics)
-	if !read.NewState.RawEquals(apply.NewState) {
-		t.Errorf("read %#v, want %#v", read.NewState, apply.NewState)
-	}
-	raw, err := ctyjson.Marshal(apply.NewState, ty)
-	if err != nil {
-		t.Fatal(err)
-	}
-	up := c.UpgradeResourceState(ctx, provider.UpgradeRequest{TypeName: "tether_value", RawStateJSON: raw})
-	noErrors(t, "upgrade", up.Diagnostics)
-	if !up.UpgradedState.RawEquals(apply.NewState) {
-		t.Errorf("upgraded %#v, want %#v", up.UpgradedState, apply.NewState)
-	}
 }
 
 // TestFile runs the expectations of tether_file, the same ones

@@ -151,7 +151,7 @@ func TestTimeProvider(t *testing.T) {
 	if len(ir.Imported) != 1 || !ir.Imported[0].State.GetAttr("unix").RawEquals(cty.NumberIntVal(1581489373)) {
 		t.Fatalf("imported %#v", ir.Imported)
 	}
-	raw, err := ctyjson.Marshal(o.State, o.State.Type())
+	raw, err := ctyjson.Marshal(o.State, h.Schema.Resources["time_static"].Block.ImpliedType())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,6 +28,15 @@ func TestFileOverProtocol(t *testing.T) {
 	}, providercheck.FileScenarios...)
 }
 
+// TestValueOverProtocol runs the expectations of tether_value (the same
+// ones provider/tether runs in process) against the provider behind the
+// protocol server.
+func TestValueOverProtocol(t *testing.T) {
+	providercheck.Run(t, func(t *testing.T) *providercheck.Harness {
+		return providercheck.New(t, overProtocol(t, protocol.Server(tether.New())), nil)
+	}, providercheck.ValueScenarios...)
+}
+
 // TestRuntimeOverProtocol runs the runtime's expectations (the same ones
 // provider/tether runs in process) against the provider behind the
 // protocol server, with this test binary as the function and the router.
@@ -82,9 +91,11 @@ func overProtocol(t testing.TB, srv tfprotov6.ProviderServer) *wire {
 
 func (w *wire) GetSchema() (*provider.Schema, hcl.Diagnostics) { return w.schema, nil }
 
-func (w *wire) encode(v cty.Value) *tfprotov6.DynamicValue {
+// encode writes v as a value of type ty, the schema's: where it has a
+// dynamic type, the value carries its own.
+func (w *wire) encode(v cty.Value, ty cty.Type) *tfprotov6.DynamicValue {
 	w.t.Helper()
-	b, err := ctymsgpack.Marshal(v, v.Type())
+	b, err := ctymsgpack.Marshal(v, ty)
 	if err != nil {
 		w.t.Fatalf("encoding %#v: %v", v, err)
 	}
@@ -113,6 +124,10 @@ func (w *wire) resourceType(name string) cty.Type {
 	return w.schema.Resources[name].Block.ImpliedType()
 }
 
+func (w *wire) dataSourceType(name string) cty.Type {
+	return w.schema.DataSources[name].Block.ImpliedType()
+}
+
 // fail fails the test on a transport error: the server answers every
 // problem of the provider's with diagnostics.
 func (w *wire) fail(err error) {
@@ -123,40 +138,41 @@ func (w *wire) fail(err error) {
 }
 
 func (w *wire) ValidateProviderConfig(config cty.Value) hcl.Diagnostics {
-	resp, err := w.srv.ValidateProviderConfig(context.Background(), &tfprotov6.ValidateProviderConfigRequest{Config: w.encode(config)})
+	resp, err := w.srv.ValidateProviderConfig(context.Background(), &tfprotov6.ValidateProviderConfigRequest{Config: w.encode(config, w.schema.Provider.ImpliedType())})
 	w.fail(err)
 	return protocol.DiagnosticsFromTF(resp.Diagnostics)
 }
 
 func (w *wire) ConfigureProvider(ctx context.Context, config cty.Value) hcl.Diagnostics {
-	resp, err := w.srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: w.encode(config)})
+	resp, err := w.srv.ConfigureProvider(ctx, &tfprotov6.ConfigureProviderRequest{Config: w.encode(config, w.schema.Provider.ImpliedType())})
 	w.fail(err)
 	return protocol.DiagnosticsFromTF(resp.Diagnostics)
 }
 
 func (w *wire) ValidateResourceConfig(typeName string, config cty.Value) hcl.Diagnostics {
-	resp, err := w.srv.ValidateResourceConfig(context.Background(), &tfprotov6.ValidateResourceConfigRequest{TypeName: typeName, Config: w.encode(config)})
+	resp, err := w.srv.ValidateResourceConfig(context.Background(), &tfprotov6.ValidateResourceConfigRequest{TypeName: typeName, Config: w.encode(config, w.resourceType(typeName))})
 	w.fail(err)
 	return protocol.DiagnosticsFromTF(resp.Diagnostics)
 }
 
 func (w *wire) ValidateDataSourceConfig(typeName string, config cty.Value) hcl.Diagnostics {
-	resp, err := w.srv.ValidateDataResourceConfig(context.Background(), &tfprotov6.ValidateDataResourceConfigRequest{TypeName: typeName, Config: w.encode(config)})
+	resp, err := w.srv.ValidateDataResourceConfig(context.Background(), &tfprotov6.ValidateDataResourceConfigRequest{TypeName: typeName, Config: w.encode(config, w.dataSourceType(typeName))})
 	w.fail(err)
 	return protocol.DiagnosticsFromTF(resp.Diagnostics)
 }
 
 func (w *wire) PlanResourceChange(ctx context.Context, req provider.PlanRequest) provider.PlanResponse {
+	ty := w.resourceType(req.TypeName)
 	resp, err := w.srv.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{
 		TypeName:         req.TypeName,
-		PriorState:       w.encode(req.PriorState),
-		ProposedNewState: w.encode(req.ProposedNewState),
-		Config:           w.encode(req.Config),
+		PriorState:       w.encode(req.PriorState, ty),
+		ProposedNewState: w.encode(req.ProposedNewState, ty),
+		Config:           w.encode(req.Config, ty),
 		PriorPrivate:     req.PriorPrivate,
 	})
 	w.fail(err)
 	out := provider.PlanResponse{
-		PlannedState:     w.decode(resp.PlannedState, w.resourceType(req.TypeName)),
+		PlannedState:     w.decode(resp.PlannedState, ty),
 		PlannedPrivate:   resp.PlannedPrivate,
 		Diagnostics:      protocol.DiagnosticsFromTF(resp.Diagnostics),
 		LegacyTypeSystem: resp.UnsafeToUseLegacyTypeSystem,
@@ -168,16 +184,17 @@ func (w *wire) PlanResourceChange(ctx context.Context, req provider.PlanRequest)
 }
 
 func (w *wire) ApplyResourceChange(ctx context.Context, req provider.ApplyRequest) provider.ApplyResponse {
+	ty := w.resourceType(req.TypeName)
 	resp, err := w.srv.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
 		TypeName:       req.TypeName,
-		PriorState:     w.encode(req.PriorState),
-		PlannedState:   w.encode(req.PlannedState),
-		Config:         w.encode(req.Config),
+		PriorState:     w.encode(req.PriorState, ty),
+		PlannedState:   w.encode(req.PlannedState, ty),
+		Config:         w.encode(req.Config, ty),
 		PlannedPrivate: req.PlannedPrivate,
 	})
 	w.fail(err)
 	return provider.ApplyResponse{
-		NewState:         w.decode(resp.NewState, w.resourceType(req.TypeName)),
+		NewState:         w.decode(resp.NewState, ty),
 		Private:          resp.Private,
 		Diagnostics:      protocol.DiagnosticsFromTF(resp.Diagnostics),
 		LegacyTypeSystem: resp.UnsafeToUseLegacyTypeSystem,
@@ -185,14 +202,15 @@ func (w *wire) ApplyResourceChange(ctx context.Context, req provider.ApplyReques
 }
 
 func (w *wire) ReadResource(ctx context.Context, req provider.ReadRequest) provider.ReadResponse {
+	ty := w.resourceType(req.TypeName)
 	resp, err := w.srv.ReadResource(ctx, &tfprotov6.ReadResourceRequest{
 		TypeName:     req.TypeName,
-		CurrentState: w.encode(req.PriorState),
+		CurrentState: w.encode(req.PriorState, ty),
 		Private:      req.Private,
 	})
 	w.fail(err)
 	return provider.ReadResponse{
-		NewState:    w.decode(resp.NewState, w.resourceType(req.TypeName)),
+		NewState:    w.decode(resp.NewState, ty),
 		Private:     resp.Private,
 		Diagnostics: protocol.DiagnosticsFromTF(resp.Diagnostics),
 	}
@@ -226,10 +244,10 @@ func (w *wire) UpgradeResourceState(ctx context.Context, req provider.UpgradeReq
 }
 
 func (w *wire) ReadDataSource(ctx context.Context, req provider.ReadDataRequest) provider.ReadDataResponse {
-	resp, err := w.srv.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: req.TypeName, Config: w.encode(req.Config)})
+	resp, err := w.srv.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: req.TypeName, Config: w.encode(req.Config, w.dataSourceType(req.TypeName))})
 	w.fail(err)
 	return provider.ReadDataResponse{
-		State:       w.decode(resp.State, w.schema.DataSources[req.TypeName].Block.ImpliedType()),
+		State:       w.decode(resp.State, w.dataSourceType(req.TypeName)),
 		Diagnostics: protocol.DiagnosticsFromTF(resp.Diagnostics),
 	}
 }

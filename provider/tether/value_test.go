@@ -2,7 +2,6 @@ package tether
 
 import (
 	"context"
-	"regexp"
 	"testing"
 	"time"
 
@@ -11,52 +10,11 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-func TestValueOutputFollowsInput(t *testing.T) {
-	h := newHarness(t)
-	input := cty.ObjectVal(map[string]cty.Value{
-		"name":  cty.StringVal("app"),
-		"ports": cty.TupleVal([]cty.Value{cty.NumberIntVal(80), cty.NumberIntVal(443)}),
-	})
-	cfg := map[string]cty.Value{"input": input}
-
-	pr := h.Plan("tether_value", nil, cfg)
-	providercheck.NoErrors(t, "plan", pr.Diagnostics)
-	if !pr.PlannedState.GetAttr("output").RawEquals(input) {
-		t.Fatalf("planned output = %#v, want the known input", pr.PlannedState.GetAttr("output"))
-	}
-	state := h.Up("tether_value", nil, cfg)
-	if !state.State.GetAttr("output").RawEquals(input) {
-		t.Fatalf("output = %#v", state.State.GetAttr("output"))
-	}
-	id := providercheck.String(t, state.State, "id")
-	if !regexp.MustCompile(`^[0-9a-f]{16}$`).MatchString(id) {
-		t.Fatalf("id %q is not 16 hex digits", id)
-	}
-
-	// A new input updates in place and keeps the id.
-	cfg2 := map[string]cty.Value{"input": cty.StringVal("now a string")}
-	pr = h.Plan("tether_value", state, cfg2)
-	if len(pr.RequiresReplace) != 0 {
-		t.Fatalf("input change forces replacement: %#v", pr.RequiresReplace)
-	}
-	state = h.Up("tether_value", state, cfg2)
-	if providercheck.String(t, state.State, "id") != id || providercheck.String(t, state.State, "output") != "now a string" {
-		t.Fatalf("after update: %#v", state.State)
-	}
-
-	// Partly unknown input: nothing about output is known yet.
-	cfg3 := map[string]cty.Value{"input": cty.ObjectVal(map[string]cty.Value{
-		"a": cty.StringVal("known"),
-		"b": cty.UnknownVal(cty.String),
-	})}
-	pr = h.Plan("tether_value", state, cfg3)
-	providercheck.NoErrors(t, "plan", pr.Diagnostics)
-	if pr.PlannedState.GetAttr("output").IsKnown() {
-		t.Fatalf("planned output %#v is known although input is not", pr.PlannedState.GetAttr("output"))
-	}
-	if providercheck.String(t, pr.PlannedState, "id") != id {
-		t.Fatal("id is not kept across updates")
-	}
+// TestValue runs the expectations of tether_value in process;
+// internal/protocol and internal/plugin run the same ones over the plugin
+// protocol.
+func TestValue(t *testing.T) {
+	providercheck.Run(t, func(t *testing.T) *providercheck.Harness { return newHarness(t) }, providercheck.ValueScenarios...)
 }
 
 func TestValueDelay(t *testing.T) {
