@@ -290,3 +290,47 @@ func TestTestingProvider(t *testing.T) {
 		t.Errorf("destroying a deleted file: %v", dr.Diagnostics)
 	}
 }
+
+// An object recorded under the test provider's schema version 0 upgrades
+// through a build with version 1, and then plans no change.
+func TestTestingProviderUpgrade(t *testing.T) {
+	t.Parallel()
+	builds := make([]providertest.Provider, 2)
+	for v := range builds {
+		p, err := providertest.BuildTestProvider(v)
+		if errors.Is(err, providertest.ErrNoProxy) {
+			t.Skip(err)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		builds[v] = p
+	}
+	old := realHarness(t, builds[0].Executable, 6, nil)
+	o := old.Up("testing_upgraded", nil, map[string]cty.Value{"value": cty.StringVal("v"), "size": cty.StringVal("12")})
+	raw, err := ctyjson.Marshal(o.State, old.Schema.Resources["testing_upgraded"].Block.ImpliedType())
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	h := realHarness(t, builds[1].Executable, 6, nil)
+	if v := h.Schema.Resources["testing_upgraded"].Version; v != 1 {
+		t.Fatalf("testing_upgraded has schema version %d, want 1", v)
+	}
+	up := h.Upgrade("testing_upgraded", 0, raw)
+	providercheck.NoErrors(t, "upgrade", up.Diagnostics)
+	want := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("upgraded"), "value": cty.StringVal("v"), "size": cty.NumberIntVal(12)})
+	if !up.UpgradedState.RawEquals(want) {
+		t.Fatalf("upgraded %#v, want %#v", up.UpgradedState, want)
+	}
+	upgraded := &providercheck.Object{Type: "testing_upgraded", State: up.UpgradedState}
+	pr := h.Plan("testing_upgraded", upgraded, map[string]cty.Value{"value": cty.StringVal("v"), "size": cty.NumberIntVal(12)})
+	providercheck.NoErrors(t, "plan", pr.Diagnostics)
+	if !pr.PlannedState.RawEquals(want) {
+		t.Errorf("the upgraded object plans %#v, want no change", pr.PlannedState)
+	}
+
+	// A recorded value the upgrade cannot convert is an error about it.
+	bad := []byte(`{"id":"upgraded","value":"v","size":"twelve"}`)
+	providercheck.WantOnlyError(t, h.Upgrade("testing_upgraded", 0, bad).Diagnostics, cty.GetAttrPath("size"), "Invalid size in prior state")
+}
