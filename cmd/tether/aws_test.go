@@ -12,6 +12,7 @@ import (
 	"time"
 
 	tfaddr "github.com/hashicorp/terraform-registry-address"
+	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/tetherhq/tether/internal/providertest"
 )
@@ -106,6 +107,17 @@ func TestAWSPlatform(t *testing.T) {
 	}
 	ttCount := planCount(r.stdout)
 
+	// Destroying needs no code: the program is not built for Lambda.
+	if err := os.RemoveAll(filepath.Join(tt.dir, ".tether", "aws")); err != nil {
+		t.Fatal(err)
+	}
+	if r := tt.run("destroy", "--platform", "aws", "--yes"); r.code != 0 || r.err != nil || !strings.Contains(r.stdout, "No changes") {
+		t.Errorf("tether destroy --platform aws of nothing: %v\n%s", r.err, r)
+	}
+	if _, err := os.Stat(filepath.Join(tt.dir, ".tether", "aws", "bootstrap")); err == nil {
+		t.Errorf("destroy built the program for Lambda")
+	}
+
 	// The same program, synthesised for aws, planned by terraform.
 	out := filepath.Join(t.TempDir(), "tf")
 	if r := tt.run("synth", "--platform", "aws", "--out", out); r.code != 0 || r.err != nil {
@@ -177,3 +189,23 @@ func TestAWSPlatformHCL(t *testing.T) {
 		t.Errorf("want an error naming tether_function.api at main.tf:1:1\n%s", r)
 	}
 }
+
+// awsMirrorCmd, the awsmirror command, links the real hashicorp/aws
+// provider from this machine's mirror into the scenario's; a scenario
+// says `[!aws] skip` first.
+func awsMirrorCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: awsmirror")
+	}
+	from := providertest.AWSMirror()
+	if from == "" {
+		ts.Fatalf("no mirror holds hashicorp/aws 5.100.0")
+	}
+	to := filepath.Join(ts.Getenv("WORK"), ".mirror", "registry.terraform.io", "hashicorp")
+	ts.Check(os.MkdirAll(to, 0o755))
+	ts.Check(os.Symlink(filepath.Join(from, "registry.terraform.io", "hashicorp", "aws"), filepath.Join(to, "aws")))
+}
+
+// awsCondition is the [aws] condition: this machine has hashicorp/aws
+// 5.100.0 in a filesystem mirror.
+func awsCondition() bool { return providertest.AWSMirror() != "" }

@@ -43,6 +43,7 @@ func TestScripts(t *testing.T) {
 			"noplugins": noPlugins,
 			"testprov":  testProvider,
 			"pgexec":    pgExec,
+			"awsmirror": awsMirrorCmd,
 		},
 		Condition: scriptCondition,
 		Setup: func(env *testscript.Env) error {

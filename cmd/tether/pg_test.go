@@ -58,6 +58,9 @@ func (s stopPostgres) Run() int {
 // scriptCondition adds [postgres] to the scenarios' conditions: true when
 // the throwaway cluster runs, false only where PostgreSQL is not installed.
 func scriptCondition(cond string) (bool, error) {
+	if cond == "aws" {
+		return awsCondition(), nil
+	}
 	if cond != "postgres" {
 		return providersCondition(cond)
 	}

@@ -242,6 +242,9 @@ type common struct {
 	// platform is --platform: local, aws, or empty for the
 	// configuration's own choice.
 	platform string
+	// recorded is the platform the state was applied with, "" when it
+	// records none (see recordedPlatform).
+	recorded string
 }
 
 type varArgs struct{ list *[]varArg }

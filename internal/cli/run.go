@@ -63,6 +63,7 @@ func (e *env) open(ctx context.Context, c *common, op string) (*session, bool) {
 		}
 		c.workspace = ws
 	}
+	c.recorded = e.recordedPlatform(ctx, c, dir)
 	pool, cfg, ok := e.load(ctx, c)
 	if !ok {
 		return nil, false

@@ -134,6 +134,11 @@ type Node struct {
 	// resource, data source or provider configuration
 	// (`registry.terraform.io/hashicorp/aws`): what the engine starts.
 	Source string
+	// SourceImplied is set on a resource or data source of *.tf files
+	// whose provider's source no required_providers entry of its module
+	// gives: the local name implies it. Terraform implies hashicorp/NAME
+	// where Tether implies its built-in provider for tether.
+	SourceImplied bool
 	// ProviderKey is set on a resource or data source whose provider
 	// configuration is repeated with for_each (`provider =
 	// aws.by_region[each.key]`): it evaluates, per instance, the key of

@@ -69,6 +69,8 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 		return
 	}
 	n.Provider, n.Source = pa, src.String()
+	_, declared := m.required[local]
+	n.SourceImplied = !declared
 	var repeatKind string
 	n.Repeat, repeatKind = l.repeat(meta.Attributes, m, n)
 	var lc *hcl.Block

@@ -46,6 +46,8 @@ func Files(cfg *config.Config, out string) (map[string][]byte, hcl.Diagnostics) 
 	for _, n := range cfg.Nodes {
 		if !s.inCall(n.Module) {
 			s.node(n)
+		} else {
+			s.declaresBuiltin(n)
 		}
 	}
 	s.moves()
@@ -161,6 +163,19 @@ func (s *synth) externalCalls() {
 		}
 		s.calls[n.Addr] = obj
 	}
+}
+
+// declaresBuiltin checks that a resource of a module synth writes as a
+// call of its own files declares the built-in provider where it uses it:
+// Terraform reads those files itself, and without a required_providers
+// entry it takes tether_* resources for hashicorp/tether, which does not
+// exist. Synth cannot add the entry to files it does not write.
+func (s *synth) declaresBuiltin(n *config.Node) {
+	if !n.SourceImplied || n.Source != config.BuiltinSource.String() || (n.Kind != config.Resource && n.Kind != config.DataSource && n.Kind != config.Ephemeral) {
+		return
+	}
+	s.errorf(n, "Module does not declare the tether provider",
+		"%s uses the built-in provider, which the module's files do not declare: Terraform would look for hashicorp/tether. Add to the module's terraform block:\n\n  required_providers {\n    tether = { source = \"tetherhq/tether\" }\n  }", n.Addr)
 }
 
 // inCall reports whether the module path p is inside a module synth

@@ -201,15 +201,51 @@ func (l *lowering) plan(n *config.Node) {
 		}, expr: map[string]string{"id": table + ".id", "endpoint": fmt.Sprintf(`format("dynamodb://%%s?region=%%s", %s.name, %q)`, table, region)}}
 	case "tether_function":
 		fn := at("aws_lambda_function")
-		l.views[n.Addr] = view{to: fn, value: func(sc config.Scope) cty.Value {
-			return cty.ObjectVal(map[string]cty.Value{"id": get(sc.Value(fn), "id")})
-		}, expr: map[string]string{"id": fn + ".id"}}
+		if l.routed(n) {
+			// Reached through its router's API: it has no address of its
+			// own, as a local router's function has none but loopback's.
+			l.views[n.Addr] = view{to: fn, value: func(sc config.Scope) cty.Value {
+				return cty.ObjectVal(map[string]cty.Value{"id": get(sc.Value(fn), "id"), "url": cty.NullVal(cty.String)})
+			}, expr: map[string]string{"id": fn + ".id"}}
+			break
+		}
+		// A function handler of its own (builtin.NewFunctionHandler) is
+		// reached at its function URL, which AWS ends with a slash that
+		// the local url has not.
+		fnURL := at("aws_lambda_function_url")
+		l.views[n.Addr] = view{to: fnURL, value: func(sc config.Scope) cty.Value {
+			v := sc.Value(fnURL)
+			return cty.ObjectVal(map[string]cty.Value{"id": get(v, "function_name"), "url": trimSlash(get(v, "function_url"))})
+		}, expr: map[string]string{"id": fnURL + ".function_name", "url": fmt.Sprintf(`trimsuffix(%s.function_url, "/")`, fnURL)}}
 	case "tether_route":
 		route := at("aws_apigatewayv2_route")
 		l.views[n.Addr] = view{to: route, value: func(sc config.Scope) cty.Value {
 			return cty.ObjectVal(map[string]cty.Value{"id": get(sc.Value(route), "id")})
 		}, expr: map[string]string{"id": route + ".id"}}
 	}
+}
+
+// routed reports whether a route leads to the function n.
+func (l *lowering) routed(n *config.Node) bool {
+	for _, m := range l.cfg.Nodes {
+		if isType(m, "tether_route") {
+			for _, r := range m.Refs {
+				if r.Addr == n.Addr {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// trimSlash drops the slash that ends a function URL.
+func trimSlash(u cty.Value) cty.Value {
+	v, m := u.Unmark()
+	if !v.IsKnown() || v.IsNull() || !v.Type().Equals(cty.String) {
+		return v.WithMarks(m)
+	}
+	return cty.StringVal(strings.TrimSuffix(v.AsString(), "/")).WithMarks(m)
 }
 
 // Endpoint is a store's endpoint on AWS: dynamodb://TABLE?region=REGION,

@@ -577,3 +577,116 @@ func TestSettingsFrom(t *testing.T) {
 		})
 	}
 }
+
+// withWorker is app with a function handler no route leads to
+// (builtin.NewFunctionHandler), whose url the notes handler reads.
+func withWorker() *config.Config {
+	cfg := app()
+	var fn *config.Node
+	for _, n := range cfg.Nodes {
+		if n.Addr == "tether_function.main_get_notes" {
+			fn = n
+		}
+	}
+	worker := &config.Node{Kind: config.Resource, Addr: "tether_function.worker", Type: "tether_function", Name: "worker",
+		DeclRange: fn.DeclRange, Provider: fn.Provider, Source: fn.Source, Refs: []config.Ref{{Addr: "tether_program.self"}}}
+	worker.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
+		return cty.ObjectVal(map[string]cty.Value{"env": cty.MapVal(map[string]cty.Value{"TETHER_CLOSURE": cty.StringVal("tether_function.worker")})}), nil
+	}
+	worker.Terraform = func() (any, hcl.Diagnostics) {
+		return map[string]any{"command": []any{"${tether_program.self.path}"}, "env": map[string]any{"TETHER_CLOSURE": "tether_function.worker"}}, nil
+	}
+	eval, tf := fn.Eval, fn.Terraform
+	fn.Refs = append(fn.Refs, config.Ref{Addr: worker.Addr})
+	fn.Eval = func(sc config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+		v, diags := eval(sc, inst)
+		env := v.GetAttr("env").AsValueMap()
+		env["TETHER_FUNCTION_WORKER_URL"] = get(sc.Value(worker.Addr), "url")
+		return cty.ObjectVal(map[string]cty.Value{"command": v.GetAttr("command"), "env": cty.MapVal(env)}), diags
+	}
+	fn.Terraform = func() (any, hcl.Diagnostics) {
+		b, diags := tf()
+		b.(map[string]any)["env"].(map[string]any)["TETHER_FUNCTION_WORKER_URL"] = "${tether_function.worker.url}"
+		return b, diags
+	}
+	cfg.Nodes = append(cfg.Nodes, worker)
+	return cfg
+}
+
+// TestLowerFunctionURL checks that a function handler of its own gets a
+// Lambda function URL, open as the local one is, and that the functions
+// reading its url get that URL (without AWS's closing slash), in the
+// plan and in synth's JSON; a router's function gets none.
+func TestLowerFunctionURL(t *testing.T) {
+	cfg := lowered(t, withWorker())
+	a := addrs(cfg)
+	for _, want := range []string{"aws_lambda_function.worker", "aws_lambda_function_url.worker", "aws_lambda_permission.worker"} {
+		if !slices.Contains(a, want) {
+			t.Errorf("no %s among\n%s", want, strings.Join(a, "\n"))
+		}
+	}
+	if slices.Contains(a, "aws_lambda_function_url.main_get_notes") {
+		t.Errorf("the router's function has a function URL")
+	}
+	planned["aws_lambda_function_url.worker"] = cty.ObjectVal(map[string]cty.Value{
+		"function_name": cty.StringVal("notes-worker"), "function_url": cty.StringVal("https://w0rk.lambda-url.eu-west-1.on.aws/"),
+	})
+	planned["aws_lambda_function.worker"] = cty.ObjectVal(map[string]cty.Value{"function_name": cty.StringVal("notes-worker")})
+	defer delete(planned, "aws_lambda_function_url.worker")
+	defer delete(planned, "aws_lambda_function.worker")
+	fn := eval(t, cfg, "aws_lambda_function.main_get_notes")
+	if got := fn.GetAttr("environment").AsValueSlice()[0].GetAttr("variables").Index(cty.StringVal("TETHER_FUNCTION_WORKER_URL")); got != cty.StringVal("https://w0rk.lambda-url.eu-west-1.on.aws") {
+		t.Errorf("TETHER_FUNCTION_WORKER_URL = %#v", got)
+	}
+	url := eval(t, cfg, "aws_lambda_function_url.worker")
+	perm := eval(t, cfg, "aws_lambda_permission.worker")
+	if url.GetAttr("authorization_type").AsString() != "NONE" || url.GetAttr("function_name").AsString() != "notes-worker" ||
+		perm.GetAttr("action").AsString() != "lambda:InvokeFunctionUrl" || perm.GetAttr("function_url_auth_type").AsString() != "NONE" {
+		t.Errorf("function URL %#v\npermission %#v", url, perm)
+	}
+	for _, n := range cfg.Nodes {
+		if n.Addr != "aws_lambda_function.main_get_notes" {
+			continue
+		}
+		b, diags := n.Terraform()
+		text, _ := json.Marshal(b)
+		if diags.HasErrors() || !strings.Contains(string(text), `"TETHER_FUNCTION_WORKER_URL":"${trimsuffix(aws_lambda_function_url.worker.function_url, \"/\")}"`) {
+			t.Errorf("synth writes %s (%v)", text, diags)
+		}
+	}
+}
+
+// TestPlatformTag checks that what the platform deploys says so in its
+// tags wherever the resource takes tags, and that Deployed reads it back
+// from state's encoding.
+func TestPlatformTag(t *testing.T) {
+	cfg := lowered(t, app())
+	for addr, tagged := range map[string]bool{
+		"aws_lambda_function.main_get_notes":            true,
+		"aws_dynamodb_table.notes":                      true,
+		"aws_apigatewayv2_api.main":                     true,
+		"aws_iam_role.main_get_notes":                   true,
+		"aws_iam_role_policy_attachment.main_get_notes": false,
+		"aws_lambda_permission.main_get_notes_route":    false,
+	} {
+		v := eval(t, cfg, addr)
+		has := v.Type().HasAttribute("tags")
+		if has != tagged || (tagged && v.GetAttr("tags").Index(cty.StringVal(PlatformTag)) != cty.StringVal("aws")) {
+			t.Errorf("%s: tags %v, want tagged %v", addr, v, tagged)
+		}
+	}
+	for _, c := range []struct {
+		typ, value string
+		want       bool
+	}{
+		{"aws_lambda_function", `{"tags":{"tether:platform":"aws"}}`, true},
+		{"aws_lambda_function", `{"tags":{"tether:platform":"gcp"}}`, false},
+		{"aws_lambda_function", `{"tags":{"team":"a"}}`, false},
+		{"aws_lambda_function", `{"tags":null,"description":"tether:platform"}`, false},
+		{"tether_value", `{"tags":{"tether:platform":"aws"}}`, false},
+	} {
+		if got := Deployed(c.typ, []byte(c.value)); got != c.want {
+			t.Errorf("Deployed(%s, %s) = %v", c.typ, c.value, got)
+		}
+	}
+}

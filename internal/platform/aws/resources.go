@@ -40,10 +40,16 @@ func (l *lowering) add(r resource) string {
 		Provider: providerAddr, Source: Source.String(), DeclRange: at,
 		Refs: refsAt(r.refs, at), DependsOn: refsAt(r.deps, at),
 	}
+	// Every object that takes tags says which platform made it: state
+	// records the platform through them (see Deployed).
+	tagged := rs.Block.Attributes["tags"] != nil
 	n.Eval = func(sc config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 		attrs, diags := r.attrs(sc)
 		if diags.HasErrors() {
 			return cty.UnknownVal(rs.Block.ImpliedType()), diags
+		}
+		if tagged {
+			attrs["tags"] = cty.MapVal(map[string]cty.Value{PlatformTag: cty.StringVal(Name)})
 		}
 		v, err := conform(attrs, rs.Block, "")
 		if err != nil {
@@ -58,6 +64,9 @@ func (l *lowering) add(r resource) string {
 	}
 	n.Terraform = func() (any, hcl.Diagnostics) {
 		body, diags := r.tf()
+		if tagged && body != nil {
+			body["tags"] = map[string]any{PlatformTag: Name}
+		}
 		if len(r.deps) > 0 && body != nil {
 			var deps []any
 			for _, d := range r.deps {
@@ -268,7 +277,7 @@ func (l *lowering) function(n *config.Node) {
 		}
 	}
 	bundle := l.bundle
-	l.add(resource{typ: "aws_lambda_function", from: n, refs: append([]string{role}, refs...), deps: deps,
+	lambda := l.add(resource{typ: "aws_lambda_function", from: n, refs: append([]string{role}, refs...), deps: deps,
 		attrs: func(sc config.Scope) (map[string]cty.Value, hcl.Diagnostics) {
 			attrs := map[string]cty.Value{
 				"function_name":    cty.StringVal(name),
@@ -307,6 +316,37 @@ func (l *lowering) function(n *config.Node) {
 				"source_code_hash": bundle.Hash,
 				"environment":      map[string]any{"variables": env},
 			}, append(diags, d...)
+		}})
+	if !l.routed(n) {
+		l.functionURL(n, lambda)
+	}
+}
+
+// functionURL gives a function no route leads to an address of its own,
+// as the local platform serves it on loopback: a Lambda function URL,
+// open to anyone as the local one is to this machine, and the permission
+// AWS asks for to invoke a function through it without signing.
+func (l *lowering) functionURL(n *config.Node, lambda string) {
+	l.add(resource{typ: "aws_lambda_function_url", from: n, refs: []string{lambda},
+		attrs: func(sc config.Scope) (map[string]cty.Value, hcl.Diagnostics) {
+			return map[string]cty.Value{"function_name": get(sc.Value(lambda), "function_name"), "authorization_type": cty.StringVal("NONE")}, nil
+		},
+		tf: func() (map[string]any, hcl.Diagnostics) {
+			return map[string]any{"function_name": ref(lambda, "function_name"), "authorization_type": "NONE"}, nil
+		}})
+	l.add(resource{typ: "aws_lambda_permission", from: n, refs: []string{lambda},
+		attrs: func(sc config.Scope) (map[string]cty.Value, hcl.Diagnostics) {
+			return map[string]cty.Value{
+				"statement_id":           cty.StringVal("tether-function-url"),
+				"action":                 cty.StringVal("lambda:InvokeFunctionUrl"),
+				"function_name":          get(sc.Value(lambda), "function_name"),
+				"principal":              cty.StringVal("*"),
+				"function_url_auth_type": cty.StringVal("NONE"),
+			}, nil
+		},
+		tf: func() (map[string]any, hcl.Diagnostics) {
+			return map[string]any{"statement_id": "tether-function-url", "action": "lambda:InvokeFunctionUrl",
+				"function_name": ref(lambda, "function_name"), "principal": "*", "function_url_auth_type": "NONE"}, nil
 		}})
 }
 
