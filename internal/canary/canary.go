@@ -29,6 +29,11 @@ func forms(secret string) []form {
 	b := []byte(secret)
 	out := []form{
 		{"as is", b},
+		// A provider that upper-cases an identifier, or a log that
+		// lower-cases one, still gives the secret away when its letters
+		// are few of its characters' entropy.
+		{"upper case", []byte(strings.ToUpper(secret))},
+		{"lower case", []byte(strings.ToLower(secret))},
 		{"hex", []byte(hex.EncodeToString(b))},
 		{"HEX", []byte(strings.ToUpper(hex.EncodeToString(b)))},
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -13,6 +14,7 @@ func TestFindsEveryForm(t *testing.T) {
 	for _, prefix := range []string{"", "x", "xy"} {
 		for name, text := range map[string]string{
 			"raw":       prefix + secret + "!",
+			"upper":     prefix + strings.ToUpper(secret),
 			"hex":       prefix + hex.EncodeToString([]byte(secret)),
 			"base64":    base64.StdEncoding.EncodeToString([]byte(prefix + secret + "tail")),
 			"base64url": base64.URLEncoding.EncodeToString([]byte(prefix + secret)),

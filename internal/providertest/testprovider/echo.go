@@ -30,9 +30,10 @@ type echo struct{ configured }
 const privateKey = "api_key"
 
 type echoModel struct {
-	ID   types.String `tfsdk:"id"`
-	Echo types.String `tfsdk:"echo"`
-	Fail types.Bool   `tfsdk:"fail"`
+	ID    types.String `tfsdk:"id"`
+	Echo  types.String `tfsdk:"echo"`
+	Fail  types.Bool   `tfsdk:"fail"`
+	Input types.String `tfsdk:"input"`
 }
 
 // echoes is every way the provider repeats a key: whole, upper-cased, cut
@@ -62,7 +63,11 @@ func (*echo) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.
 			},
 			"fail": schema.BoolAttribute{
 				Optional:    true,
-				Description: "When true, creating the object fails with an error that repeats the api_key.",
+				Description: "When true, creating the object fails with an error that repeats the api_key and input.",
+			},
+			"input": schema.StringAttribute{
+				Optional:    true,
+				Description: "Any string, repeated like the api_key in the error when fail is true.",
 			},
 		},
 	}
@@ -95,7 +100,11 @@ func (e *echo) Create(ctx context.Context, req resource.CreateRequest, resp *res
 		return
 	}
 	if m.Fail.ValueBool() {
-		resp.Diagnostics.AddError("Request refused", "The service refused the request made with the key "+e.echo()+".")
+		detail := "The service refused the request made with the key " + e.echo() + "."
+		if in := m.Input.ValueString(); len(in) >= 2 {
+			detail += " Its input was " + echoes(in) + "."
+		}
+		resp.Diagnostics.AddError("Request refused", detail)
 		return
 	}
 	m.ID = types.StringValue("echo")
