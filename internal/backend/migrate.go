@@ -133,6 +133,55 @@ func same(a, b *state.Snapshot) bool {
 	return true
 }
 
+// Copied reports whether to holds everything from records, workspace by
+// workspace, and from records something: then from is a copy left behind
+// by a migration that was killed after recording to as the backend and
+// before setting from aside, and setting it aside loses nothing.
+func Copied(ctx context.Context, from, to *Backend) (bool, error) {
+	names, err := from.Workspaces(ctx)
+	if err != nil {
+		return false, err
+	}
+	found := false
+	for _, ws := range names {
+		if ok, err := from.StateExists(ctx, ws); err != nil || !ok {
+			if err != nil {
+				return false, err
+			}
+			continue
+		}
+		src, err := from.snapshot(ctx, ws)
+		if err != nil {
+			return false, err
+		}
+		if empty(src) {
+			continue
+		}
+		if ok, err := to.StateExists(ctx, ws); err != nil || !ok {
+			return false, err
+		}
+		dst, err := to.snapshot(ctx, ws)
+		if err != nil {
+			return false, err
+		}
+		if !same(src, dst) {
+			return false, nil
+		}
+		found = true
+	}
+	return found, nil
+}
+
+// snapshot reads a workspace's state without locking it.
+func (b *Backend) snapshot(ctx context.Context, ws string) (*state.Snapshot, error) {
+	st, err := b.State(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	return st.Load(ctx)
+}
+
 // HasState reports whether any workspace records anything.
 func (b *Backend) HasState(ctx context.Context) (bool, error) {
 	names, err := b.Workspaces(ctx)
@@ -147,12 +196,7 @@ func (b *Backend) HasState(ctx context.Context) (bool, error) {
 		if !ok {
 			continue
 		}
-		st, err := b.State(ctx, ws)
-		if err != nil {
-			return false, err
-		}
-		snap, err := st.Load(ctx)
-		st.Close()
+		snap, err := b.snapshot(ctx, ws)
 		if err != nil {
 			return false, err
 		}

@@ -99,3 +99,28 @@ func TestMigrate(t *testing.T) {
 		t.Errorf("the refused destination got workspaces: %v", names)
 	}
 }
+
+// TestCopied tells a copy left behind by an interrupted migration (the
+// destination holds all of it) from state that exists only where it is.
+func TestCopied(t *testing.T) {
+	ctx := context.Background()
+	from, to := localAt(t, t.TempDir()), localAt(t, t.TempDir())
+	if ok, err := backend.Copied(ctx, from, to); err != nil || ok {
+		t.Fatalf("an empty source: %v, %v; want false", ok, err)
+	}
+	put(t, from, "default", "tether_value.a")
+	put(t, from, "staging", "tether_value.s")
+	if ok, err := backend.Copied(ctx, from, to); err != nil || ok {
+		t.Fatalf("before the copy: %v, %v; want false", ok, err)
+	}
+	if _, err := backend.Migrate(ctx, from, to); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := backend.Copied(ctx, from, to); err != nil || !ok {
+		t.Fatalf("after the copy: %v, %v; want true", ok, err)
+	}
+	put(t, to, "staging", "tether_value.more")
+	if ok, err := backend.Copied(ctx, from, to); err != nil || ok {
+		t.Fatalf("after the destination changed: %v, %v; want false", ok, err)
+	}
+}

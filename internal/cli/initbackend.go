@@ -104,7 +104,10 @@ func (e *env) initBackend(ctx context.Context, vars []varArg, bo backendOptions)
 				return e.errorf("%v", err)
 			}
 		}
-		return e.checkBackend(ctx, want)
+		if code := e.checkBackend(ctx, want); code >= 0 {
+			return code
+		}
+		return e.finishSetAside(ctx, want)
 	}
 	if bo.reconfigure {
 		if code := e.checkBackend(ctx, want); code >= 0 {
@@ -161,6 +164,46 @@ func (e *env) initBackend(ctx context.Context, vars []varArg, bo backendOptions)
 		return e.errorf("%v", err)
 	}
 	fmt.Fprintf(e.stdout, "\nSuccessfully configured the backend %q! Tether will use it unless the backend configuration changes.\n", want.Type)
+	return -1
+}
+
+// finishSetAside sets aside the local state files that a migration to the
+// backend s left in .tether when it was killed after recording s and
+// before setting them aside, once s is found to hold all they hold:
+// otherwise a later migration back would find them in its way. Files
+// that differ are left alone: they may be the only copy of something.
+func (e *env) finishSetAside(ctx context.Context, s backend.Settings) int {
+	if s.Type == "local" {
+		return -1
+	}
+	local, err := backend.Open(ctx, stateDir, backend.Local)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	defer local.Close()
+	if has, err := local.HasState(ctx); err != nil || !has {
+		if err != nil {
+			return e.errorf("%v", err)
+		}
+		return -1
+	}
+	b, err := backend.Open(ctx, stateDir, s)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	defer b.Close()
+	copied, err := backend.Copied(ctx, local, b)
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	if !copied {
+		return -1 // left behind on purpose (init -reconfigure), or the only copy
+	}
+	aside, err := local.SetAside()
+	if err != nil {
+		return e.errorf("%s holds the same state as %s, but setting it aside failed: %v", local.Describe(), b.Describe(), err)
+	}
+	fmt.Fprintf(e.stdout, "The local state files, a copy of what %s holds left by an interrupted migration, were moved to %s.\n", b.Describe(), aside)
 	return -1
 }
 
