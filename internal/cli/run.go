@@ -336,7 +336,7 @@ func (e *env) apply(ctx context.Context, s *session, v *view, planned *engine.Pl
 	for round := 1; rounds && !diags.HasErrors() && len(planned.Plan.Deferred) > 0; round++ {
 		waiting := planned.Plan.Deferred
 		progress.Done("")
-		v.say(fmt.Sprintf("\nPlanning what was deferred, now that its inputs are known (round %d)...\n", round+1))
+		v.round(round + 1)
 		// Every round is part of the one plan the user approved, so
 		// plantimestamp() is that plan's time in all of them.
 		next, d := v.planShowing(ctx, s, engine.PlanOptions{SkipRefresh: opts.SkipRefresh, Targets: opts.Targets, PlanTime: planned.Plan.Timestamp})

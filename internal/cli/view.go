@@ -64,6 +64,15 @@ func (v *view) say(text string) {
 	}
 }
 
+// round says that a round of deferred planning starts.
+func (v *view) round(n int) {
+	if v.json != nil {
+		v.json.Round(n)
+		return
+	}
+	fmt.Fprintf(v.e.stdout, "\nPlanning what was deferred, now that its inputs are known (round %d)...\n\n", n)
+}
+
 func (v *view) fail(s *session, err error) int {
 	v.diagnostics(s, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Error", Detail: err.Error()}})
 	return 1

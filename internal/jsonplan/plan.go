@@ -55,15 +55,8 @@ func FromPlan(p *plan.Plan, prior Prior, made time.Time) (*Plan, error) {
 		return nil, err
 	}
 	for _, d := range p.Deferred {
-		reason := "resource_config_unknown"
-		if strings.HasSuffix(d.Addr, "[*]") {
-			reason = "instance_count_unknown"
-		}
-		if d.ByProvider {
-			reason = "provider_config_unknown"
-		}
 		out.DeferredChanges = append(out.DeferredChanges, &tfjson.DeferredResourceChange{
-			Reason:         reason,
+			Reason:         d.Reason(),
 			ResourceChange: &tfjson.ResourceChange{Address: d.Addr, Change: &tfjson.Change{Actions: tfjson.Actions{tfjson.ActionCreate}}},
 		})
 	}

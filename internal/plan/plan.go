@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"strings"
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
@@ -149,6 +150,20 @@ type DeferredChange struct {
 	// ByProvider is set when the provider itself deferred the change,
 	// saying why in WaitingOn, rather than Tether for want of a value.
 	ByProvider bool
+}
+
+// Reason is why the change is deferred, in the words of Terraform's JSON
+// plan (deferred_changes): provider_config_unknown when the provider
+// deferred it, instance_count_unknown when its count or for_each waits,
+// resource_config_unknown otherwise.
+func (d DeferredChange) Reason() string {
+	switch {
+	case d.ByProvider:
+		return "provider_config_unknown"
+	case strings.HasSuffix(d.Addr, "[*]"):
+		return "instance_count_unknown"
+	}
+	return "resource_config_unknown"
 }
 
 // Move is one recorded object (or module instance) renamed by a moved

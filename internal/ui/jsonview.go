@@ -158,6 +158,10 @@ func (v *JSONView) Plan(p *plan.Plan) {
 		verb := map[string]string{"create": "create", "update": "update", "replace": "replace", "delete": "delete", "read": "read", "forget": "forget", "import": "import"}[ch["action"].(string)]
 		v.write("info", fmt.Sprintf("%s: Plan to %s", c.Addr, verb), "planned_change", map[string]any{"change": ch})
 	}
+	for _, d := range p.Deferred {
+		v.write("info", fmt.Sprintf("%s: Deferred until %s is known", d.Addr, d.WaitingOn), "log",
+			map[string]any{"deferred": map[string]any{"addr": d.Addr, "reason": d.Reason(), "waiting_on": d.WaitingOn}})
+	}
 	add, change, destroy := p.Summary()
 	op := "plan"
 	if p.Destroy {
@@ -171,6 +175,15 @@ func (v *JSONView) Plan(p *plan.Plan) {
 		}
 		v.write("info", fmt.Sprintf("Outputs: %d", len(outs)), "outputs", map[string]any{"outputs": outs})
 	}
+}
+
+// Round opens a round of up that plans and applies what the plan before
+// deferred: Terraform's format has no such round, so it is a log message
+// with the round's number; its planned_change, change_summary, outputs
+// and apply lines follow as for the first.
+func (v *JSONView) Round(n int) {
+	v.write("info", fmt.Sprintf("Planning what was deferred, now that its inputs are known (round %d)", n), "log",
+		map[string]any{"round": n})
 }
 
 func hookReason(c *plan.ResourceChange) string {
