@@ -264,8 +264,8 @@ func (l *loader) setRaw(v *variableDecl, raw string, at hcl.Range) {
 	if d.HasErrors() {
 		l.diags = append(l.diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
-			Summary:  fmt.Sprintf("Invalid value for variable %q", v.node.Name),
-			Detail:   fmt.Sprintf("The value given by %s is not a valid expression: %s", at.Filename, d.Error()),
+			Summary:  "Invalid value for input variable",
+			Detail:   fmt.Sprintf("The value %s gives for variable %q is not a valid expression: %s.", at.Filename, v.node.Name, strings.TrimSuffix(d.Error(), ".")),
 		})
 		return
 	}
@@ -382,8 +382,8 @@ func (v *variableDecl) convert(val cty.Value, rng hcl.Range) (cty.Value, hcl.Dia
 	if err != nil {
 		return cty.DynamicVal, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
-			Summary:  fmt.Sprintf("Invalid value for variable %q", n.Name),
-			Detail:   fmt.Sprintf("The value does not match the variable's type %s: %s.", typeexpr.TypeString(v.typ), err),
+			Summary:  "Invalid value for input variable",
+			Detail:   fmt.Sprintf("The value for variable %q does not match its type %s: %s.", n.Name, typeexpr.TypeString(v.typ), err),
 			Subject:  rng.Ptr(),
 		}}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
+	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
@@ -70,11 +71,7 @@ func (s *server) load() {
 		convert := func(what string, rs *provider.ResourceSchema) *tfprotov6.Schema {
 			ts, err := SchemaToTF(rs)
 			if err != nil {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Invalid provider schema",
-					Detail:   fmt.Sprintf("The schema of %s cannot be expressed in the plugin protocol: %s.", what, err),
-				})
+				diags = append(diags, diagnostic.Wrap("Invalid provider schema", "expressing the schema of "+what+" in the plugin protocol", err))
 			}
 			return ts
 		}
@@ -97,11 +94,7 @@ func (s *server) load() {
 		for name, f := range sch.Functions {
 			tf, err := FunctionToTF(f)
 			if err != nil {
-				diags = append(diags, &hcl.Diagnostic{
-					Severity: hcl.DiagError,
-					Summary:  "Invalid provider schema",
-					Detail:   fmt.Sprintf("The function %s cannot be expressed in the plugin protocol: %s.", name, err),
-				})
+				diags = append(diags, diagnostic.Wrap("Invalid provider schema", "expressing the function "+name+" in the plugin protocol", err))
 				continue
 			}
 			resp.Functions[name] = tf
@@ -136,21 +129,23 @@ func (s *server) dataSourceType(name string) (cty.Type, []*tfprotov6.Diagnostic)
 	return cty.NilType, errDiag("Unsupported data source type", fmt.Sprintf("This provider has no data source type named %q.", name))
 }
 
+// errDiag is one error diagnostic of internal/diagnostic's vocabulary (a
+// fixed summary, the specifics in detail), as the protocol carries it.
 func errDiag(summary, detail string) []*tfprotov6.Diagnostic {
-	return []*tfprotov6.Diagnostic{{
-		Severity: tfprotov6.DiagnosticSeverityError,
-		Summary:  summary,
-		Detail:   detail,
-	}}
+	return DiagnosticsToTF(hcl.Diagnostics{diagnostic.Error(summary, detail)})
 }
 
+// decodeDiag is the error for a value of a request (what: "prior state",
+// "configuration") that does not decode with the schema.
 func decodeDiag(what string, err error) []*tfprotov6.Diagnostic {
-	return errDiag("Invalid "+what, fmt.Sprintf("The provider cannot decode the %s it received: %s.", what, err))
+	return errDiag("Invalid value in request", diagnostic.Failed("decoding the "+what+" the provider received", err))
 }
 
+// encodeDiag is the error for a value of a response that does not encode
+// with the provider's own schema: a bug in the provider.
 func encodeDiag(what string, err error) []*tfprotov6.Diagnostic {
-	return errDiag("Provider produced an invalid "+what,
-		fmt.Sprintf("The %s does not conform to the provider's own schema: %s. This is a bug in the provider.", what, err))
+	return errDiag("Provider produced an invalid value",
+		diagnostic.Failed("encoding the "+what+" with the provider's own schema", err)+" This is a bug in the provider.")
 }
 
 // decoder decodes several values of one call, remembering the first
