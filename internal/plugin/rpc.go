@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/tetherhq/tether/internal/protocol"
-	"github.com/zclconf/go-cty/cty"
 	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
@@ -72,9 +71,11 @@ func typeFromJSON(b []byte) (tftypes.Type, error) {
 	if ty, ok := decodedTypes.Load(string(b)); ok {
 		return ty.(tftypes.Type), nil
 	}
-	var ty cty.Type
-	if err := ty.UnmarshalJSON(b); err != nil {
-		return nil, fmt.Errorf("invalid type %q: %w", b, err)
+	ty, ok := quickType(b)
+	if !ok {
+		if err := ctyTypeFromJSON(&ty, b); err != nil {
+			return nil, fmt.Errorf("invalid type %q: %w", b, err)
+		}
 	}
 	tfty, err := protocol.TypeToTF(ty)
 	if err != nil {
