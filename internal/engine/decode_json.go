@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/tetherhq/tether/internal/ctytype"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
@@ -54,7 +55,7 @@ func valueFromJSON(doc any, ty cty.Type) (cty.Value, bool) {
 		if !hasType || !hasValue {
 			return cty.NilVal, false
 		}
-		t, ok := ctyTypeFromJSON(m["type"])
+		t, ok := ctytype.FromDecoded(m["type"])
 		if !ok {
 			return cty.NilVal, false
 		}
@@ -158,72 +159,4 @@ func valueFromJSON(doc any, ty cty.Type) (cty.Value, bool) {
 		return cty.TupleVal(vals), true
 	}
 	return cty.NilVal, false
-}
-
-// ctyTypeFromJSON reads cty's JSON type descriptor from its decoded form.
-func ctyTypeFromJSON(doc any) (cty.Type, bool) {
-	switch d := doc.(type) {
-	case string:
-		switch d {
-		case "string":
-			return cty.String, true
-		case "number":
-			return cty.Number, true
-		case "bool":
-			return cty.Bool, true
-		case "dynamic":
-			return cty.DynamicPseudoType, true
-		}
-	case []any:
-		if len(d) < 2 {
-			return cty.NilType, false
-		}
-		kind, _ := d[0].(string)
-		switch kind {
-		case "list", "set", "map":
-			if len(d) != 2 {
-				return cty.NilType, false
-			}
-			et, ok := ctyTypeFromJSON(d[1])
-			if !ok {
-				return cty.NilType, false
-			}
-			switch kind {
-			case "list":
-				return cty.List(et), true
-			case "set":
-				return cty.Set(et), true
-			}
-			return cty.Map(et), true
-		case "object":
-			attrs, ok := d[1].(map[string]any)
-			if !ok || len(d) != 2 { // optional attributes: leave to ctyjson
-				return cty.NilType, false
-			}
-			atys := make(map[string]cty.Type, len(attrs))
-			for name, a := range attrs {
-				t, ok := ctyTypeFromJSON(a)
-				if !ok {
-					return cty.NilType, false
-				}
-				atys[name] = t
-			}
-			return cty.Object(atys), true
-		case "tuple":
-			elems, ok := d[1].([]any)
-			if !ok || len(d) != 2 {
-				return cty.NilType, false
-			}
-			etys := make([]cty.Type, len(elems))
-			for i, e := range elems {
-				t, ok := ctyTypeFromJSON(e)
-				if !ok {
-					return cty.NilType, false
-				}
-				etys[i] = t
-			}
-			return cty.Tuple(etys), true
-		}
-	}
-	return cty.NilType, false
 }

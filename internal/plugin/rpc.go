@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/tetherhq/tether/internal/ctytype"
 	"github.com/tetherhq/tether/internal/protocol"
 	"google.golang.org/protobuf/types/known/timestamppb"
 )
@@ -71,7 +72,7 @@ func typeFromJSON(b []byte) (tftypes.Type, error) {
 	if ty, ok := decodedTypes.Load(string(b)); ok {
 		return ty.(tftypes.Type), nil
 	}
-	ty, ok := quickType(b)
+	ty, ok := ctytype.FromJSON(b)
 	if !ok {
 		if err := ctyTypeFromJSON(&ty, b); err != nil {
 			return nil, fmt.Errorf("invalid type %q: %w", b, err)
