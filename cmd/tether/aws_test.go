@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +16,7 @@ import (
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/tetherhq/tether/internal/awsfake"
 	"github.com/tetherhq/tether/internal/providertest"
 )
 
@@ -209,3 +212,89 @@ func awsMirrorCmd(ts *testscript.TestScript, neg bool, args []string) {
 // awsCondition is the [aws] condition: this machine has hashicorp/aws
 // 5.100.0 in a filesystem mirror.
 func awsCondition() bool { return providertest.AWSMirror() != "" }
+
+// TestAWSUp deploys a copy of examples/echo with `tether up --platform
+// aws` through the real hashicorp/aws provider to internal/awsfake, a
+// fake AWS control plane on 127.0.0.1 (AWS_ENDPOINT_URL; a proxy that
+// answers nothing catches any other address), whose API endpoint runs
+// the deployed zip's bootstrap under the Lambda runtime interface
+// emulator: the deployed program answers. tether test --platform aws
+// deploys, tests from this machine against the endpoint and destroys;
+// the second plan is clean; destroy, with the platform state recorded,
+// leaves the fake empty.
+func TestAWSUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a Go program for Lambda and the runtime interface emulator: skipped with -short")
+	}
+	tools := synthTools(t)
+	mirror := providertest.AWSMirror()
+	if mirror == "" {
+		t.Skip("the aws platform deploys through the real hashicorp/aws provider, and no filesystem mirror (/opt/tf-plugins) holds it")
+	}
+	fake, err := awsfake.Start(awsfake.Options{Emulator: providertest.LambdaEmulator(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fake.Close()
+	rc := filepath.Join(t.TempDir(), "terraformrc")
+	if err := os.WriteFile(rc, []byte(fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := append(append(exampleEnv(tools, false), "TF_CLI_CONFIG_FILE="+rc, "TETHER_AWS_OFFLINE=true",
+		"HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "NO_PROXY=127.0.0.1"), fake.Env()...)
+	tt := side{name: "tether", bin: tools.tether, dir: exampleCopy(t, "echo"), env: env, timeout: 15 * time.Minute}
+
+	if r := tt.run("up", "--platform", "aws", "--yes"); r.code != 0 || r.err != nil || !strings.Contains(r.stdout, "Apply complete! Resources: 11 added") {
+		t.Fatalf("tether up --platform aws: %v\n%s", r.err, r)
+	}
+	r := tt.run("output", "--raw", "url")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "http://127.0.0.1:") {
+		t.Fatalf("output url: %s", r)
+	}
+	resp, err := http.Get(strings.TrimSpace(r.stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(body) != "Hello" {
+		t.Errorf("GET %s answered %d %q, want 200 Hello", r.stdout, resp.StatusCode, body)
+	}
+	if r := tt.run("plan", "--detailed-exitcode"); r.code != 0 || !strings.Contains(r.stdout, "No changes.") {
+		t.Errorf("second plan (the platform from state): %s", r)
+	}
+	before := fake.Objects()
+	if r := tt.run("test", "--platform", "aws"); r.code != 0 || r.err != nil {
+		t.Errorf("tether test --platform aws: %v\n%s", r.err, r)
+	}
+	if after := fake.Objects(); !slices.Equal(before, after) {
+		t.Errorf("tether test left the fake with\n%s\nwant\n%s", strings.Join(after, "\n"), strings.Join(before, "\n"))
+	}
+	if r := tt.run("destroy", "--yes"); r.code != 0 || r.err != nil || !strings.Contains(r.stdout, "Resources: 11 destroyed") {
+		t.Errorf("tether destroy: %v\n%s", r.err, r)
+	}
+	if left := fake.Objects(); len(left) > 0 {
+		t.Errorf("destroy left in the fake:\n%s", strings.Join(left, "\n"))
+	}
+
+	// A tester that fails against the deployed endpoint fails the run,
+	// which still destroys what it deployed.
+	main := filepath.Join(tt.dir, "main.go")
+	src, err := os.ReadFile(main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failing := strings.Replace(string(src), `if string(body) != "Hello" {`, `if string(body) != "Goodbye" {`, 1)
+	if failing == string(src) {
+		t.Fatal("examples/echo's test no longer compares the body with Hello")
+	}
+	if err := os.WriteFile(main, []byte(failing), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := tt.run("test", "--platform", "aws"); r.code == 0 || !strings.Contains(r.stdout+r.stderr, `got "Hello", want "Hello"`) {
+		t.Errorf("a failing tester on aws: want a failure showing its output\n%s", r)
+	}
+	if left := fake.Objects(); len(left) > 0 {
+		t.Errorf("the failed test left in the fake:\n%s", strings.Join(left, "\n"))
+	}
+}

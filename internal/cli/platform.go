@@ -57,12 +57,14 @@ func (e *env) onPlatform(ctx context.Context, c *common, in LoadInput, cfg *conf
 	if name != "aws" {
 		return fail("Unknown platform", "The platform %q is not one of local and aws.", name)
 	}
-	if stateDirOf(ctx) == testStateDir {
-		return fail("tether test does not run on aws yet", "tether test deploys a stack of its own and runs its tests from this machine; on the aws platform it would deploy to AWS, which it does not do yet. Run it with --platform local, or deploy with tether up --platform aws and test the endpoint.")
-	}
 	settings, err := aws.SettingsFrom(p, in.Environ, ".")
 	if err != nil {
 		return fail("Invalid aws platform settings", "%s.", strings.ToUpper(err.Error()[:1])+err.Error()[1:])
+	}
+	if stateDirOf(ctx) == testStateDir {
+		// tether test deploys a stack of its own beside the one up
+		// deployed: its objects need names of their own.
+		settings.Prefix += "-test"
 	}
 	schema, err := in.Schema(aws.Requirement)
 	if err != nil {
