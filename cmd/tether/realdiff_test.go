@@ -48,6 +48,21 @@ func TestRealProvidersDifferential(t *testing.T) {
 		t.Errorf("the lock files differ (apart from terraform's entry for the built-in provider's plugin)\nterraform:\n%s\ntether:\n%s", tfOnly, ttLock)
 	}
 
+	// A saved plan's configuration section, with the version constraints
+	// of real providers in it.
+	tfRes, ttRes = both(tf, tt, func(s side) cmdResult {
+		plan := []string{"plan", "-out", "p.tfplan"}
+		if s.name == "terraform" {
+			plan = []string{"plan", "-input=false", "-no-color", "-out", "p.tfplan"}
+		}
+		if r := s.run(plan...); r.code != 0 || r.err != nil {
+			return r
+		}
+		return s.run("show", "-json", "p.tfplan")
+	})
+	mustSucceed(t, "plan -out, show -json", tfRes, ttRes)
+	compareJSON(t, "configuration", configurationOf(t, tfRes.stdout), configurationOf(t, ttRes.stdout))
+
 	tfRes, ttRes = applyBoth(tf, tt)
 	checkApplied(t, "apply", tf, tt, tfRes, ttRes)
 

@@ -60,6 +60,17 @@ func parseConstraints(provider tfaddr.Provider, raw []string) (constraintSet, er
 	return set, nil
 }
 
+// ConstraintsString is the version constraints put on a provider, given
+// as written, in the normalized form Terraform writes to the lock file
+// and to a JSON plan's provider_config: ">= 1.4" is ">= 1.4.0".
+func ConstraintsString(provider tfaddr.Provider, raw []string) (string, error) {
+	set, err := parseConstraints(provider, raw)
+	if err != nil {
+		return "", err
+	}
+	return set.String(), nil
+}
+
 // allows reports whether v meets every term. A prerelease meets the set
 // only when a term names it exactly ("= 1.0.0-beta1" or "1.0.0-beta1"), so
 // that ">= 1.0" never selects a beta, as in Terraform.

@@ -7,11 +7,13 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	tfaddr "github.com/hashicorp/terraform-registry-address"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/install"
 	"github.com/tetherhq/tether/internal/provider"
 )
 
@@ -170,15 +172,20 @@ func (b *configBuilder) providerConfigs(m map[string]ProviderConfig) error {
 		}
 		local, alias, _ := strings.Cut(n.Name, ".")
 		pc := ProviderConfig{Name: local, FullName: n.Source, Alias: alias, ModuleAddress: module}
+		var err error
 		if n.Syntax != nil {
-			pc.VersionConstraint = n.Syntax.Version
+			if pc.VersionConstraint, err = constraints(n.Source, []string{n.Syntax.Version}); err != nil {
+				return fmt.Errorf("%s: %w", n.Addr, err)
+			}
 			ps, err := b.schema(n.Source)
 			if err != nil {
 				return fmt.Errorf("%s: %w", n.Addr, err)
 			}
 			pc.Expressions = expressions(n.Syntax.Body, orEmptyBlock(ps.Provider))
 		} else if r, ok := b.cfg.Required[local]; ok {
-			pc.VersionConstraint = strings.Join(r.Constraints, ", ")
+			if pc.VersionConstraint, err = constraints(n.Source, r.Constraints); err != nil {
+				return fmt.Errorf("%s: %w", n.Addr, err)
+			}
 		}
 		m[providerKey(n.Name, module)] = pc
 	}
@@ -186,9 +193,22 @@ func (b *configBuilder) providerConfigs(m map[string]ProviderConfig) error {
 		if _, ok := m[local]; ok {
 			continue
 		}
-		m[local] = ProviderConfig{Name: local, FullName: r.Source.String(), VersionConstraint: strings.Join(r.Constraints, ", ")}
+		vc, err := constraints(r.Source.String(), r.Constraints)
+		if err != nil {
+			return fmt.Errorf("provider %s: %w", local, err)
+		}
+		m[local] = ProviderConfig{Name: local, FullName: r.Source.String(), VersionConstraint: vc}
 	}
 	return nil
+}
+
+// constraints is version constraints as Terraform writes them.
+func constraints(source string, raw []string) (string, error) {
+	p, err := tfaddr.ParseProviderSource(source)
+	if err != nil {
+		return "", err
+	}
+	return install.ConstraintsString(p, raw)
 }
 
 func orEmptyBlock(b *provider.Block) *provider.Block {
