@@ -154,6 +154,13 @@ func (p *Progress) Done(summary string) {
 
 // redraw replaces the live view with the current one, writing finished
 // lines first so that they stay above it. It must be called with mu held.
+//
+// It overwrites the old view line by line, erasing each line's rest, and
+// erases the old view's leftover lines one by one, never with "erase to
+// the end of the screen": at the screen's top left corner, which the view
+// reaches when it fills the screen, some terminals (tmux, with its
+// default scroll-on-clear) take that for clearing the screen and push the
+// whole frame into the scrollback first.
 func (p *Progress) redraw(final bool) {
 	width, height := p.size()
 	live := p.liveView(width, height)
@@ -162,17 +169,38 @@ func (p *Progress) redraw(final bool) {
 	}
 	var b strings.Builder
 	if p.drawn > 0 {
-		// Back to the first line of the live view, then clear to the end
-		// of the screen.
+		// Back to the first line of the live view.
 		b.WriteString("\r\x1b[")
 		b.WriteString(strconv.Itoa(p.drawn))
-		b.WriteString("A\x1b[J")
+		b.WriteString("A")
+	}
+	written := 0
+	line := func(l string) {
+		b.WriteString(l)
+		b.WriteString("\x1b[K\n")
+		written++
 	}
 	for _, l := range p.finished {
-		b.WriteString(l)
-		b.WriteByte('\n')
+		line(l)
 	}
-	b.WriteString(live)
+	for l := range strings.Lines(live) {
+		line(strings.TrimSuffix(l, "\n"))
+	}
+	if left := p.drawn - written; left > 0 {
+		// Erase the old view's lines below, moving down without
+		// scrolling, then come back.
+		for i := range left {
+			if i > 0 {
+				b.WriteString("\x1b[B")
+			}
+			b.WriteString("\x1b[2K")
+		}
+		if left > 1 {
+			b.WriteString("\x1b[")
+			b.WriteString(strconv.Itoa(left - 1))
+			b.WriteString("A")
+		}
+	}
 	io.WriteString(p.w, b.String())
 	p.finished = p.finished[:0]
 	p.last = live
@@ -186,7 +214,7 @@ func (p *Progress) liveView(width, height int) string {
 	if len(p.inflight) == 0 {
 		return ""
 	}
-	rows := max(height-1, 2)
+	rows := max(height-1, 1) // and the cursor's line below
 	shown := p.inflight
 	more := 0
 	if len(shown) > rows {

@@ -109,16 +109,21 @@ func TestProgressLive(t *testing.T) {
 	redraw()
 	p.Done(ApplySummary(1, 0, 1))
 
+	// Each redraw goes back up and overwrites the old view line by line,
+	// erasing each line's rest ("\x1b[K") and the old view's lines left
+	// over ("\x1b[2K"): never "erase to the end of the screen", which
+	// tmux takes for clearing the screen when the view fills it.
 	checkText(t, b.String(), ""+
-		"tether_file.a: Creating...\n"+
-		"tether_file.b: Destroying... [id=f-2]\n"+
-		"\r\x1b[2A\x1b[J"+
-		"tether_file.a: Creating... [3s elapsed]\n"+
-		"tether_file.b: Destroying... [id=f-2] [3s elapsed]\n"+
-		"\r\x1b[2A\x1b[J"+
-		"tether_file.a: Creation complete after 3s [id=f-1]\n"+
-		"tether_file.b: Destroying... [id=f-2] [3s elapsed]\n"+
-		"\r\x1b[1A\x1b[J"+
+		"tether_file.a: Creating...\x1b[K\n"+
+		"tether_file.b: Destroying... [id=f-2]\x1b[K\n"+
+		"\r\x1b[2A"+
+		"tether_file.a: Creating... [3s elapsed]\x1b[K\n"+
+		"tether_file.b: Destroying... [id=f-2] [3s elapsed]\x1b[K\n"+
+		"\r\x1b[2A"+
+		"tether_file.a: Creation complete after 3s [id=f-1]\x1b[K\n"+
+		"tether_file.b: Destroying... [id=f-2] [3s elapsed]\x1b[K\n"+
+		"\r\x1b[1A"+
+		"\x1b[2K"+
 		"\nApply complete! Resources: 1 added, 0 changed, 1 destroyed.\n")
 }
 
@@ -156,7 +161,7 @@ func TestProgressLiveTicksAndStops(t *testing.T) {
 	}
 	p.Event(plan.Event{Addr: "tether_file.a", Action: plan.Create, Phase: plan.Succeeded})
 	p.Done("done")
-	if !strings.HasSuffix(b.String(), "tether_file.a: Creation complete after 0s\n\ndone\n") {
+	if !strings.HasSuffix(b.String(), "tether_file.a: Creation complete after 0s\x1b[K\n\ndone\n") {
 		t.Errorf("output ends %q", b.String())
 	}
 	for runtime.NumGoroutine() > before {
