@@ -72,8 +72,9 @@ type builder struct {
 	deps  map[string]bool
 	diags hcl.Diagnostics
 	// noLazy, when set, refuses lazy values: they are listed in lazyArgs
-	// for the caller to explain.
-	noLazy bool
+	// for the caller to explain. refsOK then still takes references
+	// passed on whole, which a direct-form read resolves.
+	noLazy, refsOK bool
 	// lazyArgs lists the lazy values met, by argument path, for the
 	// direct form's message.
 	lazyArgs []string
@@ -113,6 +114,9 @@ func (b *builder) use(l *lazy, path string) bool {
 	if l.ref != nil {
 		b.refsAt = append(b.refsAt, fmt.Sprintf("the reference %s at %s", l.ref.Description(), displayPath(path)))
 		b.refsMet = append(b.refsMet, l.ref)
+		if b.refsOK && len(l.deps) == 0 {
+			return true
+		}
 	}
 	if b.noLazy {
 		b.lazyArgs = append(b.lazyArgs, fmt.Sprintf("%s (%s)", displayPath(path), l.desc))

@@ -585,25 +585,37 @@ func Invoke(scope Scope, t *Type, args any, res any, opts ...InvokeOption) error
 	if diag != nil {
 		return errorAt(pos, diag.Summary, diag.Detail)
 	}
-	b := &builder{where: t.Func, pos: pos, want: st, noLazy: true, set: setNames(o.sets)}
+	// References passed on whole are resolved for the read, as in the
+	// output form; the program gets their descriptions where the provider
+	// echoes their values.
+	b := &builder{where: t.Func, pos: pos, want: st, noLazy: true, refsOK: true, set: setNames(o.sets)}
 	tm := b.value(reflect.ValueOf(args), "", 0)
 	tm = st.applySets(b, tm, o.sets, schema.Block)
-	if len(b.refsAt) > 0 {
-		return errorAt(pos, fmt.Sprintf("%s was given a reference", t.Func),
-			fmt.Sprintf("%s reads %s while the program runs, and %s has no value in the program: references are resolved only for resources, right before their provider calls. Give the data source a plain value.", t.Func, t.Name, strings.Join(b.refsAt, " and ")))
-	}
 	if len(b.lazyArgs) > 0 {
 		return errorAt(pos, fmt.Sprintf("%s was given lazy arguments", t.Func),
 			fmt.Sprintf("%s is the direct form: it reads %s while the program runs, when %s is not known yet. Use the output form, %s(scope, id, args), which waits for its arguments.", t.Func, t.Name, strings.Join(b.lazyArgs, " and "), outputForm))
 	}
-	if len(b.diags) > 0 || tm.kind != tKnown {
+	if len(b.diags) > 0 || !onlyReferences(tm) {
 		d := &hcl.Diagnostic{Summary: "Invalid arguments for " + t.Func}
 		if len(b.diags) > 0 {
 			d = b.diags[0]
 		}
 		return errorAt(pos, d.Summary, d.Detail)
 	}
-	cfg, err := conform(tm.val, schema.Block, nil)
+	v, diags := tm.eval(nil)
+	if diags.HasErrors() {
+		return errorAt(pos, diags[0].Summary, diags[0].Detail)
+	}
+	pv, err := refs.Placeholders(v)
+	if err != nil {
+		return errorAt(pos, "Invalid use of a reference", fmt.Sprintf("%s was given a value computed from a reference. %s.", t.Func, capitalize(err.Error())))
+	}
+	for _, f := range refs.Find(pv) {
+		if f.Ref.Type != cty.String {
+			return errorAt(pos, "Reference to a "+f.Ref.Type.FriendlyName()+" in a data source argument", fmt.Sprintf("%s was given the reference %s at %s, which resolves to a %s. Data source arguments take references to strings.", t.Func, f.Ref.Description(), pathString(f.Path), f.Ref.Type.FriendlyName()))
+		}
+	}
+	cfg, err := conform(pv, schema.Block, nil)
 	if err != nil {
 		return errorAt(pos, "Invalid arguments for "+t.Func, pathError(err))
 	}
@@ -619,10 +631,13 @@ func Invoke(scope Scope, t *Type, args any, res any, opts ...InvokeOption) error
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	resp := prov.ReadDataSource(ctx, provider.ReadDataRequest{TypeName: t.Name, Config: ucfg})
-	if resp.Diagnostics.HasErrors() {
-		d := resp.Diagnostics[0]
-		return errorAt(pos, fmt.Sprintf("%s: %s", t.Func, d.Summary), d.Detail)
+	resp, d := engine.ReadData(ctx, prov, t.Name, t.Name, cfg)
+	if d = append(d, resp.Diagnostics...); d.HasErrors() {
+		for _, e := range d {
+			if e.Severity == hcl.DiagError {
+				return errorAt(pos, fmt.Sprintf("%s: %s", t.Func, e.Summary), e.Detail)
+			}
+		}
 	}
 	if err := fromCty(resp.State, reflect.ValueOf(res).Elem()); err != nil {
 		return errorAt(pos, "Unexpected result from "+t.Func, err.Error())

@@ -643,6 +643,15 @@ func (e *Engine) planDataRead(ctx context.Context, p *Planned, n *node, ni *node
 	return append(diags, attribute(in.addr, n.cfg, p.conditions(n, ni.mi, inst, n.cfg.Postconditions, in.value, "Resource postcondition failed"))...)
 }
 
+// ReadData reads a data source outside a plan, for a Go program's
+// direct-form reads: as during a plan, the references in cfg (as
+// placeholders, see refs.Placeholders) are resolved for that call alone,
+// and the state returned and the diagnostics show their descriptions
+// where they echo their values. address names the read in diagnostics.
+func ReadData(ctx context.Context, p provider.Provider, address, typeName string, cfg cty.Value) (provider.ReadDataResponse, hcl.Diagnostics) {
+	return (&Engine{}).readData(ctx, p, address, &config.Node{Type: typeName}, cfg)
+}
+
 // readData reads a data source with its configuration's references
 // resolved for that call alone, as a resource's are: the state it returns
 // shows their descriptions where it echoes their values, and so does what
