@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tetherhq/tether/internal/durable"
 	"golang.org/x/mod/sumdb/dirhash"
 )
 
@@ -121,7 +122,7 @@ func (c *hashCache) save() {
 		return
 	}
 	if os.MkdirAll(filepath.Dir(c.path), 0o755) == nil {
-		_ = writeFileAtomic(c.path, data, 0o644)
+		_ = durable.WriteFile(c.path, data, 0o644)
 	}
 	c.dirty = false
 }

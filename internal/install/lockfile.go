@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
+	"github.com/tetherhq/tether/internal/durable"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -246,38 +247,15 @@ func (l Locks) Bytes() []byte {
 }
 
 // WriteLocks writes l to the dependency lock file of dir, replacing it
-// atomically (a temporary file renamed over it), so a reader never sees
-// half a file. An unchanged file is not rewritten.
+// atomically and durably (package durable), so a reader never sees half
+// a file. An unchanged file is not rewritten.
 func WriteLocks(dir string, l Locks) error {
 	path := filepath.Join(dir, LockFileName)
 	data := l.Bytes()
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
-	return writeFileAtomic(path, data, 0o644)
-}
-
-func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp.Name(), perm)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("cannot write %s: %w", path, werr)
-	}
-	return nil
+	return durable.WriteFile(path, data, 0o644)
 }
 
 // providerLess orders providers as Terraform does: by hostname, namespace,

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/tetherhq/tether/internal/durable"
 )
 
 // schemaCache keeps providers' schemas across runs, in a directory:
@@ -177,7 +178,9 @@ func binaryHash(dir, path string) string {
 	// be of neither version.
 	if after, err := f.Stat(); err == nil && statKey(after) == statKey(info) {
 		if b, err := json.Marshal(binaryRecord{Path: abs, Stat: statKey(info), SHA256: sum}); err == nil {
-			writeFileAtomic(recordFile, b)
+			if os.MkdirAll(filepath.Dir(recordFile), 0o755) == nil {
+				durable.WriteFile(recordFile, b, 0o644)
+			}
 		}
 	}
 	return sum
@@ -189,27 +192,6 @@ func binaryHash(dir, path string) string {
 // (cp -p, tar) keeps.
 func statKey(info os.FileInfo) string {
 	return fmt.Sprintf("%d %d%s", info.Size(), info.ModTime().UnixNano(), statKeyExtra(info))
-}
-
-// writeFileAtomic writes a file whole or not at all, so that concurrent
-// runs read either the old file or the new one.
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // readSchema reads the provider's schema: from the cache when the copy
@@ -298,5 +280,8 @@ func writeCachedSchema(file string, optional bool, wire []byte) error {
 	if optional {
 		header = cachedOptional
 	}
-	return writeFileAtomic(file, append([]byte(header), wire...))
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	return durable.WriteFile(file, append([]byte(header), wire...), 0o644)
 }

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tetherhq/tether/internal/durable"
 	"github.com/tetherhq/tether/runtime/kv"
 )
 
@@ -80,7 +81,7 @@ func (s *kvServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "tether kv: cannot read the value: "+err.Error(), http.StatusBadRequest)
 			return
 		}
-		if err := writeFileAtomic(path, b, 0o600); err != nil {
+		if err := durable.WriteFile(path, b, 0o600); err != nil {
 			s.fail(w, "write", key, err)
 			return
 		}

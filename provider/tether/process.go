@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/tetherhq/tether/internal/durable"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -533,28 +534,7 @@ func writeJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, append(b, '\n'), 0o600)
-}
-
-// writeFileAtomic replaces a file so that a reader sees the old content or
-// the new one, never a mix: readers poll these files while they change.
-func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr, os.Chmod(name, perm)); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return err
-	}
-	return nil
+	return durable.WriteFile(path, append(b, '\n'), 0o600)
 }
 
 func readJSON(path string, v any) error {

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tetherhq/tether/internal/durable"
 	"github.com/tetherhq/tether/internal/provider"
 )
 
@@ -220,7 +221,7 @@ func (r serviceResource) prepare(dir string) error {
 	if _, err := rand.Read(b[:]); err != nil {
 		return err
 	}
-	return writeFileAtomic(tokenPath, []byte(hex.EncodeToString(b[:])+"\n"), 0o600)
+	return durable.WriteFile(tokenPath, []byte(hex.EncodeToString(b[:])+"\n"), 0o600)
 }
 
 func urlPort(s string) (int, error) {
