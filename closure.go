@@ -346,7 +346,7 @@ func (st *Stack) addClosure(cl *closure) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.returned {
-		st.report(diagAt(cl.pos, cl.api+" called after the program's function returned", "%s was called after the function given to tether.Main returned; declare closures while it runs.", cl.api))
+		st.report(diagAt(cl.pos, "Closure declared after the program's function returned", "%s was called after the function given to tether.Main returned; declare closures while it runs.", cl.api))
 		return
 	}
 	set := closuresOf(st)
@@ -358,7 +358,7 @@ func (st *Stack) addClosure(cl *closure) {
 			set.tests[cl.owner] = tests
 		}
 		if prev, ok := tests[cl.testName]; ok {
-			st.report(diagAt(cl.pos, fmt.Sprintf("Duplicate test %q", cl.testName), "%s at %s adds the test %q to %s, which %s already added at %s.", cl.api, posString(cl.pos), cl.testName, cl.owner.addr, prev.api, posString(prev.pos)))
+			st.report(diagAt(cl.pos, "Duplicate test", "%s at %s adds the test %q to %s, which %s already added at %s.", cl.api, posString(cl.pos), cl.testName, cl.owner.addr, prev.api, posString(prev.pos)))
 			return
 		}
 		tests[cl.testName] = cl

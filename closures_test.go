@@ -44,7 +44,8 @@ func TestClosureDeclarationMistakes(t *testing.T) {
 		"Error: closures_test.go:" + strconv.Itoa(closureLine(t, "nil-handler")) + ":3: Nil handler",
 		"builtin.Router.Get was given a nil handler for GET /b.",
 		"Error: closures_test.go:" + strconv.Itoa(closureLine(t, "duplicate-route")) + ":3: Duplicate id \"main_get_a\"",
-		"Error: closures_test.go:" + strconv.Itoa(closureLine(t, "duplicate-test")) + ":3: Duplicate test \"t\"",
+		"Error: closures_test.go:" + strconv.Itoa(closureLine(t, "duplicate-test")) + ":3: Duplicate test",
+		"adds the test \"t\" to",
 		"Invalid test timeout",
 	} {
 		if !strings.Contains(stderr, want) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/deduce"
+	"github.com/tetherhq/tether/internal/diagnostic"
 )
 
 // programType is the copy of the program its closures' functions and
@@ -105,7 +106,11 @@ func (st *Stack) deployClosures() {
 		return
 	}
 	if err := writeArch(st, set.list); err != nil {
-		st.diags = append(st.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Cannot write .tether/arch.json", Detail: err.Error()})
+		st.diags = append(st.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagWarning,
+			Summary:  "Cannot write the architecture file",
+			Detail:   diagnostic.Failed("writing .tether/arch.json", err),
+		})
 	}
 }
 
@@ -273,7 +278,7 @@ func (st *Stack) resolve(cl *closure, res deduce.FuncResult, decls map[declKey][
 	subject := fmt.Sprintf("%s (the function at %s)", capitalize(cl.what), funcSource(cl))
 	if !res.Analyzed && strings.HasPrefix(cl.fn.Name, "reflect.") && !st.in.Destroying {
 		if len(cl.opts.uses) == 0 {
-			st.report(diagAt(cl.pos, "Cannot tell what "+cl.what+" reads",
+			st.report(diagAt(cl.pos, "Cannot tell what a closure reads",
 				"%s is a function made by reflection (reflect.MakeFunc), whose code the deducer cannot read. %s", capitalize(cl.what), hint))
 		}
 		return
@@ -290,7 +295,7 @@ func (st *Stack) resolve(cl *closure, res deduce.FuncResult, decls map[declKey][
 		if p.Property != "" {
 			detail = fmt.Sprintf("%s reads the %s of a resource with %s at %s, and the deducer cannot tell which resource: %s%s.", subject, p.Property, exprOr(p.Expr, "a getter"), where(p.At), p.Reason, from)
 		}
-		st.report(diagAt(cl.pos, "Cannot tell what "+cl.what+" reads", "%s %s", detail, hint))
+		st.report(diagAt(cl.pos, "Cannot tell what a closure reads", "%s %s", detail, hint))
 	}
 	for _, r := range res.Reads {
 		var found []*construct
@@ -325,7 +330,7 @@ func (st *Stack) resolve(cl *closure, res deduce.FuncResult, decls map[declKey][
 				for _, c := range cands {
 					addrs = append(addrs, c.addr)
 				}
-				st.report(diagAt(cl.pos, "Cannot tell what "+cl.what+" reads",
+				st.report(diagAt(cl.pos, "Cannot tell what a closure reads",
 					"%s reads %s at %s, the %s of a resource declared at %s, where %s were declared: the deducer cannot tell which one it reads. %s",
 					subject, exprOr(r.Expr, r.Property), where(r.At), r.Property, where(o.At), strings.Join(addrs, ", "), hint))
 				continue
@@ -340,6 +345,7 @@ func (st *Stack) resolve(cl *closure, res deduce.FuncResult, decls map[declKey][
 		}
 	}
 	sort.SliceStable(cl.uses, func(i, j int) bool { return cl.uses[i].env < cl.uses[j].env })
+	st.checkOpaque(cl, res)
 }
 
 func exprOr(expr, alt string) string {
@@ -463,7 +469,7 @@ func (st *Stack) checkEnvNames(list []*closure) {
 						continue
 					}
 					reported[env] = true
-					st.report(diagAt(ch.pos, "Captured properties collide: "+env,
+					st.report(diagAt(ch.pos, "Captured properties collide",
 						"The %s of %s (%s) and the %s of %s (%s) would both reach closures as the environment variable %s, named upper(type_id_property) with every other character replaced by \"_\". Rename one of the resources.",
 						u.name, u.c.addr, posString(u.c.pos), name, ch.addr, posString(ch.pos), env))
 				}
@@ -490,7 +496,7 @@ func envValue(st *Stack, c *construct, name string) Output[string] {
 		}
 		s, err := encodeEnv(uv)
 		if err != nil {
-			return cty.UnknownVal(cty.String), hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot pass " + addr + "." + name, Detail: err.Error()}}
+			return cty.UnknownVal(cty.String), hcl.Diagnostics{diagnostic.Wrap("Cannot pass a captured property", "writing the "+name+" of "+addr+" as an environment variable", err)}
 		}
 		return cty.StringVal(s).WithMarks(m), nil
 	}
@@ -570,7 +576,7 @@ func (st *Stack) configureTests(tc *construct, tests []*closure, path Output[str
 		}
 		added, err := conformBlocks(tv, nb, cty.GetAttrPath("test"))
 		if err != nil {
-			return cty.UnknownVal(uv.Type()), append(diags, diagAt(tests[0].pos, "Invalid test of "+tc.addr, "%s", pathError(err)))
+			return cty.UnknownVal(uv.Type()), append(diags, diagAt(tests[0].pos, "Invalid test", "A test of %s is not valid: %s", tc.addr, pathError(err)))
 		}
 		own := uv.GetAttr("test")
 		ownU, ownM := own.Unmark()
@@ -586,7 +592,7 @@ func (st *Stack) configureTests(tc *construct, tests []*closure, path Output[str
 		for k, e := range added.AsValueMap() {
 			if _, dup := merged[k]; dup {
 				cl := byName[k]
-				return cty.UnknownVal(uv.Type()), append(diags, diagAt(cl.pos, fmt.Sprintf("Duplicate test %q", k),
+				return cty.UnknownVal(uv.Type()), append(diags, diagAt(cl.pos, "Duplicate test",
 					"%s adds the test %q to %s, whose arguments already have a test block of that name.", cl.api, k, tc.addr))
 			}
 			merged[k] = e
@@ -698,8 +704,8 @@ func (st *Stack) checkCycles(list []*closure) {
 		}
 		members = append(members, fmt.Sprintf("%s (%s)", a, posString(nodes[a].DeclRange)))
 	}
-	// As the engine's cycles, one line that names every member in order.
-	st.report(diagAt(nodes[cycle[0]].DeclRange, "cycle: "+strings.Join(members, " -> "),
-		"Each of these needs the next, and the last the first, through captured properties that closures read:\n\n%s\n\nA closure's function gets the captured properties it reads when it starts, so it starts after the resources they belong to, and none of these can start first. A function cannot read its own url, for instance: pass what it needs another way (the request's Host, say).",
-		strings.Join(reasons, "\n")))
+	// One line names every member in order, as the engine's cycles do.
+	st.report(diagAt(nodes[cycle[0]].DeclRange, "Dependency cycle through closures",
+		"Each of these needs the next, and the last the first, through captured properties that closures read:\n\n  %s\n\n%s\n\nA closure's function gets the captured properties it reads when it starts, so it starts after the resources they belong to, and none of these can start first. A function cannot read its own url, for instance: pass what it needs another way (the request's Host, say).",
+		strings.Join(members, " -> "), strings.Join(reasons, "\n")))
 }

@@ -330,7 +330,7 @@ func moduleOutput(l *lazy, c *construct, name string, pos hcl.Range) {
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		l.err = diagAt(pos, fmt.Sprintf("%s has no output %q", c.addr, name), "The module called at %s declares the outputs %s.", posString(c.pos), strings.Join(names, ", "))
+		l.err = diagAt(pos, "Unsupported attribute", "%s has no output %q. The module called at %s declares the outputs %s.", c.addr, name, posString(c.pos), strings.Join(names, ", "))
 	}
 	ty := l.ty
 	l.eval = func(sc config.Scope) (cty.Value, hcl.Diagnostics) {

@@ -251,7 +251,7 @@ func applyN(pos hcl.Range, what string, ins []*lazy, out reflect.Type, f func([]
 		b := &builder{where: "the function given to " + what, pos: pos, noLazy: true}
 		t := b.value(reflect.ValueOf(res), "", 0)
 		if len(b.lazyArgs) > 0 {
-			return cty.DynamicVal, append(diags, diagAt(pos, "Lazy value returned to "+what,
+			return cty.DynamicVal, append(diags, diagAt(pos, "Lazy value returned by a function",
 				"The function given to %s at %s returned %s, which is lazy. Return plain values; to combine several Outputs, pass them all in (Apply2, Apply3, All).", what, posString(pos), strings.Join(b.lazyArgs, " and ")))
 		}
 		if len(b.diags) > 0 {
@@ -262,7 +262,7 @@ func applyN(pos hcl.Range, what string, ins []*lazy, out reflect.Type, f func([]
 		diags = append(diags, d...)
 		cv, err := convert.Convert(v, ty)
 		if err != nil {
-			return cty.DynamicVal, append(diags, diagAt(pos, "Invalid result from "+what, "%v", err))
+			return cty.DynamicVal, append(diags, diagAt(pos, "Invalid result of a function", "The function given to %s at %s returned a value that does not fit its result type: %v.", what, posString(pos), err))
 		}
 		return cv, diags
 	}
@@ -313,7 +313,7 @@ func referenceToFunc(pos hcl.Range, what, desc string, r *refs.Ref) *hcl.Diagnos
 	if r != nil {
 		held = "the reference " + r.Description()
 	}
-	return diagAt(pos, "Reference passed to "+what,
+	return diagAt(pos, "Reference passed to a function",
 		"%s at %s was given %s, which holds %s. The function given to %s takes plain values, and a reference has no value in the program: Tether resolves it only for the provider call that needs it. Pass the reference on whole to a resource argument instead. A function that accepts references must declare it: compute from a referenced value in the Resolve method of a reference kind of your own, whose field is declared as tether.Reference[T] (see tether.RegisterReference).",
 		what, posString(pos), desc, held, what)
 }
@@ -364,13 +364,13 @@ func call(pos hcl.Range, what string, f func() (any, error)) (res any, diags hcl
 			if !ok {
 				site = pos
 			}
-			diags = hcl.Diagnostics{diagAt(site, fmt.Sprintf("The function given to %s panicked", what),
+			diags = hcl.Diagnostics{diagAt(site, "Function panicked",
 				"The function given to %s at %s panicked: %v", what, posString(pos), r)}
 		}
 	}()
 	res, err := f()
 	if err != nil {
-		return nil, hcl.Diagnostics{diagAt(pos, fmt.Sprintf("Cannot call the function given to %s", what), "%v", err)}
+		return nil, hcl.Diagnostics{diagAt(pos, "Function returned an error", "The function given to %s at %s returned an error: %v.", what, posString(pos), err)}
 	}
 	return res, nil
 }
@@ -399,7 +399,7 @@ func Attr[T any](r Dependable, name string) Output[T] {
 		b := c.schema.Block
 		if _, ok := b.Attributes[name]; !ok {
 			if _, ok := b.BlockTypes[name]; !ok {
-				l.err = diagAt(pos, fmt.Sprintf("%s has no attribute %q", c.typ.Name, name), "The %s type of provider %q has no attribute or block named %q.", c.typ.Name, c.typ.Provider, name)
+				l.err = diagAt(pos, "Unsupported attribute", "The %s type of provider %q has no attribute or block named %q.", c.typ.Name, c.typ.Provider, name)
 			}
 		}
 	}

@@ -420,7 +420,7 @@ func TestMistakesAtTheUsersLine(t *testing.T) {
 			builtin.NewFile(s, "f", builtin.FileArgs{Path: "f.txt", Content: fmt.Sprintf("%5.1f", r.Length())}) // bad-verb
 			return nil
 		}},
-		{"Apply returning a lazy value", "apply-lazy", "Lazy value returned to tether.Apply", func(s *tether.Stack) error {
+		{"Apply returning a lazy value", "apply-lazy", "Lazy value returned by a function", func(s *tether.Stack) error {
 			f := builtin.NewFile(s, "f", builtin.FileArgs{Path: "f.txt", Content: "x"})
 			g := builtin.NewFile(s, "g", builtin.FileArgs{Path: "g.txt", Content: "y"})
 			s.Export("both", tether.Apply(f.Path(), func(p string) string { return p + g.Path().String() })) // apply-lazy

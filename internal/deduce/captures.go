@@ -1,6 +1,7 @@
 package deduce
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
 	"slices"
@@ -17,10 +18,14 @@ import (
 // puts in place of the token from the closure's environment.
 //
 // The values are followed backwards through every operand, stores into
-// the variables, fields and elements they are loaded from, the returns of
-// the program's functions and the arguments of its calls; never into a
-// resource (what a closure does with a captured resource, the walk sees)
-// nor into functions (the walk follows those it calls).
+// the variables, fields and elements they are loaded from, the values
+// sent on channels of the type they are received from, the returns of the
+// program's functions (called directly or through function values and
+// interfaces) and the arguments of its calls; never into a resource (what
+// a closure does with a captured resource, the walk sees) nor into
+// functions (the walk follows those it calls). What cannot be followed
+// back, the result of a call through reflection, is reported as Opaque:
+// a value made at deploy may reach the function there unseen.
 func (a *analyzer) captures(fn *ssa.Function, out *funcOut) {
 	if out.sliced == nil {
 		out.sliced = map[ssa.Value]bool{}
@@ -84,9 +89,25 @@ func (s *slicer) value(v ssa.Value) {
 			s.value(st.Val)
 		}
 	case *ssa.UnOp:
-		if v.Op != token.ARROW {
-			s.value(v.X)
+		s.value(v.X)
+		if v.Op == token.ARROW {
+			s.received(v.X.Type())
 		}
+	case *ssa.MakeChan:
+		s.received(v.Type())
+	case *ssa.Select:
+		for _, st := range v.States {
+			if st.Dir == types.RecvOnly {
+				s.value(st.Chan)
+				s.received(st.Chan.Type())
+			}
+		}
+	case *ssa.Next:
+		s.value(v.Iter)
+	case *ssa.Range:
+		s.value(v.X)
+	case *ssa.MultiConvert:
+		s.value(v.X)
 	case *ssa.BinOp:
 		s.value(v.X)
 		s.value(v.Y)
@@ -118,6 +139,13 @@ func (s *slicer) value(v ssa.Value) {
 		s.value(v.X)
 	case *ssa.SliceToArrayPointer:
 		s.value(v.X)
+	}
+}
+
+// received follows what is sent on channels of type ch.
+func (s *slicer) received(ch types.Type) {
+	for _, v := range s.a.sent(ch) {
+		s.value(v)
 	}
 }
 
@@ -166,22 +194,68 @@ func (s *slicer) call(c *ssa.CallCommon, v ssa.Value) {
 		a.walk(callee, a.callFrame(target{fn: callee}, c.Args, nil), c.Pos(), callee, s.out)
 		return
 	case callee != nil && a.bodies[callee]:
-		for _, b := range callee.Blocks {
-			if len(b.Instrs) == 0 {
-				continue
-			}
-			if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
-				for _, res := range r.Results {
-					s.value(res)
-				}
+		s.returns(callee)
+		return
+	case callee != nil:
+		if what, ok := reflective(callee); ok {
+			s.out.opaque(Problem{At: a.position(c.Pos()), Expr: a.exprAt(c.Pos()),
+				Reason: fmt.Sprintf("it is the result of %s, which the deducer cannot follow", what)})
+			return
+		}
+	default:
+		// Through a function value or an interface: the returns of the
+		// program's functions it may call, or, when it calls none, code
+		// outside the program, whose result comes from its arguments.
+		found := false
+		for _, t := range s.callees(c) {
+			if a.bodies[t] && a.user[pkgOf(t)] {
+				found = true
+				s.returns(t)
 			}
 		}
-		return
+		if found {
+			return
+		}
 	}
 	if c.IsInvoke() {
 		s.value(c.Value)
 	}
 	for _, arg := range c.Args {
 		s.value(arg)
+	}
+}
+
+// callees are the functions a call through a function value or an
+// interface may reach: those the analysis resolves, or else every
+// function of the program of its signature used as a value.
+func (s *slicer) callees(c *ssa.CallCommon) []*ssa.Function {
+	var out []*ssa.Function
+	for _, t := range s.a.callees(c, nil) {
+		if t.fn != nil {
+			out = append(out, t.fn)
+		}
+	}
+	if len(out) > 0 || c.IsInvoke() {
+		return out
+	}
+	for _, fn := range s.a.valueFuncs {
+		if s.a.user[pkgOf(fn)] && types.Identical(withoutRecv(fn.Signature), withoutRecv(c.Signature())) {
+			out = append(out, fn)
+		}
+	}
+	return out
+}
+
+// returns follows what fn returns.
+func (s *slicer) returns(fn *ssa.Function) {
+	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		if r, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			for _, res := range r.Results {
+				s.value(res)
+			}
+		}
 	}
 }

@@ -68,6 +68,12 @@ type FuncResult struct {
 	Name     string
 	Reads    []Read
 	Problems []Problem
+	// Opaque are where values the function captured come from what the
+	// analysis cannot follow back (the result of a call through
+	// reflection): a value made while the program deploys, such as a
+	// getter's token, may reach the function there without its read
+	// being seen. The SDK decides whether one could.
+	Opaque []Problem
 }
 
 // Read is one captured-property read the function can reach.
@@ -264,7 +270,10 @@ func (a *analyzer) analyzeFunc(req Func) FuncResult {
 	sort.Slice(out.problems, func(i, j int) bool {
 		return less(out.problems[i].At, out.problems[j].At, out.problems[i].Reason, out.problems[j].Reason)
 	})
-	return FuncResult{Analyzed: true, Name: strings.Join(names, " and "), Reads: out.reads, Problems: out.problems}
+	sort.Slice(out.opaques, func(i, j int) bool {
+		return less(out.opaques[i].At, out.opaques[j].At, out.opaques[i].Reason, out.opaques[j].Reason)
+	})
+	return FuncResult{Analyzed: true, Name: strings.Join(names, " and "), Reads: out.reads, Problems: out.problems, Opaque: out.opaques}
 }
 
 func less(a, b Position, x, y string) bool {

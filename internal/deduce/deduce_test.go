@@ -177,6 +177,10 @@ func TestDeducedReads(t *testing.T) {
 		{"outside", []string{"endpoint<-store", "url<-g2", "url<-r1", "url<-r2", "url<-r2", "url<-r3", "url<-r3"}},
 		{"outside-factory", []string{"url<-r2"}},
 		{"outside-none", nil},
+		// Through channels, whoever sends on them, and a function value
+		// the program calls.
+		{"chan", []string{"url<-r2", "url<-r3"}},
+		{"func-value", []string{"url<-g2"}},
 	} {
 		t.Run(tc.closure, func(t *testing.T) {
 			r := analyzed(t, tc.closure)
@@ -186,10 +190,27 @@ func TestDeducedReads(t *testing.T) {
 			if got := reads(r); !slices.Equal(got, tc.want) {
 				t.Errorf("reads %v, want %v", got, tc.want)
 			}
-			if len(r.Problems) > 0 {
-				t.Errorf("problems: %+v", r.Problems)
+			if len(r.Problems)+len(r.Opaque) > 0 {
+				t.Errorf("problems: %+v; opaque: %+v", r.Problems, r.Opaque)
 			}
 		})
+	}
+}
+
+// TestOpaqueValues: a value a closure captured that the deducer cannot
+// follow back is reported, where it comes from, for the SDK to decide.
+func TestOpaqueValues(t *testing.T) {
+	r := analyzed(t, "reflected")
+	if len(r.Reads)+len(r.Problems) > 0 {
+		t.Errorf("reads %+v, problems %+v", r.Reads, r.Problems)
+	}
+	if len(r.Opaque) != 1 {
+		t.Fatalf("opaque: %+v", r.Opaque)
+	}
+	o := r.Opaque[0]
+	if m := app.markers["reflected"]; o.At.Line != m.line-1 || !strings.Contains(o.Reason, "reflect.Value.Call") ||
+		o.Expr != "reflect.ValueOf((func() string literal)).Call(nil)" {
+		t.Errorf("opaque %+v, want at line %d, reflect.Value.Call", o, m.line-1)
 	}
 }
 

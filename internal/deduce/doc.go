@@ -29,6 +29,12 @@
 //     constant chooses the resource at run time, which is refused;
 //   - calls through interfaces and function values go to every function
 //     the value may hold; reflection cannot be followed and is refused;
+//   - what a closure captures is followed back to the getters it was
+//     computed from (captures.go), through a receive to every send on a
+//     channel of that element type, and through a call of a function
+//     value to what it returns; a captured value that comes from a call
+//     through reflection is reported as Opaque, for the SDK to decide
+//     whether a value made at deploy could reach the closure there;
 //   - one declaration may make several resources (a component constructor
 //     called twice, a loop): an Origin then carries the calls of the
 //     program that returned the resource (Via), and whether the closure

@@ -173,6 +173,10 @@ type analyzer struct {
 	fieldStores map[fieldKey][]*ssa.Store
 	indexStores []*ssa.Store
 	mapUpdates  []*ssa.MapUpdate
+	// sends are the values sent on channels, by send statements and
+	// select cases; dynCalls the calls through function values.
+	sends    []chanSend
+	dynCalls []*ssa.CallCommon
 	// valueFuncs are functions used as values, which calls through
 	// function values and interfaces may reach.
 	valueFuncs []*ssa.Function
@@ -183,6 +187,11 @@ type analyzer struct {
 	memo   map[memoKey]vset
 	frames map[string]*frame
 	walked map[walkKey]bool
+}
+
+// chanSend is one value sent on a channel.
+type chanSend struct {
+	ch, val ssa.Value
 }
 
 type fieldKey struct {
@@ -244,6 +253,16 @@ func (a *analyzer) index() {
 				case ssa.CallInstruction:
 					if callee := in.Common().StaticCallee(); callee != nil {
 						a.callers[callee] = append(a.callers[callee], in.Common())
+					} else if !in.Common().IsInvoke() {
+						a.dynCalls = append(a.dynCalls, in.Common())
+					}
+				case *ssa.Send:
+					a.sends = append(a.sends, chanSend{in.Chan, in.X})
+				case *ssa.Select:
+					for _, st := range in.States {
+						if st.Dir == types.SendOnly {
+							a.sends = append(a.sends, chanSend{st.Chan, st.Send})
+						}
 					}
 				case *ssa.MakeClosure:
 					f := in.Fn.(*ssa.Function)
@@ -594,6 +613,38 @@ func (a *analyzer) callees(c *ssa.CallCommon, f *frame) []target {
 	return out
 }
 
+// dynamicCallers are the calls through function values that may reach
+// fn, a function of the program used as a value: every such call of its
+// signature.
+func (a *analyzer) dynamicCallers(fn *ssa.Function) []*ssa.CallCommon {
+	if !a.isValue[fn] || fn.Signature.Recv() != nil {
+		return nil
+	}
+	var out []*ssa.CallCommon
+	for _, c := range a.dynCalls {
+		if types.Identical(c.Signature(), fn.Signature) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// sent are the values sent on channels of ch's element type: what a
+// receive from ch may give, wherever the channel was passed.
+func (a *analyzer) sent(ch types.Type) []ssa.Value {
+	c, ok := ch.Underlying().(*types.Chan)
+	if !ok {
+		return nil
+	}
+	var out []ssa.Value
+	for _, s := range a.sends {
+		if sc, ok := s.ch.Type().Underlying().(*types.Chan); ok && types.Identical(sc.Elem(), c.Elem()) {
+			out = append(out, s.val)
+		}
+	}
+	return out
+}
+
 func withoutRecv(s *types.Signature) *types.Signature {
 	return types.NewSignatureType(nil, nil, nil, s.Params(), s.Results(), s.Variadic())
 }
@@ -614,6 +665,9 @@ func (a *analyzer) paramFlow(p *ssa.Parameter, f *frame) vset {
 		}
 	}
 	sites := a.callers[fn]
+	if len(sites) == 0 {
+		sites = a.dynamicCallers(fn)
+	}
 	if len(sites) == 0 {
 		return unknown(p.Pos(), "it is the parameter %s of %s, which is called from where the deducer cannot see", p.Name(), shortName(fn.String()))
 	}

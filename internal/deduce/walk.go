@@ -15,6 +15,7 @@ import (
 type funcOut struct {
 	reads       []Read
 	problems    []Problem
+	opaques     []Problem
 	seenRead    map[string]bool
 	seenProblem map[string]bool
 	visited     map[walkKey]bool
@@ -31,6 +32,14 @@ func (o *funcOut) read(r Read) {
 	if !o.seenRead[k] {
 		o.seenRead[k] = true
 		o.reads = append(o.reads, r)
+	}
+}
+
+func (o *funcOut) opaque(p Problem) {
+	k := fmt.Sprintf("%s|%s", p.At, p.Reason)
+	if !o.seenProblem["opaque|"+k] {
+		o.seenProblem["opaque|"+k] = true
+		o.opaques = append(o.opaques, p)
 	}
 }
 

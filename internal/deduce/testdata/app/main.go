@@ -46,6 +46,15 @@ func urlHandler(base string) http.HandlerFunc {
 	}
 }
 
+// send sends on a channel it is given: the receiver's value comes from
+// here.
+func send(ch chan<- string, v string) { ch <- v }
+
+// urlOf is called through a function value.
+func urlOf(r *builtin.Router) string { return r.URL().String() }
+
+type maker struct{ f func(*builtin.Router) string }
+
 // newRouter is a helper of the main package that declares a router.
 func newRouter(s *tether.Stack, id string) *builtin.Router {
 	return builtin.NewRouter(s, id, builtin.RouterArgs{}) // origin: in-helper
@@ -205,6 +214,34 @@ func main() {
 		r1.Get("/outside-factory", urlHandler(r2.URL().String()))
 		r1.Get("/outside-none", func(w http.ResponseWriter, r *http.Request) { // closure: outside-none
 			fmt.Fprint(w, lb.R != nil, name)
+		})
+
+		// Values that reach a closure through a channel (sent by a helper,
+		// or in a select), a function value the program calls, and
+		// reflection, which the deducer cannot follow.
+		ch := make(chan string, 1)
+		send(ch, r2.URL().String())
+		sel := make(chan fmt.Stringer, 1)
+		select {
+		case sel <- r3.URL():
+		default:
+		}
+		r1.Get("/chan", func(w http.ResponseWriter, r *http.Request) { // closure: chan
+			fmt.Fprint(w, <-ch)
+			select {
+			case v := <-sel:
+				fmt.Fprint(w, v)
+			default:
+			}
+		})
+		mk := maker{f: urlOf}
+		made := mk.f(g2)
+		r1.Get("/func-value", func(w http.ResponseWriter, r *http.Request) { // closure: func-value
+			fmt.Fprint(w, made)
+		})
+		rv := reflect.ValueOf(func() string { return g2.URL().String() }).Call(nil)[0].String()
+		r1.Get("/reflected", func(w http.ResponseWriter, r *http.Request) { // closure: reflected
+			fmt.Fprint(w, rv)
 		})
 		return nil
 	})
