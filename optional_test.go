@@ -51,20 +51,22 @@ func TestOptionalZeroValuesAreSet(t *testing.T) {
 }
 
 // TestOptionalEmptyStringIsSet: an optional string set to "" reaches the
-// provider, which here refuses it, rather than being dropped.
+// provider, which here refuses it, rather than being dropped. The
+// provider's message names the Go field the program set, at its line.
 func TestOptionalEmptyStringIsSet(t *testing.T) {
 	p := newProgram(t)
 	build := func(s *tether.Stack) error {
 		builtin.NewFunction(s, "worker", builtin.FunctionArgs{
 			Command: []string{"sleep", "300"},
 			HTTP:    tether.Bool(false),
-			Dir:     tether.String(""),
+			Dir:     tether.String(""), // dir-field
 		})
 		return nil
 	}
 	_, _, stderr := p.run(build, "plan")
-	if !strings.Contains(stderr, `tether_function.worker.dir: Invalid attribute value`) || !strings.Contains(oneLine(stderr), "The working directory must not be empty") {
-		t.Errorf("stderr:\n%s", stderr)
+	at := fmt.Sprintf("Error: optional_test.go:%d:4: tether_function.worker.Dir: Invalid attribute value", lineIn(t, optionalFile, "dir-field"))
+	if !strings.Contains(stderr, at) || !strings.Contains(oneLine(stderr), "The working directory must not be empty") {
+		t.Errorf("stderr lacks %q:\n%s", at, stderr)
 	}
 }
 

@@ -202,6 +202,7 @@ func declare(scope Scope, pos hcl.Range, t *Type, kind constructKind, id string,
 		}
 	}
 	n.Eval = st.evalConfig(n, t.Func, tm, schema.Block)
+	nameFields(n, reflect.TypeOf(args), pos)
 	terraformNode(n, t.Func, tm)
 	st.nodes = append(st.nodes, n)
 	return c

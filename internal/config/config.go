@@ -159,6 +159,11 @@ type Node struct {
 	// attribute at path (a provider's diagnostics name one), for a
 	// diagnostic to point at it rather than at the whole block.
 	AttrRange func(path cty.Path) (hcl.Range, bool)
+	// AttrName, when set, is how the configuration names the attribute
+	// at path, when not as the schema does: a Go program's args field
+	// (.Dir for dir, .Rule[0].Port), for diagnostics to name what the
+	// user wrote.
+	AttrName func(path cty.Path) (string, bool)
 
 	// Refs are the nodes the node's expressions refer to, each with where
 	// the reference is written. The engine orders work from them.

@@ -118,6 +118,30 @@ func AttributePath(d *hcl.Diagnostic) cty.Path {
 	return nil
 }
 
+// AttributeName is how the attribute d is about is written after the
+// address: as the configuration names it (a Go program's field, .Dir),
+// else as its path (.dir); "" for a diagnostic about no attribute.
+func AttributeName(d *hcl.Diagnostic) string {
+	if n, ok := hcl.DiagnosticExtra[interface{ DiagnosticAttributeName() string }](d); ok {
+		return n.DiagnosticAttributeName()
+	}
+	return PathString(AttributePath(d))
+}
+
+// NameAttribute records in d's Extra how the configuration names the
+// attribute d is about (see AttributeName); its path stays reachable.
+func NameAttribute(d *hcl.Diagnostic, name string) {
+	d.Extra = attrNameExtra{name: name, wrapped: d.Extra}
+}
+
+type attrNameExtra struct {
+	name    string
+	wrapped any
+}
+
+func (e attrNameExtra) DiagnosticAttributeName() string { return e.name }
+func (e attrNameExtra) UnwrapDiagnosticExtra() any      { return e.wrapped }
+
 // PathString writes p as an attribute reference, the way it follows an
 // address: .tags["a"], .rule[0].port.
 func PathString(p cty.Path) string {

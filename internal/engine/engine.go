@@ -240,16 +240,23 @@ func errorDiag(address string, cn *config.Node, summary, detail string) *hcl.Dia
 
 // attribute names an object on diagnostics that came from elsewhere (a
 // provider, an evaluation) and points at its declaration when they say
-// nothing of where, or at the argument a provider's attribute path names.
+// nothing of where, or at the argument a provider's attribute path names,
+// named as the configuration names it.
 func attribute(address string, cn *config.Node, diags hcl.Diagnostics) hcl.Diagnostics {
-	if cn != nil && cn.AttrRange != nil {
+	if cn != nil {
 		for _, d := range diags {
-			if d.Subject != nil {
+			pe, ok := hcl.DiagnosticExtra[attributePather](d)
+			if !ok {
 				continue
 			}
-			if pe, ok := hcl.DiagnosticExtra[attributePather](d); ok {
+			if cn.AttrRange != nil && d.Subject == nil {
 				if rng, ok := cn.AttrRange(pe.AttributePath()); ok {
 					d.Subject = rng.Ptr()
+				}
+			}
+			if cn.AttrName != nil {
+				if name, ok := cn.AttrName(pe.AttributePath()); ok {
+					diagnostic.NameAttribute(d, name)
 				}
 			}
 		}

@@ -78,10 +78,10 @@ func (p *printer) diagnostic(d *hcl.Diagnostic, source func(string) *sourceFile)
 	if p.color {
 		p.str(ansiBold)
 	}
-	// A provider's diagnostic about one attribute names it only by its
-	// path: in a Go program the subject is the constructor's line, which
-	// does not show the argument, so the path follows the address.
-	if a := address(d) + diagnostic.PathString(diagnostic.AttributePath(d)); a != "" {
+	// A provider's diagnostic about one attribute names it after the
+	// address, as the configuration does (a Go program's field, .Dir),
+	// since the excerpt may show a whole literal rather than the argument.
+	if a := address(d) + diagnostic.AttributeName(d); a != "" {
 		p.safe(strings.TrimPrefix(a, "."))
 		p.str(": ")
 	}
