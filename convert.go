@@ -276,7 +276,7 @@ func (b *builder) value(rv reflect.Value, path string, depth int) *tmpl {
 			switch {
 			case f.computed:
 				continue
-			case f.required && (nilable(fv) && fv.IsNil() || fv.Type() == numberType && fv.IsZero()):
+			case f.required && (nilable(fv) && fv.IsNil() || zeroNumber(fv)):
 				if path == "" && b.set[f.name] {
 					continue
 				}
@@ -286,7 +286,7 @@ func (b *builder) value(rv reflect.Value, path string, depth int) *tmpl {
 				}
 				b.errorf(fmt.Sprintf("Missing required field %s", f.goName), "%s needs %s (the argument %s)%s, but it is %s.", b.where, f.goName, f.name, in, unsetWord(fv))
 				continue
-			case f.optional && fv.IsZero():
+			case f.optional && (fv.IsZero() || zeroNumber(fv)):
 				continue
 			}
 			names = append(names, f.name)
@@ -298,9 +298,18 @@ func (b *builder) value(rv reflect.Value, path string, depth int) *tmpl {
 	return nullTmpl
 }
 
+// zeroNumber reports whether v is the zero Number, or a NumberInput
+// holding it: no number.
+func zeroNumber(v reflect.Value) bool {
+	if v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	return v.Type() == numberType && v.IsZero()
+}
+
 // unsetWord is what a required field left unset holds, for messages.
 func unsetWord(v reflect.Value) string {
-	if v.Type() == numberType {
+	if zeroNumber(v) {
 		return "the zero Number (no number; set one with tether.Int, tether.Float or tether.ParseNumber)"
 	}
 	return "nil"

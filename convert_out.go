@@ -45,6 +45,9 @@ var (
 	bigFloatType = reflect.TypeFor[big.Float]()
 	bigIntType   = reflect.TypeFor[big.Int]()
 	numberType   = reflect.TypeFor[Number]()
+	// numberInputType is what number arguments of bindings are: a Number
+	// or an Output[Number]; a value read into one is a Number.
+	numberInputType = reflect.TypeFor[NumberInput]()
 )
 
 func fromCtyAt(v cty.Value, dst reflect.Value, path cty.Path) error {
@@ -66,7 +69,7 @@ func fromCtyAt(v cty.Value, dst reflect.Value, path cty.Path) error {
 		return path.NewErrorf("%s cannot receive a value: functions given to Apply get plain values, so use %s's type argument instead", t, t)
 	case t == bigFloatType || t == bigIntType:
 		return fromCtyBig(v, dst, path)
-	case t == numberType:
+	case t == numberType || t == numberInputType:
 		n, err := numberAt(v, path)
 		if err != nil {
 			return err

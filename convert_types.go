@@ -67,7 +67,7 @@ func typeOf(t reflect.Type, resolved bool) cty.Type {
 		return typeOf(zeroRef(t).refElem(), true)
 	}
 	switch t {
-	case numberType, bigFloatType, bigIntType:
+	case numberType, numberInputType, bigFloatType, bigIntType:
 		return cty.Number
 	}
 	switch t.Kind() {

@@ -42,6 +42,20 @@ type Number struct {
 	text string
 }
 
+// NumberInput is what a number argument of generated bindings takes: a
+// Number, or an Output[Number] (a getter's, or computed with Apply), so
+// that one resource's number goes straight into another's, exact at any
+// size: builtin.RandomArgs{Length: other.Length()}. A nil NumberInput, or
+// one holding the zero Number, is unset. Only Number and Output[Number]
+// implement it.
+type NumberInput interface {
+	value() (Number, error)
+}
+
+// value is n itself: what makes a Number a NumberInput, as an
+// Output[Number]'s value method makes it one.
+func (n Number) value() (Number, error) { return n, nil }
+
 // Int returns the number i.
 func Int(i int64) Number { return Number{strconv.FormatInt(i, 10)} }
 

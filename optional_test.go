@@ -70,8 +70,8 @@ func TestOptionalEmptyStringIsSet(t *testing.T) {
 	}
 }
 
-// TestNumberMistakes: a required number left at the zero Number, and a
-// NaN, are errors at the program's line, as a nil required field is.
+// TestNumberMistakes: a required number left nil or at the zero Number,
+// and a NaN, are errors at the program's line, as a nil required field is.
 func TestNumberMistakes(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -79,7 +79,8 @@ func TestNumberMistakes(t *testing.T) {
 		args   builtin.RandomArgs
 		want   []string
 	}{
-		{"required unset", "required-number-unset", builtin.RandomArgs{}, []string{"Missing required field Length", "but it is the zero Number"}},
+		{"required unset", "required-number-unset", builtin.RandomArgs{}, []string{"Missing required field Length", "but it is nil"}},
+		{"required zero Number", "required-number-unset", builtin.RandomArgs{Length: tether.Number{}}, []string{"Missing required field Length", "but it is the zero Number"}},
 		{"NaN", "nan", builtin.RandomArgs{Length: tether.Float(math.NaN())}, []string{"Invalid number", "was given an invalid number at length: NaN; Terraform numbers cannot be NaN or infinite."}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -108,3 +109,46 @@ func TestNumberMistakes(t *testing.T) {
 }
 
 var optionalFile, _ = filepath.Abs("optional_test.go")
+
+// TestNumberGetterIntoNumberField: a getter's Output[tether.Number] goes
+// straight into another resource's number field (no tether.Set): the
+// second random waits for the first and has its length; a required
+// NumberInput left nil, or holding the zero Number, is the usual error.
+func TestNumberGetterIntoNumberField(t *testing.T) {
+	p := newProgram(t)
+	build := func(s *tether.Stack) error {
+		a := builtin.NewRandom(s, "a", builtin.RandomArgs{Length: tether.Int(7)})
+		b := builtin.NewRandom(s, "b", builtin.RandomArgs{Length: a.Length()})
+		doubled := tether.Apply(a.Length(), func(n tether.Number) tether.Number {
+			i, _ := n.Int64()
+			return tether.Int(2 * i)
+		})
+		c := builtin.NewRandom(s, "c", builtin.RandomArgs{Length: doubled})
+		s.Export("b", b.Result())
+		s.Export("c", c.Result())
+		return nil
+	}
+	t.Cleanup(func() { p.must(0, build, "destroy", "--yes") })
+	p.must(0, build, "up", "--yes")
+	out := p.outputs(build)
+	if b, _ := out["b"].(string); len(b) != 7 {
+		t.Errorf("b = %q, want 7 characters", b)
+	}
+	if c, _ := out["c"].(string); len(c) != 14 {
+		t.Errorf("c = %q, want 14 characters", c)
+	}
+	p.must(0, build, "plan", "--detailed-exitcode")
+
+	for name, length := range map[string]tether.NumberInput{"nil": nil, "zero Number": tether.Number{}} {
+		t.Run(name, func(t *testing.T) {
+			p := newProgram(t)
+			code, _, stderr := p.run(func(s *tether.Stack) error {
+				builtin.NewRandom(s, "r", builtin.RandomArgs{Length: length})
+				return nil
+			}, "plan")
+			if code != 1 || !strings.Contains(stderr, "Missing required field Length") {
+				t.Errorf("exit %d:\n%s", code, stderr)
+			}
+		})
+	}
+}

@@ -114,8 +114,9 @@ func (s setOpt) applyInvoke(o *options)   { o.sets = append(o.sets, s) }
 
 // Set sets the argument name (its schema name, such as delay_ms) to value,
 // over what the args struct says. It is for what a typed field cannot
-// hold: a lazy value of a type other than string (an Output[int64] or an
-// Output[tether.Number] for a number). A required field it gives may be
+// hold: a lazy value of a type other than string or tether.Number (an
+// Output[bool], an Output[[]string] for a list; a number field takes an
+// Output[tether.Number] itself). A required field it gives may be
 // left unset in the args struct. Zero values need no Set: an optional
 // field takes them (tether.Bool(false), tether.Int(0)).
 func Set(name string, value any) ResourceOrInvokeOption {

@@ -32,7 +32,7 @@ type FunctionArgs struct {
 	// Whether the process serves HTTP: it must then listen on 127.0.0.1 at the port given in its PORT environment variable, and up waits until it does. Defaults to true. Optional: when unset, the provider computes it.
 	HTTP *bool `tether:"http"`
 	// The port passed as PORT, from 1 to 65535. Chosen by the system when not given, and kept across restarts while it is free. Optional: when unset, the provider computes it.
-	Port tether.Number `tether:"port"`
+	Port tether.NumberInput `tether:"port"`
 	// How long up waits for the process to listen, as a Go duration such as "30s". Defaults to "15s". Optional.
 	StartTimeout *string `tether:"start_timeout"`
 }

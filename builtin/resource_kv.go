@@ -23,7 +23,7 @@ type Kv struct {
 // String(), on its own (lazy values of other types go in with tether.Set).
 type KvArgs struct {
 	// Port on 127.0.0.1, from 1 to 65535; a port in use is an error. Chosen by the system when not given, and kept across restarts while it is free. Changing it restarts the server. Optional: when unset, the provider computes it.
-	Port tether.Number `tether:"port"`
+	Port tether.NumberInput `tether:"port"`
 }
 
 // NewKv declares a tether_kv resource with the given id, which must be unique

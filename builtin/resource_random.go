@@ -19,7 +19,7 @@ type Random struct {
 // String(), on its own (lazy values of other types go in with tether.Set).
 type RandomArgs struct {
 	// Number of characters to generate, from 1 to 4096. Changing it generates a new string. Required.
-	Length tether.Number `tether:"length,required"`
+	Length tether.NumberInput `tether:"length,required"`
 
 	// Characters to draw from. Defaults to the 62 ASCII letters and digits. Changing it generates a new string. Optional: when unset, the provider computes it.
 	Characters *string `tether:"characters"`

@@ -19,7 +19,7 @@ type Value struct {
 // String(), on its own (lazy values of other types go in with tether.Set).
 type ValueArgs struct {
 	// Milliseconds to wait on create and update, from 0 to 600000, to behave like a slow remote API. Optional.
-	DelayMs tether.Number `tether:"delay_ms"`
+	DelayMs tether.NumberInput `tether:"delay_ms"`
 	// Any value. Optional.
 	Input any `tether:"input"`
 }

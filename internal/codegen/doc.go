@@ -32,7 +32,9 @@
 //
 // Fields get their Go types from FieldType, the one rule for every
 // binding: optional strings and bools are pointers (nil is unset, any value
-// is sent), numbers are the exact tether.Number, required fields are plain.
+// is sent), numbers are the exact tether.Number, required fields are plain;
+// ArgType makes a number argument a tether.NumberInput, which a getter's
+// Output[tether.Number] is too.
 //
 // Large providers are split by the first word after the provider prefix
 // (aws_s3_bucket goes to package s3 as Bucket) so that a program compiles

@@ -111,7 +111,7 @@ func TestRenames(t *testing.T) {
 		all += c
 	}
 	for _, want := range []string{
-		"\tFooBar tether.Number `tether:\"foo__bar\"`", // foo__bar sorts first
+		"\tFooBar tether.NumberInput `tether:\"foo__bar\"`", // foo__bar sorts first
 		"\tFooBar2 *string `tether:\"foo_bar\"`",
 		"\tType *string `tether:\"type\"`", // keywords need no rename
 		"\tFunc *bool `tether:\"func\"`",
@@ -128,7 +128,7 @@ func TestRenames(t *testing.T) {
 		"type ThingSettings struct",                                    // the object attribute
 		"\tRange *string `tether:\"range\"`",
 		"type ThingSettingsNested struct",
-		"\tMap tether.Number `tether:\"map\"`",
+		"\tMap tether.NumberInput `tether:\"map\"`",
 		"\tAnything any `tether:\"anything\"`",
 		"\tPair any `tether:\"pair\"`",
 		"\tRule map[string]ThingRule2 `tether:\"rule\"`", // the resource x_thing_rule is ThingRule

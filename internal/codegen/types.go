@@ -136,7 +136,9 @@ func (tn *typeNamer) blockType(name string, nb *provider.NestedBlock, about stri
 //     optional argument can be set to its zero value.
 //   - A number is tether.Number, required or optional: exact at any size
 //     (cty's numbers), and its zero value is no number, so it needs no
-//     pointer; tether.Int(0) is a set zero.
+//     pointer; tether.Int(0) is a set zero. As an argument (see ArgType)
+//     it is tether.NumberInput, which a Number and an
+//     Output[tether.Number] both are.
 //   - A list or a set is a slice and a map a map[string] of the element's
 //     type as a required field has it (elements are never null); a nil
 //     slice or map is unset, an empty one is set.
@@ -163,6 +165,19 @@ func FieldType(t cty.Type, optional bool, objectType func(cty.Type) string) stri
 	return "any"
 }
 
+// ArgType is the Go type of an argument field holding values of type t:
+// FieldType's, except that a number is tether.NumberInput, so that a
+// getter's Output[tether.Number] goes straight into another resource's
+// number argument, as an Output's String token goes into a string one.
+// Elements of lists and maps stay tether.Number: a lazy collection is
+// given whole (tether.Set).
+func ArgType(t cty.Type, optional bool, objectType func(cty.Type) string) string {
+	if t == cty.Number {
+		return "tether.NumberInput"
+	}
+	return FieldType(t, optional, objectType)
+}
+
 func pointerIf(optional bool, typ string) string {
 	if optional {
 		return "*" + typ
@@ -181,7 +196,7 @@ func (tn *typeNamer) goTypes(t cty.Type, name string, optional bool) (value, arg
 		}
 		return obj
 	}
-	return FieldType(t, false, objectType), FieldType(t, optional, objectType)
+	return FieldType(t, false, objectType), ArgType(t, optional, objectType)
 }
 
 func (tn *typeNamer) objectType(t cty.Type, name string) string {

@@ -32,6 +32,15 @@ func TestFieldType(t *testing.T) {
 			if got := FieldType(c.t, c.optional, name); got != c.want {
 				t.Errorf("FieldType(%s, optional %v) = %s, want %s", c.t.FriendlyName(), c.optional, got, c.want)
 			}
+			// As an argument, a number takes a Number or an
+			// Output[tether.Number]; everything else is as a value.
+			want := c.want
+			if c.t == cty.Number {
+				want = "tether.NumberInput"
+			}
+			if got := ArgType(c.t, c.optional, name); got != want {
+				t.Errorf("ArgType(%s, optional %v) = %s, want %s", c.t.FriendlyName(), c.optional, got, want)
+			}
 		})
 	}
 }
