@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/refs"
 )
@@ -136,7 +137,7 @@ func Val[T any](v T) Output[T] {
 		}
 		cv, err := convert.Convert(v, l.ty)
 		if err != nil {
-			return cty.DynamicVal, hcl.Diagnostics{diagAt(pos, "Invalid value for tether.Val", "%v", err)}
+			return cty.DynamicVal, hcl.Diagnostics{diagAt(pos, "Invalid value for tether.Val", "%s", diagnostic.Failed("converting the value to "+reflect.TypeFor[T]().String(), err))}
 		}
 		return cv, diags
 	}
@@ -348,7 +349,7 @@ func Secret[T any](v T) Output[T] {
 		}
 		cv, err := convert.Convert(v, l.ty)
 		if err != nil {
-			return cty.DynamicVal, hcl.Diagnostics{diagAt(pos, "Invalid value for tether.Secret", "%v", err)}
+			return cty.DynamicVal, hcl.Diagnostics{diagAt(pos, "Invalid value for tether.Secret", "%s", diagnostic.Failed("converting the secret to "+reflect.TypeFor[T]().String(), err))}
 		}
 		return cv.Mark(marks.Sensitive), diags
 	}
