@@ -31,7 +31,9 @@ type ResolveModule func(key, source, version, parentDir string) (string, error)
 // .tfvars files, TF_VAR_ and defaults (a module's own, or its call's
 // arguments when those are known then), and to locals computed from
 // them. Anything else there (a resource, a data source, a module output)
-// is an error naming it.
+// is an error naming it; for a called module's variable whose argument is
+// not known then, the error says what that argument refers to, and the
+// variable's default is not taken in its place.
 func Modules(dir string, opts Options, resolve ResolveModule) (map[string]string, hcl.Diagnostics) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -42,7 +44,7 @@ func Modules(dir string, opts Options, resolve ResolveModule) (map[string]string
 		funcs: funcs.Table(abs), decls: map[string]*config.Node{}, evalRefs: map[string][]evalRef{},
 	}
 	w := &moduleWalk{l: l, resolve: resolve, dirs: map[string]string{}}
-	w.module(abs, "", nil, 0)
+	w.module(abs, "", nil, nil, 0)
 	return w.dirs, uniqueDiags(l.diags)
 }
 
@@ -60,12 +62,15 @@ type staticScope struct {
 	locals map[string]hcl.Expression
 	values map[string]cty.Value
 	busy   map[string]bool
+	// unknown says, for a module's variable not known then, why not:
+	// what its call's argument refers to, or that it has none.
+	unknown map[string]string
 }
 
 // module reads the module in dir, with its variables' values known
 // before anything runs (nil for the root, whose come from Options), and
 // resolves its calls.
-func (w *moduleWalk) module(dir, key string, vars map[string]cty.Value, depth int) {
+func (w *moduleWalk) module(dir, key string, vars map[string]cty.Value, unknown map[string]string, depth int) {
 	l := w.l
 	files, diags := l.parse(dir)
 	l.diags = append(l.diags, diags...)
@@ -87,7 +92,7 @@ func (w *moduleWalk) module(dir, key string, vars map[string]cty.Value, depth in
 	saved := len(l.diags)
 	blocks, _ = m.applyOverrides(blocks, overrides)
 	l.diags = l.diags[:saved]
-	s := &staticScope{l: l, vars: map[string]cty.Value{}, locals: map[string]hcl.Expression{}, values: map[string]cty.Value{}, busy: map[string]bool{}}
+	s := &staticScope{l: l, vars: map[string]cty.Value{}, locals: map[string]hcl.Expression{}, values: map[string]cty.Value{}, busy: map[string]bool{}, unknown: unknown}
 	var varBlocks []*hcl.Block
 	for _, b := range blocks {
 		switch b.Type {
@@ -140,11 +145,18 @@ func (s *staticScope) variables(m *module, blocks []*hcl.Block, given map[string
 			s.vars[name] = v
 			continue
 		}
+		if _, given := s.unknown[name]; given {
+			// The call sets it to what is not known yet: its default
+			// is not its value.
+			continue
+		}
 		content, _, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "default"}}})
 		if a, ok := content.Attributes["default"]; ok {
 			if v, d := a.Expr.Value(nil); !d.HasErrors() {
 				s.vars[name] = v
 			}
+		} else {
+			s.unknown[name] = "its module call gives it no value and it has no default"
 		}
 	}
 }
@@ -182,15 +194,40 @@ func (w *moduleWalk) call(s *staticScope, dir, parentKey string, b *hcl.Block, d
 		return
 	}
 	w.dirs[key] = childDir
-	// The child's variables are known where its arguments are.
+	// The child's variables are known where its arguments are; where
+	// they are not, the child's errors say why.
 	args, _ := remain.JustAttributes()
 	given := map[string]cty.Value{}
+	unknown := map[string]string{}
 	for an, a := range args {
-		if v, missing := s.value(a.Expr); missing == nil && v.IsWhollyKnown() {
+		v, missing := s.value(a.Expr)
+		switch {
+		case missing != nil:
+			unknown[an] = fmt.Sprintf("its module call's argument (%s) refers to %s, %s", rangeString(a.Expr.Range()), traversalSource(*missing), s.whyUnknown(*missing))
+		case !v.IsWhollyKnown():
+			unknown[an] = fmt.Sprintf("its module call's argument (%s) has no value before anything runs", rangeString(a.Expr.Range()))
+		default:
 			given[an] = v
 		}
 	}
-	w.module(childDir, key, given, depth+1)
+	w.module(childDir, key, given, unknown, depth+1)
+}
+
+// whyUnknown says why a reference in a module call's argument is not known
+// before anything runs.
+func (s *staticScope) whyUnknown(t hcl.Traversal) string {
+	names := attrNames(t)
+	switch t.RootName() {
+	case "count", "each":
+		return "which differs from one instance of the call to the next, while a module's source and version are one for every instance"
+	case "var":
+		if len(names) >= 2 {
+			if why, ok := s.unknown[names[1]]; ok {
+				return "which is not known then either: " + why
+			}
+		}
+	}
+	return "which is known only once something is planned"
 }
 
 // str evaluates a call's source or version, which must be a string known
@@ -198,8 +235,12 @@ func (w *moduleWalk) call(s *staticScope, dir, parentKey string, b *hcl.Block, d
 func (s *staticScope) str(a *hcl.Attribute, what string) (string, bool) {
 	v, missing := s.value(a.Expr)
 	if missing != nil {
+		why := ""
+		if names := attrNames(*missing); missing.RootName() == "var" && len(names) >= 2 && s.unknown[names[1]] != "" {
+			why = ": " + s.unknown[names[1]]
+		}
 		s.l.errorf(missing.SourceRange(), fmt.Sprintf("Module %s not known before anything runs", what),
-			"A module's %s is read before anything is planned, so it may refer only to variables (set by -var, -var-file, .tfvars files, TF_VAR_ or defaults) and to locals computed from them; %s is not known then.", what, traversalSource(*missing))
+			"A module's %s is read before anything is planned, so it may refer only to variables (set by -var, -var-file, .tfvars files, TF_VAR_ or defaults, or for a called module, by its call's arguments known then) and to locals computed from them; %s is not known then%s.", what, traversalSource(*missing), why)
 		return "", false
 	}
 	if !v.IsWhollyKnown() {
