@@ -67,14 +67,27 @@ func (s *Server) call(a *api, w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"message":"Internal Server Error"}`, http.StatusInternalServerError)
 		return
 	}
-	ev := events.APIGatewayV2HTTPRequest{Version: "2.0", RouteKey: route["routeKey"].(string), RawPath: r.URL.Path, RawQueryString: r.URL.RawQuery,
+	ev := event(r, body, route["routeKey"].(string), params)
+	ev.RequestContext.APIID, ev.RequestContext.Stage = a.id, "$default"
+	s.answer(w, f, emulator, ev)
+}
+
+// event is the payload 2.0 event of a request, as API Gateway and
+// function URLs send it.
+func event(r *http.Request, body []byte, routeKey string, params map[string]string) events.APIGatewayV2HTTPRequest {
+	ev := events.APIGatewayV2HTTPRequest{Version: "2.0", RouteKey: routeKey, RawPath: r.URL.Path, RawQueryString: r.URL.RawQuery,
 		Headers: map[string]string{}, PathParameters: params, Body: base64.StdEncoding.EncodeToString(body), IsBase64Encoded: true}
 	for k, v := range r.Header {
 		ev.Headers[strings.ToLower(k)] = strings.Join(v, ",")
 	}
 	ev.Headers["host"] = r.Host
 	ev.RequestContext.HTTP.Method, ev.RequestContext.HTTP.Path = r.Method, r.URL.Path
-	ev.RequestContext.DomainName, ev.RequestContext.APIID, ev.RequestContext.Stage = r.Host, a.id, "$default"
+	ev.RequestContext.DomainName = r.Host
+	return ev
+}
+
+// answer runs f on ev and writes its response.
+func (s *Server) answer(w http.ResponseWriter, f *function, emulator string, ev events.APIGatewayV2HTTPRequest) {
 	resp, err := s.invoke(f, emulator, ev)
 	if err != nil {
 		http.Error(w, `{"message":"Internal Server Error"}`+"\n"+err.Error(), http.StatusInternalServerError)
@@ -156,7 +169,7 @@ func (s *Server) invoke(f *function, emulator string, ev events.APIGatewayV2HTTP
 			s.mu.Unlock()
 			return out, fmt.Errorf("awsfake: no Lambda runtime interface emulator to run %s", f.config["FunctionName"])
 		}
-		run, err := start(f, emulator)
+		run, err := start(f, emulator, s.runtimeEnv())
 		if err != nil {
 			s.mu.Unlock()
 			return out, err
@@ -187,9 +200,23 @@ func (s *Server) invoke(f *function, emulator string, ev events.APIGatewayV2HTTP
 	}
 }
 
+// runtimeEnv is what Lambda puts in a function's environment besides its
+// variables: the region and the credentials of its role, here the fake's
+// own, and, since the fake stands for AWS's endpoints, DynamoDB's endpoint
+// (the fake's), so that an SDK in the function reaches the fake's tables
+// as it would reach AWS's. No shared files, no instance metadata.
+func (s *Server) runtimeEnv() []string {
+	return []string{
+		"AWS_REGION=" + s.opts.Region, "AWS_DEFAULT_REGION=" + s.opts.Region,
+		"AWS_ACCESS_KEY_ID=" + s.opts.AccessKeyID, "AWS_SECRET_ACCESS_KEY=" + secretAccessKey,
+		"AWS_ENDPOINT_URL_DYNAMODB=" + s.URL,
+		"AWS_CONFIG_FILE=/dev/null", "AWS_SHARED_CREDENTIALS_FILE=/dev/null", "AWS_EC2_METADATA_DISABLED=true",
+	}
+}
+
 // start unpacks f's zip and runs its bootstrap under the emulator, with
 // the function's environment.
-func start(f *function, emulator string) (*running, error) {
+func start(f *function, emulator string, platform []string) (*running, error) {
 	dir, err := os.MkdirTemp("", "awsfake-fn-")
 	if err != nil {
 		return nil, err
@@ -217,7 +244,7 @@ func start(f *function, emulator string) (*running, error) {
 	invoke, api := freeAddr(), freeAddr()
 	cmd := exec.Command(emulator, "--runtime-interface-emulator-address", invoke, "--runtime-api-address", api, filepath.Join(dir, "bootstrap"))
 	cmd.Dir = dir
-	env := []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "AWS_LAMBDA_FUNCTION_TIMEOUT=30", "AWS_LAMBDA_FUNCTION_NAME=" + f.config["FunctionName"].(string)}
+	env := append([]string{"PATH=/usr/bin:/bin", "HOME=" + dir, "AWS_LAMBDA_FUNCTION_TIMEOUT=30", "AWS_LAMBDA_FUNCTION_NAME=" + f.config["FunctionName"].(string)}, platform...)
 	if e, ok := f.config["Environment"].(map[string]any); ok {
 		if vars, ok := e["Variables"].(map[string]any); ok {
 			for k, v := range vars {

@@ -14,6 +14,7 @@ type function struct {
 	tags       map[string]string
 	statements []map[string]any
 	run        *running
+	url        *functionURL
 }
 
 // lambda serves Lambda's REST JSON API: functions and their permissions.
@@ -56,8 +57,11 @@ func (s *Server) lambda(w http.ResponseWriter, r *http.Request, body []byte) {
 		writeJSON(w, 200, map[string]any{"Configuration": f.config, "Code": map[string]any{"RepositoryType": "S3", "Location": s.URL + "/code/" + name}, "Tags": f.tags})
 	case rest == "configuration" && r.Method == "GET":
 		writeJSON(w, 200, f.config)
+	case rest == "url":
+		s.functionURLConfig(w, r, name, f, in)
 	case rest == "" && r.Method == "DELETE":
 		f.stop()
+		f.closeURL()
 		delete(s.functions, name)
 		w.WriteHeader(204)
 	case rest == "versions" && r.Method == "GET":

@@ -1,6 +1,7 @@
 package awsfake
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,10 +14,16 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/tetherhq/tether/internal/dynamofake"
 )
 
 // Account is the account every ARN names.
 const Account = "123456789012"
+
+// secretAccessKey is the secret of the server's access key: DynamoDB's
+// requests are checked against it.
+const secretAccessKey = "tether-fake-secret"
 
 // Options configure a server.
 type Options struct {
@@ -36,6 +43,8 @@ type Server struct {
 	opts Options
 	srv  *http.Server
 	ids  atomic.Int64
+	// dynamo serves DynamoDB, control and data plane, on its tables.
+	dynamo *dynamofake.Server
 
 	mu        sync.Mutex
 	roles     map[string]*role
@@ -56,18 +65,27 @@ func Start(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("awsfake: cannot listen on 127.0.0.1: %w", err)
 	}
-	s := &Server{URL: "http://" + ln.Addr().String(), opts: opts,
+	dynamo, err := dynamofake.Start(dynamofake.Options{Region: opts.Region, AccessKeyID: opts.AccessKeyID, SecretAccessKey: secretAccessKey})
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	s := &Server{URL: "http://" + ln.Addr().String(), opts: opts, dynamo: dynamo,
 		roles: map[string]*role{}, logGroups: map[string]*logGroup{}, functions: map[string]*function{}, apis: map[string]*api{}}
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second}
 	go s.srv.Serve(ln)
 	return s, nil
 }
 
+// Item returns the item of a DynamoDB table with a string hash key, as
+// DynamoDB's JSON, and whether it is there.
+func (s *Server) Item(table, key string) (string, bool) { return s.dynamo.Item(table, key) }
+
 // Env is the environment that points the AWS provider and SDKs at the
 // server, with its credentials, and keeps them off the network.
 func (s *Server) Env() []string {
 	return []string{
-		"AWS_ENDPOINT_URL=" + s.URL, "AWS_ACCESS_KEY_ID=" + s.opts.AccessKeyID, "AWS_SECRET_ACCESS_KEY=tether-fake-secret",
+		"AWS_ENDPOINT_URL=" + s.URL, "AWS_ACCESS_KEY_ID=" + s.opts.AccessKeyID, "AWS_SECRET_ACCESS_KEY=" + secretAccessKey,
 		"AWS_REGION=" + s.opts.Region, "AWS_EC2_METADATA_DISABLED=true",
 	}
 }
@@ -80,8 +98,10 @@ func (s *Server) Close() error {
 	}
 	for _, f := range s.functions {
 		f.stop()
+		f.closeURL()
 	}
 	s.mu.Unlock()
+	s.dynamo.Close()
 	return s.srv.Close()
 }
 
@@ -108,6 +128,12 @@ func (s *Server) Objects() []string {
 		for _, st := range f.statements {
 			out = append(out, "lambda permission "+n+" "+st["Sid"].(string))
 		}
+		if f.url != nil {
+			out = append(out, "lambda url "+n)
+		}
+	}
+	for _, n := range s.dynamo.Tables() {
+		out = append(out, "dynamodb table "+n)
 	}
 	for id, a := range s.apis {
 		out = append(out, "apigateway api "+id)
@@ -146,6 +172,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if m == nil || m[1] != s.opts.AccessKeyID {
 		w.Header().Set("X-Amzn-ErrorType", "UnrecognizedClientException")
 		writeJSON(w, 403, map[string]any{"__type": "UnrecognizedClientException", "message": "The security token included in the request is invalid."})
+		return
+	}
+	if m[2] == "dynamodb" {
+		// DynamoDB checks the signature itself, on the body as it came.
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		s.dynamo.ServeHTTP(w, r)
 		return
 	}
 	s.mu.Lock()

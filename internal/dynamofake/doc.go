@@ -4,7 +4,11 @@
 // AWS_ENDPOINT_URL_DYNAMODB, runs unchanged.
 //
 // It serves GetItem, PutItem, DeleteItem and DescribeTable on tables of
-// one string or binary hash key, made with CreateTable, in one region. It
+// one string or binary hash key, made with CreateTable (the Go method or
+// the operation), in one region; and the rest of what hashicorp/aws calls
+// for an aws_dynamodb_table billed per request: DeleteTable,
+// DescribeContinuousBackups, DescribeTimeToLive, ListTagsOfResource,
+// TagResource and UntagResource. It
 // checks what DynamoDB checks for those: a SigV4 signature with the
 // server's own credentials, scoped to its region and to dynamodb; table
 // names; keys against the key schema; items of at most 400 KB. It answers

@@ -184,6 +184,20 @@ func (s *Server) serve(r *http.Request) (any, error) {
 		return s.deleteItem(in)
 	case "DescribeTable":
 		return s.describeTable(in)
+	case "CreateTable":
+		return s.createTable(in)
+	case "DeleteTable":
+		return s.deleteTable(in)
+	case "DescribeContinuousBackups":
+		return s.describeContinuousBackups(in)
+	case "DescribeTimeToLive":
+		return s.describeTimeToLive(in)
+	case "ListTagsOfResource":
+		return s.listTagsOfResource(in)
+	case "TagResource":
+		return s.tagResource(in)
+	case "UntagResource":
+		return s.untagResource(in)
 	}
 	return nil, &apiError{status: 400, coral: true, code: "UnknownOperationException", message: "dynamofake does not serve " + op}
 }

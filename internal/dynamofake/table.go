@@ -25,6 +25,7 @@ type table struct {
 	keyType string // "S" or "B"
 	created time.Time
 	items   map[string]item // by the hash key's value
+	tags    map[string]string
 }
 
 // item is an item as DynamoDB's JSON has it: attribute name to a value
@@ -49,7 +50,7 @@ func (s *Server) CreateTable(name, hashKey, keyType string) error {
 	if _, ok := s.tables[name]; ok {
 		return fmt.Errorf("dynamofake: table %q already exists", name)
 	}
-	s.tables[name] = &table{name: name, hashKey: hashKey, keyType: keyType, created: time.Now(), items: map[string]item{}}
+	s.tables[name] = &table{name: name, hashKey: hashKey, keyType: keyType, created: time.Now(), items: map[string]item{}, tags: map[string]string{}}
 	return nil
 }
 
@@ -202,25 +203,7 @@ func (s *Server) describeTable(in map[string]json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	size := 0
-	for _, it := range t.items {
-		for name, v := range it {
-			n, _ := v.size()
-			size += len(name) + n
-		}
-	}
-	return map[string]any{"Table": map[string]any{
-		"TableName":                 t.name,
-		"TableArn":                  "arn:aws:dynamodb:" + s.opts.Region + ":123456789012:table/" + t.name,
-		"TableStatus":               "ACTIVE",
-		"CreationDateTime":          float64(t.created.UnixMilli()) / 1000,
-		"KeySchema":                 []map[string]string{{"AttributeName": t.hashKey, "KeyType": "HASH"}},
-		"AttributeDefinitions":      []map[string]string{{"AttributeName": t.hashKey, "AttributeType": t.keyType}},
-		"BillingModeSummary":        map[string]string{"BillingMode": "PAY_PER_REQUEST"},
-		"ItemCount":                 len(t.items),
-		"TableSizeBytes":            size,
-		"DeletionProtectionEnabled": false,
-	}}, nil
+	return map[string]any{"Table": s.description(t)}, nil
 }
 
 // key checks a request's Key against the table's key schema and returns
