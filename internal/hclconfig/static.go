@@ -12,6 +12,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/funcs"
+	"github.com/tetherhq/tether/internal/marks"
 )
 
 // ResolveModule returns the folder of a module call's module, installing
@@ -248,7 +249,14 @@ func (s *staticScope) str(a *hcl.Attribute, what string) (string, bool) {
 			"A module's %s is read before anything is planned, and this expression's value is not known then.", what)
 		return "", false
 	}
-	v, _ = v.Unmark()
+	if marks.ContainsSensitive(v) || marks.ContainsEphemeral(v) {
+		// The source is recorded in .tether/modules/modules.json and
+		// shown in messages: a secret there would be out in the clear.
+		s.l.errorf(a.Expr.Range(), fmt.Sprintf("Invalid module %s", what),
+			"The module's %s is written to .tether/modules/modules.json and shown in messages, so it may not be built from a sensitive or ephemeral value.", what)
+		return "", false
+	}
+	v, _ = v.UnmarkDeep()
 	sv, err := convert.Convert(v, cty.String)
 	if err != nil || sv.IsNull() {
 		s.l.errorf(a.Expr.Range(), fmt.Sprintf("Invalid module %s", what), "The module's %s must be a string.", what)
