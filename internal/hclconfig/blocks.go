@@ -305,16 +305,9 @@ func (m *module) dependsOn(a *hcl.Attribute) []config.Ref {
 			l.errorf(e.Range(), "Invalid depends_on reference", "depends_on takes references to resources, data sources or modules, such as tether_file.a, without quotes.")
 			continue
 		}
-		rel, whole := traversalAddr(t)
-		if t.RootName() == "module" {
-			names := attrNames(t)
-			if len(names) == 2 && len(t) == 2 {
-				out = append(out, config.Ref{Addr: m.prefix("module." + names[1]), Range: e.Range()})
-				continue
-			}
-		}
-		if rel == "" || strings.HasPrefix(rel, "var.") || strings.HasPrefix(rel, "local.") || !whole {
-			l.errorf(e.Range(), "Invalid depends_on reference", "depends_on takes whole resources, data sources or modules, such as tether_file.a; %s is not one.", traversalSource(t))
+		rel, ok := dependsOnAddr(t)
+		if !ok {
+			l.errorf(e.Range(), "Invalid depends_on reference", "References in depends_on must be to a whole object (a resource, a data source, a module, a variable or a local value), such as tether_file.a or tether_file.a[0], not to an attribute of one; %s is not one.", traversalSource(t))
 			continue
 		}
 		out = append(out, config.Ref{Addr: m.prefix(rel), Range: e.Range()})
@@ -327,7 +320,7 @@ func (m *module) dependsOn(a *hcl.Attribute) []config.Ref {
 func (m *module) resolveDependsOn(n *config.Node) {
 	for _, d := range n.DependsOn {
 		t, ok := m.l.decls[d.Addr]
-		if !ok || (t.Kind != config.Resource && t.Kind != config.DataSource && t.Kind != config.Ephemeral && t.Kind != config.Module) {
+		if !ok || (t.Kind != config.Resource && t.Kind != config.DataSource && t.Kind != config.Ephemeral && t.Kind != config.Module && t.Kind != config.Variable && t.Kind != config.Local) {
 			m.l.errorf(d.Range, "Reference to undeclared object in depends_on", "%s is not declared in this module.", strings.TrimPrefix(d.Addr, m.path+"."))
 		}
 	}

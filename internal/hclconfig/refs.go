@@ -53,6 +53,62 @@ func traversalAddr(t hcl.Traversal) (addr string, whole bool) {
 	}
 }
 
+// dependsOnAddr returns the declaration a depends_on entry names, with
+// Terraform's rule: a whole object, optionally one of its instances
+// (tether_file.a[0], module.m["k"]), a module call's output (module.m.o,
+// which orders after the whole call here), a variable or a local value;
+// nothing may follow it. An instance key orders after every instance, as
+// in Terraform, where depends_on works on configuration objects.
+func dependsOnAddr(t hcl.Traversal) (string, bool) {
+	names := attrNames(t)
+	var n int // how many names make the address
+	switch t.RootName() {
+	case "var", "local":
+		if len(names) != 2 || len(t) != 2 {
+			return "", false
+		}
+		return names[0] + "." + names[1], true
+	case "module":
+		if len(names) < 2 {
+			return "", false
+		}
+		rest := t[2:]
+		if len(rest) > 0 {
+			if _, ok := rest[0].(hcl.TraverseIndex); ok {
+				rest = rest[1:]
+			}
+		}
+		if len(rest) > 0 {
+			if _, ok := rest[0].(hcl.TraverseAttr); ok {
+				rest = rest[1:] // the call's output
+			}
+		}
+		if len(rest) > 0 {
+			return "", false
+		}
+		return "module." + names[1], true
+	case "data", "ephemeral":
+		n = 3
+	case "path", "terraform", "count", "each", "self":
+		return "", false
+	default:
+		n = 2
+	}
+	if len(names) < n {
+		return "", false
+	}
+	rest := t[n:]
+	if len(rest) > 0 {
+		if _, ok := rest[0].(hcl.TraverseIndex); ok {
+			rest = rest[1:]
+		}
+	}
+	if len(rest) > 0 {
+		return "", false
+	}
+	return strings.Join(names[:n], "."), true
+}
+
 // attrNames returns the leading names of a traversal, up to the first step
 // that is not an attribute access.
 func attrNames(t hcl.Traversal) []string {
