@@ -72,7 +72,7 @@ func (s *slicer) value(v ssa.Value) {
 		s.value(v.Tuple)
 	case *ssa.Parameter:
 		idx := slices.Index(v.Parent().Params, v)
-		for _, c := range a.callers[v.Parent()] {
+		for _, c := range append(a.callers[v.Parent()], a.dynamicCallers(v.Parent())...) {
 			if idx >= 0 && idx < len(c.Args) {
 				s.value(c.Args[idx])
 			}
@@ -204,17 +204,13 @@ func (s *slicer) call(c *ssa.CallCommon, v ssa.Value) {
 		}
 	default:
 		// Through a function value or an interface: the returns of the
-		// program's functions it may call, or, when it calls none, code
-		// outside the program, whose result comes from its arguments.
-		found := false
+		// program's functions it may call, and, as for code outside the
+		// program, the receiver and arguments (a method's result comes
+		// from its receiver's fields).
 		for _, t := range s.callees(c) {
 			if a.bodies[t] && a.user[pkgOf(t)] {
-				found = true
 				s.returns(t)
 			}
-		}
-		if found {
-			return
 		}
 	}
 	if c.IsInvoke() {

@@ -177,10 +177,12 @@ func TestDeducedReads(t *testing.T) {
 		{"outside", []string{"endpoint<-store", "url<-g2", "url<-r1", "url<-r2", "url<-r2", "url<-r3", "url<-r3"}},
 		{"outside-factory", []string{"url<-r2"}},
 		{"outside-none", nil},
-		// Through channels, whoever sends on them, and a function value
-		// the program calls.
+		// Through channels, whoever sends on them, function values the
+		// program calls (with a resource, with a string) and a method
+		// called through an interface, which returns its receiver's field.
 		{"chan", []string{"url<-r2", "url<-r3"}},
-		{"func-value", []string{"url<-g2"}},
+		{"func-value", []string{"url<-g2", "url<-r2"}},
+		{"iface-value", []string{"url<-r3"}},
 	} {
 		t.Run(tc.closure, func(t *testing.T) {
 			r := analyzed(t, tc.closure)

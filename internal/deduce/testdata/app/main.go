@@ -53,7 +53,20 @@ func send(ch chan<- string, v string) { ch <- v }
 // urlOf is called through a function value.
 func urlOf(r *builtin.Router) string { return r.URL().String() }
 
-type maker struct{ f func(*builtin.Router) string }
+// slash is called through a function value with a string made outside.
+func slash(s string) string { return s + "/" }
+
+type maker struct {
+	f func(*builtin.Router) string
+	g func(string) string
+}
+
+// urlBox's method, called through an interface, returns its field.
+type urlBox struct{ u string }
+
+func (b urlBox) Get() string { return b.u }
+
+type stringGetter interface{ Get() string }
 
 // newRouter is a helper of the main package that declares a router.
 func newRouter(s *tether.Stack, id string) *builtin.Router {
@@ -234,10 +247,16 @@ func main() {
 			default:
 			}
 		})
-		mk := maker{f: urlOf}
+		mk := maker{f: urlOf, g: slash}
 		made := mk.f(g2)
+		slashed := mk.g(r2.URL().String())
 		r1.Get("/func-value", func(w http.ResponseWriter, r *http.Request) { // closure: func-value
-			fmt.Fprint(w, made)
+			fmt.Fprint(w, made, slashed)
+		})
+		var sg stringGetter = urlBox{u: r3.URL().String()}
+		viaIface := sg.Get()
+		r1.Get("/iface-value", func(w http.ResponseWriter, r *http.Request) { // closure: iface-value
+			fmt.Fprint(w, viaIface)
 		})
 		rv := reflect.ValueOf(func() string { return g2.URL().String() }).Call(nil)[0].String()
 		r1.Get("/reflected", func(w http.ResponseWriter, r *http.Request) { // closure: reflected
