@@ -173,6 +173,17 @@ func (s *slicer) stores(obj ssa.Value) {
 				visit(in, depth+1)
 			case *ssa.Slice:
 				visit(in, depth+1)
+			case ssa.CallInstruction:
+				// Code outside the program given the object may keep the
+				// other arguments in it: sync.Map.Store, atomic.Value.Store.
+				c := in.Common()
+				if callee := c.StaticCallee(); callee != nil && !s.a.bodies[callee] {
+					for _, arg := range c.Args {
+						if arg != addr {
+							s.value(arg)
+						}
+					}
+				}
 			}
 		}
 	}

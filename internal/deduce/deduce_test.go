@@ -183,6 +183,8 @@ func TestDeducedReads(t *testing.T) {
 		{"chan", []string{"url<-r2", "url<-r3"}},
 		{"func-value", []string{"url<-g2", "url<-r2"}},
 		{"iface-value", []string{"url<-r3"}},
+		// Kept by code outside the program given the object: sync.Map.
+		{"kept", []string{"url<-g2"}},
 	} {
 		t.Run(tc.closure, func(t *testing.T) {
 			r := analyzed(t, tc.closure)

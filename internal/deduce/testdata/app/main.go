@@ -253,6 +253,12 @@ func main() {
 		r1.Get("/func-value", func(w http.ResponseWriter, r *http.Request) { // closure: func-value
 			fmt.Fprint(w, made, slashed)
 		})
+		var kept sync.Map
+		kept.Store("u", g2.URL().String())
+		r1.Get("/kept", func(w http.ResponseWriter, r *http.Request) { // closure: kept
+			v, _ := kept.Load("u")
+			fmt.Fprint(w, v)
+		})
 		var sg stringGetter = urlBox{u: r3.URL().String()}
 		viaIface := sg.Get()
 		r1.Get("/iface-value", func(w http.ResponseWriter, r *http.Request) { // closure: iface-value
