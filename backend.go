@@ -85,7 +85,7 @@ func (s *Stack) Backend(b Backend) {
 	defer s.mu.Unlock()
 	switch {
 	case s.returned:
-		s.report(diagAt(pos, "Backend called after the program's function returned", "Choose the backend while the function given to tether.Main runs."))
+		s.report(diagAt(pos, "Called after the program's function returned", "Backend was called after the program's function returned. Choose the backend while the function given to tether.Main runs."))
 	case b == nil:
 		s.report(diagAt(pos, "Nil backend", "Backend was given nil: give it tether.LocalBackend{} or tether.PG{...}."))
 	case s.backend != nil:

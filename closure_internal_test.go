@@ -176,7 +176,7 @@ func TestDeclareAfterReturnFromGoroutine(t *testing.T) {
 			} else {
 				cfg, diags = st.seal()
 			}
-			if !strings.Contains(diags.Error(), "called after the program's function returned") {
+			if !strings.Contains(diags.Error(), "Called after the program's function returned") {
 				t.Errorf("no error for the late declaration: %v", diags)
 			}
 			for _, n := range cfg.Nodes {

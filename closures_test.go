@@ -43,7 +43,8 @@ func TestClosureDeclarationMistakes(t *testing.T) {
 	for _, want := range []string{
 		"Error: closures_test.go:" + strconv.Itoa(closureLine(t, "nil-handler")) + ":3: Nil handler",
 		"builtin.Router.Get was given a nil handler for GET /b.",
-		"Error: closures_test.go:" + strconv.Itoa(closureLine(t, "duplicate-route")) + ":3: Duplicate id \"main_get_a\"",
+		"Error: closures_test.go:" + strconv.Itoa(closureLine(t, "duplicate-route")) + ":3: Duplicate id",
+		"uses the id \"main_get_a\"",
 		"Error: closures_test.go:" + strconv.Itoa(closureLine(t, "duplicate-test")) + ":3: Duplicate test",
 		"adds the test \"t\" to",
 		"Invalid test timeout",

@@ -284,7 +284,7 @@ func (b *builder) value(rv reflect.Value, path string, depth int) *tmpl {
 				if path != "" {
 					in = " in " + displayPath(path)
 				}
-				b.errorf(fmt.Sprintf("Missing required field %s", f.goName), "%s needs %s (the argument %s)%s, but it is %s.", b.where, f.goName, f.name, in, unsetWord(fv))
+				b.errorf("Missing required field", "%s needs %s (the argument %s)%s, but it is %s.", b.where, f.goName, f.name, in, unsetWord(fv))
 				continue
 			case f.optional && (fv.IsZero() || zeroNumber(fv)):
 				continue
@@ -336,12 +336,12 @@ func firstLazy(parts []tokenPart) *lazy {
 func (b *builder) str(s, path string) *tmpl {
 	if i := strings.Index(s, badVerbPrefix); i >= 0 {
 		verb, _, _ := strings.Cut(s[i+len(badVerbPrefix):], "}")
-		b.errorf("Output formatted with "+verb, "%s was given a string at %s made by formatting an Output with %s. An Output is not known while the program runs, so only %%s and %%v work, without width or precision: they put a token in its place. To format the value itself, use tether.Apply, for example tether.Apply(out, func(n float64) string { return fmt.Sprintf(%q, n) }).", b.where, displayPath(path), verb, verb)
+		b.errorf("Output formatted with an unsupported verb", "%s was given a string at %s made by formatting an Output with %s. An Output is not known while the program runs, so only %%s and %%v work, without width or precision: they put a token in its place. To format the value itself, use tether.Apply, for example tether.Apply(out, func(n float64) string { return fmt.Sprintf(%q, n) }).", b.where, displayPath(path), verb, verb)
 		return nullTmpl
 	}
 	if i := strings.Index(s, refVerbPrefix); i >= 0 {
 		verb, _, _ := strings.Cut(s[i+len(refVerbPrefix):], "}")
-		b.errorf("Reference formatted with "+verb, "%s was given a string at %s made by formatting a reference with %s. A reference has no value in the program, so it cannot be formatted; pass it on whole, as its String form.", b.where, displayPath(path), verb)
+		b.errorf("Reference formatted with an unsupported verb", "%s was given a string at %s made by formatting a reference with %s. A reference has no value in the program, so it cannot be formatted; pass it on whole, as its String form.", b.where, displayPath(path), verb)
 		return nullTmpl
 	}
 	parts := splitTokens(s)
@@ -361,7 +361,7 @@ func (b *builder) str(s, path string) *tmpl {
 			return nullTmpl
 		}
 		if r.Type != cty.String && r.Type != cty.DynamicPseudoType {
-			b.errorf("Reference to a "+r.Type.FriendlyName()+" in a string", "%s was given at %s the String form of the reference %s, which resolves to a %s. Only a Reference[string] goes in a string field; give this one with tether.Set(\"NAME\", ref).", b.where, displayPath(path), r.Description(), r.Type.FriendlyName())
+			b.errorf("Reference to a non-string in a string", "%s was given at %s the String form of the reference %s, which resolves to a %s. Only a Reference[string] goes in a string field; give this one with tether.Set(\"NAME\", ref).", b.where, displayPath(path), r.Description(), r.Type.FriendlyName())
 			return nullTmpl
 		}
 		if !b.use(p.lazy, path) {

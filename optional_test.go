@@ -79,8 +79,8 @@ func TestNumberMistakes(t *testing.T) {
 		args   builtin.RandomArgs
 		want   []string
 	}{
-		{"required unset", "required-number-unset", builtin.RandomArgs{}, []string{"Missing required field Length", "but it is nil"}},
-		{"required zero Number", "required-number-unset", builtin.RandomArgs{Length: tether.Number{}}, []string{"Missing required field Length", "but it is the zero Number"}},
+		{"required unset", "required-number-unset", builtin.RandomArgs{}, []string{"Missing required field", "needs Length", "but it is nil"}},
+		{"required zero Number", "required-number-unset", builtin.RandomArgs{Length: tether.Number{}}, []string{"Missing required field", "needs Length", "but it is the zero Number"}},
 		{"NaN", "nan", builtin.RandomArgs{Length: tether.Float(math.NaN())}, []string{"Invalid number", "was given an invalid number at length: NaN; Terraform numbers cannot be NaN or infinite."}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -146,7 +146,7 @@ func TestNumberGetterIntoNumberField(t *testing.T) {
 				builtin.NewRandom(s, "r", builtin.RandomArgs{Length: length})
 				return nil
 			}, "plan")
-			if code != 1 || !strings.Contains(stderr, "Missing required field Length") {
+			if code != 1 || !strings.Contains(stderr, "Missing required field") {
 				t.Errorf("exit %d:\n%s", code, stderr)
 			}
 		})

@@ -75,7 +75,7 @@ func (s *Stack) Platform(p Platform) {
 	defer s.mu.Unlock()
 	switch {
 	case s.returned:
-		s.report(diagAt(pos, "Platform called after the program's function returned", "Choose the platform while the function given to tether.Main runs."))
+		s.report(diagAt(pos, "Called after the program's function returned", "Platform was called after the program's function returned. Choose the platform while the function given to tether.Main runs."))
 	case p == nil:
 		s.report(diagAt(pos, "Nil platform", "Platform was given nil: give it tether.Local{} or tether.AWS{...}."))
 	case s.platform != nil:

@@ -289,11 +289,11 @@ func builtinReference[S StringOrReference](kind, what, arg string, pos hcl.Range
 		case len(b.refsAt) > 0:
 			return brokenRef[string](diagAt(pos, "Reference used inside a string", "%s was given a string that puts %s inside other text. Pass the reference itself: %s(ref).", what, b.refsMet[0].Description(), what))
 		case len(b.lazyArgs) > 0:
-			return brokenRef[string](diagAt(pos, "Lazy value given to "+what, "%s was given %s, which is lazy: the arguments of a reference must be known while the program runs, or be references themselves.", what, strings.Join(b.lazyArgs, " and ")))
+			return brokenRef[string](diagAt(pos, "Lazy value given to a reference", "%s was given %s, which is lazy: the arguments of a reference must be known while the program runs, or be references themselves.", what, strings.Join(b.lazyArgs, " and ")))
 		case len(b.diags) > 0:
 			return brokenRef[string](b.diags[0])
 		case s == "":
-			return brokenRef[string](diagAt(pos, "Empty argument to "+what, "%s needs %s; it was given an empty string.", what, arg))
+			return brokenRef[string](diagAt(pos, "Empty argument to a reference", "%s needs %s; it was given an empty string.", what, arg))
 		}
 		val = t.val
 	}
@@ -334,7 +334,7 @@ func (r Reference[T]) Fields() T {
 	t := dst.Type()
 	switch {
 	case t.Kind() != reflect.Struct:
-		reportHere(diagAt(pos, "Fields of a reference to a "+t.String(), "Reference[%s].Fields stands for a struct by references to its fields; %s is not a struct.", t, t))
+		reportHere(diagAt(pos, "Fields of a reference to a non-struct", "Reference[%s].Fields stands for a struct by references to its fields; %s is not a struct.", t, t))
 	case r.ref == nil:
 		reportHere(diagAt(pos, "Fields of a zero Reference", "Fields was called on a zero Reference[%s], which refers to nothing.", t))
 	case r.ref.kind == refBroken:
@@ -383,7 +383,7 @@ func coerceFields(dst reflect.Value, r *refs.Ref, pos hcl.Range, root, path stri
 			if tagged {
 				how = fmt.Sprintf("give that argument with tether.Set(%q, ref) instead", f.name)
 			}
-			return diagAt(pos, fmt.Sprintf("Field %s does not accept references", f.goName),
+			return diagAt(pos, "Field does not accept references",
 				"A reference to %s can stand for the struct only when every field accepts a reference, and %s.%s (%s) does not: %s. A field accepts references when it is declared as tether.Reference[T], or is a string field tagged `tether:\"...\"`.", root, path, f.goName, ft, how)
 		}
 	}
@@ -594,7 +594,7 @@ func NewReference[R Resolver[T], T any](args R) Reference[T] {
 			slices.Sort(names)
 			known = strings.Join(names, ", ") + " are"
 		}
-		return brokenRef[T](diagAt(pos, "No reference kind is registered for "+rt.String(),
+		return brokenRef[T](diagAt(pos, "No reference kind registered for the type",
 			"tether.NewReference was given a %s, but no reference kind is registered for that type (%s registered from Go). Register it once, before tether.Main: tether.RegisterReference[%s](\"NAME\").", rt, known, rt))
 	}
 	rv := reflect.ValueOf(&args).Elem()
@@ -623,7 +623,7 @@ func NewReference[R Resolver[T], T any](args R) Reference[T] {
 		t := b.value(fv, "", 0)
 		switch {
 		case len(b.refsAt) > 0:
-			return brokenRef[T](diagAt(pos, fmt.Sprintf("Field %s does not accept references", f.goName),
+			return brokenRef[T](diagAt(pos, "Field does not accept references",
 				"tether.NewReference was given the reference %s in %s, which is declared as %s and so does not accept references. A reference kind accepts a reference only in a field that declares it: declare %s as tether.Reference[%s], and read it in Resolve with its Resolve method.",
 				b.refsMet[0].Description(), where, fv.Type(), f.goName, refFieldType(fv.Type())))
 		case len(b.lazyArgs) > 0:

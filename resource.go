@@ -199,7 +199,7 @@ func declare(scope Scope, pos hcl.Range, t *Type, kind constructKind, id string,
 	// stops the program before anything is planned.
 	if tm.kind == tKnown && schema != standInSchema {
 		if _, err := conform(tm.val, schema.Block, nil); err != nil {
-			st.report(diagAt(pos, "Invalid arguments for "+t.Func, "%s", pathError(err)))
+			st.report(diagAt(pos, "Invalid arguments", "%s: %s", t.Func, pathError(err)))
 		}
 	}
 	n.Eval = st.evalConfig(n, t.Func, tm, schema.Block)
@@ -244,7 +244,7 @@ func (st *Stack) typeSchema(t *Type, kind constructKind, pos hcl.Range) (*provid
 	}
 	s, ok := types[t.Name]
 	if !ok || s == nil || s.Block == nil {
-		return nil, diagAt(pos, fmt.Sprintf("Unknown %s %q", what, t.Name), "%s declares a %s %q, which provider %s does not have: the bindings were generated from a different version of the provider. Regenerate them with tether gen.", t.Func, what, t.Name, t.Provider)
+		return nil, diagAt(pos, "Unknown "+what, "%s declares a %s %q, which provider %s does not have: the bindings were generated from a different version of the provider. Regenerate them with tether gen.", t.Func, what, t.Name, t.Provider)
 	}
 	return s, nil
 }
@@ -258,7 +258,7 @@ func (st *Stack) applySets(b *builder, tm *tmpl, sets []setOpt, block *provider.
 		_, isAttr := block.Attributes[s.name]
 		_, isBlock := block.BlockTypes[s.name]
 		if !isAttr && !isBlock {
-			st.report(diagAt(s.pos, fmt.Sprintf("No argument %q", s.name), "tether.Set names %q, but %s has no argument or block of that name.", s.name, b.where))
+			st.report(diagAt(s.pos, "No such argument", "tether.Set names %q, but %s has no argument or block of that name.", s.name, b.where))
 			continue
 		}
 		sb := &builder{where: fmt.Sprintf("tether.Set(%q)", s.name), pos: s.pos, want: st, noLazy: b.noLazy}
@@ -363,7 +363,7 @@ func (st *Stack) evalConfig(n *config.Node, what string, tm *tmpl, block *provid
 					}
 				}
 			}
-			return cty.UnknownVal(block.ImpliedType()), append(diags, diagAt(n.DeclRange, "Invalid arguments for "+what, "%s", pathError(err)))
+			return cty.UnknownVal(block.ImpliedType()), append(diags, diagAt(n.DeclRange, "Invalid arguments", "%s: %s", what, pathError(err)))
 		}
 		return cv, diags
 	}
@@ -521,7 +521,7 @@ func ConfigureProvider(s *Stack, t *Type, args any) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.returned {
-		st.report(diagAt(pos, t.Func+" called after the program's function returned", "Configure providers while the function given to tether.Main runs."))
+		st.report(diagAt(pos, "Called after the program's function returned", "%s was called after the program's function returned. Configure providers while the function given to tether.Main runs.", t.Func))
 		return
 	}
 	if _, diag := st.providerSchema(t, pos); diag != nil {
@@ -530,7 +530,7 @@ func ConfigureProvider(s *Stack, t *Type, args any) {
 	}
 	p := st.useProvider(t, pos)
 	if p.set {
-		st.report(diagAt(pos, fmt.Sprintf("Provider %q configured twice", t.Provider), "%s at %s configures provider %q, which %s already configured. A stack has one configuration per provider.", t.Func, posString(pos), t.Provider, posString(p.configPos)))
+		st.report(diagAt(pos, "Provider configured twice", "%s at %s configures provider %q, which %s already configured. A stack has one configuration per provider.", t.Func, posString(pos), t.Provider, posString(p.configPos)))
 		return
 	}
 	b := &builder{where: t.Func, pos: pos, want: st}
@@ -570,7 +570,7 @@ func Invoke(scope Scope, t *Type, args any, res any, opts ...InvokeOption) error
 		outputForm = t.Func + "Output"
 	}
 	if len(o.dependsOn) > 0 {
-		return errorAt(pos, fmt.Sprintf("%s cannot take tether.DependsOn", t.Func),
+		return errorAt(pos, "DependsOn given to a direct-form read",
 			fmt.Sprintf("%s is the direct form: it reads %s while the program runs, before anything is created, so it cannot wait for other resources. Use the output form, %s(scope, id, args, tether.DependsOn(...)), which returns lazy results and reads once what it waits on is done.", t.Func, t.Name, outputForm))
 	}
 	parent := scopeOf(scope, pos, t.Func)
@@ -581,7 +581,7 @@ func Invoke(scope Scope, t *Type, args any, res any, opts ...InvokeOption) error
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.returned {
-		return errorAt(pos, t.Func+" called after the program's function returned", "Read data sources while the function given to tether.Main runs, or use "+outputForm+" for a read that waits for values.")
+		return errorAt(pos, "Called after the program's function returned", t.Func+" was called after the program's function returned. Read data sources while the function given to tether.Main runs, or use "+outputForm+" for a read that waits for values.")
 	}
 	schema, diag := st.typeSchema(t, kindData, pos)
 	if diag != nil {
@@ -598,7 +598,7 @@ func Invoke(scope Scope, t *Type, args any, res any, opts ...InvokeOption) error
 			fmt.Sprintf("%s is the direct form: it reads %s while the program runs, when %s is not known yet. Use the output form, %s(scope, id, args), which waits for its arguments.", t.Func, t.Name, strings.Join(b.lazyArgs, " and "), outputForm))
 	}
 	if len(b.diags) > 0 || !onlyReferences(tm) {
-		d := &hcl.Diagnostic{Summary: "Invalid arguments for " + t.Func}
+		d := &hcl.Diagnostic{Summary: "Invalid arguments", Detail: "The arguments of " + t.Func + " are not valid."}
 		if len(b.diags) > 0 {
 			d = b.diags[0]
 		}
@@ -619,7 +619,7 @@ func Invoke(scope Scope, t *Type, args any, res any, opts ...InvokeOption) error
 	}
 	cfg, err := conform(pv, schema.Block, nil)
 	if err != nil {
-		return errorAt(pos, "Invalid arguments for "+t.Func, pathError(err))
+		return errorAt(pos, "Invalid arguments", t.Func+": "+pathError(err))
 	}
 	prov, err := st.instance(t, pos)
 	if err != nil {

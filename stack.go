@@ -262,7 +262,7 @@ func (st *Stack) takeLate() hcl.Diagnostics {
 func (st *Stack) add(parent, c *construct, internal bool) bool {
 	c.stack, c.parent = st, parent
 	if st.returned && !internal {
-		st.report(diagAt(c.pos, fmt.Sprintf("%s called after the program's function returned", c.what),
+		st.report(diagAt(c.pos, "Called after the program's function returned",
 			"%s was called after the function given to tether.Main returned (from an Apply function, or a goroutine). Declare everything while that function runs, using lazy values for what is not known yet.", c.what))
 		orphan(c)
 		return false
@@ -290,7 +290,7 @@ func (st *Stack) add(parent, c *construct, internal bool) bool {
 			at = fmt.Sprintf("%s (called from %s:%d)", at, relative(a.File), a.Line)
 			prevAt = fmt.Sprintf("%s (called from %s:%d)", prevAt, relative(b.File), b.Line)
 		}
-		st.report(diagAt(subject, fmt.Sprintf("Duplicate id %q", c.id),
+		st.report(diagAt(subject, "Duplicate id",
 			"%s at %s uses the id %q, which %s at %s already uses in %s. Ids must be unique among the resources, data sources and components of one scope.",
 			c.what, at, c.id, prev.what, prevAt, where))
 		orphan(c)
@@ -317,7 +317,7 @@ func (s *Stack) Export(name string, value any, opts ...ExportOption) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.returned {
-		st.report(diagAt(pos, "Export called after the program's function returned", "Export %q was called after the function given to tether.Main returned; export values while it runs.", name))
+		st.report(diagAt(pos, "Called after the program's function returned", "Export %q was called after the function given to tether.Main returned; export values while it runs.", name))
 		return
 	}
 	if !hclsyntax.ValidIdentifier(name) {
