@@ -391,23 +391,25 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 func claimKey(moduleInstance, resource string) string { return moduleInstance + " " + resource }
 
 // cycleDiag describes a dependency cycle with every member and where it is
-// declared, in the order the dependencies run.
+// declared. The summary is Terraform's ("Cycle: a, b"), which scripts
+// match on; the detail gives the order the dependencies run in.
 func cycleDiag(nodes []*node, members []int) *hcl.Diagnostic {
-	var b strings.Builder
-	b.WriteString("cycle: ")
-	for _, m := range members {
+	names := make([]string, len(members))
+	var chain strings.Builder
+	for i, m := range members {
 		n := nodes[m]
-		b.WriteString(n.addr)
+		names[i] = n.addr
+		chain.WriteString(n.addr)
 		if n.cfg != nil {
-			fmt.Fprintf(&b, " (%s:%d)", n.cfg.DeclRange.Filename, n.cfg.DeclRange.Start.Line)
+			fmt.Fprintf(&chain, " (%s:%d)", n.cfg.DeclRange.Filename, n.cfg.DeclRange.Start.Line)
 		}
-		b.WriteString(" -> ")
+		chain.WriteString(" -> ")
 	}
-	b.WriteString(nodes[members[0]].addr)
+	chain.WriteString(nodes[members[0]].addr)
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
-		Summary:  b.String(),
-		Detail:   "Each of these depends on the next, and the last on the first, so none can be planned. Remove one of the references or depends_on entries.",
+		Summary:  "Cycle: " + strings.Join(names, ", "),
+		Detail:   "Each of these depends on the next, and the last on the first, so none can be planned: " + chain.String() + ". Remove one of the references or depends_on entries.",
 	}
 }
 
