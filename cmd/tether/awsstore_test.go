@@ -1,0 +1,167 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tetherhq/tether/internal/awsfake"
+	"github.com/tetherhq/tether/internal/providertest"
+)
+
+// notesOnAWS is a program with a store, a route that stores and reads a
+// note, a route that only reads it, and a function handler of its own,
+// reached at its function URL, that reads it too.
+const notesOnAWS = `package main
+
+import (
+	"io"
+	"net/http"
+
+	"github.com/tetherhq/tether"
+	"github.com/tetherhq/tether/builtin"
+)
+
+func main() {
+	tether.Main(func(s *tether.Stack) error {
+		store := builtin.NewKv(s, "notes", builtin.KvArgs{})
+		read := func(w http.ResponseWriter, r *http.Request, prefix string) {
+			c, err := store.Client()
+			if err != nil {
+				http.Error(w, err.Error(), 500)
+				return
+			}
+			v, err := c.Get(r.Context(), "note")
+			if err != nil {
+				http.Error(w, err.Error(), 500)
+				return
+			}
+			io.WriteString(w, prefix+string(v))
+		}
+		router := builtin.NewRouter(s, "main", builtin.RouterArgs{})
+		router.Get("/put", func(w http.ResponseWriter, r *http.Request) {
+			c, err := store.Client()
+			if err != nil {
+				http.Error(w, err.Error(), 500)
+				return
+			}
+			if err := c.Put(r.Context(), "note", []byte(r.URL.Query().Get("text"))); err != nil {
+				http.Error(w, err.Error(), 500)
+				return
+			}
+			read(w, r, "stored ")
+		})
+		router.Get("/get", func(w http.ResponseWriter, r *http.Request) { read(w, r, "") })
+		worker := builtin.NewFunctionHandler(s, "worker", func(w http.ResponseWriter, r *http.Request) { read(w, r, "worker ") })
+		s.Export("url", router.URL())
+		s.Export("worker", worker.URL())
+		return nil
+	})
+}
+`
+
+// TestAWSUpStore deploys a program with a store with ` + "`up --platform aws`" + `
+// through the real hashicorp/aws provider to internal/awsfake: the store
+// is a DynamoDB table in the fake, and the functions, run under the
+// Lambda emulator with the credentials and DynamoDB endpoint the platform
+// gives them, store a note through one route and read it through another
+// and through a function URL; the note is in the fake's table. The second
+// plan is clean, and destroy leaves the fake empty.
+func TestAWSUpStore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a Go program for Lambda and the runtime interface emulator: skipped with -short")
+	}
+	tools := synthTools(t)
+	mirror := providertest.AWSMirror()
+	if mirror == "" {
+		t.Skip("the aws platform deploys through the real hashicorp/aws provider, and no filesystem mirror (/opt/tf-plugins) holds it")
+	}
+	fake, err := awsfake.Start(awsfake.Options{Emulator: providertest.LambdaEmulator(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fake.Close()
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "notes")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(notesOnAWS), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	providertest.GoModule(t, dir, "example.com/notes", repo)
+	rc := filepath.Join(t.TempDir(), "terraformrc")
+	if err := os.WriteFile(rc, []byte(fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := append(append(exampleEnv(tools, false), "TF_CLI_CONFIG_FILE="+rc, "TETHER_AWS_OFFLINE=true",
+		"HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "NO_PROXY=127.0.0.1"), fake.Env()...)
+	tt := side{name: "tether", bin: tools.tether, dir: dir, env: env, timeout: 15 * time.Minute}
+
+	r := tt.run("up", "--platform", "aws", "--yes")
+	added := regexp.MustCompile(`Apply complete! Resources: (\d+) added`).FindStringSubmatch(r.stdout)
+	if r.code != 0 || r.err != nil || added == nil {
+		t.Fatalf("tether up --platform aws: %v\n%s", r.err, r)
+	}
+	var table string
+	for _, o := range fake.Objects() {
+		if n, ok := strings.CutPrefix(o, "dynamodb table "); ok {
+			table = n
+		}
+	}
+	if table == "" {
+		t.Fatalf("no DynamoDB table in the fake:\n%s", strings.Join(fake.Objects(), "\n"))
+	}
+	output := func(name string) string {
+		t.Helper()
+		r := tt.run("output", "--raw", name)
+		if r.code != 0 || !strings.HasPrefix(r.stdout, "http://127.0.0.1:") {
+			t.Fatalf("output %s: %s", name, r)
+		}
+		return strings.TrimSpace(r.stdout)
+	}
+	get := func(url string) string {
+		t.Helper()
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Errorf("GET %s answered %d %s", url, resp.StatusCode, body)
+		}
+		return string(body)
+	}
+	api, worker := output("url"), output("worker")
+	if got := get(api + "/put?text=été"); got != "stored été" {
+		t.Errorf("GET /put answered %q, want %q", got, "stored été")
+	}
+	if got := get(api + "/get"); got != "été" {
+		t.Errorf("GET /get answered %q, want %q", got, "été")
+	}
+	if got := get(worker + "/"); got != "worker été" {
+		t.Errorf("the worker's function URL answered %q, want %q", got, "worker été")
+	}
+	if item, ok := fake.Item(table, "note"); !ok || !strings.Contains(item, `"value":{"B":"w6l0w6k="}`) {
+		t.Errorf("the fake's table %s holds %q", table, item)
+	}
+	if r := tt.run("plan", "--platform", "aws", "--detailed-exitcode"); r.code != 0 || !strings.Contains(r.stdout, "No changes.") {
+		t.Errorf("second plan: %s", r)
+	}
+	if r := tt.run("destroy", "--platform", "aws", "--yes"); r.code != 0 || r.err != nil || !strings.Contains(r.stdout, "Resources: "+added[1]+" destroyed") {
+		t.Errorf("tether destroy: %v\n%s", r.err, r)
+	}
+	if left := fake.Objects(); len(left) > 0 {
+		t.Errorf("destroy left in the fake:\n%s", strings.Join(left, "\n"))
+	}
+}
