@@ -213,16 +213,13 @@ func awsMirrorCmd(ts *testscript.TestScript, neg bool, args []string) {
 // 5.100.0 in a filesystem mirror.
 func awsCondition() bool { return providertest.AWSMirror() != "" }
 
-// TestAWSUp deploys a copy of examples/echo with `tether up --platform
-// aws` through the real hashicorp/aws provider to internal/awsfake, a
-// fake AWS control plane on 127.0.0.1 (AWS_ENDPOINT_URL; a proxy that
-// answers nothing catches any other address), whose API endpoint runs
-// the deployed zip's bootstrap under the Lambda runtime interface
-// emulator: the deployed program answers. tether test --platform aws
-// deploys, tests from this machine against the endpoint and destroys;
-// the second plan is clean; destroy, with the platform state recorded,
-// leaves the fake empty.
-func TestAWSUp(t *testing.T) {
+// onAWSFake starts internal/awsfake with the Lambda emulator, stopped
+// when t ends, and returns tether run in the folder dir makes with the
+// environment that points hashicorp/aws at the fake, installs it from
+// the filesystem mirror and catches any other address with a proxy that
+// answers nothing. It skips t where that cannot run.
+func onAWSFake(t *testing.T, dir func() string) (side, *awsfake.Server) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds a Go program for Lambda and the runtime interface emulator: skipped with -short")
 	}
@@ -235,14 +232,27 @@ func TestAWSUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fake.Close()
+	t.Cleanup(func() { fake.Close() })
 	rc := filepath.Join(t.TempDir(), "terraformrc")
 	if err := os.WriteFile(rc, []byte(fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	env := append(append(exampleEnv(tools, false), "TF_CLI_CONFIG_FILE="+rc, "TETHER_AWS_OFFLINE=true",
 		"HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "NO_PROXY=127.0.0.1"), fake.Env()...)
-	tt := side{name: "tether", bin: tools.tether, dir: exampleCopy(t, "echo"), env: env, timeout: 15 * time.Minute}
+	return side{name: "tether", bin: tools.tether, dir: dir(), env: env, timeout: 15 * time.Minute}, fake
+}
+
+// TestAWSUp deploys a copy of examples/echo with `tether up --platform
+// aws` through the real hashicorp/aws provider to internal/awsfake, a
+// fake AWS control plane on 127.0.0.1 (AWS_ENDPOINT_URL; a proxy that
+// answers nothing catches any other address), whose API endpoint runs
+// the deployed zip's bootstrap under the Lambda runtime interface
+// emulator: the deployed program answers. tether test --platform aws
+// deploys, tests from this machine against the endpoint and destroys;
+// the second plan is clean; destroy, with the platform state recorded,
+// leaves the fake empty.
+func TestAWSUp(t *testing.T) {
+	tt, fake := onAWSFake(t, func() string { return exampleCopy(t, "echo") })
 
 	if r := tt.run("up", "--platform", "aws", "--yes"); r.code != 0 || r.err != nil || !strings.Contains(r.stdout, "Apply complete! Resources: 11 added") {
 		t.Fatalf("tether up --platform aws: %v\n%s", r.err, r)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -9,9 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/tetherhq/tether/internal/awsfake"
 	"github.com/tetherhq/tether/internal/providertest"
 )
 
@@ -66,7 +63,7 @@ func main() {
 }
 `
 
-// TestAWSUpStore deploys a program with a store with ` + "`up --platform aws`" + `
+// TestAWSUpStore deploys a program with a store with `up --platform aws`
 // through the real hashicorp/aws provider to internal/awsfake: the store
 // is a DynamoDB table in the fake, and the functions, run under the
 // Lambda emulator with the credentials and DynamoDB endpoint the platform
@@ -74,38 +71,21 @@ func main() {
 // and through a function URL; the note is in the fake's table. The second
 // plan is clean, and destroy leaves the fake empty.
 func TestAWSUpStore(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a Go program for Lambda and the runtime interface emulator: skipped with -short")
-	}
-	tools := synthTools(t)
-	mirror := providertest.AWSMirror()
-	if mirror == "" {
-		t.Skip("the aws platform deploys through the real hashicorp/aws provider, and no filesystem mirror (/opt/tf-plugins) holds it")
-	}
-	fake, err := awsfake.Start(awsfake.Options{Emulator: providertest.LambdaEmulator(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fake.Close()
-	repo, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "notes")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(notesOnAWS), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	providertest.GoModule(t, dir, "example.com/notes", repo)
-	rc := filepath.Join(t.TempDir(), "terraformrc")
-	if err := os.WriteFile(rc, []byte(fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env := append(append(exampleEnv(tools, false), "TF_CLI_CONFIG_FILE="+rc, "TETHER_AWS_OFFLINE=true",
-		"HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "NO_PROXY=127.0.0.1"), fake.Env()...)
-	tt := side{name: "tether", bin: tools.tether, dir: dir, env: env, timeout: 15 * time.Minute}
+	tt, fake := onAWSFake(t, func() string {
+		repo, err := filepath.Abs("../..")
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(t.TempDir(), "notes")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(notesOnAWS), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		providertest.GoModule(t, dir, "example.com/notes", repo)
+		return dir
+	})
 
 	r := tt.run("up", "--platform", "aws", "--yes")
 	added := regexp.MustCompile(`Apply complete! Resources: (\d+) added`).FindStringSubmatch(r.stdout)
