@@ -201,14 +201,17 @@ func (s *Server) invoke(f *function, emulator string, ev events.APIGatewayV2HTTP
 }
 
 // runtimeEnv is what Lambda puts in a function's environment besides its
-// variables: the region and the credentials of its role, here the fake's
-// own, and, since the fake stands for AWS's endpoints, DynamoDB's endpoint
-// (the fake's), so that an SDK in the function reaches the fake's tables
-// as it would reach AWS's. No shared files, no instance metadata.
+// variables: the region, its role's temporary credentials (one set for
+// every function, which DynamoDB accepts; the fake does not check the
+// role's policies) and, since the fake stands for AWS's endpoints,
+// DynamoDB's endpoint (the fake's), so that an SDK in the function
+// reaches the fake's tables as it would reach AWS's. No shared files, no
+// instance metadata.
 func (s *Server) runtimeEnv() []string {
 	return []string{
 		"AWS_REGION=" + s.opts.Region, "AWS_DEFAULT_REGION=" + s.opts.Region,
-		"AWS_ACCESS_KEY_ID=" + s.opts.AccessKeyID, "AWS_SECRET_ACCESS_KEY=" + secretAccessKey,
+		"AWS_ACCESS_KEY_ID=" + roleCredentials.AccessKeyID, "AWS_SECRET_ACCESS_KEY=" + roleCredentials.SecretAccessKey,
+		"AWS_SESSION_TOKEN=" + roleCredentials.SessionToken,
 		"AWS_ENDPOINT_URL_DYNAMODB=" + s.URL,
 		"AWS_CONFIG_FILE=/dev/null", "AWS_SHARED_CREDENTIALS_FILE=/dev/null", "AWS_EC2_METADATA_DISABLED=true",
 	}

@@ -25,6 +25,10 @@ const Account = "123456789012"
 // requests are checked against it.
 const secretAccessKey = "tether-fake-secret"
 
+// roleCredentials are the temporary credentials a function runs with, as Lambda gives
+// a function its role's; DynamoDB accepts them besides the server's key.
+var roleCredentials = dynamofake.Credentials{AccessKeyID: "ASIATETHERFAKEROLE", SecretAccessKey: "tether-fake-role-secret", SessionToken: "tether-fake-role-session"}
+
 // Options configure a server.
 type Options struct {
 	// Region is the region ARNs name. Default eu-west-1.
@@ -65,7 +69,8 @@ func Start(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("awsfake: cannot listen on 127.0.0.1: %w", err)
 	}
-	dynamo, err := dynamofake.Start(dynamofake.Options{Region: opts.Region, AccessKeyID: opts.AccessKeyID, SecretAccessKey: secretAccessKey})
+	dynamo, err := dynamofake.Start(dynamofake.Options{Region: opts.Region, AccessKeyID: opts.AccessKeyID, SecretAccessKey: secretAccessKey,
+		Also: []dynamofake.Credentials{roleCredentials}})
 	if err != nil {
 		ln.Close()
 		return nil, err
@@ -169,15 +174,16 @@ var scope = regexp.MustCompile(`Credential=([^/]+)/[^/]+/[^/]+/([^/]+)/aws4_requ
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	m := scope.FindStringSubmatch(r.Header.Get("Authorization"))
+	if m != nil && m[2] == "dynamodb" {
+		// DynamoDB checks the credentials (the server's or a function's
+		// role's) and the signature itself, on the body as it came.
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		s.dynamo.ServeHTTP(w, r)
+		return
+	}
 	if m == nil || m[1] != s.opts.AccessKeyID {
 		w.Header().Set("X-Amzn-ErrorType", "UnrecognizedClientException")
 		writeJSON(w, 403, map[string]any{"__type": "UnrecognizedClientException", "message": "The security token included in the request is invalid."})
-		return
-	}
-	if m[2] == "dynamodb" {
-		// DynamoDB checks the signature itself, on the body as it came.
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		s.dynamo.ServeHTTP(w, r)
 		return
 	}
 	s.mu.Lock()

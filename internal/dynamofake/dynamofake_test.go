@@ -185,3 +185,27 @@ func TestUnsignedRequest(t *testing.T) {
 		t.Errorf("answered %d %s %v", resp.StatusCode, body, resp.Header)
 	}
 }
+
+// TestAlsoCredentials checks that further credentials are accepted each
+// with its own secret and session token, as a function's role's are
+// beside the deployer's, and only so.
+func TestAlsoCredentials(t *testing.T) {
+	role := dynamofake.Credentials{AccessKeyID: "ASIAROLE", SecretAccessKey: "role-secret", SessionToken: "role-session"}
+	s := start(t, dynamofake.Options{Region: "eu-west-3", Also: []dynamofake.Credentials{role}})
+	asRole := []string{"AWS_ACCESS_KEY_ID=" + role.AccessKeyID, "AWS_SECRET_ACCESS_KEY=" + role.SecretAccessKey, "AWS_SESSION_TOKEN=" + role.SessionToken}
+	if err := get(client(t, s, asRole...), "things", "k"); err != nil {
+		t.Errorf("with the role's credentials: %v", err)
+	}
+	if err := get(client(t, s), "things", "k"); err != nil {
+		t.Errorf("with the server's credentials: %v", err)
+	}
+	for name, change := range map[string][]string{
+		"role without its token":      asRole[:2],
+		"role with the server secret": {asRole[0], "AWS_SECRET_ACCESS_KEY=" + s.Options().SecretAccessKey, asRole[2]},
+	} {
+		var api smithy.APIError
+		if err := get(client(t, s, change...), "things", "k"); !errors.As(err, &api) {
+			t.Errorf("%s: %v, want a refusal", name, err)
+		}
+	}
+}

@@ -26,6 +26,15 @@ type Options struct {
 	// SessionToken, when set, must come with every request, as with a
 	// role's temporary credentials (X-Amz-Security-Token).
 	SessionToken string
+	// Also are further credentials accepted, each with its own secret and
+	// session token: a Lambda function's role's beside the deployer's.
+	Also []Credentials
+}
+
+// Credentials are an access key, its secret and the session token that
+// must come with it ("" for none).
+type Credentials struct {
+	AccessKeyID, SecretAccessKey, SessionToken string
 }
 
 // Server is a running fake DynamoDB.

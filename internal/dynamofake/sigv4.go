@@ -41,7 +41,13 @@ func (s *Server) authenticate(r *http.Request, body []byte) error {
 		return authError("IncompleteSignatureException", "Credential must be ACCESS_KEY_ID/DATE/REGION/SERVICE/aws4_request")
 	}
 	keyID, date, region, service := scope[0], scope[1], scope[2], scope[3]
-	if keyID != s.opts.AccessKeyID || r.Header.Get("X-Amz-Security-Token") != s.opts.SessionToken {
+	cred, known := Credentials{s.opts.AccessKeyID, s.opts.SecretAccessKey, s.opts.SessionToken}, keyID == s.opts.AccessKeyID
+	for _, c := range s.opts.Also {
+		if !known && keyID == c.AccessKeyID {
+			cred, known = c, true
+		}
+	}
+	if !known || r.Header.Get("X-Amz-Security-Token") != cred.SessionToken {
 		return authError("UnrecognizedClientException", "The security token included in the request is invalid.")
 	}
 	if service != "dynamodb" {
@@ -67,7 +73,7 @@ func (s *Server) authenticate(r *http.Request, body []byte) error {
 		hexSHA256(body),
 	}, "\n")
 	toSign := strings.Join([]string{sigAlgorithm, amzDate, strings.Join(scope[1:], "/"), hexSHA256([]byte(canonical))}, "\n")
-	key := hmacSHA256([]byte("AWS4"+s.opts.SecretAccessKey), date)
+	key := hmacSHA256([]byte("AWS4"+cred.SecretAccessKey), date)
 	for _, part := range []string{region, service, "aws4_request"} {
 		key = hmacSHA256(key, part)
 	}
