@@ -2,8 +2,10 @@ package engine_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -77,10 +79,11 @@ func (f *fixture) run(destroy bool) *engine.Result {
 }
 
 // position returns the index in the event log of an address's event of a
-// phase, or -1.
+// phase, or -1. The plan's refreshes (no-op events) are not operations
+// whose order the tests check.
 func (f *fixture) position(addr string, phase plan.Phase) int {
 	for i, e := range f.events {
-		if e.Addr == addr && e.Phase == phase {
+		if e.Addr == addr && e.Phase == phase && e.Action != plan.NoOp {
 			return i
 		}
 	}
@@ -92,6 +95,47 @@ func (f *fixture) before(a string, aPhase plan.Phase, b string, bPhase plan.Phas
 	i, j := f.position(a, aPhase), f.position(b, bPhase)
 	if i < 0 || j < 0 || i > j {
 		f.t.Errorf("%s (%v) did not come before %s (%v): events %+v", a, aPhase, b, bPhase, f.events)
+	}
+}
+
+// TestPlanReportsRefreshes: a plan reads each recorded object back and says
+// so, with the object's id, as Terraform's "Refreshing state..." does; a
+// plan with -refresh=false reads nothing.
+func TestPlanReportsRefreshes(t *testing.T) {
+	f := newFixture(t, `
+resource "tether_value" "a" {
+  input = "a"
+}
+`)
+	f.run(false)
+	id := ""
+	for _, e := range f.events {
+		if e.Action == plan.Create && e.Phase == plan.Succeeded {
+			id = e.ID
+		}
+	}
+	if id == "" {
+		t.Fatalf("no id in the create's events %+v", f.events)
+	}
+	for _, skip := range []bool{false, true} {
+		f.events = nil
+		if _, diags := f.engine.Plan(context.Background(), f.config(), engine.PlanOptions{SkipRefresh: skip}); diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		var got []string
+		for _, e := range f.events {
+			got = append(got, fmt.Sprintf("%s %v %v %s", e.Addr, e.Action, e.Phase, e.ID))
+		}
+		want := []string{
+			fmt.Sprintf("tether_value.a %v %v %s", plan.NoOp, plan.Started, id),
+			fmt.Sprintf("tether_value.a %v %v %s", plan.NoOp, plan.Succeeded, id),
+		}
+		if skip {
+			want = nil
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("refresh=%v: events %q, want %q", !skip, got, want)
+		}
 	}
 }
 

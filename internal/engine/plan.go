@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -524,11 +525,16 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 	if p.opts.SkipRefresh || !p.targeted(n, in.addr) {
 		return diags
 	}
+	start := time.Now()
+	e.event(plan.Event{Addr: in.addr, Action: plan.NoOp, Phase: plan.Started, ID: idOf(in.recordedVal)})
 	resp := prov.ReadResource(ctx, provider.ReadRequest{TypeName: in.recorded.Type, PriorState: in.res.priorFor(v, meta.Refs), Private: priv})
 	diags = append(diags, attribute(in.addr, cn, in.scrubDiags(resp.Diagnostics))...)
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
+	defer func() {
+		e.event(plan.Event{Addr: in.addr, Action: plan.NoOp, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: idOf(in.prior)})
+	}()
 	if resp.Deferred != "" {
 		in.deferredBy = resp.Deferred
 		return diags

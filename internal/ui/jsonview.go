@@ -260,6 +260,10 @@ func (v *JSONView) Event(e plan.Event) {
 		}
 		e.Action = e.Step
 	}
+	if e.Action == plan.NoOp {
+		v.refreshEvent(e)
+		return
+	}
 	hook := map[string]any{"resource": resource(e.Addr, ""), "action": changeAction(e.Action)}
 	kind := "apply"
 	if e.Action == plan.Open || e.Action == plan.Close {
@@ -282,6 +286,22 @@ func (v *JSONView) Event(e plan.Event) {
 	case plan.Failed:
 		hook["elapsed_seconds"] = int(e.Elapsed.Seconds())
 		v.write("error", strings.SplitN(finishLine(e), ":", 3)[0]+": "+failedWord(e.Action)+" errored after "+e.Elapsed.Truncate(time.Second).String(), kind+"_errored", map[string]any{"hook": hook})
+	}
+}
+
+// refreshEvent writes refresh_start and refresh_complete, Terraform's
+// messages for reading a recorded object back during a plan. A failed
+// refresh has no message of its own: its diagnostic says it.
+func (v *JSONView) refreshEvent(e plan.Event) {
+	hook := map[string]any{"resource": resource(e.Addr, "")}
+	if e.ID != "" {
+		hook["id_key"], hook["id_value"] = "id", e.ID
+	}
+	switch e.Phase {
+	case plan.Started:
+		v.write("info", startLine(e), "refresh_start", map[string]any{"hook": hook})
+	case plan.Succeeded:
+		v.write("info", withID(e.Addr+": Refresh complete", e.ID), "refresh_complete", map[string]any{"hook": hook})
 	}
 }
 

@@ -97,6 +97,19 @@ func (p *Progress) Event(e plan.Event) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if e.Action == plan.NoOp {
+		// A refresh is shown as it starts, and the line stays, as in
+		// Terraform; it gets no heartbeat, and how it ends is not shown
+		// (a failure is the plan's error).
+		switch {
+		case e.Phase != plan.Started:
+		case !p.tty || p.closed:
+			io.WriteString(p.w, startLine(e)+"\n")
+		default:
+			p.finished = append(p.finished, startLine(e))
+		}
+		return
+	}
 	if p.heart != nil {
 		p.heart.Event(e)
 	}
