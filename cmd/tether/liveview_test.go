@@ -54,14 +54,20 @@ func TestLiveViewInTmux(t *testing.T) {
 	tmux("new-session", "-d", "-x", "100", "-y", "12", "-s", "live", "sleep 600")
 	t.Cleanup(func() { exec.Command(tmuxBin, "-S", sock, "kill-server").Run() })
 	tmux("set-option", "-t", "live", "remain-on-exit", "on")
-	tmux("respawn-pane", "-k", "-t", "live", fmt.Sprintf("cd %q && exec %q up --yes", dir, tools.tether))
+	// The exit status goes to a file: tmux 3.3 leaves #{pane_dead_status}
+	// empty for some exits, which the test once waited on for good.
+	rcFile := filepath.Join(dir, "rc")
+	tmux("respawn-pane", "-k", "-t", "live", fmt.Sprintf("cd %q && %q up --yes; echo $? > %q", dir, tools.tether, rcFile))
 
 	deadline := time.Now().Add(3 * time.Minute)
 	for {
-		st := strings.Fields(tmux("display-message", "-p", "-t", "live", "#{pane_dead} #{pane_dead_status}"))
-		if len(st) == 2 && st[0] == "1" {
-			if st[1] != "0" {
-				t.Errorf("tether up exited %s", st[1])
+		if strings.TrimSpace(tmux("display-message", "-p", "-t", "live", "#{pane_dead}")) == "1" {
+			rc, err := os.ReadFile(rcFile)
+			if err != nil {
+				t.Fatalf("tether up's exit status: %v", err)
+			}
+			if s := strings.TrimSpace(string(rc)); s != "0" {
+				t.Errorf("tether up exited %s", s)
 			}
 			break
 		}
