@@ -29,6 +29,15 @@ func (e *env) synth(ctx context.Context, args []string) int {
 	if !ok {
 		return 1
 	}
+	if e.src == nil {
+		// HCL's backend block is read apart from the configuration; synth
+		// writes it into the root module's terraform block.
+		b, ok := e.backendBlock(nil)
+		if !ok {
+			return 1
+		}
+		cfg.Backend = b
+	}
 	diags := synth.Write(cfg, *out)
 	e.configDiagnostics(cfg, diags)
 	if diags.HasErrors() {

@@ -86,8 +86,8 @@ type Config struct {
 	Platform *Platform
 	// Backend is where a Go program's Stack.Backend keeps state; nil when
 	// it does not say. HCL's backend block is read apart from the rest
-	// (hclconfig.Backend), before anything else is loaded, and is not
-	// here.
+	// (hclconfig.Backend), before anything else is loaded, and is here
+	// only where a command puts it (synth, which writes it out).
 	Backend *Backend
 }
 

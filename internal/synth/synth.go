@@ -590,8 +590,17 @@ func (s *synth) document(m *module) map[string]any {
 		}
 		required[local] = entry
 	}
+	terraform := map[string]any{}
 	if len(required) > 0 {
-		doc["terraform"] = map[string]any{"required_providers": required}
+		terraform["required_providers"] = required
+	}
+	if m.path == "" {
+		if b := s.backend(); b != nil {
+			terraform["backend"] = b
+		}
+	}
+	if len(terraform) > 0 {
+		doc["terraform"] = terraform
 	}
 	put := func(key string, v map[string]any) {
 		if len(v) > 0 {
