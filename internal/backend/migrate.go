@@ -95,7 +95,7 @@ func Migrate(ctx context.Context, from, to *Backend) ([]string, error) {
 	for _, ws := range names {
 		src := srcs[ws].snap
 		// The state keeps its lineage and serial wherever it is kept.
-		c := state.Changes{Lineage: src.Lineage, Serial: src.Serial}
+		c := state.Changes{Lineage: src.Lineage, Serial: src.Serial, Checks: src.Checks}
 		for _, o := range src.Objects {
 			c.Put = append(c.Put, o)
 		}

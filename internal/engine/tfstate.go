@@ -10,6 +10,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tetherhq/tether/internal/addr"
+	"github.com/tetherhq/tether/internal/checks"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
@@ -47,6 +48,14 @@ type Adoption struct {
 // resource identity.
 func FromTerraform(keys *secrets.Keys, providers provider.Factory, f *tfstate.File) (*Adoption, error) {
 	a := &Adoption{Changes: state.Changes{Lineage: f.Lineage, Serial: f.Serial}}
+	// The file's check results replace what was recorded, none included.
+	var err error
+	if a.Changes.Checks, err = checks.Encode(f.CheckResults); err != nil {
+		return nil, err
+	}
+	if a.Changes.Checks == nil {
+		a.Changes.Checks = []byte{}
+	}
 	for i := range f.Resources {
 		r := &f.Resources[i]
 		if r.Mode == "data" {
@@ -208,6 +217,10 @@ func ToTerraform(keys *secrets.Keys, providers provider.Factory, snap *state.Sna
 		Serial:           snap.Serial,
 		Lineage:          snap.Lineage,
 		Outputs:          map[string]tfstate.Output{},
+	}
+	var err error
+	if f.CheckResults, err = checks.Decode(snap.Checks); err != nil {
+		return nil, fmt.Errorf("recorded %v", err)
 	}
 	addrs := make([]string, 0, len(snap.Objects))
 	for a, obj := range snap.Objects {

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -35,7 +36,11 @@ const tfFile = `{
     {"mode": "data", "type": "tether_file", "name": "d", "provider": "provider[\"registry.terraform.io/tetherhq/tether\"]",
      "instances": [{"schema_version": 0, "attributes": {"path": "x", "content": "y", "id": "x"}, "sensitive_attributes": []}]}
   ],
-  "check_results": null
+  "check_results": [
+    {"object_kind": "resource", "config_addr": "tether_file.s", "status": "pass", "objects": [{"object_addr": "tether_file.s[0]", "status": "pass"}]},
+    {"object_kind": "check", "config_addr": "check.fails", "status": "fail", "objects": [{"object_addr": "check.fails", "status": "fail", "failure_messages": ["always", "content is hello"]}]},
+    {"object_kind": "output", "config_addr": "module.m.output.y", "status": "unknown", "objects": null}
+  ]
 }`
 
 func TestTerraformStateConversion(t *testing.T) {
@@ -87,7 +92,7 @@ func TestTerraformStateConversion(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Sensitive = withDigest
-	snap := &state.Snapshot{Objects: map[string]*state.Object{}, Outputs: map[string]*state.Output{}, Lineage: ch.Lineage, Serial: ch.Serial}
+	snap := &state.Snapshot{Objects: map[string]*state.Object{}, Outputs: map[string]*state.Output{}, Lineage: ch.Lineage, Serial: ch.Serial, Checks: ch.Checks}
 	for _, o := range ch.Put {
 		snap.Objects[o.Address] = o
 	}
@@ -105,6 +110,18 @@ func TestTerraformStateConversion(t *testing.T) {
 	sens := back.Resources[1].Instances[0].SensitiveAttributes
 	if back.Resources[1].Name != "s" || string(sens) != `[[{"type":"get_attr","value":"content"}]]` {
 		t.Errorf("exported sensitive_attributes of %s: %s, want content alone", back.Resources[1].Name, sens)
+	}
+	// The check results come back as they were, in order of address.
+	var results bytes.Buffer
+	if err := json.Indent(&results, []byte(`[
+    {"object_kind": "check", "config_addr": "check.fails", "status": "fail", "objects": [{"object_addr": "check.fails", "status": "fail", "failure_messages": ["always", "content is hello"]}]},
+    {"object_kind": "output", "config_addr": "module.m.output.y", "status": "unknown", "objects": null},
+    {"object_kind": "resource", "config_addr": "tether_file.s", "status": "pass", "objects": [{"object_addr": "tether_file.s[0]", "status": "pass"}]}
+  ]`), "  ", "  "); err != nil {
+		t.Fatal(err)
+	}
+	if want := "\"check_results\": " + results.String() + "\n}\n"; !strings.HasSuffix(out.String(), want) {
+		t.Errorf("exported state does not end with\n%s\n%s", want, out.String())
 	}
 	for _, want := range []string{`"content": "hunter2"`, `"lineage": "1ea800c0-7d5f-82cb-92c1-2e0fe97023a5"`, `"serial": 7`, `"status": "tainted"`, `"create_before_destroy": true`, `"index_key": 0`, `"private": "eyJhIjoxfQ=="`} {
 		if !strings.Contains(out.String(), want) {

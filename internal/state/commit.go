@@ -183,6 +183,15 @@ func (s *SQLite) apply(ctx context.Context, r *commitReq) error {
 			return fmt.Errorf("writing output %s: %w", o.Name, err)
 		}
 	}
+	if c := r.Changes.Checks; c != nil {
+		q, args := sqlPutChecks, []any{c}
+		if len(c) == 0 {
+			q, args = sqlDeleteChecks, nil
+		}
+		if _, err := s.wconn.ExecContext(ctx, q, args...); err != nil {
+			return fmt.Errorf("writing check results: %w", err)
+		}
+	}
 	if r.Changes.Lineage != "" {
 		if _, err := s.wconn.ExecContext(ctx, sqlSetMeta, r.Changes.Lineage, int64(r.Changes.Serial)); err != nil {
 			return fmt.Errorf("writing lineage and serial: %w", err)

@@ -20,7 +20,7 @@ const (
 	// formatVersion is the schema version this build writes, kept in
 	// PRAGMA user_version. Bump it with every incompatible schema change
 	// and teach prepareSchema to migrate the previous one.
-	formatVersion = 2
+	formatVersion = 3
 
 	// applicationID ("TETH") marks the file as a Tether state file in the
 	// SQLite header, so some other SQLite database at the same path is
@@ -53,7 +53,8 @@ func connPragmas() string {
 	return "_pragma=busy_timeout(10000)&_pragma=synchronous(" + sync + ")"
 }
 
-// schema is the current format's; format 1 lacked the meta table.
+// schema is the current format's; format 1 lacked the meta table, format
+// 2 the checks table.
 const schema = `
 CREATE TABLE objects (
 	address               TEXT    NOT NULL PRIMARY KEY,
@@ -78,6 +79,11 @@ CREATE TABLE outputs (
 	name      TEXT    NOT NULL PRIMARY KEY,
 	value     BLOB,
 	sensitive INTEGER NOT NULL
+) STRICT;
+-- At most one row: the check results of the last apply (format 3).
+CREATE TABLE checks (
+	one     INTEGER NOT NULL PRIMARY KEY CHECK (one = 1),
+	results BLOB    NOT NULL
 ) STRICT;
 -- At most one row: the CHECK makes a second INSERT a conflict, which is
 -- what makes the lock exclusive across processes.
@@ -112,10 +118,18 @@ ON CONFLICT (name) DO UPDATE SET value = excluded.value, sensitive = excluded.se
 	lineage TEXT    NOT NULL,
 	serial  INTEGER NOT NULL
 ) STRICT`
-	sqlInitMeta   = `INSERT INTO meta (one, lineage, serial) VALUES (1, ?, 1)`
-	sqlBumpSerial = `UPDATE meta SET serial = serial + 1`
-	sqlSetMeta    = `UPDATE meta SET lineage = ?, serial = ?`
-	sqlLoadMeta   = `SELECT lineage, serial FROM meta`
+	sqlCreateChecks = `CREATE TABLE checks (
+	one     INTEGER NOT NULL PRIMARY KEY CHECK (one = 1),
+	results BLOB    NOT NULL
+) STRICT`
+	sqlPutChecks = `INSERT INTO checks (one, results) VALUES (1, ?)
+ON CONFLICT (one) DO UPDATE SET results = excluded.results`
+	sqlDeleteChecks = `DELETE FROM checks`
+	sqlLoadChecks   = `SELECT results FROM checks`
+	sqlInitMeta     = `INSERT INTO meta (one, lineage, serial) VALUES (1, ?, 1)`
+	sqlBumpSerial   = `UPDATE meta SET serial = serial + 1`
+	sqlSetMeta      = `UPDATE meta SET lineage = ?, serial = ?`
+	sqlLoadMeta     = `SELECT lineage, serial FROM meta`
 )
 
 // SQLite is the embedded Store: one SQLite file in WAL mode.
@@ -356,7 +370,10 @@ func (s *SQLite) prepareSchema(ctx context.Context) error {
 	case version == 1:
 		// Format 1 had no lineage or serial: the state gets its lineage
 		// now.
-		stmts = []string{sqlCreateMeta}
+		stmts = []string{sqlCreateMeta, sqlCreateChecks}
+	case version == 2:
+		// Format 2 recorded no check results.
+		stmts = []string{sqlCreateChecks}
 	default:
 		if err := s.recognise(appID, version); err != nil {
 			return err
@@ -369,8 +386,10 @@ func (s *SQLite) prepareSchema(ctx context.Context) error {
 				return fileError(s.path, "creating schema", err)
 			}
 		}
-		if _, err := c.ExecContext(ctx, sqlInitMeta, NewLineage()); err != nil {
-			return fileError(s.path, "creating schema", err)
+		if version < 2 {
+			if _, err := c.ExecContext(ctx, sqlInitMeta, NewLineage()); err != nil {
+				return fileError(s.path, "creating schema", err)
+			}
 		}
 	}
 	if _, err := c.ExecContext(ctx, "COMMIT"); err != nil {
@@ -434,7 +453,7 @@ func (s *SQLite) recognise(appID, version int64) error {
 	if version < 1 {
 		return &CorruptError{Path: s.path, Reason: fmt.Sprintf("has an invalid format version %d", version)}
 	}
-	// Format 1 is migrated by prepareSchema.
+	// Formats 1 and 2 are migrated by prepareSchema.
 	return nil
 }
 
@@ -457,7 +476,7 @@ func (s *SQLite) checkTables(ctx context.Context) error {
 	if err := rows.Err(); err != nil {
 		return fileError(s.path, "reading schema", err)
 	}
-	for _, t := range []string{"objects", "outputs", "lock", "meta"} {
+	for _, t := range []string{"objects", "outputs", "lock", "meta", "checks"} {
 		if !have[t] {
 			return &CorruptError{Path: s.path, Reason: fmt.Sprintf("is missing its %q table", t)}
 		}
@@ -495,6 +514,10 @@ func (s *SQLite) Load(ctx context.Context) (*Snapshot, error) {
 		return nil, fileError(s.path, "load", err)
 	}
 	if err := loadOutputs(ctx, tx, snap.Outputs); err != nil {
+		return nil, fileError(s.path, "load", err)
+	}
+	err = tx.QueryRowContext(ctx, sqlLoadChecks).Scan(&snap.Checks)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fileError(s.path, "load", err)
 	}
 	var serial int64

@@ -152,11 +152,62 @@ func TestRoundTrip(t *testing.T) {
 // keeps its objects and gets a lineage.
 func TestMigrateFormat1(t *testing.T) {
 	path := createStore(t, 3)
-	rawExec(t, path, "DROP TABLE meta", "PRAGMA user_version = 1")
+	rawExec(t, path, "DROP TABLE meta", "DROP TABLE checks", "PRAGMA user_version = 1")
 	s := openTest(t, path)
 	snap := load(t, s)
 	if len(snap.Objects) != 3 || len(snap.Lineage) != 36 || snap.Serial != 1 {
 		t.Fatalf("migrated: %d objects, lineage %q, serial %d", len(snap.Objects), snap.Lineage, snap.Serial)
+	}
+	commit(t, s, Changes{Checks: []byte(`[]`)})
+}
+
+// TestMigrateFormat2 opens a file of format 2 (no check results): it keeps
+// its objects, lineage and serial, and records check results from then on.
+func TestMigrateFormat2(t *testing.T) {
+	path := createStore(t, 3)
+	s := openTest(t, path)
+	before := load(t, s)
+	s.Close()
+	rawExec(t, path, "DROP TABLE checks", "PRAGMA user_version = 2")
+	s = openTest(t, path)
+	snap := load(t, s)
+	if len(snap.Objects) != 3 || snap.Lineage != before.Lineage || snap.Serial != before.Serial || snap.Checks != nil {
+		t.Fatalf("migrated: %d objects, lineage %q, serial %d, checks %q", len(snap.Objects), snap.Lineage, snap.Serial, snap.Checks)
+	}
+	commit(t, s, Changes{Checks: []byte(`[{"object_kind":"check"}]`)})
+	if got := string(load(t, s).Checks); got != `[{"object_kind":"check"}]` {
+		t.Errorf("check results after migration: %q", got)
+	}
+}
+
+// TestCheckResults: check results are replaced whole by a commit that
+// carries them, kept by one that does not, and removed by an empty one.
+func TestCheckResults(t *testing.T) {
+	s := openTest(t, filepath.Join(t.TempDir(), "state.db"))
+	if got := load(t, s).Checks; got != nil {
+		t.Fatalf("a new state has check results %q", got)
+	}
+	for _, step := range []struct {
+		commit []byte
+		want   string
+	}{
+		{[]byte(`[1]`), `[1]`},
+		{nil, `[1]`}, // another commit keeps them
+		{[]byte(`[2]`), `[2]`},
+		{[]byte{}, ``},
+	} {
+		serial := load(t, s).Serial
+		commit(t, s, Changes{Checks: step.commit, Put: []*Object{testObject("tether_file.a")}})
+		snap := load(t, s)
+		if string(snap.Checks) != step.want {
+			t.Errorf("after committing %q: check results %q, want %q", step.commit, snap.Checks, step.want)
+		}
+		if snap.Serial != serial+1 {
+			t.Errorf("after committing %q: serial %d, want %d", step.commit, snap.Serial, serial+1)
+		}
+	}
+	if (Changes{Checks: []byte{}}).Empty() {
+		t.Error("changes that remove the check results are empty")
 	}
 }
 

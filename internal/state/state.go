@@ -65,6 +65,10 @@ type Output struct {
 type Snapshot struct {
 	Objects map[string]*Object
 	Outputs map[string]*Output
+	// Checks are the check results of the last plan or apply that
+	// recorded any, in state version 4's check_results encoding (see
+	// internal/checks); nil when there are none.
+	Checks []byte
 	// Lineage identifies the state across its whole life, as Terraform's
 	// lineage does: a UUID chosen when the state was created, kept by
 	// every write. Two states with different lineages are unrelated.
@@ -81,6 +85,9 @@ type Changes struct {
 	Delete        []string // object addresses
 	PutOutputs    []*Output
 	DeleteOutputs []string // output names
+	// Checks, when not nil, replace the recorded check results (see
+	// Snapshot.Checks); an empty, non-nil slice records none.
+	Checks []byte
 	// Lineage and Serial, when Lineage is set, replace the state's own:
 	// `state push` and the adoption of Terraform state keep the lineage
 	// and serial of the state they bring in. Otherwise a commit keeps the
@@ -90,9 +97,9 @@ type Changes struct {
 }
 
 // Empty reports whether c changes nothing: no object or output put or
-// deleted, and no lineage brought in.
+// deleted, no check results, and no lineage brought in.
 func (c Changes) Empty() bool {
-	return len(c.Put)+len(c.Delete)+len(c.PutOutputs)+len(c.DeleteOutputs) == 0 && c.Lineage == ""
+	return len(c.Put)+len(c.Delete)+len(c.PutOutputs)+len(c.DeleteOutputs) == 0 && c.Checks == nil && c.Lineage == ""
 }
 
 // Prepare checks c before a store queues it, and encodes the dependencies

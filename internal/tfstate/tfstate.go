@@ -13,6 +13,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tetherhq/tether/internal/addr"
+	"github.com/tetherhq/tether/internal/checks"
 )
 
 // Version is the only state format version this package reads and writes.
@@ -26,9 +27,9 @@ type File struct {
 	Lineage          string            `json:"lineage"`
 	Outputs          map[string]Output `json:"outputs"`
 	Resources        []Resource        `json:"resources"`
-	// CheckResults are the results of check blocks and conditions, which
-	// Terraform recomputes on every plan; they are read and dropped.
-	CheckResults json.RawMessage `json:"check_results"`
+	// CheckResults are the results of check blocks, conditions and
+	// validation rules of the last apply; null when there are none.
+	CheckResults []checks.Result `json:"check_results"`
 }
 
 // Output is a root module output.
@@ -104,6 +105,9 @@ func Read(r io.Reader) (*File, error) {
 	if f.Lineage == "" {
 		return nil, errors.New("it has no lineage")
 	}
+	if f.CheckResults, err = checks.Clean(f.CheckResults); err != nil {
+		return nil, err
+	}
 	return &f, nil
 }
 
@@ -129,9 +133,7 @@ func Write(w io.Writer, f *File) error {
 	if f.Resources == nil {
 		f.Resources = []Resource{}
 	}
-	if f.CheckResults == nil {
-		f.CheckResults = json.RawMessage("null")
-	}
+	checks.Sort(f.CheckResults)
 	b, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
 		return err

@@ -19,6 +19,9 @@ func TestRead(t *testing.T) {
 		{"not JSON", `resource "a" "b" {}`, "not a Terraform state file"},
 		{"unknown field", `{"version": 4, "lineage": "l", "resources": [{"mode": "managed", "type": "a", "name": "b", "provider": "p", "instances": [{"schema_version": 0, "attributes": {}, "surprise": 1}]}]}`, `unknown field "surprise"`},
 		{"no lineage", `{"version": 4, "serial": 1}`, "it has no lineage"},
+		{"check results", `{"version": 4, "lineage": "l", "check_results": [{"object_kind": "future", "config_addr": "x.y", "status": "pass", "objects": null}, {"object_kind": "check", "config_addr": "check.c", "status": "fail", "objects": [{"object_addr": "check.c", "status": "fail", "failure_messages": ["m"]}]}]}`, ""},
+		{"check status", `{"version": 4, "lineage": "l", "check_results": [{"object_kind": "check", "config_addr": "check.c", "status": "fail", "objects": [{"object_addr": "check.c", "status": "broken"}]}]}`, `check results of check.c: unknown status "broken"`},
+		{"check field", `{"version": 4, "lineage": "l", "check_results": [{"object_kind": "check", "config_addr": "check.c", "status": "pass", "objects": null, "surprise": 1}]}`, `unknown field "surprise"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Read(strings.NewReader(tc.file))

@@ -74,9 +74,13 @@ func (s *Store) write(group []*commitReq) error {
 	var deps []*string
 	outputs := map[string]*state.Output{}
 	var meta *state.Changes // the last request that sets lineage and serial
+	var checks []byte       // the last request's check results, if any
 	for _, r := range group {
 		if r.Changes.Lineage != "" {
 			meta = &r.Changes
+		}
+		if r.Changes.Checks != nil {
+			checks = r.Changes.Checks
 		}
 		for _, a := range r.Changes.Delete {
 			objects[a] = -1
@@ -138,6 +142,14 @@ ON CONFLICT (workspace, address) DO UPDATE SET
 SELECT $1, * FROM unnest($2::text[], $3::bytea[], $4::boolean[])
 ON CONFLICT (workspace, name) DO UPDATE SET value = excluded.value, sensitive = excluded.sensitive`,
 			s.ws, outNames, outValues, outSens)
+	}
+	switch {
+	case checks == nil:
+	case len(checks) == 0:
+		b.Queue(`DELETE FROM `+s.names.checks+` WHERE workspace = $1`, s.ws)
+	default:
+		b.Queue(`INSERT INTO `+s.names.checks+` (workspace, results) VALUES ($1, $2)
+ON CONFLICT (workspace) DO UPDATE SET results = excluded.results`, s.ws, checks)
 	}
 	// Every committed group counts as one write of the workspace's state,
 	// as in the SQLite store; state push and migration set their own.

@@ -18,7 +18,7 @@ const (
 	// formatVersion is the schema version this build writes, kept in
 	// tether_meta. Bump it with every incompatible change and teach
 	// prepare to migrate the previous one.
-	formatVersion = 1
+	formatVersion = 2
 
 	// DefaultSchema is the schema used when none is configured, as with
 	// Terraform's pg backend.
@@ -122,7 +122,7 @@ func (b *Backend) Close() error { return b.conn.Close(context.Background()) }
 
 // tables are the schema-qualified, quoted names of Tether's tables.
 type tables struct {
-	schema, meta, workspaces, objects, outputs, locks string
+	schema, meta, workspaces, objects, outputs, locks, checks string
 	// lockClass is the first key of every advisory lock of this schema.
 	lockClass int32
 }
@@ -136,6 +136,7 @@ func tableNames(schema string) tables {
 		objects:    q + ".tether_objects",
 		outputs:    q + ".tether_outputs",
 		locks:      q + ".tether_locks",
+		checks:     q + ".tether_checks",
 		lockClass:  lockKey("tether schema " + schema),
 	}
 }
@@ -192,15 +193,24 @@ func (t tables) ddl() []string {
 	pid         integer     NOT NULL,
 	created     timestamptz NOT NULL,
 	backend_pid integer     NOT NULL)`,
+		t.checksDDL(),
 	}
 }
 
+// checksDDL creates the table of each workspace's check results, which
+// format 1 lacked.
+func (t tables) checksDDL() string {
+	return `CREATE TABLE ` + t.checks + ` (
+	workspace text  NOT NULL PRIMARY KEY REFERENCES ` + t.workspaces + ` (name),
+	results   bytea NOT NULL)`
+}
+
 // prepare reads the schema's format and id, creating the tables when
-// there are none. A schema it does not recognise is refused before
-// anything is written.
+// there are none and migrating an older format. A schema it does not
+// recognise is refused before anything is written.
 func (b *Backend) prepare(ctx context.Context) (string, error) {
-	id, found, err := b.inspect(ctx, b.conn)
-	if err != nil || found {
+	id, version, err := b.inspect(ctx, b.conn)
+	if err != nil || version == formatVersion {
 		return id, err
 	}
 	tx, err := b.conn.Begin(ctx)
@@ -211,8 +221,12 @@ func (b *Backend) prepare(ctx context.Context) (string, error) {
 	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(schemaTag)); err != nil {
 		return "", b.fail("creating tables", err)
 	}
-	if id, found, err := b.inspect(ctx, tx); err != nil || found {
+	id, version, err = b.inspect(ctx, tx)
+	switch {
+	case err != nil || version == formatVersion:
 		return id, err
+	case version == 1:
+		return id, b.migrate1(ctx, tx)
 	}
 	if !b.cfg.SkipSchemaCreation {
 		if _, err := tx.Exec(ctx, `CREATE SCHEMA IF NOT EXISTS `+b.names.schema); err != nil {
@@ -242,36 +256,55 @@ type querier interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-// inspect reads the format version and id; found is false when the
-// schema holds no Tether tables yet.
-func (b *Backend) inspect(ctx context.Context, q querier) (id string, found bool, err error) {
+// migrate1 brings a schema of format 1 to the current format, in the
+// transaction that holds the schema lock: format 1 recorded no check
+// results.
+func (b *Backend) migrate1(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.Exec(ctx, b.names.checksDDL()); err != nil {
+		return b.fail("migrating tables", err)
+	}
+	if _, err := tx.Exec(ctx, `UPDATE `+b.names.meta+` SET value = $1 WHERE key = 'format_version'`, fmt.Sprint(formatVersion)); err != nil {
+		return b.fail("migrating tables", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return b.fail("migrating tables", err)
+	}
+	return nil
+}
+
+// tablesOf is how many of Tether's tables each format has.
+var tablesOf = map[int]int{1: 5, 2: 6}
+
+// inspect reads the format version and id; version is 0 when the schema
+// holds no Tether tables yet.
+func (b *Backend) inspect(ctx context.Context, q querier) (id string, version int, err error) {
 	var present int
-	if err := q.QueryRow(ctx, `SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename IN ('tether_meta', 'tether_workspaces', 'tether_objects', 'tether_outputs', 'tether_locks')`,
+	if err := q.QueryRow(ctx, `SELECT count(*) FROM pg_tables WHERE schemaname = $1 AND tablename IN ('tether_meta', 'tether_workspaces', 'tether_objects', 'tether_outputs', 'tether_locks', 'tether_checks')`,
 		b.cfg.schema()).Scan(&present); err != nil {
-		return "", false, b.fail("reading the schema", err)
+		return "", 0, b.fail("reading the schema", err)
 	}
 	if present == 0 {
-		return "", false, nil
+		return "", 0, nil
 	}
-	var version string
-	err = q.QueryRow(ctx, `SELECT value FROM `+b.names.meta+` WHERE key = 'format_version'`).Scan(&version)
+	var raw string
+	err = q.QueryRow(ctx, `SELECT value FROM `+b.names.meta+` WHERE key = 'format_version'`).Scan(&raw)
 	if err != nil {
-		return "", true, fmt.Errorf("%s holds some of Tether's tables but no readable format version (%v); Tether will not use or modify it", b.where, err)
+		return "", 0, fmt.Errorf("%s holds some of Tether's tables but no readable format version (%v); Tether will not use or modify it", b.where, err)
 	}
 	var v int
-	if _, err := fmt.Sscan(version, &v); err != nil || v < 1 {
-		return "", true, fmt.Errorf("%s has an invalid format version %q; Tether will not use or modify it", b.where, version)
+	if _, err := fmt.Sscan(raw, &v); err != nil || v < 1 {
+		return "", 0, fmt.Errorf("%s has an invalid format version %q; Tether will not use or modify it", b.where, raw)
 	}
 	if v > formatVersion {
-		return "", true, &NewerFormatError{Where: b.where, Format: v, Supported: formatVersion}
+		return "", 0, &NewerFormatError{Where: b.where, Format: v, Supported: formatVersion}
 	}
-	if present != 5 {
-		return "", true, fmt.Errorf("%s is missing some of Tether's tables (found %d of 5); Tether will not use or modify it", b.where, present)
+	if present != tablesOf[v] {
+		return "", 0, fmt.Errorf("%s is missing some of Tether's tables (found %d of %d); Tether will not use or modify it", b.where, present, tablesOf[v])
 	}
 	if err := q.QueryRow(ctx, `SELECT value FROM `+b.names.meta+` WHERE key = 'state_id'`).Scan(&id); err != nil {
-		return "", true, b.fail("reading the state id", err)
+		return "", 0, b.fail("reading the state id", err)
 	}
-	return id, true, nil
+	return id, v, nil
 }
 
 func (b *Backend) fail(doing string, err error) error {

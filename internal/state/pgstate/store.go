@@ -3,6 +3,7 @@ package pgstate
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -141,6 +142,10 @@ func (s *Store) Load(ctx context.Context) (*state.Snapshot, error) {
 			snap.Outputs[o.Name] = o
 		}
 		if err := rows.Err(); err != nil {
+			return err
+		}
+		err = tx.QueryRow(ctx, `SELECT results FROM `+s.names.checks+` WHERE workspace = $1`, s.ws).Scan(&snap.Checks)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
 		return tx.Commit(ctx)

@@ -388,3 +388,94 @@ func TestServerDown(t *testing.T) {
 		t.Errorf("after the restart: %v", snap.Objects)
 	}
 }
+
+// TestCheckResults: each workspace has its own check results, replaced
+// whole by a commit that carries them, kept by one that does not, and
+// gone with a deleted workspace.
+func TestCheckResults(t *testing.T) {
+	ctx := context.Background()
+	b := connect(t, config(t))
+	if err := b.NewWorkspace(ctx, "staging"); err != nil {
+		t.Fatal(err)
+	}
+	def, stg := open(t, b, "default"), open(t, b, "staging")
+	checks := func(s *pgstate.Store) string {
+		t.Helper()
+		snap, err := s.Load(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if snap.Checks == nil {
+			return "<nil>"
+		}
+		return string(snap.Checks)
+	}
+	for _, step := range []struct {
+		commit []byte
+		want   string
+	}{
+		{[]byte(`[1]`), `[1]`},
+		{nil, `[1]`},
+		{[]byte(`[2]`), `[2]`},
+		{[]byte{}, `<nil>`},
+		{[]byte(`[3]`), `[3]`},
+	} {
+		if err := def.Commit(ctx, state.Changes{Checks: step.commit, Put: []*state.Object{object("tether_file.a")}}); err != nil {
+			t.Fatal(err)
+		}
+		if got := checks(def); got != step.want {
+			t.Errorf("after committing %q: %s, want %s", step.commit, got, step.want)
+		}
+	}
+	if got := checks(stg); got != "<nil>" {
+		t.Errorf("staging sees default's check results: %s", got)
+	}
+	if err := stg.Commit(ctx, state.Changes{Checks: []byte(`[4]`)}); err != nil {
+		t.Fatal(err)
+	}
+	stg.Close()
+	if err := b.DeleteWorkspace(ctx, "staging", true); err != nil {
+		t.Fatalf("deleting a workspace with check results: %v", err)
+	}
+	if got := checks(def); got != `[3]` {
+		t.Errorf("default after deleting staging: %s", got)
+	}
+}
+
+// TestMigrateFormat1: a schema of format 1 (no check results) keeps its
+// state and records check results once a newer Tether connects.
+func TestMigrateFormat1(t *testing.T) {
+	ctx := context.Background()
+	cfg := config(t)
+	s := open(t, connect(t, cfg), "default")
+	if err := s.Commit(ctx, state.Changes{Put: []*state.Object{object("tether_file.a")}}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	conn, err := pgx.Connect(ctx, cfg.ConnStr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	q := pgx.Identifier{cfg.Schema}.Sanitize()
+	for _, stmt := range []string{`DROP TABLE ` + q + `.tether_checks`, `UPDATE ` + q + `.tether_meta SET value = '1' WHERE key = 'format_version'`} {
+		if _, err := conn.Exec(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s = open(t, connect(t, cfg), "default")
+	if err := s.Commit(ctx, state.Changes{Checks: []byte(`[1]`)}); err != nil {
+		t.Fatalf("commit after migration: %v", err)
+	}
+	snap, err := s.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Objects) != 1 || string(snap.Checks) != `[1]` {
+		t.Errorf("after migration: %d objects, check results %q", len(snap.Objects), snap.Checks)
+	}
+	var v string
+	if err := conn.QueryRow(ctx, `SELECT value FROM `+q+`.tether_meta WHERE key = 'format_version'`).Scan(&v); err != nil || v != "2" {
+		t.Errorf("format version after migration: %q, %v", v, err)
+	}
+}

@@ -87,6 +87,7 @@ func (b *Backend) DeleteWorkspace(ctx context.Context, name string, force bool) 
 	for _, q := range []string{
 		`DELETE FROM ` + b.names.objects + ` WHERE workspace = $1`,
 		`DELETE FROM ` + b.names.outputs + ` WHERE workspace = $1`,
+		`DELETE FROM ` + b.names.checks + ` WHERE workspace = $1`,
 		`DELETE FROM ` + b.names.locks + ` WHERE workspace = $1`,
 		`DELETE FROM ` + b.names.workspaces + ` WHERE name = $1`,
 	} {
