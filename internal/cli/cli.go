@@ -122,6 +122,12 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, src Source) i
 		return e.up(ctx, rest, false)
 	case "destroy":
 		return e.up(ctx, rest, true)
+	case "refresh":
+		return e.refresh(ctx, rest)
+	case "get":
+		return e.get(ctx, rest)
+	case "force-unlock":
+		return e.forceUnlock(ctx, rest)
 	case "console":
 		return e.console(ctx, rest)
 	case "show":
@@ -173,13 +179,16 @@ Commands:
   import     Adopt an existing object: ADDRESS ID
   up         Plan and apply the changes      [--yes] [FILE]  (also: apply)
   destroy    Destroy everything recorded     [--yes]
+  refresh    Record what the objects are now (up -refresh-only --yes)
   show       Show state or a saved plan      [-json] [FILE]
   console    Evaluate expressions read from standard input
   validate   Check the configuration         [--json]
   synth      Write it as Terraform JSON      [--out DIR]
   fmt        Rewrite files in the canonical format  [--check] [--diff]
   output     Show root outputs               [--json] [--raw] [NAME]
-  state      Read and edit state: list, show, rm, mv, unlock
+  state      Read and edit state: list, show, rm, mv, pull, push, unlock
+  force-unlock Break the state lock with the given ID: LOCK_ID
+  get        Install the modules the configuration calls  [-update]
   workspace  Manage workspaces: new, select, list, show, delete
   taint      Mark an object to be replaced by the next up
   untaint    Keep an object the next up would replace

@@ -16,7 +16,7 @@ import (
 // must run inside a Go program when the configuration is one.
 func loadsConfig(cmd string) bool {
 	switch cmd {
-	case "init", "plan", "up", "apply", "destroy", "graph", "test", "import", "console", "synth":
+	case "init", "plan", "up", "apply", "destroy", "refresh", "graph", "test", "import", "console", "synth":
 		return true
 	}
 	return false

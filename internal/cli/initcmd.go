@@ -126,3 +126,46 @@ func (e *env) initialized() int {
 	fmt.Fprintln(e.stdout, "\nTether has been successfully initialized!")
 	return 0
 }
+
+// get installs the modules the configuration calls, as terraform get
+// does: init's module step alone, -update choosing again as init's
+// -upgrade does. Variables are read for module sources that use them.
+func (e *env) get(ctx context.Context, args []string) int {
+	fs := e.flags("get", nil)
+	dir := fs.String("C", ".", "configuration folder")
+	update := fs.Bool("update", false, "install the newest version of each module the sources allow, replacing what is installed")
+	noColor := fs.Bool("no-color", false, "print no colours")
+	var vars []varArg
+	fs.Var(varArgs{list: &vars}, "var", "set an input variable, NAME=VALUE (for module sources)")
+	fs.Var(varFiles(varArgs{list: &vars}), "var-file", "read input variables from a file (for module sources)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return e.flagError(fs, err)
+	}
+	if !e.noArgs("get", pos) {
+		return 1
+	}
+	if *noColor {
+		e.color = false
+	}
+	if _, isProgram := goProgramDir([]string{"-C", *dir}); isProgram {
+		return e.errorf("tether get installs the modules of *.tf files; a Go program's modules are installed when it runs: use tether init")
+	}
+	c := common{dir: *dir}
+	if err := c.chdir(); err != nil {
+		return e.errorf("%v", err)
+	}
+	var hv []hclconfig.VarArg
+	for _, v := range vars {
+		hv = append(hv, hclconfig.VarArg{Name: v.name, Value: v.value, File: v.file})
+	}
+	_, diags := installModules(LoadInput{
+		Context: ctx, Environ: os.Environ(), Upgrade: *update, Vars: hv,
+		Progress: func(line string) { fmt.Fprintln(e.stdout, line) },
+	}, e.parsed())
+	e.configDiagnostics(nil, diags)
+	if diags.HasErrors() {
+		return 1
+	}
+	return 0
+}

@@ -303,12 +303,52 @@ func (e *env) state(ctx context.Context, args []string) int {
 	return 1
 }
 
+// forceUnlock is Terraform's force-unlock: it breaks the state lock of the
+// ID given, the one a refused command printed, after asking unless
+// -force. A lock of another ID (taken since the ID was read) is left
+// alone.
+func (e *env) forceUnlock(ctx context.Context, args []string) int {
+	fs := e.flags("force-unlock", nil)
+	dir := fs.String("C", ".", "configuration folder")
+	force := fs.Bool("force", false, "break the lock without asking")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return e.flagError(fs, err)
+	}
+	if len(pos) != 1 {
+		return e.errorf("force-unlock takes one argument, the ID of the lock to break (a command the lock refused printed it), but was given %d", len(pos))
+	}
+	store, ok := e.openStateOf(*dir, true)
+	if !ok {
+		return 1
+	}
+	defer store.Close()
+	if !*force {
+		if !e.stdinTTY {
+			return e.errorf("refusing to break the lock: stdin is not a terminal, so nobody can confirm. Run again with -force to break it without asking")
+		}
+		if !e.answeredYes("Do you really want to force-unlock?\n  Tether will remove the lock on the state.\n  This will allow local Tether commands to modify this state, even though it\n  may still be in use. Only 'yes' will be accepted to confirm.\n\n  Enter a value: ") {
+			return e.errorf("force-unlock cancelled: the answer was not 'yes'; the lock is still held")
+		}
+	}
+	info, err := store.ForceUnlock(ctx, pos[0])
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	if info == nil {
+		return e.errorf("the state is not locked: there is no lock %s to break", pos[0])
+	}
+	fmt.Fprintf(e.stdout, "Broke the lock held by %s (pid %d on %s, %s since %s).\n\nTether state has been successfully unlocked!\n",
+		info.Who, info.PID, info.Host, info.Operation, info.Created.Format("2006-01-02 15:04:05"))
+	return 0
+}
+
 // unlock breaks the lock of store, unless its holder still runs here.
 func (e *env) unlock(ctx context.Context, store state.Store, force bool) int {
 	if code := e.checkUnlock(ctx, store, force); code >= 0 {
 		return code
 	}
-	info, err := store.ForceUnlock(ctx)
+	info, err := store.ForceUnlock(ctx, "")
 	if err != nil {
 		return e.errorf("%v", err)
 	}

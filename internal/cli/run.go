@@ -423,12 +423,18 @@ func (e *env) confirm(destroy, input bool) error {
 	if destroy {
 		what = "destroy all resources"
 	}
-	fmt.Fprintf(e.stdout, "\nDo you want to %s?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ", what)
-	line, _ := bufio.NewReader(e.stdin).ReadString('\n')
-	if strings.TrimSpace(line) != "yes" {
+	if !e.answeredYes(fmt.Sprintf("\nDo you want to %s?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ", what)) {
 		return errors.New("cancelled: the answer was not 'yes'; nothing was changed")
 	}
 	return nil
+}
+
+// answeredYes prints prompt and reports whether the line read back is
+// "yes", the only answer Terraform's prompts take.
+func (e *env) answeredYes(prompt string) bool {
+	fmt.Fprint(e.stdout, prompt)
+	line, _ := bufio.NewReader(e.stdin).ReadString('\n')
+	return strings.TrimSpace(line) == "yes"
 }
 
 // confirmRound asks again before a deferred round that destroys or
@@ -438,9 +444,7 @@ func (e *env) confirmRound() error {
 	if !e.stdinTTY {
 		return errors.New("refusing to apply the deferred round: it destroys or replaces objects the approved plan did not show, and stdin is not a terminal, so nobody can confirm it. What was approved has been applied; run up again to review the rest, or with --yes to apply without asking")
 	}
-	fmt.Fprintf(e.stdout, "\nThis round destroys or replaces objects that the plan you approved did not show.\nDo you want to perform these actions?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
-	line, _ := bufio.NewReader(e.stdin).ReadString('\n')
-	if strings.TrimSpace(line) != "yes" {
+	if !e.answeredYes("\nThis round destroys or replaces objects that the plan you approved did not show.\nDo you want to perform these actions?\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ") {
 		return errors.New("cancelled: the answer was not 'yes'; what was approved before has been applied, nothing of this round was")
 	}
 	return nil
@@ -472,4 +476,23 @@ func stuckDiag(p *plan.Plan) *hcl.Diagnostic {
 		Detail: "After applying everything else, these still depend on values that are not known until they themselves are applied: " +
 			strings.Join(parts, "; ") + ". Make count, for_each or the dynamic block's collection depend on values that exist before these resources do.",
 	}
+}
+
+// refresh is Terraform's refresh: a refresh-only plan applied without
+// asking, recording what reading every object back finds and changing
+// nothing else. Terraform keeps it for pipelines that call it; up
+// -refresh-only shows the changes first.
+func (e *env) refresh(ctx context.Context, args []string) int {
+	var c common
+	fs := e.flags("refresh", &c)
+	pa := &planArgs{targets: listArg{new([]string)}, replace: listArg{new([]string)}, refreshOnly: true}
+	fs.Var(pa.targets, "target", "refresh only this resource or module and what it depends on (repeatable)")
+	pos, code := e.parseCommonArgs(fs, &c, args)
+	if code >= 0 {
+		return code
+	}
+	if !e.noArgs("refresh", pos) {
+		return 1
+	}
+	return e.upPlanned(ctx, &c, pa, true, false)
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -321,7 +320,7 @@ func (e *env) askAdopt(where string, input bool) error {
 	if !e.stdinTTY {
 		return fmt.Errorf("%s holds Terraform state and stdin is not a terminal, so nobody can say whether to take it over: %s", where, hint)
 	}
-	fmt.Fprintf(e.stdout, `
+	if !e.answeredYes(fmt.Sprintf(`
 Do you want Tether to take over this state?
   Tether copies every resource instance and output into its own state,
   sealing sensitive values, and sets %s aside
@@ -330,9 +329,7 @@ Do you want Tether to take over this state?
   writes the state back in Terraform's format.
   Only 'yes' will be accepted to approve.
 
-  Enter a value: `, where)
-	line, _ := bufio.NewReader(e.stdin).ReadString('\n')
-	if strings.TrimSpace(line) != "yes" {
+  Enter a value: `, where)) {
 		return fmt.Errorf("cancelled: the answer was not 'yes'; %s was left as it is and Tether's state is empty", where)
 	}
 	return nil

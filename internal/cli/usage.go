@@ -144,6 +144,42 @@ Options:
   -force                (unlock) Break the lock of a holder still running on this host;
                         (push) replace state of another lineage or a newer serial
 `,
+	"force-unlock": `Usage: tether force-unlock [options] LOCK_ID
+
+  Breaks the state lock with ID LOCK_ID, which a command the lock refused
+  printed, as terraform force-unlock does. It asks first; a lock of
+  another ID, taken since, is left alone. Break a lock only when its
+  holder is known to have stopped: two processes writing one state lose
+  each other's changes. (tether state unlock breaks a dead process's lock
+  without the ID.)
+
+Options:
+  -C DIR                Use the state of the configuration in DIR
+  -force                Break the lock without asking
+`,
+	"get": `Usage: tether get [options]
+
+  Installs the modules the configuration calls into .tether/modules, as
+  terraform get does: the module step of tether init, without providers
+  or the backend.
+
+Options:
+  -C DIR                Use the configuration in DIR (default: current folder)
+  -update               Install the newest version each module source allows,
+                        replacing what is installed
+  -var, -var-file       Values of the variables module sources use
+  --no-color            Print no colours
+`,
+	"refresh": `Usage: tether refresh [options]
+
+  Reads every recorded object back from its provider and records what it
+  finds, without asking and without changing any object, as terraform
+  refresh does. tether up -refresh-only shows the differences and asks
+  first; prefer it where someone can look.
+
+Options:
+  -target ADDRESS       Refresh only ADDRESS and what it depends on (repeatable)
+` + commonHelp,
 	"taint": `Usage: tether taint [options] ADDRESS
 
   Marks a recorded object as tainted, so that the next up replaces it.

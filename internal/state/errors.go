@@ -130,3 +130,17 @@ func (e *LockLostError) Error() string {
 	}
 	return msg + "; stopping before writing anything more. Run again once no other Tether operation is using this state"
 }
+
+// LockIDError is ForceUnlock's refusal to break a lock whose ID is not the
+// one asked for.
+type LockIDError struct {
+	// ID is the ID asked for.
+	ID string
+	// Holder is the lock that is held.
+	Holder LockInfo
+}
+
+func (e *LockIDError) Error() string {
+	return fmt.Sprintf("the lock held has ID %s (operation %q, pid %d on host %s), not %s: nothing was unlocked",
+		e.Holder.ID, e.Holder.Operation, e.Holder.PID, e.Holder.Host, e.ID)
+}

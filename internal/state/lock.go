@@ -58,9 +58,10 @@ func (s *SQLite) Lock(ctx context.Context, info LockInfo) (Unlocker, error) {
 	return &sqliteUnlocker{s: s, id: info.ID}, nil
 }
 
-// ForceUnlock removes whatever lock is held and returns it, or nil, nil
-// when there was none. It is what `tether state unlock` runs.
-func (s *SQLite) ForceUnlock(ctx context.Context) (*LockInfo, error) {
+// ForceUnlock removes the lock held (of ID id, when id is set) and
+// returns it, or nil, nil when there was none. It is what `tether state
+// unlock` and `tether force-unlock` run.
+func (s *SQLite) ForceUnlock(ctx context.Context, id string) (*LockInfo, error) {
 	if err := s.begin(); err != nil {
 		return nil, err
 	}
@@ -77,6 +78,9 @@ func (s *SQLite) ForceUnlock(ctx context.Context) (*LockInfo, error) {
 	}
 	if holder == nil {
 		return nil, nil
+	}
+	if id != "" && holder.ID != id {
+		return holder, &LockIDError{ID: id, Holder: *holder}
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM lock`); err != nil {
 		return nil, fileError(s.path, "unlock", err)

@@ -35,7 +35,7 @@ func TestLockInProcess(t *testing.T) {
 	s := openTest(t, filepath.Join(t.TempDir(), "state.db"))
 	ctx := context.Background()
 
-	if info, err := s.ForceUnlock(ctx); info != nil || err != nil {
+	if info, err := s.ForceUnlock(ctx, ""); info != nil || err != nil {
 		t.Fatalf("ForceUnlock with no lock: %v, %v", info, err)
 	}
 
@@ -71,7 +71,7 @@ func TestLockInProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	broken, err := s.ForceUnlock(ctx)
+	broken, err := s.ForceUnlock(ctx, "")
 	if err != nil || broken == nil || broken.Operation != "up" {
 		t.Fatalf("ForceUnlock: %+v, %v", broken, err)
 	}
@@ -155,7 +155,7 @@ func TestStaleLock(t *testing.T) {
 	}
 	t.Logf("stale lock error: %v", le)
 
-	info, err := s.ForceUnlock(context.Background())
+	info, err := s.ForceUnlock(context.Background(), "")
 	if err != nil || info == nil || info.PID != cmd.Process.Pid {
 		t.Fatalf("ForceUnlock: %+v, %v", info, err)
 	}

@@ -624,7 +624,7 @@ func TestLockLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	commit(t, a, Changes{Put: []*Object{testObject("tether_file.first")}})
-	if _, err := b.ForceUnlock(ctx); err != nil {
+	if _, err := b.ForceUnlock(ctx, ""); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := b.Lock(ctx, LockInfo{Operation: "destroy"}); err != nil {

@@ -156,10 +156,12 @@ type Store interface {
 	// Lock takes the store's lock for one operation. When another process
 	// holds it, Lock fails at once with a *LockedError naming the holder.
 	Lock(ctx context.Context, info LockInfo) (Unlocker, error)
-	// ForceUnlock breaks whatever lock is held and returns who held it.
-	// Deciding whether the holder may still be running is the caller's
-	// business (see HolderAlive).
-	ForceUnlock(ctx context.Context) (*LockInfo, error)
+	// ForceUnlock breaks the lock held and returns who held it (nil, nil
+	// when nobody did). With id set it breaks only the lock of that ID,
+	// failing with a *LockIDError otherwise, so that a lock taken since
+	// the user read the ID is left alone. Deciding whether the holder may
+	// still be running is the caller's business (see HolderAlive).
+	ForceUnlock(ctx context.Context, id string) (*LockInfo, error)
 
 	Close() error
 }

@@ -129,10 +129,11 @@ func waitHolder(ctx context.Context, c *pgx.Conn, t tables, ws string) (*state.L
 	}
 }
 
-// ForceUnlock breaks the workspace's lock by ending the session that holds
-// it, and returns who held it (nil, nil when nobody did). The holder's next
-// write then fails, so it stops instead of writing without the lock.
-func (s *Store) ForceUnlock(ctx context.Context) (*state.LockInfo, error) {
+// ForceUnlock breaks the workspace's lock (of ID id, when id is set) by
+// ending the session that holds it, and returns who held it (nil, nil when
+// nobody did). The holder's next write then fails, so it stops instead of
+// writing without the lock.
+func (s *Store) ForceUnlock(ctx context.Context, id string) (*state.LockInfo, error) {
 	if err := s.begin(); err != nil {
 		return nil, err
 	}
@@ -153,6 +154,9 @@ func (s *Store) ForceUnlock(ctx context.Context) (*state.LockInfo, error) {
 		}
 		if holder == nil {
 			holder = &state.LockInfo{Operation: "unknown", Host: "unknown", Who: "unknown", ID: "unknown"}
+		}
+		if id != "" && holder.ID != id {
+			return &state.LockIDError{ID: id, Holder: *holder}
 		}
 		var ended bool
 		if err := c.QueryRow(ctx, `SELECT pg_terminate_backend($1, 5000)`, *pid).Scan(&ended); err != nil {

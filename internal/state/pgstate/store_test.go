@@ -268,7 +268,15 @@ func TestForceUnlock(t *testing.T) {
 	if err := holder.Commit(ctx, state.Changes{Put: []*state.Object{object("tether_file.a")}}); err != nil {
 		t.Fatal(err)
 	}
-	broken, err := other.ForceUnlock(ctx)
+	// force-unlock with another lock's ID leaves this one alone.
+	var wrongID *state.LockIDError
+	if _, err := other.ForceUnlock(ctx, "not-the-id"); !errors.As(err, &wrongID) || wrongID.Holder.Operation != "up" {
+		t.Fatalf("ForceUnlock of another ID: %v", err)
+	}
+	if err := holder.Commit(ctx, state.Changes{Put: []*state.Object{object("tether_file.a")}}); err != nil {
+		t.Fatalf("holder's commit after a refused force-unlock: %v", err)
+	}
+	broken, err := other.ForceUnlock(ctx, wrongID.Holder.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +299,7 @@ func TestForceUnlock(t *testing.T) {
 	if _, ok := snap.Objects["tether_file.b"]; ok || len(snap.Objects) != 1 {
 		t.Errorf("objects after the break: %v", snap.Objects)
 	}
-	if again, err := open(t, connect(t, cfg), "default").ForceUnlock(ctx); err != nil || again == nil {
+	if again, err := open(t, connect(t, cfg), "default").ForceUnlock(ctx, ""); err != nil || again == nil {
 		t.Errorf("ForceUnlock of other's lock: %v, %v", again, err)
 	}
 }
