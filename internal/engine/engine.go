@@ -184,6 +184,9 @@ type instance struct {
 	planned         cty.Value // unmarked
 	plannedPriv     []byte
 	configVal       cty.Value // unmarked configuration the plan was made from, references resolved
+	// validated is the last configuration its provider found valid, with
+	// no diagnostic at all (see planChange).
+	validated validation
 	// readFailed is set on a check block's data source that could not be
 	// read during plan: its check is then skipped, as in Terraform.
 	readFailed bool

@@ -833,7 +833,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 		uv = ignoreChanges(n.cfg.Lifecycle, block, prior, uv)
 	}
 	in.configVal = uv
-	diags := attribute(in.addr, n.cfg, in.scrubDiags(in.provider(n).ValidateResourceConfig(n.cfg.Type, uv)))
+	diags := e.validateResource(n, in, uv)
 	if diags.HasErrors() {
 		return nil, cty.NilVal, nil, diags
 	}
@@ -898,6 +898,45 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 	change.After = markWriteOnly(block, change.After, uv)
 	change.After = markDerived(change.After, append(sensitiveStrings(uv, cfgMarks), providerSecrets(in.provider(n))...))
 	return change, planned, priv, diags
+}
+
+// validateResource asks the instance's provider to validate cfg, the
+// configuration it is about to plan, unless the same configured provider
+// instance already found exactly this value valid without a word.
+//
+// Terraform validates again each time it plans an instance: in its plan,
+// and again when it plans the instance anew during apply, because its apply
+// runs in a new provider process and dependencies' values are known by then.
+// When apply follows the plan in the same run, with the provider that
+// validated it (not configured since) and a configuration that came out
+// identical, that call would be the same request to the same process a
+// second time. Skipping it saves a fifth of a create's provider calls. Any
+// diagnostic, a warning included, makes the next plan ask again, so that
+// nothing the provider said is lost or shown twice differently.
+func (e *Engine) validateResource(n *node, in *instance, cfg cty.Value) hcl.Diagnostics {
+	prov := in.provider(n)
+	rp, _ := prov.(*redacting)
+	v := in.validated
+	if rp != nil && v.prov == rp && v.configured == rp.configured.Load() && v.config.RawEquals(cfg) {
+		return nil
+	}
+	in.validated = validation{}
+	var configured uint64
+	if rp != nil {
+		configured = rp.configured.Load()
+	}
+	d := prov.ValidateResourceConfig(n.cfg.Type, cfg)
+	if len(d) == 0 && rp != nil {
+		in.validated = validation{prov: rp, configured: configured, config: cfg}
+	}
+	return attribute(in.addr, n.cfg, in.scrubDiags(d))
+}
+
+// validation is a resource configuration a provider instance found valid.
+type validation struct {
+	prov       *redacting
+	configured uint64 // prov.configured when it validated
+	config     cty.Value
 }
 
 // ignoreChanges puts the prior values back into a configuration where the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -44,6 +45,11 @@ type redacting struct {
 
 	mu      sync.Mutex
 	secrets []string
+
+	// configured counts the ConfigureProvider calls made on it: a
+	// provider instance configured again during apply may judge a
+	// resource's configuration differently than it did at plan.
+	configured atomic.Uint64
 }
 
 // withRedaction wraps a provider instance that a provider configuration
@@ -179,6 +185,7 @@ func (p *redacting) ValidateEphemeralConfig(t string, c cty.Value) hcl.Diagnosti
 }
 
 func (p *redacting) ConfigureProvider(ctx context.Context, c cty.Value) hcl.Diagnostics {
+	p.configured.Add(1)
 	return p.diags(p.Provider.ConfigureProvider(ctx, c))
 }
 

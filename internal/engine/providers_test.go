@@ -243,14 +243,7 @@ resource "tether_value" "z" {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	p, diags = eng.Plan(ctx, cfg, engine.PlanOptions{})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	res, diags := eng.Apply(ctx, p)
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
+	res := up(t, eng, cfg)
 	if res.Destroyed != 6 {
 		t.Errorf("destroyed %d objects, want 6", res.Destroyed)
 	}
@@ -417,6 +410,21 @@ resource "tether_value" "v" {
 }
 
 // writeFiles writes a configuration's files, by path relative to dir.
+// up plans cfg and applies the plan, as `tether up --yes` does.
+func up(t *testing.T, eng *engine.Engine, cfg *config.Config) *engine.Result {
+	t.Helper()
+	ctx := context.Background()
+	p, diags := eng.Plan(ctx, cfg, engine.PlanOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	res, diags := eng.Apply(ctx, p)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return res
+}
+
 func writeFiles(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
 	for name, text := range files {
