@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -9,7 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/engine"
@@ -61,7 +66,64 @@ type engineRun struct {
 	engineCPU                time.Duration // this process's CPU over the run
 	providerCPU              time.Duration // the plugin process's, from its rusage (reaped)
 	providerPeak             int64         // the plugin process's high-water mark
+	calls                    *callCounts   // the provider calls the engine made
+	loadAvg                  float64       // the machine's one-minute load average at the end
 	err                      string
+}
+
+// callCounts are the resource calls an engine made to its provider, by
+// kind: over gRPC, each is one request.
+type callCounts struct {
+	validate, plan, apply, read, upgrade atomic.Int64
+}
+
+// perResource says how many calls of each kind a resource cost, for n
+// resources: "validate 1, plan 2, apply 1".
+func (c *callCounts) perResource(n int) string {
+	if c == nil {
+		return ""
+	}
+	var parts []string
+	for _, k := range []struct {
+		name string
+		v    *atomic.Int64
+	}{{"validate", &c.validate}, {"plan", &c.plan}, {"apply", &c.apply}, {"read", &c.read}, {"upgrade", &c.upgrade}} {
+		if v := k.v.Load(); v > 0 {
+			parts = append(parts, fmt.Sprintf("%s %.3g", k.name, float64(v)/float64(n)))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// counting is a provider that counts the resource calls it passes on.
+type counting struct {
+	provider.Provider
+	c *callCounts
+}
+
+func (p counting) ValidateResourceConfig(t string, v cty.Value) hcl.Diagnostics {
+	p.c.validate.Add(1)
+	return p.Provider.ValidateResourceConfig(t, v)
+}
+
+func (p counting) PlanResourceChange(ctx context.Context, req provider.PlanRequest) provider.PlanResponse {
+	p.c.plan.Add(1)
+	return p.Provider.PlanResourceChange(ctx, req)
+}
+
+func (p counting) ApplyResourceChange(ctx context.Context, req provider.ApplyRequest) provider.ApplyResponse {
+	p.c.apply.Add(1)
+	return p.Provider.ApplyResourceChange(ctx, req)
+}
+
+func (p counting) ReadResource(ctx context.Context, req provider.ReadRequest) provider.ReadResponse {
+	p.c.read.Add(1)
+	return p.Provider.ReadResource(ctx, req)
+}
+
+func (p counting) UpgradeResourceState(ctx context.Context, req provider.UpgradeRequest) provider.UpgradeResponse {
+	p.c.upgrade.Add(1)
+	return p.Provider.UpgradeResourceState(ctx, req)
 }
 
 func (r engineRun) total() time.Duration { return r.start + r.load + r.plan + r.apply }
@@ -130,38 +192,81 @@ func (h *harness) checkDevOverride(ctx context.Context, pluginDir string) overri
 	return overrideCheck{checked: true, detail: "tether up ran the built-in provider in process: the plugin was never started, and no warning about dev_overrides was printed"}
 }
 
+// runGRPC runs the case --runs times in each mode, the modes taking turns
+// so that a change in the machine's load falls on all of them, and keeps
+// each mode's run of median total time (or its first failure).
 func (h *harness) runGRPC(ctx context.Context, c grpcCase, pluginDir string) grpcResult {
 	r := grpcResult{c: c}
-	for _, mode := range []string{"in process", "plugin", "quiet"} {
-		dir, err := h.caseDir(fmt.Sprintf("grpc-%s-%d-%s", c.shape, c.n, strings.ReplaceAll(mode, " ", "-")))
+	modes := []string{"in process", "plugin", "quiet"}
+	runs := map[string][]*engineRun{}
+	for i := range h.runs {
+		for _, mode := range modes {
+			if ctx.Err() != nil {
+				break
+			}
+			runs[mode] = append(runs[mode], h.grpcRun(ctx, c, pluginDir, mode, i))
+		}
+	}
+	for _, mode := range modes {
 		run := &r.inProcess
-		exe := ""
 		switch mode {
 		case "plugin":
-			run, exe = &r.plugin, filepath.Join(pluginDir, "terraform-provider-tether")
+			run = &r.plugin
 		case "quiet":
-			run, exe = &r.quiet, filepath.Join(pluginDir, "quiet", "terraform-provider-tether")
+			run = &r.quiet
 		}
-		if err == nil {
-			err = generate(dir, spec{shape: c.shape, n: c.n, layers: h.layers, perFile: h.perFile, resType: "tether_value", changed: -1})
-		}
-		if err != nil {
-			run.err = err.Error()
-			continue
-		}
-		*run = engineApply(ctx, dir, c.n, h.parallelism, exe)
-		if !h.keep {
-			os.RemoveAll(dir)
+		if m := medianRun(runs[mode]); m != nil {
+			*run = *m
+		} else {
+			run.err = "not run"
 		}
 	}
 	return r
 }
 
+// grpcRun is one first apply of the case in one mode.
+func (h *harness) grpcRun(ctx context.Context, c grpcCase, pluginDir, mode string, i int) *engineRun {
+	dir, err := h.caseDir(fmt.Sprintf("grpc-%s-%d-%s-%d", c.shape, c.n, strings.ReplaceAll(mode, " ", "-"), i))
+	exe := ""
+	switch mode {
+	case "plugin":
+		exe = filepath.Join(pluginDir, "terraform-provider-tether")
+	case "quiet":
+		exe = filepath.Join(pluginDir, "quiet", "terraform-provider-tether")
+	}
+	if err == nil {
+		err = generate(dir, spec{shape: c.shape, n: c.n, layers: h.layers, perFile: h.perFile, resType: "tether_value", changed: -1})
+	}
+	if err != nil {
+		return &engineRun{err: err.Error()}
+	}
+	run := engineApply(ctx, dir, c.n, h.parallelism, exe)
+	if !h.keep {
+		os.RemoveAll(dir)
+	}
+	return run
+}
+
+// medianRun is the run of median total time, or the first failed one.
+func medianRun(runs []*engineRun) *engineRun {
+	if len(runs) == 0 {
+		return nil
+	}
+	for _, r := range runs {
+		if r.err != "" {
+			return r
+		}
+	}
+	s := slices.Clone(runs)
+	slices.SortFunc(s, func(a, b *engineRun) int { return cmp.Compare(a.total(), b.total()) })
+	return s[len(s)/2]
+}
+
 // engineApply plans and applies the configuration in dir against a fresh
 // state, as `tether up` does without its output: the provider in process
 // when pluginExe is "", else that plugin, one process for the whole run.
-func engineApply(ctx context.Context, dir string, n, parallelism int, pluginExe string) engineRun {
-	var r engineRun
+func engineApply(ctx context.Context, dir string, n, parallelism int, pluginExe string) *engineRun {
+	r := &engineRun{calls: &callCounts{}}
 	cpu0, child0 := selfCPU(), childrenCPU()
 	source := config.BuiltinSource.String()
 
@@ -228,7 +333,7 @@ func engineApply(ctx context.Context, dir string, n, parallelism int, pluginExe 
 				if s != source {
 					return nil, fmt.Errorf("provider %s is not available; only %s is", s, source)
 				}
-				return prov, nil
+				return counting{Provider: prov, c: r.calls}, nil
 			},
 		},
 		Store:       store,
@@ -254,6 +359,7 @@ func engineApply(ctx context.Context, dir string, n, parallelism int, pluginExe 
 	closeProv()
 	r.engineCPU = selfCPU() - cpu0
 	r.providerCPU = childrenCPU() - child0
+	r.loadAvg = loadAverage()
 	return r
 }
 

@@ -36,9 +36,12 @@
 // The gRPC cases (--grpc SHAPE:N,..., wide:10000 by default) run a first
 // apply through internal/engine in this process with the built-in provider
 // in process, then as a plugin (`tether provider serve` behind a script,
-// through internal/plugin.Start), then as a plugin with its logging off.
-// `tether up` cannot be timed for this: it runs tetherhq/tether in
-// process whatever dev_overrides says, which each run checks and reports.
+// through internal/plugin.Start), then as a plugin with its logging off,
+// the modes taking turns --runs times (the median of each is reported), and
+// count the provider calls the engine made. They drive the engine rather
+// than time `tether up`, which honours a dev_overrides of tetherhq/tether
+// since 2026-11-25 (each run checks and reports it), so that the plugin's
+// CPU and the calls can be told apart from the command's.
 //
 // bench/tetherprof is the tether command line with profiles written, to
 // find where a step's time and memory go.

@@ -222,8 +222,14 @@ func (r *report) grpcTable(b *strings.Builder) {
 		"Plugin: `internal/plugin.Start` on the plugin, one process for the run; its CPU is from its rusage once reaped, its peak its high-water mark. " +
 		"Logging off: the same with the plugin's terraform-plugin-go logging off (`" + strings.Join(quietProvider, " ") + "`); " +
 		"left on, the server writes several lines of JSON a call at trace level to stderr, which go-plugin on the client side reads and parses before dropping them.\n\n")
-	b.WriteString("| shape | N | provider | start s | load s | plan s | apply s | total s | engine CPU s | plugin CPU s | plugin peak MiB | plugin ÷ in process |\n")
-	b.WriteString("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("Calls: the provider calls of each kind the engine made, per resource. Machine load: the one-minute load average as the run ended " +
+		"(the machine has " + strconv.Itoa(runtime.NumCPU()) + " cores; above that, wall times stretch)")
+	if r.runs > 1 {
+		fmt.Fprintf(b, ". Each row is the median by total time of %d runs, the modes taking turns", r.runs)
+	}
+	b.WriteString(".\n\n")
+	b.WriteString("| shape | N | provider | start s | load s | plan s | apply s | total s | engine CPU s | plugin CPU s | plugin peak MiB | plugin ÷ in process | calls per resource | machine load |\n")
+	b.WriteString("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|\n")
 	for _, g := range r.grpc {
 		for _, x := range []struct {
 			mode string
@@ -231,7 +237,7 @@ func (r *report) grpcTable(b *strings.Builder) {
 		}{{"in process", g.inProcess}, {"plugin", g.plugin}, {"plugin, logging off", g.quiet}} {
 			row := []string{g.c.shape, strconv.Itoa(g.c.n), x.mode}
 			if x.run.err != "" {
-				row = append(row, "failed: "+oneLine(x.run.err), "", "", "", "", "", "", "", "")
+				row = append(row, "failed: "+oneLine(x.run.err), "", "", "", "", "", "", "", "", "", "")
 			} else {
 				row = append(row, fmt.Sprintf("%.3f", x.run.start.Seconds()), fmt.Sprintf("%.3f", x.run.load.Seconds()),
 					fmt.Sprintf("%.3f", x.run.plan.Seconds()), fmt.Sprintf("%.3f", x.run.apply.Seconds()), fmt.Sprintf("%.2f", x.run.total().Seconds()),
@@ -246,6 +252,7 @@ func (r *report) grpcTable(b *strings.Builder) {
 				} else {
 					row = append(row, "", "", "")
 				}
+				row = append(row, x.run.calls.perResource(g.c.n), fmt.Sprintf("%.1f", x.run.loadAvg))
 			}
 			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
 		}
