@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,60 +11,10 @@ import (
 	"github.com/tetherhq/tether/internal/providertest"
 )
 
-// notesOnAWS is a program with a store, a route that stores and reads a
-// note, a route that only reads it, and a function handler of its own,
-// reached at its function URL, that reads it too.
-const notesOnAWS = `package main
-
-import (
-	"io"
-	"net/http"
-
-	"github.com/tetherhq/tether"
-	"github.com/tetherhq/tether/builtin"
-)
-
-func main() {
-	tether.Main(func(s *tether.Stack) error {
-		store := builtin.NewKv(s, "notes", builtin.KvArgs{})
-		read := func(w http.ResponseWriter, r *http.Request, prefix string) {
-			c, err := store.Client()
-			if err != nil {
-				http.Error(w, err.Error(), 500)
-				return
-			}
-			v, err := c.Get(r.Context(), "note")
-			if err != nil {
-				http.Error(w, err.Error(), 500)
-				return
-			}
-			io.WriteString(w, prefix+string(v))
-		}
-		router := builtin.NewRouter(s, "main", builtin.RouterArgs{})
-		router.Get("/put", func(w http.ResponseWriter, r *http.Request) {
-			c, err := store.Client()
-			if err != nil {
-				http.Error(w, err.Error(), 500)
-				return
-			}
-			if err := c.Put(r.Context(), "note", []byte(r.URL.Query().Get("text"))); err != nil {
-				http.Error(w, err.Error(), 500)
-				return
-			}
-			read(w, r, "stored ")
-		})
-		router.Get("/get", func(w http.ResponseWriter, r *http.Request) { read(w, r, "") })
-		worker := builtin.NewFunctionHandler(s, "worker", func(w http.ResponseWriter, r *http.Request) { read(w, r, "worker ") })
-		s.Export("url", router.URL())
-		s.Export("worker", worker.URL())
-		return nil
-	})
-}
-`
-
-// TestAWSUpStore deploys a program with a store with `up --platform aws`
-// through the real hashicorp/aws provider to internal/awsfake: the store
-// is a DynamoDB table in the fake, and the functions, run under the
+// TestAWSUpStore deploys the notes program (providertest.NotesProgram), a
+// program with a store, with `up --platform aws` through the real
+// hashicorp/aws provider to internal/awsfake: the store is a DynamoDB
+// table in the fake, and the functions, run under the
 // Lambda emulator with the credentials and DynamoDB endpoint the platform
 // gives them, store a note through one route and read it through another
 // and through a function URL; the note is in the fake's table. The second
@@ -76,15 +25,7 @@ func TestAWSUpStore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dir := filepath.Join(t.TempDir(), "notes")
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(notesOnAWS), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		providertest.GoModule(t, dir, "example.com/notes", repo)
-		return dir
+		return providertest.NotesProgram(t, repo)
 	})
 
 	r := tt.run("up", "--platform", "aws", "--yes")

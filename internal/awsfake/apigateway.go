@@ -26,21 +26,13 @@ func (a *api) close() {
 // apigateway serves API Gateway v2's REST JSON API for HTTP APIs.
 func (s *Server) apigateway(w http.ResponseWriter, r *http.Request, body []byte) {
 	parts, in := request(r, body)
-	if len(parts) < 2 || parts[0] != "v2" || parts[1] != "apis" {
-		restError(w, 400, "BadRequestException", "awsfake does not serve API Gateway's "+r.Method+" "+r.URL.Path)
+	id, _, ok := apiGatewayService.member(w, r, parts, "v2", "apis", func() { s.createAPI(w, in) })
+	if !ok {
 		return
 	}
-	if len(parts) == 2 && r.Method == "POST" {
-		s.createAPI(w, in)
-		return
-	}
-	if len(parts) < 3 {
-		restError(w, 400, "BadRequestException", "awsfake does not serve API Gateway's "+r.Method+" "+r.URL.Path)
-		return
-	}
-	a := s.apis[parts[2]]
+	a := s.apis[id]
 	if a == nil {
-		restError(w, 404, "NotFoundException", "Invalid API identifier specified "+Account+":"+parts[2])
+		restError(w, 404, "NotFoundException", "Invalid API identifier specified "+Account+":"+id)
 		return
 	}
 	if len(parts) == 3 {
@@ -52,7 +44,7 @@ func (s *Server) apigateway(w http.ResponseWriter, r *http.Request, body []byte)
 			delete(s.apis, a.id)
 			w.WriteHeader(204)
 		default:
-			restError(w, 400, "BadRequestException", "awsfake does not serve API Gateway's "+r.Method+" "+r.URL.Path)
+			apiGatewayService.unserved(w, r)
 		}
 		return
 	}
@@ -64,7 +56,7 @@ func (s *Server) apigateway(w http.ResponseWriter, r *http.Request, body []byte)
 	}
 	k, ok := kinds[parts[3]]
 	if !ok {
-		restError(w, 400, "BadRequestException", "awsfake does not serve API Gateway's "+r.Method+" "+r.URL.Path)
+		apiGatewayService.unserved(w, r)
 		return
 	}
 	if len(parts) == 4 && r.Method == "POST" {
@@ -99,7 +91,7 @@ func (s *Server) apigateway(w http.ResponseWriter, r *http.Request, body []byte)
 		return
 	}
 	if len(parts) != 5 {
-		restError(w, 400, "BadRequestException", "awsfake does not serve API Gateway's "+r.Method+" "+r.URL.Path)
+		apiGatewayService.unserved(w, r)
 		return
 	}
 	obj := k.coll[parts[4]]
@@ -114,7 +106,7 @@ func (s *Server) apigateway(w http.ResponseWriter, r *http.Request, body []byte)
 		delete(k.coll, parts[4])
 		w.WriteHeader(204)
 	default:
-		restError(w, 400, "BadRequestException", "awsfake does not serve API Gateway's "+r.Method+" "+r.URL.Path)
+		apiGatewayService.unserved(w, r)
 	}
 }
 

@@ -80,7 +80,7 @@ func (s *Server) functionURLConfig(w http.ResponseWriter, r *http.Request, name 
 		f.closeURL()
 		w.WriteHeader(204)
 	default:
-		restError(w, 400, "InvalidRequestContentException", "awsfake does not serve Lambda's "+r.Method+" "+r.URL.Path)
+		lambdaService.unserved(w, r)
 	}
 }
 

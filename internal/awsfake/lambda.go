@@ -30,19 +30,12 @@ func (s *Server) lambda(w http.ResponseWriter, r *http.Request, body []byte) {
 		writeJSON(w, 200, map[string]any{"Tags": f.tags})
 		return
 	}
-	if len(parts) < 2 || parts[1] != "functions" {
-		restError(w, 400, "InvalidRequestContentException", "awsfake does not serve Lambda's "+r.Method+" "+r.URL.Path)
+	// Lambda's API dates each call: functions are under 2015-03-31, their
+	// URLs under 2021-10-31.
+	name, restParts, ok := lambdaService.member(w, r, parts, "", "functions", func() { s.createFunction(w, in) })
+	if !ok {
 		return
 	}
-	if len(parts) == 2 && r.Method == "POST" {
-		s.createFunction(w, in)
-		return
-	}
-	if len(parts) < 3 {
-		restError(w, 400, "InvalidRequestContentException", "awsfake does not serve Lambda's "+r.Method+" "+r.URL.Path)
-		return
-	}
-	name := parts[2]
 	if i := strings.LastIndex(name, ":function:"); i >= 0 {
 		name = name[i+len(":function:"):]
 	}
@@ -51,7 +44,7 @@ func (s *Server) lambda(w http.ResponseWriter, r *http.Request, body []byte) {
 		restError(w, 404, "ResourceNotFoundException", "Function not found: "+s.arn("lambda", "function:"+name))
 		return
 	}
-	rest := strings.Join(parts[3:], "/")
+	rest := strings.Join(restParts, "/")
 	switch {
 	case rest == "" && r.Method == "GET":
 		writeJSON(w, 200, map[string]any{"Configuration": f.config, "Code": map[string]any{"RepositoryType": "S3", "Location": s.URL + "/code/" + name}, "Tags": f.tags})
@@ -120,7 +113,7 @@ func (s *Server) lambda(w http.ResponseWriter, r *http.Request, body []byte) {
 		f.statements = kept
 		w.WriteHeader(204)
 	default:
-		restError(w, 400, "InvalidRequestContentException", "awsfake does not serve Lambda's "+r.Method+" "+r.URL.Path)
+		lambdaService.unserved(w, r)
 	}
 }
 

@@ -226,6 +226,41 @@ func restError(w http.ResponseWriter, status int, code, message string) {
 	writeJSON(w, status, map[string]any{"message": message, "Message": message, "__type": code})
 }
 
+// restService is a REST JSON service (Lambda, API Gateway): its name, as
+// an error names it, and its error code for a request it cannot take.
+type restService struct {
+	name, badRequest string
+}
+
+var (
+	lambdaService     = restService{"Lambda", "InvalidRequestContentException"}
+	apiGatewayService = restService{"API Gateway", "BadRequestException"}
+)
+
+// unserved answers that the fake does not serve r, naming the method and
+// path, so that a provider's call the fake lacks fails loudly.
+func (svc restService) unserved(w http.ResponseWriter, r *http.Request) {
+	restError(w, 400, svc.badRequest, "awsfake does not serve "+svc.name+"'s "+r.Method+" "+r.URL.Path)
+}
+
+// member routes a request whose path parts are VERSION/COLLECTION/...
+// (version "" takes any): a POST to the collection itself goes to create;
+// a path naming a member gives its id and the parts after it. ok is false
+// when the request has been answered, by create or as unserved.
+func (svc restService) member(w http.ResponseWriter, r *http.Request, parts []string, version, collection string, create func()) (id string, rest []string, ok bool) {
+	switch {
+	case len(parts) < 2 || parts[1] != collection || version != "" && parts[0] != version:
+		svc.unserved(w, r)
+	case len(parts) == 2 && r.Method == "POST":
+		create()
+	case len(parts) == 2:
+		svc.unserved(w, r)
+	default:
+		return parts[2], parts[3:], true
+	}
+	return "", nil, false
+}
+
 func now() string { return time.Now().UTC().Format("2006-01-02T15:04:05.000+0000") }
 
 // tagsOf reads the tags of a JSON request, a map of strings.

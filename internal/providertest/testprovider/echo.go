@@ -26,6 +26,10 @@ import (
 // data must come back exactly as the provider wrote it.
 type echo struct{ configured }
 
+// echoDescription is the description of the echo attribute of
+// testing_echo, resource and data source.
+const echoDescription = "The provider's api_key, repeated in every way echoes knows."
+
 // privateKey is the key of the api_key in testing_echo's private data.
 const privateKey = "api_key"
 
@@ -57,10 +61,7 @@ func (*echo) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.
 				Computed:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-			"echo": schema.StringAttribute{
-				Computed:    true,
-				Description: "The provider's api_key, repeated in every way echoes knows.",
-			},
+			"echo": schema.StringAttribute{Computed: true, Description: echoDescription},
 			"fail": schema.BoolAttribute{
 				Optional:    true,
 				Description: "When true, creating the object fails with an error that repeats the api_key and input.",
@@ -86,11 +87,16 @@ func (e *echo) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, r
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &m)...)
 }
 
-func (e *echo) echo() string {
-	if e.s == nil || len(e.s.apiKey) < 2 {
-		return ""
+// refuse adds the error testing_echo fails with when told to (fail =
+// true), resource and data source: it repeats the api_key, and input
+// when there is one, as a careless service's error does. what names the
+// call refused.
+func (c *configured) refuse(diags *diag.Diagnostics, what, input string) {
+	detail := "The service refused the " + what + " made with the key " + c.echo() + "."
+	if len(input) >= 2 {
+		detail += " Its input was " + echoes(input) + "."
 	}
-	return echoes(e.s.apiKey)
+	diags.AddError("Request refused", detail)
 }
 
 func (e *echo) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -100,11 +106,7 @@ func (e *echo) Create(ctx context.Context, req resource.CreateRequest, resp *res
 		return
 	}
 	if m.Fail.ValueBool() {
-		detail := "The service refused the request made with the key " + e.echo() + "."
-		if in := m.Input.ValueString(); len(in) >= 2 {
-			detail += " Its input was " + echoes(in) + "."
-		}
-		resp.Diagnostics.AddError("Request refused", detail)
+		e.refuse(&resp.Diagnostics, "request", m.Input.ValueString())
 		return
 	}
 	m.ID = types.StringValue("echo")

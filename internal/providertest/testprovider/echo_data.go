@@ -11,7 +11,7 @@ import (
 // echoData is the data source testing_echo: testing_echo's echo, read. It
 // repeats the provider's api_key in its attribute echo, and in its error
 // when fail is true.
-type echoData struct{ s *settings }
+type echoData struct{ configured }
 
 type echoDataModel struct {
 	Echo types.String `tfsdk:"echo"`
@@ -25,10 +25,7 @@ func (*echoData) Metadata(_ context.Context, req datasource.MetadataRequest, res
 func (*echoData) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		Attributes: map[string]schema.Attribute{
-			"echo": schema.StringAttribute{
-				Computed:    true,
-				Description: "The provider's api_key, repeated in every way echoes knows.",
-			},
+			"echo": schema.StringAttribute{Computed: true, Description: echoDescription},
 			"fail": schema.BoolAttribute{
 				Optional:    true,
 				Description: "When true, the read fails with an error that repeats the api_key.",
@@ -38,9 +35,7 @@ func (*echoData) Schema(_ context.Context, _ datasource.SchemaRequest, resp *dat
 }
 
 func (d *echoData) Configure(_ context.Context, req datasource.ConfigureRequest, _ *datasource.ConfigureResponse) {
-	if s, ok := req.ProviderData.(*settings); ok {
-		d.s = s
-	}
+	d.take(req.ProviderData)
 }
 
 func (d *echoData) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -49,11 +44,10 @@ func (d *echoData) Read(ctx context.Context, req datasource.ReadRequest, resp *d
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	e := echo{configured{d.s}}
 	if m.Fail.ValueBool() {
-		resp.Diagnostics.AddError("Request refused", "The service refused the read made with the key "+e.echo()+".")
+		d.refuse(&resp.Diagnostics, "read", "")
 		return
 	}
-	m.Echo = types.StringValue(e.echo())
+	m.Echo = types.StringValue(d.echo())
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -142,12 +142,28 @@ func (testingProvider) EphemeralResources(context.Context) []func() ephemeral.Ep
 	}
 }
 
-// configured is embedded by every resource: it keeps the provider's
-// settings.
+// configured is embedded by every resource, data source and ephemeral
+// resource: it keeps the provider's settings. Its Configure is a
+// resource's; the others' call take.
 type configured struct{ s *settings }
 
-func (c *configured) Configure(_ context.Context, req resource.ConfigureRequest, _ *resource.ConfigureResponse) {
-	if s, ok := req.ProviderData.(*settings); ok {
+// take keeps the settings the provider's Configure handed over, if any:
+// the framework also configures a type before the provider is.
+func (c *configured) take(providerData any) {
+	if s, ok := providerData.(*settings); ok {
 		c.s = s
 	}
+}
+
+func (c *configured) Configure(_ context.Context, req resource.ConfigureRequest, _ *resource.ConfigureResponse) {
+	c.take(req.ProviderData)
+}
+
+// echo is the provider's api_key repeated in every way echoes knows, or
+// "" when it has no key long enough to cut in two.
+func (c *configured) echo() string {
+	if c.s == nil || len(c.s.apiKey) < 2 {
+		return ""
+	}
+	return echoes(c.s.apiKey)
 }

@@ -19,7 +19,7 @@ import (
 // password does. Each Open, Renew and Close is appended to the journal
 // file when one is configured, so that tests can check when the client
 // opened and closed it; nothing else records the token.
-type token struct{ s *settings }
+type token struct{ configured }
 
 type tokenModel struct {
 	Name         types.String `tfsdk:"name"`
@@ -45,9 +45,7 @@ func (*token) Schema(_ context.Context, _ ephemeral.SchemaRequest, resp *ephemer
 }
 
 func (t *token) Configure(_ context.Context, req ephemeral.ConfigureRequest, _ *ephemeral.ConfigureResponse) {
-	if s, ok := req.ProviderData.(*settings); ok {
-		t.s = s
-	}
+	t.take(req.ProviderData)
 }
 
 func (t *token) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
