@@ -42,7 +42,9 @@ const ProvidersDir = ".tether/providers"
 // Terraform, a package from the plugin cache or an unpacked filesystem
 // mirror is not copied: its folder under .tether/providers is a symlink to
 // it, made atomically once the package is checked (a copy where the file
-// system refuses symlinks). Errors of
+// system refuses symlinks); with a plugin cache, an unpacked mirror's
+// package is linked into the cache the same way, and the cache's entry
+// into .tether/providers. Errors of
 // several providers are joined; each names the provider and every place
 // looked. The lock file is written only when every provider installed
 // and its content changed (so a configuration without providers gets

@@ -222,3 +222,53 @@ func TestTerraformSharedCache(t *testing.T) {
 		})
 	}
 }
+
+// TestTerraformUnpackedMirrorThroughCache installs from an unpacked
+// filesystem mirror with a plugin cache set, by terraform and by Tether,
+// each with a cache of its own: both leave the same links, the cache's
+// entry to the mirror's folder (nothing is copied) and the providers
+// folder's to the cache's entry.
+func TestTerraformUnpackedMirrorThroughCache(t *testing.T) {
+	tfBin, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not on PATH; the interop test needs terraform 1.11")
+	}
+	tm := providertest.Time(t)
+	main := "terraform {\n  required_providers {\n    time = {\n      source  = \"hashicorp/time\"\n      version = \"0.14.2\"\n    }\n  }\n}\n"
+	mirror := providertest.UnpackedMirror(t, t.TempDir(), tm)
+	pkgPath := filepath.Join("registry.terraform.io/hashicorp/time/0.14.2", platform)
+	// links describes the two links an install through the cache left
+	// for the providers folder of one tool, naming the cache and the
+	// mirror by their roles, so that both tools' layouts compare.
+	links := func(t *testing.T, providers, cache string) string {
+		t.Helper()
+		var out []string
+		for _, l := range []struct{ role, path string }{
+			{"providers folder", filepath.Join(providers, pkgPath)},
+			{"cache", filepath.Join(cache, pkgPath)},
+		} {
+			target, err := os.Readlink(l.path)
+			if err != nil {
+				t.Fatalf("the %s's entry: %v", l.role, err)
+			}
+			out = append(out, l.role+" -> "+strings.NewReplacer(cache, "CACHE", mirror, "MIRROR").Replace(target))
+		}
+		return strings.Join(out, "\n")
+	}
+
+	theirCache := t.TempDir()
+	tf := newTerraform(t, tfBin, loadConfig(t, "plugin_cache_dir = \""+theirCache+"\"\n"+mirrorConfig(FilesystemMirror, mirror)).File, "")
+	theirs := tf.dir(t, main)
+	tf.init(t, theirs)
+	want := links(t, filepath.Join(theirs, ".terraform/providers"), theirCache)
+
+	ourCache := t.TempDir()
+	ours := newFixture(t, "plugin_cache_dir = \""+ourCache+"\"\n"+mirrorConfig(FilesystemMirror, mirror), nil)
+	if _, _, err := ours.install(require("hashicorp/time", "0.14.2")); err != nil {
+		t.Fatal(err)
+	}
+	got := links(t, filepath.Join(ours.dir, ProvidersDir), ourCache)
+	if got != want {
+		t.Errorf("Tether left the links\n%s\nterraform left\n%s", got, want)
+	}
+}

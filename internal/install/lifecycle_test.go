@@ -16,14 +16,17 @@ import (
 
 // TestPluginCache installs through a plugin cache: the first folder fills
 // it and links to it, the second links to it without asking any source.
+// As in Terraform, a package from an unpacked filesystem mirror is not
+// copied into the cache: the cache's entry is a link to the mirror's
+// folder (a packed mirror's zip is unpacked there, TestTerraformSharedCache).
 func TestPluginCache(t *testing.T) {
 	tm := providertest.Time(t)
 	mirror := providertest.UnpackedMirror(t, t.TempDir(), tm)
+	source := filepath.Join(mirror, "registry.terraform.io/hashicorp/time/0.14.2", platform)
 	cache := t.TempDir()
-	cli := "plugin_cache_dir = \"" + cache + "\"\n" + mirrorConfig(FilesystemMirror, mirror)
 	reqs := require("hashicorp/time", "0.14.2")
 
-	a := newFixture(t, cli, nil)
+	a := newFixture(t, "plugin_cache_dir = \""+cache+"\"\n"+mirrorConfig(FilesystemMirror, mirror), nil)
 	pkgs, _, err := a.install(reqs)
 	if err != nil {
 		t.Fatal(err)
@@ -32,14 +35,16 @@ func TestPluginCache(t *testing.T) {
 	if target, err := os.Readlink(pkgs[tm.Source].Dir); err != nil || target != cached {
 		t.Errorf("package folder links to %q (%v), want %q", target, err, cached)
 	}
+	if target, err := os.Readlink(cached); err != nil || target != source {
+		t.Errorf("the cache's entry links to %q (%v), want the mirror's %s", target, err, source)
+	}
 	if _, err := os.Stat(filepath.Join(cached, tm.BinaryName())); err != nil {
 		t.Errorf("cache not filled: %v", err)
 	}
 
-	// The second folder has the first one's lock; the mirror is gone, so
-	// only the cache can serve it.
-	os.RemoveAll(mirror)
-	b := newFixture(t, cli, nil)
+	// The second folder has the first one's lock, and a mirror with
+	// nothing in it: only the cache can serve it.
+	b := newFixture(t, "plugin_cache_dir = \""+cache+"\"\n"+mirrorConfig(FilesystemMirror, t.TempDir()), nil)
 	lock, _ := os.ReadFile(filepath.Join(a.dir, LockFileName))
 	b.writeLock(string(lock))
 	pkgs, _, err = b.install(reqs)

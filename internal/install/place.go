@@ -63,19 +63,27 @@ func (in *installer) install(ctx context.Context, w *want) (Package, *LockEntry,
 	if err != nil {
 		return fail(err)
 	}
-	if f.dir != "" && cached == "" {
-		// An unpacked local package is linked, not copied, as Terraform
-		// links it into .terraform/providers.
-		h1, err := in.linkLocal(f, final, prior, w.addr.Type)
-		if err != nil {
-			return fail(err)
-		}
-		in.opts.progress("- Installed %s v%s (%s)", w.addr.ForDisplay(), vs, f.auth)
-		return done(append([]string{h1}, prior...))
-	}
 	target := final
 	if cached != "" {
 		target = cached
+	}
+	if f.dir != "" {
+		// An unpacked local package is linked, not copied, as Terraform
+		// links it: into the plugin cache when there is one (whose entry
+		// is then linked into the providers folder, as any cached package
+		// is), else into the providers folder.
+		h1, err := in.linkLocal(f, target, prior, w.addr.Type)
+		if err == nil && cached != "" {
+			if err = link(cached, final); err != nil {
+				err = fmt.Errorf("cannot link it from the plugin cache: %w", err)
+			}
+		}
+		if err != nil {
+			return fail(err)
+		}
+		in.hashes.put(final, h1)
+		in.opts.progress("- Installed %s v%s (%s)", w.addr.ForDisplay(), vs, f.auth)
+		return done(append([]string{h1}, prior...))
 	}
 	staged, err := stage(f, target)
 	if err != nil {
@@ -138,9 +146,10 @@ func (in *installer) cachedDir(w *want, vs string) string {
 	return filepath.Join(abs, w.addr.Hostname.String(), w.addr.Namespace, w.addr.Type, vs, platform)
 }
 
-// linkLocal installs the unpacked package folder f.dir by making final a
-// symlink to it, after checking its hash and executable, and returns its h1.
-func (in *installer) linkLocal(f *fetched, final string, prior []string, typ string) (string, error) {
+// linkLocal installs the unpacked package folder f.dir by making target
+// (in the providers folder or the plugin cache) a symlink to it, after
+// checking its hash and executable, and returns its h1.
+func (in *installer) linkLocal(f *fetched, target string, prior []string, typ string) (string, error) {
 	src, err := filepath.Abs(f.dir)
 	if err != nil {
 		return "", err
@@ -152,10 +161,9 @@ func (in *installer) linkLocal(f *fetched, final string, prior []string, typ str
 	if _, err := executableIn(src, typ); err != nil {
 		return "", err
 	}
-	if err := link(src, final); err != nil {
+	if err := link(src, target); err != nil {
 		return "", err
 	}
-	in.hashes.put(final, h1)
 	return h1, nil
 }
 
