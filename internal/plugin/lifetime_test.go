@@ -11,9 +11,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/tetherhq/tether/internal/provider"
-	"github.com/zclconf/go-cty/cty"
 )
 
 // A start that fails, or is cancelled, leaves no process behind: neither
@@ -117,26 +114,6 @@ func readPids(t *testing.T, path string) []int {
 	return pids
 }
 
-// Close takes with the plugin the processes it started.
-func TestCloseKillsHelpers(t *testing.T) {
-	t.Parallel()
-	c := startClient(t, tether5Bin)
-	pidFile := filepath.Join(t.TempDir(), "pid")
-	ty := resourceType(c, "tether_value")
-	cfg := valueConfig(cty.StringVal("spawn:"+pidFile), cty.NullVal(cty.Number))
-	plan := c.PlanResourceChange(context.Background(), provider.PlanRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), ProposedNewState: cfg, Config: cfg})
-	apply := c.ApplyResourceChange(context.Background(), provider.ApplyRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), PlannedState: plan.PlannedState, Config: cfg})
-	noErrors(t, "spawn", append(plan.Diagnostics, apply.Diagnostics...))
-	pids := readPids(t, pidFile)
-	if len(pids) != 1 || !running(pids[0]) {
-		t.Fatalf("helper %v not running", pids)
-	}
-	c.Close()
-	if !exitsSoon(pids[0]) {
-		t.Errorf("helper %d outlived Close", pids[0])
-	}
-}
-
 // A go-plugin plugin of another program refuses Terraform's cookie and
 // says so on stderr; the error quotes it.
 func TestStartOtherProgramsPlugin(t *testing.T) {
@@ -150,29 +127,6 @@ func TestStartOtherProgramsPlugin(t *testing.T) {
 			t.Errorf("error does not mention %q:\n%v", w, err)
 		}
 	}
-}
-
-// A plugin killed during an apply makes the apply fail with a diagnostic
-// that names the plugin and the call: no hang, no panic.
-func TestKilledDuringApply(t *testing.T) {
-	protocols(t, func(t *testing.T, c *Client) {
-		ty, cfg, plan := planSlowValue(t, c)
-		time.AfterFunc(300*time.Millisecond, func() { syscall.Kill(c.pid, syscall.SIGKILL) })
-		start := time.Now()
-		apply := c.ApplyResourceChange(context.Background(), provider.ApplyRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), PlannedState: plan.PlannedState, Config: cfg})
-		if elapsed := time.Since(start); elapsed > 20*time.Second {
-			t.Errorf("apply to a killed plugin took %v", elapsed)
-		}
-		if len(apply.Diagnostics) != 1 || apply.Diagnostics[0].Summary != "Provider plugin crashed" {
-			t.Fatalf("want a crash, got %v", apply.Diagnostics)
-		}
-		if d := apply.Diagnostics[0].Detail; !strings.Contains(d, c.path) || !strings.Contains(d, "ApplyResourceChange") {
-			t.Errorf("crash detail does not name the plugin and the call:\n%s", d)
-		}
-		if !apply.NewState.IsNull() {
-			t.Errorf("killed create left %#v", apply.NewState)
-		}
-	})
 }
 
 // A plugin dies with Tether even when Tether gets no chance to call Close:

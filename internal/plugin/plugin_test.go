@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -97,30 +95,11 @@ func compareBlock(t *testing.T, where string, got, want *provider.Block) {
 	}
 }
 
-func fileConfig(path, content string, perm cty.Value) cty.Value {
-	return cty.ObjectVal(map[string]cty.Value{
-		"path":            cty.StringVal(path),
-		"content":         cty.StringVal(content),
-		"file_permission": perm,
-		"sha256":          cty.NullVal(cty.String),
-		"id":              cty.NullVal(cty.String),
-	})
-}
-
 func noErrors(t *testing.T, what string, diags hcl.Diagnostics) {
 	t.Helper()
 	if len(diags) > 0 {
 		t.Fatalf("%s: %v", what, diags)
 	}
-}
-
-func valueConfig(input, delay cty.Value) cty.Value {
-	return cty.ObjectVal(map[string]cty.Value{
-		"input":    input,
-		"output":   cty.NullVal(cty.DynamicPseudoType),
-		"delay_ms": delay,
-		"id":       cty.NullVal(cty.String),
-	})
 }
 
 // TestValue runs the expectations of tether_value, the same ones
@@ -155,11 +134,46 @@ func TestRuntime(t *testing.T) {
 	})
 }
 
+// TestFailures runs the failure scenarios (the same ones provider/tether
+// runs in process and internal/protocol behind the protocol server)
+// against the provider as a plugin over each protocol version, each
+// scenario with a plugin process of its own, which it may kill or crash.
+// The protocol 6 plugin is the real build, cmd/terraform-provider-tether;
+// the protocol 5 one is the test plugin, with its hooks.
+func TestFailures(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		bin   *string
+		hooks bool
+	}{
+		{"protocol6", &tether6Bin, false},
+		{"protocol5", &tether5Bin, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			providercheck.Run(t, func(t *testing.T) *providercheck.Harness {
+				c := startClient(t, *tc.bin)
+				h := providercheck.New(t, c, nil)
+				h.Process = &providercheck.Process{
+					Path:    c.path,
+					Pid:     c.pid,
+					Exited:  c.exited.Done(),
+					Close:   c.Close,
+					Running: running,
+					Hooks:   tc.hooks,
+				}
+				return h
+			}, providercheck.FailureScenarios...)
+		})
+	}
+}
+
 // The diagnostics of a validation name the attribute at fault, and those
 // the client makes itself say what was wrong.
 func TestDiagnosticPaths(t *testing.T) {
 	protocols(t, func(t *testing.T, c *Client) {
-		slow := valueConfig(cty.StringVal("x"), cty.NumberIntVal(-5))
+		h := providercheck.New(t, c, nil)
+		slow := h.Config("tether_value", map[string]cty.Value{"input": cty.StringVal("x"), "delay_ms": cty.NumberIntVal(-5)})
 		providercheck.WantOnlyError(t, c.ValidateResourceConfig("tether_value", slow), cty.GetAttrPath("delay_ms"), "whole number of milliseconds")
 
 		// Types the provider lacks fail before any call.
@@ -171,175 +185,6 @@ func TestDiagnosticPaths(t *testing.T) {
 		diags = c.ValidateResourceConfig("tether_file", cty.ObjectVal(map[string]cty.Value{"path": cty.StringVal("x")}))
 		if len(diags) != 1 || !strings.Contains(diags[0].Summary, "Invalid value for provider") {
 			t.Errorf("ill-typed config: %v", diags)
-		}
-	})
-}
-
-func TestConcurrentCalls(t *testing.T) {
-	protocols(t, func(t *testing.T, c *Client) {
-		ctx := context.Background()
-		ty := resourceType(c, "tether_value")
-		dir := t.TempDir()
-		const n = 50
-		errs := make(chan error, n)
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Go(func() {
-				errs <- func() error {
-					if _, diags := c.GetSchema(); diags.HasErrors() {
-						return fmt.Errorf("schema: %v", diags)
-					}
-					input := cty.ObjectVal(map[string]cty.Value{"i": cty.NumberIntVal(int64(i)), "tags": cty.ListVal([]cty.Value{cty.StringVal(fmt.Sprint("t", i))})})
-					cfg := valueConfig(input, cty.NumberIntVal(int64(i%5)))
-					if diags := c.ValidateResourceConfig("tether_value", cfg); len(diags) > 0 {
-						return fmt.Errorf("validate: %v", diags)
-					}
-					plan := c.PlanResourceChange(ctx, provider.PlanRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), ProposedNewState: cfg, Config: cfg})
-					if len(plan.Diagnostics) > 0 {
-						return fmt.Errorf("plan: %v", plan.Diagnostics)
-					}
-					apply := c.ApplyResourceChange(ctx, provider.ApplyRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), PlannedState: plan.PlannedState, Config: cfg})
-					if len(apply.Diagnostics) > 0 {
-						return fmt.Errorf("apply: %v", apply.Diagnostics)
-					}
-					if got := apply.NewState.GetAttr("output"); !got.RawEquals(input) {
-						return fmt.Errorf("output %#v, want %#v", got, input)
-					}
-					read := c.ReadResource(ctx, provider.ReadRequest{TypeName: "tether_value", PriorState: apply.NewState})
-					if len(read.Diagnostics) > 0 || !read.NewState.RawEquals(apply.NewState) {
-						return fmt.Errorf("read: %#v %v", read.NewState, read.Diagnostics)
-					}
-					// And a real file each, so that the provider's writes
-					// interleave too.
-					fcfg := fileConfig(filepath.Join(dir, fmt.Sprint(i)), fmt.Sprint(i), cty.NullVal(cty.String))
-					fty := resourceType(c, "tether_file")
-					fplan := c.PlanResourceChange(ctx, provider.PlanRequest{TypeName: "tether_file", PriorState: cty.NullVal(fty), ProposedNewState: fcfg, Config: fcfg})
-					fapply := c.ApplyResourceChange(ctx, provider.ApplyRequest{TypeName: "tether_file", PriorState: cty.NullVal(fty), PlannedState: fplan.PlannedState, Config: fcfg})
-					if diags := append(fplan.Diagnostics, fapply.Diagnostics...); len(diags) > 0 {
-						return fmt.Errorf("file: %v", diags)
-					}
-					return nil
-				}()
-			})
-		}
-		wg.Wait()
-		close(errs)
-		for err := range errs {
-			if err != nil {
-				t.Error(err)
-			}
-		}
-		entries, err := os.ReadDir(dir)
-		if err != nil || len(entries) != n {
-			t.Errorf("%d files written (%v), want %d", len(entries), err, n)
-		}
-	})
-}
-
-// An apply whose context ends is not abandoned: the provider is asked to
-// stop and its own answer (here, the built-in provider's report that it was
-// interrupted) comes back.
-func TestApplyCancelStopsProvider(t *testing.T) {
-	protocols(t, func(t *testing.T, c *Client) {
-		ty, cfg, plan := planSlowValue(t, c)
-		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-		defer cancel()
-		start := time.Now()
-		apply := c.ApplyResourceChange(ctx, provider.ApplyRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), PlannedState: plan.PlannedState, Config: cfg})
-		if elapsed := time.Since(start); elapsed > 20*time.Second {
-			t.Errorf("cancelled apply took %v", elapsed)
-		}
-		if len(apply.Diagnostics) != 1 || !strings.Contains(apply.Diagnostics[0].Summary, "Interrupted while storing tether_value") {
-			t.Errorf("want the provider's interruption error, got %v", apply.Diagnostics)
-		}
-		if !apply.NewState.IsNull() {
-			t.Errorf("interrupted create left %#v", apply.NewState)
-		}
-
-		// An apply whose context has already ended is not started.
-		apply = c.ApplyResourceChange(ctx, provider.ApplyRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), PlannedState: plan.PlannedState, Config: cfg})
-		if len(apply.Diagnostics) != 1 || apply.Diagnostics[0].Summary != "Provider call cancelled" {
-			t.Errorf("apply after cancel: %v", apply.Diagnostics)
-		}
-
-		// The provider works on afterwards.
-		quick := valueConfig(cty.StringVal("quick"), cty.NullVal(cty.Number))
-		plan = c.PlanResourceChange(context.Background(), provider.PlanRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), ProposedNewState: quick, Config: quick})
-		apply = c.ApplyResourceChange(context.Background(), provider.ApplyRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), PlannedState: plan.PlannedState, Config: quick})
-		noErrors(t, "apply after stop", append(plan.Diagnostics, apply.Diagnostics...))
-	})
-}
-
-// planSlowValue plans a tether_value whose apply takes ten minutes, unless
-// something interrupts it.
-func planSlowValue(t *testing.T, c *Client) (cty.Type, cty.Value, provider.PlanResponse) {
-	t.Helper()
-	ty := resourceType(c, "tether_value")
-	cfg := valueConfig(cty.StringVal("slow"), cty.NumberIntVal(600_000))
-	plan := c.PlanResourceChange(context.Background(), provider.PlanRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), ProposedNewState: cfg, Config: cfg})
-	noErrors(t, "plan", plan.Diagnostics)
-	return ty, cfg, plan
-}
-
-func TestCloseKillsProcess(t *testing.T) {
-	protocols(t, func(t *testing.T, c *Client) {
-		if c.pid <= 0 || !alive(c.pid) {
-			t.Fatalf("plugin pid %d not running", c.pid)
-		}
-		if err := c.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if alive(c.pid) {
-			t.Fatalf("plugin pid %d still exists after Close", c.pid)
-		}
-		if err := c.Close(); err != nil {
-			t.Errorf("second Close: %v", err)
-		}
-		diags := c.ValidateResourceConfig("tether_file", fileConfig("x", "x", cty.NullVal(cty.String)))
-		if len(diags) != 1 || diags[0].Summary != "Provider plugin closed" {
-			t.Errorf("call after Close: %v", diags)
-		}
-		read := c.ReadResource(context.Background(), provider.ReadRequest{TypeName: "tether_value", PriorState: cty.NullVal(resourceType(c, "tether_value"))})
-		if len(read.Diagnostics) != 1 || read.Diagnostics[0].Summary != "Provider plugin closed" {
-			t.Errorf("read after Close: %v", read.Diagnostics)
-		}
-	})
-}
-
-// A plugin that dies mid-call is reported as a crash, with what it printed.
-func TestPluginCrash(t *testing.T) {
-	t.Parallel()
-	t.Run("panic", func(t *testing.T) {
-		t.Parallel()
-		c := startClient(t, tether5Bin)
-		ty := resourceType(c, "tether_value")
-		cfg := valueConfig(cty.StringVal("panic"), cty.NullVal(cty.Number))
-		plan := c.PlanResourceChange(context.Background(), provider.PlanRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), ProposedNewState: cfg, Config: cfg})
-		noErrors(t, "plan", plan.Diagnostics)
-		apply := c.ApplyResourceChange(context.Background(), provider.ApplyRequest{TypeName: "tether_value", PriorState: cty.NullVal(ty), PlannedState: plan.PlannedState, Config: cfg})
-		if len(apply.Diagnostics) != 1 || apply.Diagnostics[0].Summary != "Provider plugin crashed" {
-			t.Fatalf("want a crash, got %v", apply.Diagnostics)
-		}
-		if d := apply.Diagnostics[0].Detail; !strings.Contains(d, "panic: tether5: asked to panic") || !strings.Contains(d, tether5Bin) {
-			t.Errorf("crash detail lacks the panic or the path:\n%s", d)
-		}
-		if !apply.NewState.IsNull() {
-			t.Errorf("crashed create left %#v", apply.NewState)
-		}
-		if alive(c.pid) {
-			t.Errorf("crashed plugin %d still exists", c.pid)
-		}
-	})
-	t.Run("killed", func(t *testing.T) {
-		t.Parallel()
-		c := startClient(t, tether6Bin)
-		if err := syscall.Kill(c.pid, syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		<-c.exited.Done()
-		diags := c.ValidateResourceConfig("tether_file", fileConfig("x", "x", cty.NullVal(cty.String)))
-		if len(diags) != 1 || diags[0].Summary != "Provider plugin crashed" {
-			t.Errorf("call to a killed plugin: %v", diags)
 		}
 	})
 }
@@ -418,10 +263,4 @@ func TestStartCancelled(t *testing.T) {
 	if _, err := Start(done, tether6Bin); err == nil || !errors.Is(err, context.Canceled) {
 		t.Errorf("Start with a done context: %v", err)
 	}
-}
-
-// resourceType is the implied type of a resource type of c's provider.
-func resourceType(c *Client, name string) cty.Type {
-	ty, _ := c.resourceType(name)
-	return ty
 }

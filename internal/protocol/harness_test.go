@@ -37,6 +37,16 @@ func TestValueOverProtocol(t *testing.T) {
 	}, providercheck.ValueScenarios...)
 }
 
+// TestFailuresOverProtocol runs the failure scenarios (the same ones
+// provider/tether runs in process) against the provider behind the
+// protocol server: concurrent calls and a cancelled apply; those about a
+// plugin's process skip.
+func TestFailuresOverProtocol(t *testing.T) {
+	providercheck.Run(t, func(t *testing.T) *providercheck.Harness {
+		return providercheck.New(t, overProtocol(t, protocol.Server(tether.New())), nil)
+	}, providercheck.FailureScenarios...)
+}
+
 // TestRuntimeOverProtocol runs the runtime's expectations (the same ones
 // provider/tether runs in process) against the provider behind the
 // protocol server, with this test binary as the function and the router.

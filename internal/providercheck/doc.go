@@ -9,6 +9,9 @@
 // the plugin client. Scenarios written once against a Harness (FileScenarios
 // for the built-in provider's tether_file) run against each of them, so
 // that every transport is checked against the same expectations.
+// FailureScenarios do the same for concurrent calls and a cancelled
+// apply; for a plugin, whose Harness carries its Process, they also kill
+// it, crash it and close it, and skip those elsewhere.
 //
 // Only tests use it. It imports nothing of Tether but internal/provider.
 package providercheck

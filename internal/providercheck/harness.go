@@ -18,6 +18,9 @@ type Harness struct {
 	Schema   *provider.Schema
 	// Ctx is the context of every call; New sets it to the test's.
 	Ctx context.Context
+	// Process is the provider's plugin process, for FailureScenarios;
+	// nil for a provider in process or behind the protocol server.
+	Process *Process
 }
 
 // Object is a resource instance as the engine records it: the state the
