@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -81,13 +82,14 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, src Source) i
 	if f, ok := stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		e.stdinTTY = true
 	}
-	// -C DIR may also come before the command, as with git.
-	if len(args) >= 2 && (args[0] == "-C" || args[0] == "--C") {
-		if err := os.Chdir(args[1]); err != nil {
-			fmt.Fprintf(stderr, "Error: cannot use -C %s: %v\n", args[1], err)
+	// The folder may also be given before the command: -C DIR as with
+	// git, or -chdir=DIR as with Terraform.
+	if dir, flag, n := globalDir(args); n > 0 {
+		if err := os.Chdir(dir); err != nil {
+			fmt.Fprintf(stderr, "Error: cannot use %s %s: %v\n", flag, dir, err)
 			return 1
 		}
-		args = args[2:]
+		args = args[n:]
 	}
 	if len(args) == 0 {
 		usage(stderr)
@@ -170,8 +172,29 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, src Source) i
 	return 1
 }
 
+// globalDir reads the folder option that may come before the command:
+// the folder, the option as given, and how many arguments it took (0 for
+// none).
+func globalDir(args []string) (string, string, int) {
+	if len(args) == 0 {
+		return "", "", 0
+	}
+	name, value, hasValue := strings.Cut(strings.TrimLeft(args[0], "-"), "=")
+	if !strings.HasPrefix(args[0], "-") || (name != "C" && name != "chdir") {
+		return "", "", 0
+	}
+	flag := "-" + name
+	if hasValue {
+		return value, flag, 1
+	}
+	if len(args) < 2 {
+		return "", "", 0
+	}
+	return args[1], flag, 2
+}
+
 func usage(w io.Writer) {
-	fmt.Fprint(w, `Usage: tether [-C DIR] COMMAND [options]
+	fmt.Fprint(w, `Usage: tether [-C DIR | -chdir=DIR] COMMAND [options]
 
 Commands:
   init       Set up the backend, install the providers  [--upgrade] [-migrate-state]
@@ -234,6 +257,9 @@ type common struct {
 	// holds; 0 fails at once.
 	lockTimeout time.Duration
 	noColor     bool
+	// noLock is -lock=false: the command neither takes nor checks the
+	// state's lock, as Terraform's -lock=false (see lockOption).
+	noLock bool
 	// destroying is set by destroy: the configuration is loaded only to
 	// destroy what state records.
 	destroying bool
@@ -295,6 +321,27 @@ func (e *env) flags(name string, c *common) *flag.FlagSet {
 		fs.StringVar(&c.platform, "platform", "", "where functions, routers and stores are deployed: local or aws")
 	}
 	return fs
+}
+
+// lockOption is Terraform's -lock flag, registered by the commands that
+// take the state's lock (plan, up, destroy, refresh, console, import):
+// only they can honour -lock=false, and elsewhere it is an unknown
+// option rather than one accepted and ignored.
+type lockOption struct{ c *common }
+
+func (l lockOption) String() string   { return "true" }
+func (l lockOption) IsBoolFlag() bool { return true }
+func (l lockOption) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("want true or false")
+	}
+	l.c.noLock = !v
+	return nil
+}
+
+func (e *env) lockFlag(fs *flag.FlagSet, c *common) {
+	fs.Var(lockOption{c}, "lock", "take the state's lock (-lock=false: neither take nor check it; not recommended)")
 }
 
 // parseCommon parses a command that loads configuration and takes no

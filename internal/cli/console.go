@@ -19,6 +19,7 @@ import (
 func (e *env) console(ctx context.Context, args []string) int {
 	var c common
 	fs := e.flags("console", &c)
+	e.lockFlag(fs, &c)
 	if code := e.parseCommon(fs, &c, args); code >= 0 {
 		return code
 	}

@@ -18,6 +18,7 @@ import (
 func (e *env) importCmd(ctx context.Context, args []string) int {
 	var c common
 	fs := e.flags("import", &c)
+	e.lockFlag(fs, &c)
 	pos, err := parse(fs, args)
 	if err != nil {
 		return e.flagError(fs, err)

@@ -101,13 +101,15 @@ func (e *env) open(ctx context.Context, c *common, op string) (*session, bool) {
 	if u, err := user.Current(); err == nil {
 		who = u.Username
 	}
-	unlock, err := lockState(ctx, store, state.LockInfo{Operation: op, Who: who + "@" + host, Host: host, PID: os.Getpid(), Created: time.Now()}, c.lockTimeout)
-	if err != nil {
-		s.close()
-		e.errorf("%v", err)
-		return nil, false
+	if !c.noLock {
+		unlock, err := lockState(ctx, store, state.LockInfo{Operation: op, Who: who + "@" + host, Host: host, PID: os.Getpid(), Created: time.Now()}, c.lockTimeout)
+		if err != nil {
+			s.close()
+			e.errorf("%v", err)
+			return nil, false
+		}
+		s.unlock = unlock
 	}
-	s.unlock = unlock
 	keys, err := b.Keys()
 	if err != nil {
 		s.close()
@@ -145,6 +147,7 @@ func (e *env) diagnostics(s *session, diags hcl.Diagnostics) {
 func (e *env) plan(ctx context.Context, args []string) int {
 	var c common
 	fs := e.flags("plan", &c)
+	e.lockFlag(fs, &c)
 	detailed := fs.Bool("detailed-exitcode", false, "exit 2 when the plan has changes")
 	destroy := fs.Bool("destroy", false, "plan to destroy everything")
 	out := fs.String("out", "", "write the plan to FILE for up FILE to apply")
@@ -203,13 +206,24 @@ func (e *env) up(ctx context.Context, args []string, destroy bool) int {
 		name = "destroy"
 	}
 	fs := e.flags(name, &c)
+	e.lockFlag(fs, &c)
 	c.destroying = destroy
 	yes := fs.Bool("yes", false, "apply without asking")
 	fs.BoolVar(yes, "auto-approve", false, "same as --yes")
+	if !destroy {
+		// up -destroy is destroy, as terraform apply -destroy is.
+		fs.BoolVar(&c.destroying, "destroy", false, "destroy everything recorded")
+	}
 	pa := e.planFlags(fs)
 	pos, code := e.parseCommonArgs(fs, &c, args)
 	if code >= 0 {
 		return code
+	}
+	if c.destroying && !destroy {
+		if len(pos) > 0 {
+			return e.errorf("-destroy cannot be used when applying a saved plan: make the plan with tether plan -destroy -out FILE instead")
+		}
+		destroy, name = true, "destroy"
 	}
 	if destroy || len(pos) != 1 {
 		if !e.noArgs(name, pos) {
@@ -485,6 +499,7 @@ func stuckDiag(p *plan.Plan) *hcl.Diagnostic {
 func (e *env) refresh(ctx context.Context, args []string) int {
 	var c common
 	fs := e.flags("refresh", &c)
+	e.lockFlag(fs, &c)
 	pa := &planArgs{targets: listArg{new([]string)}, replace: listArg{new([]string)}, refreshOnly: true}
 	fs.Var(pa.targets, "target", "refresh only this resource or module and what it depends on (repeatable)")
 	pos, code := e.parseCommonArgs(fs, &c, args)

@@ -17,7 +17,9 @@ var help = map[string]string{
   the configuration declares, as terraform import does, and changes
   nothing else. The next plan shows what the configuration would change
   on it. import blocks in the configuration do the same as part of a plan.
-` + commonHelp,
+
+Options:
+` + lockHelp + commonHelp,
 	"init": `Usage: tether init [options]
 
   Installs the providers the configuration requires, from the sources
@@ -83,6 +85,7 @@ Options:
 
 Options:
   --yes, --auto-approve Apply without asking
+  -destroy              Destroy everything recorded, as tether destroy
 ` + planHelp + commonHelp,
 	"destroy": `Usage: tether destroy [options]
 
@@ -92,7 +95,7 @@ Options:
   --yes, --auto-approve Destroy without asking
   -target ADDRESS       Destroy only ADDRESS and what depends on it (repeatable)
   -json                 Print machine-readable JSON lines (needs --yes)
-` + commonHelp,
+` + lockHelp + commonHelp,
 	"show": `Usage: tether show [options] [FILE]
 
   Shows what state records, or with FILE a plan saved by tether plan -out.
@@ -111,7 +114,7 @@ Options:
   the input ends it; it exits 1 if any expression failed.
 
 Options:
-` + commonHelp,
+` + lockHelp + commonHelp,
 	"output": `Usage: tether output [options] [NAME]
 
   Shows the root module's outputs. With NAME, only that output's value;
@@ -179,7 +182,7 @@ Options:
 
 Options:
   -target ADDRESS       Refresh only ADDRESS and what it depends on (repeatable)
-` + commonHelp,
+` + lockHelp + commonHelp,
 	"taint": `Usage: tether taint [options] ADDRESS
 
   Marks a recorded object as tainted, so that the next up replaces it.
@@ -262,6 +265,11 @@ const planHelp = `  -target ADDRESS       Plan only ADDRESS and what it depends 
   -replace ADDRESS      Replace this resource instance even if nothing requires it (repeatable)
   -refresh-only         Record what refresh finds in state; change nothing else
   -json                 Print Terraform's machine-readable JSON lines (up needs --yes)
+` + lockHelp
+
+// lockHelp is the -lock option of the commands that take the state's lock.
+const lockHelp = `  -lock=false           Neither take nor check the state's lock (not recommended:
+                        another process may write the state at the same time)
 `
 
 const commonHelp = `  -C DIR                Use the configuration in DIR (default: current folder)
