@@ -266,10 +266,10 @@ func DeclareRoute(router, fn *Resource, fnType, routeType *Type, method, path st
 		return
 	}
 	route := declare(scope, pos, &rt, kindResource, id+"_route", map[string]any{
-		"router_id": Attr[string](router, "id"),
+		"router_id": attrAt[string](router, "id", pos),
 		"method":    method,
 		"path":      path,
-		"target":    Attr[string](fn, "url"),
+		"target":    attrAt[string](fn, "url", pos),
 	}, &options{})
 	// The program's code never holds the route: it is no resource its
 	// closures can read (see declarations).

@@ -13,24 +13,26 @@ import (
 	"github.com/tetherhq/tether/internal/diagnostic"
 )
 
-// A closure sees the real value of a string made from Outputs while the
-// program deploys (u := router.URL().String()) because the deducer
-// followed what the closure captured back to the getters, which then
-// reach the closure's environment; the rebuilt program puts their values
-// where the tokens were. Where the deducer cannot follow a captured value
-// back (deduce.FuncResult.Opaque: the result of a call through
-// reflection), such a string could reach the closure unseen, and inside
-// it stay a token: a silently wrong value at request time.
+// A closure sees the real value of an Output the program made while it
+// deploys (u := router.URL()), and of a string made from one (u :=
+// router.URL().String()), because the deducer followed what the closure
+// captured back to the getters, which then reach the closure's
+// environment; the rebuilt program gives their values where the tokens
+// were. Where the deducer cannot follow a captured value back
+// (deduce.FuncResult.Opaque: the result of a call through reflection),
+// such a value could reach the closure unseen: a string would stay a
+// token, a silently wrong value at request time, and an Output would fail
+// to read inside the closure.
 //
 // So the deploy fails when a closure takes a value the deducer cannot
-// follow and the program made, while deploying, a token the closure's
-// environment does not cover: one whose value could not be computed from
-// the captured properties the closure gets. A program that makes no such
-// token, or whose closure declares what it reads with tether.Uses, is
-// deployed as before.
+// follow and the program made, while deploying, an Output or a token the
+// closure's environment does not cover: one whose value could not be
+// computed from the captured properties the closure gets. A program that
+// makes neither, or whose closure declares what it reads with
+// tether.Uses, is deployed as before.
 
-// checkOpaque reports the tokens that could reach cl unseen. The caller
-// holds mu.
+// checkOpaque reports the Outputs and tokens that could reach cl unseen.
+// The caller holds mu.
 func (st *Stack) checkOpaque(cl *closure, res deduce.FuncResult) {
 	if len(res.Opaque) == 0 || len(cl.opts.uses) > 0 || st.in.Destroying || st.tokens == nil {
 		return
@@ -41,22 +43,38 @@ func (st *Stack) checkOpaque(cl *closure, res deduce.FuncResult) {
 	}
 	t := st.tokens
 	t.mu.Lock()
-	lazies, made := slices.Clone(t.lazies), slices.Clone(t.made)
+	lazies, made, outputs := slices.Clone(t.lazies), slices.Clone(t.made), slices.Clone(t.outputs)
 	t.mu.Unlock()
 	var escaped []string
 	var first hcl.Range
-	for i, l := range lazies {
-		from, ok := uncovered(st, l, covered)
-		if !ok {
-			continue
+	seen := map[string]bool{}
+	add := func(what string, at hcl.Range) {
+		if seen[what] {
+			return
 		}
+		seen[what] = true
 		if len(escaped) == 0 {
-			first = made[i]
+			first = at
 		}
 		if len(escaped) < 3 {
-			escaped = append(escaped, fmt.Sprintf("a string made from %s at %s", from, posString(made[i])))
+			escaped = append(escaped, what)
 		} else {
 			escaped[2] = "and others"
+		}
+	}
+	for i, l := range lazies {
+		if from, ok := uncovered(st, l, covered); ok {
+			add(fmt.Sprintf("a string made from %s at %s", from, posString(made[i])), made[i])
+		}
+	}
+	for _, o := range outputs {
+		if from, ok := uncovered(st, o.l, covered); ok {
+			at, _ := siteOf(o.pcs)
+			what := "an Output computed from " + from
+			if _, ok := attrOf(o.l); ok {
+				what = "the Output " + from
+			}
+			add(fmt.Sprintf("%s at %s", what, posString(at)), at)
 		}
 	}
 	if len(escaped) == 0 {
@@ -65,11 +83,11 @@ func (st *Stack) checkOpaque(cl *closure, res deduce.FuncResult) {
 	o := res.Opaque[0]
 	subject := fmt.Sprintf("%s (the function at %s)", capitalize(cl.what), funcSource(cl))
 	d := diagnostic.At(first, "Deploy-time value out of the deducer's view",
-		fmt.Sprintf("%s uses %s at %s, and %s. This program made %s while it deployed: such a string is a token "+
-			"that stands for a value known only once deployed, and the closure's environment does not carry what it "+
-			"comes from. Had it reached the closure that way, the closure would see the token, not the value. "+
-			"Declare the captured properties the closure reads: %s(..., tether.Uses(router.URL())), say, or "+
-			"tether.Uses() when it reads none.",
+		fmt.Sprintf("%s uses %s at %s, and %s. This program made %s while it deployed: each stands for a value "+
+			"known only once deployed, and the closure's environment does not carry what it comes from. Had one "+
+			"reached the closure that way, the closure would see a token in place of a string's value, or fail "+
+			"to read an Output. Declare the captured properties the closure reads: %s(..., tether.Uses(router.URL())), "+
+			"say, or tether.Uses() when it reads none.",
 			subject, exprOr(o.Expr, "a value"), where(o.At), o.Reason, strings.Join(escaped, ", "), cl.api))
 	d.Context = cl.pos.Ptr()
 	st.report(d)

@@ -79,7 +79,7 @@ func (st *Stack) deployClosures() {
 	if st.diags.HasErrors() {
 		return
 	}
-	path := Attr[string](constructRef{program}, "path")
+	path := attrAt[string](constructRef{program}, "path", program.pos)
 	for _, cl := range set.list {
 		if cl.kind == closureHandler {
 			st.configureFunction(cl, path)

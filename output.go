@@ -119,6 +119,13 @@ var nullLazy = &lazy{desc: "a zero Output", ty: cty.DynamicPseudoType, eval: fun
 	return cty.NullVal(cty.DynamicPseudoType), nil
 }, tf: func() (string, error) { return "null", nil }}
 
+// made records o as an Output the program made (see noteMade); the
+// exported functions that return a new Output to the program end with it.
+func made[T any](o Output[T]) Output[T] {
+	noteMade(o.l)
+	return o
+}
+
 // Val makes an Output of a value. The value may hold Outputs or tokens
 // inside it (a struct or map with lazy fields): the result then waits for
 // them, which makes Val a way to gather several Outputs into one.
@@ -141,7 +148,7 @@ func Val[T any](v T) Output[T] {
 		}
 		return cv, diags
 	}
-	return Output[T]{l: l}
+	return made(Output[T]{l: l})
 }
 
 // Apply makes an Output from o by calling f with o's value once it is
@@ -152,20 +159,20 @@ func Val[T any](v T) Output[T] {
 func Apply[T, U any](o Output[T], f func(T) U) Output[U] {
 	pos := caller(1)
 	in := o.lazyRef()
-	return Output[U]{l: applyN(pos, "tether.Apply", []*lazy{in}, reflect.TypeFor[U](), func(args []cty.Value) (any, error) {
+	return made(Output[U]{l: applyN(pos, "tether.Apply", []*lazy{in}, reflect.TypeFor[U](), func(args []cty.Value) (any, error) {
 		var t T
 		if err := fromCty(args[0], reflect.ValueOf(&t).Elem()); err != nil {
 			return nil, fmt.Errorf("its value (%s) does not fit %s: %v", in.desc, reflect.TypeFor[T](), err)
 		}
 		return f(t), nil
-	})}
+	})})
 }
 
 // Apply2 is Apply over two Outputs.
 func Apply2[A, B, U any](a Output[A], b Output[B], f func(A, B) U) Output[U] {
 	pos := caller(1)
 	ins := []*lazy{a.lazyRef(), b.lazyRef()}
-	return Output[U]{l: applyN(pos, "tether.Apply2", ins, reflect.TypeFor[U](), func(args []cty.Value) (any, error) {
+	return made(Output[U]{l: applyN(pos, "tether.Apply2", ins, reflect.TypeFor[U](), func(args []cty.Value) (any, error) {
 		var x A
 		var y B
 		if err := fromCty(args[0], reflect.ValueOf(&x).Elem()); err != nil {
@@ -175,14 +182,14 @@ func Apply2[A, B, U any](a Output[A], b Output[B], f func(A, B) U) Output[U] {
 			return nil, fmt.Errorf("the value of %s does not fit %s: %v", ins[1].desc, reflect.TypeFor[B](), err)
 		}
 		return f(x, y), nil
-	})}
+	})})
 }
 
 // Apply3 is Apply over three Outputs.
 func Apply3[A, B, C, U any](a Output[A], b Output[B], c Output[C], f func(A, B, C) U) Output[U] {
 	pos := caller(1)
 	ins := []*lazy{a.lazyRef(), b.lazyRef(), c.lazyRef()}
-	return Output[U]{l: applyN(pos, "tether.Apply3", ins, reflect.TypeFor[U](), func(args []cty.Value) (any, error) {
+	return made(Output[U]{l: applyN(pos, "tether.Apply3", ins, reflect.TypeFor[U](), func(args []cty.Value) (any, error) {
 		var x A
 		var y B
 		var z C
@@ -196,7 +203,7 @@ func Apply3[A, B, C, U any](a Output[A], b Output[B], c Output[C], f func(A, B, 
 			return nil, fmt.Errorf("the value of %s does not fit %s: %v", ins[2].desc, reflect.TypeFor[C](), err)
 		}
 		return f(x, y, z), nil
-	})}
+	})})
 }
 
 // All gathers Outputs of one type into an Output of a slice, known once
@@ -207,7 +214,7 @@ func All[T any](outputs ...Output[T]) Output[[]T] {
 	for i, o := range outputs {
 		ins[i] = o.lazyRef()
 	}
-	return Output[[]T]{l: applyN(pos, "tether.All", ins, reflect.TypeFor[[]T](), func(args []cty.Value) (any, error) {
+	return made(Output[[]T]{l: applyN(pos, "tether.All", ins, reflect.TypeFor[[]T](), func(args []cty.Value) (any, error) {
 		out := make([]T, len(args))
 		for i, a := range args {
 			if err := fromCty(a, reflect.ValueOf(&out[i]).Elem()); err != nil {
@@ -215,7 +222,7 @@ func All[T any](outputs ...Output[T]) Output[[]T] {
 			}
 		}
 		return out, nil
-	})}
+	})})
 }
 
 // applyN makes a lazy value computed by f from the values of ins, once
@@ -353,7 +360,7 @@ func Secret[T any](v T) Output[T] {
 		}
 		return cv.Mark(marks.Sensitive), diags
 	}
-	return Output[T]{l: l}
+	return made(Output[T]{l: l})
 }
 
 // call runs a function from the program, turning a panic or an error
@@ -380,7 +387,12 @@ func call(pos hcl.Range, what string, f func() (any, error)) (res any, diags hcl
 // in output form, or the output name of a module call, as an Output. Generated bindings call it from their
 // getters; programs can use it for an attribute the bindings lack.
 func Attr[T any](r Dependable, name string) Output[T] {
-	pos := caller(1)
+	return made(attrAt[T](r, name, caller(1)))
+}
+
+// attrAt is Attr for the SDK's own use, at pos: an Output the program
+// does not hold.
+func attrAt[T any](r Dependable, name string, pos hcl.Range) Output[T] {
 	c, diag := constructOf(r, pos, "tether.Attr")
 	ty := ctyTypeOf(reflect.TypeFor[T]())
 	if diag != nil {
@@ -440,7 +452,7 @@ func Sprintf(format string, args ...any) Output[string] {
 		l.err = b.diags[0]
 	}
 	l.eval = func(sc config.Scope) (cty.Value, hcl.Diagnostics) { return t.eval(sc) }
-	return Output[string]{l: l}
+	return made(Output[string]{l: l})
 }
 
 func sortedSet(m map[string]bool) []string {

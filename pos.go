@@ -197,7 +197,14 @@ func sourceFiles() map[string][]byte {
 func panicSite() (hcl.Range, bool) {
 	pcs := make([]uintptr, 64)
 	n := runtime.Callers(3, pcs)
-	frames := runtime.CallersFrames(pcs[:n])
+	return siteOf(pcs[:n])
+}
+
+// siteOf is the program's line among the frames pcs (from
+// runtime.Callers): the first frame outside the runtime and this package,
+// preferring one in the program's own folder.
+func siteOf(pcs []uintptr) (hcl.Range, bool) {
+	frames := runtime.CallersFrames(pcs)
 	var first *runtime.Frame
 	for {
 		f, more := frames.Next()

@@ -27,6 +27,31 @@ type tokenTable struct {
 	// made is where the program first asked for each token, for the
 	// message about a token a string operation broke.
 	made []hcl.Range
+	// outputs are the Outputs the program made (a getter's, the result of
+	// Apply, Val, Secret or Sprintf), with the stack that made each: a
+	// closure may get one where the deducer cannot see it (see
+	// closure_opaque.go).
+	outputs []madeOutput
+}
+
+type madeOutput struct {
+	l   *lazy
+	pcs []uintptr
+}
+
+// noteMade records l as an Output the program made, where the program's
+// code called the SDK. Outputs the SDK makes for itself (a route's
+// target) are not the program's and are not recorded, nor are those of a
+// program rebuilt to run a closure, which deploys nothing.
+func noteMade(l *lazy) {
+	if l == nil || l.stack == nil || l.stack.tokens == nil || mode.closure.Load() {
+		return
+	}
+	pcs := callers(2)
+	t := l.stack.tokens
+	t.mu.Lock()
+	t.outputs = append(t.outputs, madeOutput{l: l, pcs: pcs})
+	t.mu.Unlock()
 }
 
 var tables = struct {
