@@ -430,7 +430,9 @@ func (e *env) openFolderBackend(ctx context.Context) (*backend.Backend, error) {
 }
 
 // statePull writes the state in Terraform's format (version 4) to
-// stdout, sensitive values in clear text, as Terraform keeps them.
+// stdout, sensitive values in clear text, as Terraform keeps them; never
+// a referenced value (see engine.ToTerraform), and it says on stderr which
+// objects' private data it left out for holding one.
 func (e *env) statePull(ctx context.Context, store state.Store) int {
 	snap, err := store.Load(ctx)
 	if err != nil {
@@ -441,12 +443,17 @@ func (e *env) statePull(ctx context.Context, store state.Store) int {
 		return 1
 	}
 	defer pool.close()
-	f, err := engine.ToTerraform(keys, pool.factory(), snap)
+	f, withheld, err := engine.ToTerraform(keys, pool.factory(), snap)
 	if err != nil {
 		return e.errorf("cannot write the state in Terraform's format: %v", err)
 	}
 	if err := tfstate.Write(e.stdout, f); err != nil {
 		return e.errorf("%v", err)
+	}
+	for _, a := range withheld {
+		fmt.Fprintf(e.stderr, "Warning: %s is written without its provider's private data, which holds a value resolved from a reference: "+
+			"Tether never writes one out. Terraform gives the provider no private data for it, as for an object terraform import brought in; "+
+			"pushed back with tether state push, it has none in Tether either.\n", a)
 	}
 	return 0
 }
@@ -503,7 +510,7 @@ func (e *env) checkPush(ctx context.Context, snap *state.Snapshot, f *tfstate.Fi
 			return 1
 		}
 		defer pool.close()
-		cur, err := engine.ToTerraform(keys, pool.factory(), snap)
+		cur, _, err := engine.ToTerraform(keys, pool.factory(), snap)
 		if err != nil {
 			return e.errorf("%v", err)
 		}

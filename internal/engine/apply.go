@@ -636,8 +636,8 @@ func (e *Engine) put(ctx context.Context, n *node, in *instance, v cty.Value, pr
 	// An object with anything sensitive in it is sealed as a whole, so
 	// the state file holds no secret in clear text.
 	sensitive := len(sens) > 0 || len(n.schema.Block.SensitivePaths(v, nil)) > 0
-	priv, shown := e.sealPrivate(in, in.provider(n), priv, sensitive)
-	meta := objectMeta{Sensitive: sens, Refs: records, ShownPrivate: shown}
+	priv, privRefs := e.sealPrivate(in, in.provider(n), priv, sensitive)
+	meta := objectMeta{Sensitive: sens, Refs: records, PrivateRefs: privRefs}
 	metaJSON, err := encodeMeta(meta)
 	if err != nil {
 		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", diagnostic.Failed("recording the object", err))}

@@ -175,10 +175,10 @@ func (e *Engine) moveAcrossTypes(ctx context.Context, p *Planned, prov provider.
 	// Sealed stays sealed: a secret of the old type is likely still in the
 	// new one, whatever its schema says.
 	sealed := secrets.IsSealed(obj.Value) || len(rs.Block.SensitivePaths(v, nil)) > 0
-	newPriv, shown := e.sealPrivate(in, prov, resp.TargetPrivate, sealed || secrets.IsSealed(obj.Private))
+	newPriv, privRefs := e.sealPrivate(in, prov, resp.TargetPrivate, sealed || secrets.IsSealed(obj.Private))
 	// The sensitive paths and references recorded were paths of the old
 	// type; the configuration marks the new object's again.
-	meta, err := encodeMeta(objectMeta{ShownPrivate: shown})
+	meta, err := encodeMeta(objectMeta{PrivateRefs: privRefs})
 	if err != nil {
 		return append(diags, fail("Cannot record object", diagnostic.Failed("recording the moved object", err))...)
 	}

@@ -335,16 +335,20 @@ func redactDiags(diags hcl.Diagnostics, set *redact.Set) hcl.Diagnostics {
 type objectMeta struct {
 	Sensitive []cty.Path
 	Refs      []refRecord
-	// ShownPrivate is the provider's private data as `state pull` writes
-	// it when the sealed data holds a referenced value: with each such
-	// value replaced by its reference's description (see sealPrivate).
-	ShownPrivate []byte
+	// PrivateRefs is set when the provider's private data, sealed, holds
+	// a value resolved from a reference: `state pull` then leaves it out
+	// (see sealPrivate).
+	PrivateRefs bool
 }
 
 type metaJSON struct {
-	Sensitive    json.RawMessage `json:"sensitive,omitempty"`
-	Refs         []refJSON       `json:"refs,omitempty"`
-	ShownPrivate []byte          `json:"shown_private,omitempty"`
+	Sensitive   json.RawMessage `json:"sensitive,omitempty"`
+	Refs        []refJSON       `json:"refs,omitempty"`
+	PrivateRefs bool            `json:"private_refs,omitempty"`
+	// ShownPrivate, written by earlier versions, was the private data
+	// with each referenced value replaced by its description; it now
+	// only says that the data holds one.
+	ShownPrivate []byte `json:"shown_private,omitempty"`
 }
 
 type refJSON struct {
@@ -355,10 +359,10 @@ type refJSON struct {
 }
 
 func encodeMeta(m objectMeta) ([]byte, error) {
-	if len(m.Sensitive) == 0 && len(m.Refs) == 0 && m.ShownPrivate == nil {
+	if len(m.Sensitive) == 0 && len(m.Refs) == 0 && !m.PrivateRefs {
 		return nil, nil
 	}
-	out := metaJSON{ShownPrivate: m.ShownPrivate}
+	out := metaJSON{PrivateRefs: m.PrivateRefs}
 	var err error
 	if out.Sensitive, err = encodePaths(m.Sensitive); err != nil {
 		return nil, err
@@ -393,7 +397,7 @@ func decodeMeta(b []byte) (objectMeta, error) {
 		return m, err
 	}
 	m.Sensitive = p
-	m.ShownPrivate = raw.ShownPrivate
+	m.PrivateRefs = raw.PrivateRefs || raw.ShownPrivate != nil
 	for _, r := range raw.Refs {
 		ps, err := decodePaths(r.Path)
 		if err != nil || len(ps) != 1 {

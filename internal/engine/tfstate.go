@@ -132,7 +132,7 @@ func adoptInstance(keys *secrets.Keys, r *tfstate.Resource, inst *tfstate.Instan
 		Provider:            pc.String(),
 		SchemaVersion:       int64(inst.SchemaVersion),
 		Value:               seal(keys, value.Bytes(), sensitive),
-		Private:             inst.Private,
+		Private:             sealAdopted(keys, inst.Private),
 		Sensitive:           meta,
 		Dependencies:        inst.Dependencies,
 		Status:              status,
@@ -210,17 +210,22 @@ func resourceSchema(providers provider.Factory, pc addr.ProviderConfig, typ stri
 // Tether marks because they were computed from a secret (a checksum of a
 // sensitive content), which Terraform would see as a change of
 // sensitivity.
-func ToTerraform(keys *secrets.Keys, providers provider.Factory, snap *state.Snapshot) (*tfstate.File, error) {
-	f := &tfstate.File{
+//
+// A referenced value is never written: attributes hold its description,
+// as everywhere. Private data holding one is left out, since rewritten it
+// would be bytes the provider cannot decode; withheld names those
+// objects. Terraform then gives their provider no private data, as for an
+// object `terraform import` brought in.
+func ToTerraform(keys *secrets.Keys, providers provider.Factory, snap *state.Snapshot) (f *tfstate.File, withheld []string, err error) {
+	f = &tfstate.File{
 		Version:          tfstate.Version,
 		TerraformVersion: TerraformVersion,
 		Serial:           snap.Serial,
 		Lineage:          snap.Lineage,
 		Outputs:          map[string]tfstate.Output{},
 	}
-	var err error
 	if f.CheckResults, err = checks.Decode(snap.Checks); err != nil {
-		return nil, fmt.Errorf("recorded %v", err)
+		return nil, nil, fmt.Errorf("recorded %v", err)
 	}
 	addrs := make([]string, 0, len(snap.Objects))
 	for a, obj := range snap.Objects {
@@ -234,22 +239,25 @@ func ToTerraform(keys *secrets.Keys, providers provider.Factory, snap *state.Sna
 		obj := snap.Objects[a]
 		module, mode, typ, name, key, err := tfstate.Split(a)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		pc, err := addr.ParseProviderConfig(obj.Provider)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", a, err)
+			return nil, nil, fmt.Errorf("%s: %v", a, err)
 		}
 		if pc.Key != "" {
-			return nil, fmt.Errorf("%s uses the provider configuration %s, one instance of a provider repeated with for_each, which Terraform's state format cannot name", a, obj.Provider)
+			return nil, nil, fmt.Errorf("%s uses the provider configuration %s, one instance of a provider repeated with for_each, which Terraform's state format cannot name", a, obj.Provider)
 		}
 		rs, err := resourceSchema(providers, pc, obj.Type)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", a, err)
+			return nil, nil, fmt.Errorf("%s: %v", a, err)
 		}
-		inst, err := exportInstance(keys, obj, rs)
+		inst, held, err := exportInstance(keys, obj, rs)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", a, err)
+			return nil, nil, fmt.Errorf("%s: %v", a, err)
+		}
+		if held {
+			withheld = append(withheld, a)
 		}
 		inst.IndexKey = key
 		id := module + " " + mode + "." + typ + "." + name
@@ -259,52 +267,52 @@ func ToTerraform(keys *secrets.Keys, providers provider.Factory, snap *state.Sna
 			index[id] = i
 			f.Resources = append(f.Resources, tfstate.Resource{Module: module, Mode: mode, Type: typ, Name: name, Provider: pc.String()})
 		} else if f.Resources[i].Provider != pc.String() {
-			return nil, fmt.Errorf("%s uses provider %s but other instances of its resource use %s; Terraform's state format has one provider per resource", a, pc, f.Resources[i].Provider)
+			return nil, nil, fmt.Errorf("%s uses provider %s but other instances of its resource use %s; Terraform's state format has one provider per resource", a, pc, f.Resources[i].Provider)
 		}
 		f.Resources[i].Instances = append(f.Resources[i].Instances, *inst)
 	}
 	for name, o := range snap.Outputs {
 		raw, err := open(keys, o.Value)
 		if err != nil {
-			return nil, fmt.Errorf("output %q: %v", name, err)
+			return nil, nil, fmt.Errorf("output %q: %v", name, err)
 		}
 		var rec tfstate.Output
 		if err := json.Unmarshal(raw, &rec); err != nil {
-			return nil, fmt.Errorf("output %q is recorded in a form this Tether cannot read: %v", name, err)
+			return nil, nil, fmt.Errorf("output %q is recorded in a form this Tether cannot read: %v", name, err)
 		}
 		rec.Sensitive = o.Sensitive
 		f.Outputs[name] = rec
 	}
-	return f, nil
+	return f, withheld, nil
 }
 
-func exportInstance(keys *secrets.Keys, obj *state.Object, rs *provider.ResourceSchema) (*tfstate.Instance, error) {
+func exportInstance(keys *secrets.Keys, obj *state.Object, rs *provider.ResourceSchema) (*tfstate.Instance, bool, error) {
 	raw, err := open(keys, obj.Value)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	meta, err := decodeMeta(obj.Sensitive)
 	if err != nil {
-		return nil, fmt.Errorf("recorded sensitive paths are unreadable: %v", err)
+		return nil, false, fmt.Errorf("recorded sensitive paths are unreadable: %v", err)
 	}
 	paths := meta.Sensitive
 	if obj.SchemaVersion == rs.Version {
 		v, err := ctyjson.Unmarshal(raw, rs.Block.ImpliedType())
 		if err != nil {
-			return nil, fmt.Errorf("recorded object does not match the schema of %s: %v", obj.Type, err)
+			return nil, false, fmt.Errorf("recorded object does not match the schema of %s: %v", obj.Type, err)
 		}
 		paths = terraformSensitive(rs.Block, v, paths)
 	}
 	sens, err := tfstate.EncodePaths(paths)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	// Private data is opened like the attributes, but one holding a
-	// referenced value is written as what was recorded to show instead.
-	priv := meta.ShownPrivate
-	if priv == nil {
+	// referenced value is left out (see ToTerraform).
+	var priv []byte
+	if !meta.PrivateRefs {
 		if priv, err = open(keys, obj.Private); err != nil {
-			return nil, fmt.Errorf("recorded private data: %v", err)
+			return nil, false, fmt.Errorf("recorded private data: %v", err)
 		}
 	}
 	inst := &tfstate.Instance{
@@ -318,7 +326,7 @@ func exportInstance(keys *secrets.Keys, obj *state.Object, rs *provider.Resource
 	if obj.Status == state.Tainted {
 		inst.Status = "tainted"
 	}
-	return inst, nil
+	return inst, meta.PrivateRefs && len(obj.Private) > 0, nil
 }
 
 // terraformSensitive is the set of sensitive paths Terraform records for
