@@ -19,7 +19,8 @@ import (
 var (
 	binDir     string
 	tether6Bin string // cmd/terraform-provider-tether: protocol 6
-	tether5Bin string // testdata/tether5: the same provider over protocol 5
+	tether5Bin string // testdata/tether5: the same provider over protocol 5, with test hooks
+	hooks6Bin  string // testdata/tether5 under a name that makes it serve protocol 6, with its hooks
 	otherBin   string // testdata/othercookie: a go-plugin plugin, not Terraform's
 	funcsBin   string // testdata/functions: a provider of functions only
 )
@@ -66,6 +67,11 @@ func runTests(m *testing.M) int {
 	close(failed)
 	for msg := range failed {
 		fmt.Fprintln(os.Stderr, msg)
+		return 1
+	}
+	hooks6Bin = filepath.Join(binDir, "terraform-provider-tetherhooks6")
+	if err := os.Link(tether5Bin, hooks6Bin); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	code := m.Run()

@@ -138,21 +138,27 @@ func TestRuntime(t *testing.T) {
 // runs in process and internal/protocol behind the protocol server)
 // against the provider as a plugin over each protocol version, each
 // scenario with a plugin process of its own, which it may kill or crash.
-// The protocol 6 plugin is the real build, cmd/terraform-provider-tether;
-// the protocol 5 one is the test plugin, with its hooks.
+// The protocol 6 plugin is the real build, cmd/terraform-provider-tether,
+// without the test plugin's hooks; the test plugin has them, over either
+// version.
 func TestFailures(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		bin   *string
-		hooks bool
+		name    string
+		bin     *string
+		version int
+		hooks   bool
 	}{
-		{"protocol6", &tether6Bin, false},
-		{"protocol5", &tether5Bin, true},
+		{"protocol6", &tether6Bin, 6, false},
+		{"protocol6 hooks", &hooks6Bin, 6, true},
+		{"protocol5 hooks", &tether5Bin, 5, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			providercheck.Run(t, func(t *testing.T) *providercheck.Harness {
 				c := startClient(t, *tc.bin)
+				if c.protocolVersion != tc.version {
+					t.Fatalf("negotiated protocol %d, want %d", c.protocolVersion, tc.version)
+				}
 				h := providercheck.New(t, c, nil)
 				h.Process = &providercheck.Process{
 					Path:    c.path,

@@ -11,6 +11,11 @@
 // string "panic"; and for an input "spawn:FILE" it starts a process that
 // sleeps for ten minutes, and writes its pid to FILE, as a provider that
 // runs helper programs would.
+//
+// Run under a name ending in "6" (the tests copy it so), it serves the
+// built-in provider over protocol version 6 instead, as
+// cmd/terraform-provider-tether does, with the same two hooks and no
+// other departure: so that the hooks reach both of the client's versions.
 package main
 
 import (
@@ -18,11 +23,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov5"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov5/tf5server"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 	"github.com/tetherhq/tether/internal/protocol"
 	"github.com/tetherhq/tether/provider/tether"
 	"github.com/zclconf/go-cty/cty"
@@ -33,9 +40,16 @@ func main() {
 	// Like cmd/terraform-provider-tether, it is also the runtime's router
 	// and functions: the provider starts them with its own executable.
 	tether.RuntimeMain()
-	err := tf5server.Serve(protocol.Address, func() tfprotov5.ProviderServer {
-		return &server{s: protocol.Server(tether.New())}
-	})
+	var err error
+	if strings.HasSuffix(filepath.Base(os.Args[0]), "6") {
+		err = tf6server.Serve(protocol.Address, func() tfprotov6.ProviderServer {
+			return hooks6{protocol.Server(tether.New())}
+		})
+	} else {
+		err = tf5server.Serve(protocol.Address, func() tfprotov5.ProviderServer {
+			return &server{s: protocol.Server(tether.New())}
+		})
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tether5:", err)
 		os.Exit(1)
@@ -162,20 +176,47 @@ func (s *server) PlanResourceChange(ctx context.Context, req *tfprotov5.PlanReso
 	}, nil
 }
 
+// hook runs the test hooks for an apply of typeName to the planned state
+// planned (MessagePack): a panic for a tether_value whose input is
+// "panic", a helper process for "spawn:FILE".
+func hook(typeName string, planned []byte) error {
+	if typeName != "tether_value" || planned == nil {
+		return nil
+	}
+	ty := cty.Object(map[string]cty.Type{"input": cty.DynamicPseudoType, "output": cty.DynamicPseudoType, "delay_ms": cty.Number, "id": cty.String})
+	v, err := ctymsgpack.Unmarshal(planned, ty)
+	if err != nil || v.IsNull() {
+		return nil
+	}
+	in := v.GetAttr("input")
+	if !in.IsKnown() || in.IsNull() || in.Type() != cty.String {
+		return nil
+	}
+	if in.AsString() == "panic" {
+		panic("tether5: asked to panic")
+	}
+	if file, ok := strings.CutPrefix(in.AsString(), "spawn:"); ok {
+		return spawn(file)
+	}
+	return nil
+}
+
+// hooks6 is the built-in provider over protocol 6 with the hooks.
+type hooks6 struct{ tfprotov6.ProviderServer }
+
+func (h hooks6) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	if req.PlannedState != nil {
+		if err := hook(req.TypeName, req.PlannedState.MsgPack); err != nil {
+			return nil, err
+		}
+	}
+	return h.ProviderServer.ApplyResourceChange(ctx, req)
+}
+
 func (s *server) ApplyResourceChange(ctx context.Context, req *tfprotov5.ApplyResourceChangeRequest) (*tfprotov5.ApplyResourceChangeResponse, error) {
-	if req.TypeName == "tether_value" && req.PlannedState != nil {
-		ty := cty.Object(map[string]cty.Type{"input": cty.DynamicPseudoType, "output": cty.DynamicPseudoType, "delay_ms": cty.Number, "id": cty.String})
-		if v, err := ctymsgpack.Unmarshal(req.PlannedState.MsgPack, ty); err == nil && !v.IsNull() {
-			if in := v.GetAttr("input"); in.IsKnown() && in.Type() == cty.String && !in.IsNull() {
-				if in.AsString() == "panic" {
-					panic("tether5: asked to panic")
-				}
-				if file, ok := strings.CutPrefix(in.AsString(), "spawn:"); ok {
-					if err := spawn(file); err != nil {
-						return nil, err
-					}
-				}
-			}
+	if req.PlannedState != nil {
+		if err := hook(req.TypeName, req.PlannedState.MsgPack); err != nil {
+			return nil, err
 		}
 	}
 	r, err := s.s.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{
