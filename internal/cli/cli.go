@@ -160,6 +160,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, src Source) i
 		return e.test(ctx, rest)
 	case "provider":
 		return e.provider(rest)
+	case "providers":
+		return e.providers(ctx, rest)
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "tether %s\n", Version)
 		return 0
@@ -219,6 +221,7 @@ Commands:
   test       Deploy a test stack, run its tests, destroy it
   gen        Generate Go SDK bindings        [--from SOURCE]
   provider   serve: run the built-in provider for Terraform
+  providers  Show the providers required: lock, mirror, schema -json
   version    Print the version
 
 Run "tether COMMAND --help" for a command's options.

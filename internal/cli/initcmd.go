@@ -82,12 +82,11 @@ func (e *env) init(ctx context.Context, args []string) int {
 		hv = append(hv, hclconfig.VarArg{Name: v.name, Value: v.value, File: v.file})
 	}
 	files := e.parsed()
-	mods, diags := installModules(LoadInput{
+	mods, ok := e.modules(LoadInput{
 		Context: ctx, Environ: os.Environ(), Upgrade: *upgrade, Vars: hv,
 		Progress: func(line string) { fmt.Fprintln(e.stdout, line) },
-	}, files)
-	if diags.HasErrors() {
-		e.configDiagnostics(nil, diags)
+	})
+	if !ok {
 		return 1
 	}
 	reqs, diags := hclconfig.RequirementsOf(".", hclconfig.Options{Modules: mods, Files: files})

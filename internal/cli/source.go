@@ -256,6 +256,17 @@ func (e *env) configDiagnostics(cfg *config.Config, diags hcl.Diagnostics) {
 	}
 }
 
+// modules is installModules with the configuration's files, printing
+// diagnostics.
+func (e *env) modules(in LoadInput) (map[string]string, bool) {
+	mods, diags := installModules(in, e.parsed())
+	if diags.HasErrors() {
+		e.configDiagnostics(nil, diags)
+		return nil, false
+	}
+	return mods, true
+}
+
 // installModules finds the folder of every module the configuration
 // calls, installing into .tether/modules what is not installed yet for its
 // source and version (everything again with --upgrade), as init does:

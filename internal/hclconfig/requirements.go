@@ -34,21 +34,72 @@ func Requirements(dir string, modules map[string]string) ([]config.ProviderRequi
 // opts.Modules, reading files through opts.Files (see Files); the other
 // options are not used.
 func RequirementsOf(dir string, opts Options) ([]config.ProviderRequirement, hcl.Diagnostics) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read configuration", Detail: err.Error()}}
+	r, _, diags := scanRequirements(dir, opts)
+	if r == nil {
+		return nil, diags
 	}
-	// The loader only parses here; without functions it checks no calls,
-	// which the full load does.
-	l := &loader{dir: abs, opts: Options{Files: opts.Files}, cfg: &config.Config{Sources: map[string][]byte{}}}
-	r := &reqScan{l: l, bySource: map[tfaddr.Provider]*config.ProviderRequirement{}, seen: map[string]bool{}, modules: opts.Modules}
-	r.module(abs, "", 0)
 	var out []config.ProviderRequirement
 	for _, req := range r.bySource {
 		out = append(out, *req)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Source.String() < out[j].Source.String() })
+	sortRequirements(out)
 	return out, r.diags
+}
+
+// ModuleRequirements is what one module requires of providers, and what
+// the modules it calls require, as `terraform providers` shows them.
+type ModuleRequirements struct {
+	// Requirements are the module's own: its required_providers entries
+	// and the providers its blocks use, each with the constraints this
+	// module puts on it, sorted by source address.
+	Requirements []config.ProviderRequirement
+	// Children are the modules it calls that could be read (installed,
+	// or local folders), sorted by call name.
+	Children []ModuleCallRequirements
+}
+
+// ModuleCallRequirements is a module call and what its module requires.
+type ModuleCallRequirements struct {
+	Name string
+	*ModuleRequirements
+}
+
+// RequirementsTree is RequirementsOf by module: the root module's
+// requirements with those of every module it calls, and so on down. A
+// module folder called twice is read once but shown under each call.
+func RequirementsTree(dir string, opts Options) (*ModuleRequirements, hcl.Diagnostics) {
+	r, abs, diags := scanRequirements(dir, opts)
+	if r == nil {
+		return nil, diags
+	}
+	return r.tree(abs, 0), r.diags
+}
+
+// scanRequirements reads the requirements of the module in dir and of
+// the modules it calls; it returns the absolute folder with the scan.
+func scanRequirements(dir string, opts Options) (*reqScan, string, hcl.Diagnostics) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read configuration", Detail: err.Error()}}
+	}
+	// The loader only parses here; without functions it checks no calls,
+	// which the full load does.
+	l := &loader{dir: abs, opts: Options{Files: opts.Files}, cfg: &config.Config{Sources: map[string][]byte{}}}
+	r := newReqScan(l, opts.Modules)
+	r.module(abs, "", 0)
+	return r, abs, r.diags
+}
+
+func (r *reqScan) tree(dir string, depth int) *ModuleRequirements {
+	m := &ModuleRequirements{Requirements: r.byDir[dir]}
+	if depth > 32 {
+		return m
+	}
+	for _, c := range r.calls[dir] {
+		m.Children = append(m.Children, ModuleCallRequirements{Name: c.name, ModuleRequirements: r.tree(c.dir, depth+1)})
+	}
+	sort.SliceStable(m.Children, func(i, j int) bool { return m.Children[i].Name < m.Children[j].Name })
+	return m
 }
 
 // reqScan carries one Requirements call.
@@ -58,6 +109,24 @@ type reqScan struct {
 	seen     map[string]bool // module folders already read
 	modules  map[string]string
 	diags    hcl.Diagnostics
+	// byDir is each module folder's own requirements, and calls the
+	// module calls it makes, for RequirementsTree.
+	byDir map[string][]config.ProviderRequirement
+	calls map[string][]moduleCallDir
+}
+
+// moduleCallDir is a module call followed to its folder.
+type moduleCallDir struct{ name, dir string }
+
+func newReqScan(l *loader, modules map[string]string) *reqScan {
+	return &reqScan{
+		l:        l,
+		bySource: map[tfaddr.Provider]*config.ProviderRequirement{},
+		seen:     map[string]bool{},
+		modules:  modules,
+		byDir:    map[string][]config.ProviderRequirement{},
+		calls:    map[string][]moduleCallDir{},
+	}
 }
 
 var reqTopSchema = &hcl.BodySchema{
@@ -164,9 +233,25 @@ func (r *reqScan) module(dir, key string, depth int) {
 			req.Constraints = append(req.Constraints, v.c)
 		}
 	}
+	own := map[tfaddr.Provider]*config.ProviderRequirement{}
 	for _, req := range sources {
 		r.add(req)
+		if prev, ok := own[req.Source]; ok {
+			prev.Constraints = append(prev.Constraints, req.Constraints...)
+		} else {
+			c := *req
+			c.Constraints = append([]string(nil), req.Constraints...)
+			own[req.Source] = &c
+		}
 	}
+	for _, req := range own {
+		r.byDir[dir] = append(r.byDir[dir], *req)
+	}
+	sortRequirements(r.byDir[dir])
+}
+
+func sortRequirements(reqs []config.ProviderRequirement) {
+	sort.Slice(reqs, func(i, j int) bool { return reqs[i].Source.String() < reqs[j].Source.String() })
 }
 
 // terraform reads the required_providers of a terraform block.
@@ -201,6 +286,7 @@ func (r *reqScan) moduleCall(dir, parentKey string, b *hcl.Block, depth int) {
 		child = filepath.Join(dir, filepath.FromSlash(v.AsString()))
 	}
 	if fi, err := os.Stat(child); err == nil && fi.IsDir() {
+		r.calls[dir] = append(r.calls[dir], moduleCallDir{b.Labels[0], child})
 		r.module(child, key, depth+1)
 	}
 }
