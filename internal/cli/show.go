@@ -10,6 +10,7 @@ import (
 	tfjson "github.com/hashicorp/terraform-json"
 
 	"github.com/tetherhq/tether/internal/addr"
+	"github.com/tetherhq/tether/internal/checks"
 	"github.com/tetherhq/tether/internal/engine"
 	"github.com/tetherhq/tether/internal/jsonplan"
 	"github.com/tetherhq/tether/internal/planfile"
@@ -92,6 +93,16 @@ func (e *env) show(ctx context.Context, args []string) int {
 	doc, err := jsonplan.State(objects, outputs)
 	if err != nil {
 		return e.errorf("%v", err)
+	}
+	// As Terraform, a state that records nothing shows no check results.
+	if len(objects) > 0 || len(outputs) > 0 {
+		results, err := checks.Decode(snap.Checks)
+		if err != nil {
+			return e.errorf("recorded %v", err)
+		}
+		if doc.Checks, err = jsonplan.Checks(results); err != nil {
+			return e.errorf("%v", err)
+		}
 	}
 	return e.printJSON(doc)
 }

@@ -292,15 +292,21 @@ func (c Condition) Check(scope Scope, inst Instance, self cty.Value, summary str
 	if diags.HasErrors() || !ok.IsKnown() || ok.True() {
 		return diags
 	}
+	return append(diags, c.Failed(summary, msg))
+}
+
+// Failed is the error that the condition is false, with summary and its
+// message (a default one when it has none), at Range.
+func (c Condition) Failed(summary, msg string) *hcl.Diagnostic {
 	if msg == "" {
 		msg = "The condition is false."
 	}
-	return append(diags, &hcl.Diagnostic{
+	return &hcl.Diagnostic{
 		Severity: hcl.DiagError,
 		Summary:  summary,
 		Detail:   msg,
 		Subject:  c.Range.Ptr(),
-	})
+	}
 }
 
 // Import is an import block: existing objects to adopt into resource

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tetherhq/tether/internal/addr"
+	"github.com/tetherhq/tether/internal/checks"
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/graph"
@@ -48,6 +50,7 @@ func (e *Engine) Apply(ctx context.Context, p *Planned) (*Result, hcl.Diagnostic
 	if p.Plan != nil && !p.Plan.Timestamp.IsZero() {
 		p.run.PlanTime = p.Plan.Timestamp
 	}
+	p.checks.beginApply()
 	if err := e.commitMoves(ctx, p); err != nil {
 		return res, hcl.Diagnostics{diagnostic.Wrap("Cannot record moved objects", "recording the moved objects", err)}
 	}
@@ -255,7 +258,12 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 			// again for what is applied with it.
 			d = e.openEphemeral(ctx, p, n, owner[all[i]], all[i], false)
 		} else {
-			d = e.applyInstance(ctx, p, n, owner[all[i]], all[i], count)
+			in := all[i]
+			p.checks.restore(n, in.addr, false)
+			d = e.applyInstance(ctx, p, n, owner[in], in, count)
+			if !d.HasErrors() {
+				p.checks.restore(n, in.addr, true)
+			}
 		}
 		if len(d) > 0 {
 			mu.Lock()
@@ -445,6 +453,9 @@ func sameStrings(a, b []string) bool {
 
 func (e *Engine) readDeferred(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
 	diags := e.readNow(ctx, p, n, ni, in)
+	if n.cfg.Check != "" {
+		p.checks.reportRead(p.nodes[p.byAddr[n.cfg.Check]], ni.mi, diags)
+	}
 	if n.cfg.Check != "" && diags.HasErrors() {
 		// A check block's data source fails with a warning; its
 		// assertions are then not known.
@@ -727,7 +738,19 @@ func (e *Engine) commitOutputs(ctx context.Context, p *Planned, res *Result) hcl
 			ch.DeleteOutputs = append(ch.DeleteOutputs, name)
 		}
 	}
-	if len(ch.PutOutputs) == 0 && len(ch.DeleteOutputs) == 0 {
+	// The check results of the apply replace those recorded, when they
+	// differ: a run that changes nothing writes nothing.
+	results, err := checks.Encode(p.checks.results())
+	if err != nil {
+		return hcl.Diagnostics{diagnostic.Wrap("Cannot record check results", "encoding the check results", err)}
+	}
+	if !bytes.Equal(results, p.recordedChecks) {
+		ch.Checks = results
+		if ch.Checks == nil {
+			ch.Checks = []byte{}
+		}
+	}
+	if ch.Empty() {
 		return nil
 	}
 	if err := e.Store.Commit(ctx, ch); err != nil {

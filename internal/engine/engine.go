@@ -107,6 +107,10 @@ type Planned struct {
 	// targets is what -target keeps, nil without it: set before the plan
 	// walk for refresh, again once orphans are known, and last by narrow.
 	targets *targetSet
+	// checks collects the check results of the plan, then of the apply;
+	// recordedChecks are those state recorded before.
+	checks         *checkRecord
+	recordedChecks []byte
 }
 
 // node is one vertex of the plan and apply graphs: a configuration node
@@ -299,6 +303,8 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 		sem: make(chan struct{}, e.parallelism()), keys: e.Keys,
 		impliedProviders: map[string]provider.Provider{},
 		run:              config.Run{PlanTime: planTime(opts)},
+		checks:           newCheckRecord(cfg),
+		recordedChecks:   snap.Checks,
 	}
 	var diags hcl.Diagnostics
 	p.moves, diags = applyMoves(cfg.Moved, snap)

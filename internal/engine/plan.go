@@ -14,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/addr"
+	"github.com/tetherhq/tether/internal/checks"
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/marks"
@@ -180,6 +181,11 @@ func (e *Engine) planNode(ctx context.Context, p *Planned, n *node) hcl.Diagnost
 		if waiting != "" {
 			ni.deferred, ni.waiting = true, waiting
 		}
+		// A destroy evaluates no rule; Terraform still knows the root
+		// module's outputs then.
+		if !p.opts.Destroy || (cn.Kind == config.Output && cn.Module == "") {
+			p.checks.instances(n, []string{objectAddr(n, ni.mi)})
+		}
 		var d hcl.Diagnostics
 		switch cn.Kind {
 		case config.Variable, config.Local:
@@ -261,12 +267,23 @@ func (p *Planned) planOutput(n *node, ni *nodeInst) hcl.Diagnostics {
 	return diags
 }
 
-// conditions checks preconditions or postconditions. A condition that is
-// not known yet passes here and is checked again after apply.
+// conditions checks preconditions or postconditions, and records how
+// each came out (see checkRecord). A condition that is not known yet
+// passes here and is checked again after apply.
 func (p *Planned) conditions(n *node, mi *modInstance, inst config.Instance, conds []config.Condition, self cty.Value, summary string) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, c := range conds {
-		diags = append(diags, c.Check(p.scopeAt(mi), inst, self, summary)...)
+	object := objectAddr(n, mi)
+	if k := n.cfg.Kind; k == config.Resource || k == config.DataSource {
+		object = instanceAddr(n, mi, inst.Key)
+	}
+	pre := isPre(n, conds)
+	for i, c := range conds {
+		status, msg, d := evalCondition(c, p.scopeAt(mi), inst, self)
+		p.checks.report(n, object, pre, i, status, msg)
+		diags = append(diags, d...)
+		if status == checks.Fail {
+			diags = append(diags, c.Failed(summary, msg))
+		}
 	}
 	return diags
 }
@@ -401,6 +418,11 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 			owner[in] = ni
 			all = append(all, in)
 		}
+		var known []string
+		for _, in := range ni.insts {
+			known = append(known, in.addr)
+		}
+		p.checks.instances(n, known)
 		for a, t := range imports {
 			return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Configuration for import target does not exist",
 				Detail: fmt.Sprintf("The import targets %s, which is not an instance of %s in this configuration (check count or for_each).", a, n.addr), Subject: t.Range.Ptr()}}
@@ -570,6 +592,7 @@ func (e *Engine) planData(ctx context.Context, p *Planned, n *node, ni *nodeInst
 	// A check block's data source: what goes wrong is a warning, its
 	// assertions are then not known, and it is read again during apply,
 	// so that the check sees what apply made, as in Terraform.
+	p.checks.reportRead(p.nodes[p.byAddr[n.cfg.Check]], ni.mi, diags)
 	ty := n.schema.Block.ImpliedType()
 	if diags.HasErrors() {
 		diags = asWarnings(diags)
@@ -1177,7 +1200,8 @@ func (p *Planned) kept(n *node) bool {
 
 // assemble collects the proposed changes in address order.
 func (p *Planned) assemble() *plan.Plan {
-	pl := &plan.Plan{Destroy: p.opts.Destroy, Targeted: len(p.opts.Targets) > 0, RefreshOnly: p.opts.RefreshOnly, Timestamp: p.run.PlanTime}
+	pl := &plan.Plan{Destroy: p.opts.Destroy, Targeted: len(p.opts.Targets) > 0, RefreshOnly: p.opts.RefreshOnly, Timestamp: p.run.PlanTime,
+		Checks: p.checks.results()}
 	addChange := func(n *node, in *instance) {
 		if in.recorded != nil && !in.recordedVal.IsNull() && in.recordedVal != cty.NilVal && !in.prior.RawEquals(in.recordedVal) {
 			sens := in.meta.Sensitive

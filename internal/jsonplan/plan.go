@@ -95,6 +95,9 @@ func FromPlan(p *plan.Plan, prior Prior, made time.Time) (*Plan, error) {
 			return nil, err
 		}
 	}
+	if out.Checks, err = Checks(p.Checks); err != nil {
+		return nil, err
+	}
 	complete := len(p.Deferred) == 0 && !p.Targeted
 	out.Complete = &complete
 	return &Plan{Plan: out, Applyable: p.HasChanges() || p.UpdatesState()}, nil

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/checks"
 )
 
 // Action is what will happen to one resource instance or output.
@@ -134,6 +136,9 @@ type Plan struct {
 	// of their resource type: applying the plan records them upgraded,
 	// even when nothing changes.
 	Upgraded []string
+	// Checks are the results of the configuration's conditions, check
+	// blocks and validation rules as planned; nil when it has none.
+	Checks []checks.Result
 }
 
 // DeferredChange is a resource, data source or module whose instances are
