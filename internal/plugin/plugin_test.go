@@ -216,6 +216,8 @@ func TestStartFailures(t *testing.T) {
 		{"missing", "/nonexistent/terraform-provider-x", []string{"/nonexistent/terraform-provider-x", "no such file"}},
 		{"talks nonsense", writeScript(t, "echo 'and I complain on stderr' >&2\necho 'hello, I am a shell script'\n"), []string{"not-a-plugin.sh", "hello, I am a shell script", "and I complain on stderr"}},
 		{"old protocol", writeScript(t, "echo '1|4|unix|/nonexistent.sock|grpc|'\nexec sleep 5\n"), []string{"not-a-plugin.sh", "Plugin version: 4"}},
+		{"newer protocol", writeScript(t, "echo '1|7|unix|/nonexistent.sock|grpc|'\nexec sleep 5\n"), []string{"not-a-plugin.sh", "Plugin version: 7"}},
+		{"net/rpc, not gRPC", writeScript(t, "echo '1|6|unix|/nonexistent.sock|netrpc|'\nexec sleep 5\n"), []string{"not-a-plugin.sh", `unsupported plugin protocol "netrpc"`}},
 		{"not executable", filepath.Join(binDir, "..", filepath.Base(binDir)), []string{filepath.Base(binDir)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
