@@ -21,6 +21,7 @@ import (
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/engine"
 	"github.com/tetherhq/tether/internal/hclconfig"
+	"github.com/tetherhq/tether/internal/install"
 	"github.com/tetherhq/tether/internal/logging"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/secrets"
@@ -32,6 +33,10 @@ var Version = "0.1.0-dev"
 
 // env is what one invocation runs with.
 type env struct {
+	// installFlags applies init's -lockfile and -plugin-dir to the
+	// installation of providers; nil elsewhere.
+	installFlags func(*install.Options)
+
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	color          bool

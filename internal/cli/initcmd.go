@@ -32,12 +32,35 @@ func (e *env) init(ctx context.Context, args []string) int {
 	fs.Var(backendConfigs{&bo.configs}, "backend-config", "a backend setting KEY=VALUE, or a file of them (repeatable)")
 	fs.BoolVar(&bo.migrate, "migrate-state", false, "move existing state to a changed backend")
 	fs.BoolVar(&bo.reconfigure, "reconfigure", false, "use a changed backend as it is, leaving existing state where it is")
+	withBackend := fs.Bool("backend", true, "set up the backend (-backend=false: skip it, and taking over Terraform's state)")
+	get := fs.Bool("get", true, "install the modules the configuration calls (-get=false: use those installed)")
+	lockfile := fs.String("lockfile", "", `"readonly": check the providers against .terraform.lock.hcl without changing it`)
+	var pluginDirs []string
+	fs.Func("plugin-dir", "install providers only from this folder, a filesystem mirror (repeatable)", func(s string) error {
+		pluginDirs = append(pluginDirs, s)
+		return nil
+	})
 	pos, err := parse(fs, args)
 	if err != nil {
 		return e.flagError(fs, err)
 	}
 	if !e.noArgs("init", pos) {
 		return 1
+	}
+	if *lockfile != "" && *lockfile != "readonly" {
+		return e.errorf(`invalid value %q for the option -lockfile: the only mode is "readonly"`, *lockfile)
+	}
+	if *lockfile == "readonly" && *upgrade {
+		return e.errorf("-lockfile=readonly and -upgrade cannot be used together: -upgrade chooses new versions, which a read-only lock file cannot record")
+	}
+	e.installFlags = func(o *install.Options) {
+		o.LockReadOnly = *lockfile == "readonly"
+		if len(pluginDirs) > 0 {
+			o.Config.PluginDirs(pluginDirs)
+		}
+	}
+	if !*withBackend && (bo.migrate || bo.reconfigure || len(bo.configs) > 0 || *forceCopy) {
+		return e.errorf("-backend=false skips the backend: -backend-config, -migrate-state, -reconfigure and -force-copy have nothing to do then")
 	}
 	if *noColor {
 		e.color = false
@@ -65,6 +88,9 @@ func (e *env) init(ctx context.Context, args []string) int {
 		if diags.HasErrors() {
 			return 1
 		}
+		if !*withBackend {
+			return e.initialized()
+		}
 		if code := e.initBackend(ctx, vars, bo); code >= 0 {
 			return code
 		}
@@ -73,8 +99,10 @@ func (e *env) init(ctx context.Context, args []string) int {
 		}
 		return e.initialized()
 	}
-	if code := e.initBackend(ctx, vars, bo); code >= 0 {
-		return code
+	if *withBackend {
+		if code := e.initBackend(ctx, vars, bo); code >= 0 {
+			return code
+		}
 	}
 	fmt.Fprintln(e.stdout, "Initializing modules...")
 	var hv []hclconfig.VarArg
@@ -83,7 +111,7 @@ func (e *env) init(ctx context.Context, args []string) int {
 	}
 	files := e.parsed()
 	mods, ok := e.modules(LoadInput{
-		Context: ctx, Environ: os.Environ(), Upgrade: *upgrade, Vars: hv,
+		Context: ctx, Environ: os.Environ(), Upgrade: *upgrade, Installed: !*get, Vars: hv,
 		Progress: func(line string) { fmt.Fprintln(e.stdout, line) },
 	})
 	if !ok {
@@ -95,7 +123,7 @@ func (e *env) init(ctx context.Context, args []string) int {
 		return 1
 	}
 	fmt.Fprintln(e.stdout, "Initializing provider plugins...")
-	opts, err := installOptions()
+	opts, err := e.installOptions()
 	if err != nil {
 		return e.errorf("%v", err)
 	}
@@ -115,6 +143,9 @@ func (e *env) init(ctx context.Context, args []string) int {
 		return e.errorf("%v", err)
 	}
 	keepSchemas(ctx, pkgs, opts)
+	if !*withBackend {
+		return e.initialized()
+	}
 	if code := e.adoptTerraform(ctx, *forceCopy, *input); code >= 0 {
 		return code
 	}
@@ -158,12 +189,10 @@ func (e *env) get(ctx context.Context, args []string) int {
 	for _, v := range vars {
 		hv = append(hv, hclconfig.VarArg{Name: v.name, Value: v.value, File: v.file})
 	}
-	_, diags := installModules(LoadInput{
+	if _, ok := e.modules(LoadInput{
 		Context: ctx, Environ: os.Environ(), Upgrade: *update, Vars: hv,
 		Progress: func(line string) { fmt.Fprintln(e.stdout, line) },
-	}, e.parsed())
-	e.configDiagnostics(nil, diags)
-	if diags.HasErrors() {
+	}); !ok {
 		return 1
 	}
 	return 0

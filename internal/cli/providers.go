@@ -57,7 +57,7 @@ type pooled struct {
 // newPool makes the pool of a command run in the configuration folder
 // (the working folder by then).
 func (e *env) newPool(ctx context.Context, say io.Writer) (*providerPool, error) {
-	opts, err := installOptions()
+	opts, err := e.installOptions()
 	if err != nil {
 		return nil, err
 	}
@@ -293,8 +293,9 @@ func overrideExecutable(dir string) (string, error) {
 
 // installOptions are what installing providers in the working folder
 // needs: the folder and Terraform's CLI configuration, read from the
-// environment and the home folder as Terraform reads them.
-func installOptions() (install.Options, error) {
+// environment and the home folder as Terraform reads them, with what
+// init's flags change.
+func (e *env) installOptions() (install.Options, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return install.Options{}, err
@@ -304,5 +305,9 @@ func installOptions() (install.Options, error) {
 	if err != nil {
 		return install.Options{}, err
 	}
-	return install.Options{Dir: wd, Config: cliCfg}, nil
+	opts := install.Options{Dir: wd, Config: cliCfg}
+	if e.installFlags != nil {
+		e.installFlags(&opts)
+	}
+	return opts, nil
 }

@@ -46,6 +46,8 @@ type LoadInput struct {
 	// Upgrade is init's --upgrade: modules are fetched again and their
 	// newest allowed versions chosen.
 	Upgrade bool
+	// Installed takes only modules already installed (init -get=false).
+	Installed bool
 	// Progress receives lines saying what is being installed.
 	Progress func(line string)
 	// Validating is set by validate: root input variables are unknown
@@ -281,7 +283,7 @@ func installModules(in LoadInput, files *hclconfig.Files) (map[string]string, hc
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the CLI configuration", Detail: err.Error()}}
 	}
-	inst := &modules.Installer{Dir: wd, Tokens: cliCfg.Tokens, Upgrade: in.Upgrade, Progress: in.Progress}
+	inst := &modules.Installer{Dir: wd, Tokens: cliCfg.Tokens, Upgrade: in.Upgrade, Installed: in.Installed, Progress: in.Progress}
 	ctx := in.Context
 	if ctx == nil {
 		ctx = context.Background()

@@ -48,6 +48,12 @@ Options:
   -var, -var-file       Values of the variables module sources and the backend block use
   --upgrade             Choose the newest versions the constraints allow
   -force-copy           Take over Terraform's state without asking
+  -backend=false        Leave the backend alone (and Terraform's state)
+  -get=false            Install no module: use those installed (tether get)
+  -lockfile=readonly    Check the providers against .terraform.lock.hcl without
+                        changing it: a change of version is an error
+  -plugin-dir DIR       Install providers only from DIR, a filesystem mirror
+                        (repeatable), not from the CLI configuration's sources
   --input=false         Never ask: taking over Terraform's state then needs -force-copy
   --no-color            Print no colours
 `,

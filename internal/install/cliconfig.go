@@ -45,6 +45,17 @@ type CLIConfig struct {
 	Tokens map[string]string
 }
 
+// PluginDirs makes dirs the only places providers are installed from, as
+// `terraform init -plugin-dir` does: each a filesystem mirror (either
+// layout), with no registry. Development overrides and the plugin cache
+// still apply.
+func (cfg *CLIConfig) PluginDirs(dirs []string) {
+	cfg.Methods, cfg.Implied = nil, false
+	for _, d := range dirs {
+		cfg.Methods = append(cfg.Methods, Method{Kind: FilesystemMirror, Location: d})
+	}
+}
+
 // MethodKind names an installation method block.
 type MethodKind string
 

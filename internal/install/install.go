@@ -184,7 +184,13 @@ func run(ctx context.Context, reqs []config.ProviderRequirement, opts *Options, 
 	if len(errs) > 0 {
 		return nil, warnings, errors.Join(errs...)
 	}
-	if !sameLocks(in.locks, newLocks) {
+	switch {
+	case sameLocks(in.locks, newLocks):
+	case opts.LockReadOnly && !sameSelections(in.locks, newLocks):
+		return nil, warnings, errors.New("Provider dependency changes detected: the required providers or their versions differ from " + LockFileName + ", which -lockfile=readonly keeps as it is. To use and record them, run tether init without -lockfile=readonly")
+	case opts.LockReadOnly:
+		warnings = append(warnings, "Provider lock file not updated: the providers' checksums differ from those in "+LockFileName+", which -lockfile=readonly keeps as it is. To record them, run tether init without -lockfile=readonly")
+	default:
 		if err := WriteLocks(dir, newLocks); err != nil {
 			return nil, warnings, err
 		}
@@ -228,6 +234,24 @@ func mergeReqs(reqs []config.ProviderRequirement) []config.ProviderRequirement {
 
 func sameLocks(a, b Locks) bool {
 	return string(a.Bytes()) == string(b.Bytes())
+}
+
+// sameSelections reports whether two lock files select the same providers
+// at the same versions under the same constraints, whatever their hashes.
+func sameSelections(a, b Locks) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for p, ea := range a {
+		eb, ok := b[p]
+		if !ok || (ea == nil) != (eb == nil) {
+			return false
+		}
+		if ea != nil && (ea.Version != eb.Version || ea.Constraints != eb.Constraints) {
+			return false
+		}
+	}
+	return true
 }
 
 // packageDir is where version v of p is installed.

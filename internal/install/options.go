@@ -20,6 +20,10 @@ type Options struct {
 	// Upgrade ignores the versions in the lock file and selects the newest
 	// version the constraints allow, as `init -upgrade` does.
 	Upgrade bool
+	// LockReadOnly leaves the lock file as it is, as `terraform init
+	// -lockfile=readonly` does: a change of version or provider is an
+	// error, and new hashes of locked versions are a warning.
+	LockReadOnly bool
 	// HTTP is the client for registries and network mirrors; nil means a
 	// client that gives up on a server that does not answer within a
 	// minute (but lets a large download take as long as it takes). Tests

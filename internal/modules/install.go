@@ -38,6 +38,10 @@ type Installer struct {
 	// a module installed for the same source (and a version its
 	// constraints still allow) is kept.
 	Upgrade bool
+	// Installed takes only modules already installed: one that is not, for
+	// its source and version, is an error rather than a download, as with
+	// `terraform init -get=false`.
+	Installed bool
 	// Progress, when set, receives Terraform-style lines such as
 	// "- net in .tether/modules/net".
 	Progress func(line string)
@@ -115,6 +119,9 @@ func (in *Installer) Resolve(ctx context.Context, c Call) (string, error) {
 	}
 	if old := in.manifest.find(c.Key); old != nil && !in.Upgrade && old.Source == c.Source && in.usable(old, constraints) {
 		return filepath.Join(in.Dir, filepath.FromSlash(old.Dir)), nil
+	}
+	if in.Installed {
+		return "", errors.New("-get=false installs no module: run tether get, or tether init without -get=false")
 	}
 	pkgDir := filepath.Join(in.Dir, ".tether", "modules", c.Key)
 	if err := os.RemoveAll(pkgDir); err != nil {
