@@ -38,6 +38,14 @@ type CLIConfig struct {
 	// PluginCacheDir is the shared plugin cache folder, or "" for none.
 	// TF_PLUGIN_CACHE_DIR overrides plugin_cache_dir.
 	PluginCacheDir string
+	// PluginCacheMayBreakLock lets a package in the plugin cache be used
+	// when the lock file has no entry for its version, so that the entry
+	// written holds only the cached package's hash (Terraform's interim
+	// plugin_cache_may_break_dependency_lock_file, or the variable
+	// TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE set to anything but
+	// "0"). A cached package that does not match a locked hash is still
+	// refused.
+	PluginCacheMayBreakLock bool
 	// Tokens are registry API tokens by hostname (in the form
 	// svchost.ForComparison gives), from TF_TOKEN_* variables, credentials
 	// blocks and ~/.terraform.d/credentials.tfrc.json, in that order of
@@ -116,6 +124,9 @@ func LoadCLIConfig(environ []string, home, workdir string) (*CLIConfig, error) {
 	if dir := env["TF_PLUGIN_CACHE_DIR"]; dir != "" {
 		cfg.PluginCacheDir = dir
 	}
+	if v := env["TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE"]; v != "" && v != "0" {
+		cfg.PluginCacheMayBreakLock = true
+	}
 	if home != "" {
 		if err := cfg.loginTokens(filepath.Join(home, ".terraform.d", "credentials.tfrc.json")); err != nil {
 			return nil, err
@@ -185,7 +196,7 @@ func envMap(environ []string) map[string]string {
 }
 
 var cliSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "plugin_cache_dir"}},
+	Attributes: []hcl.AttributeSchema{{Name: "plugin_cache_dir"}, {Name: "plugin_cache_may_break_dependency_lock_file"}},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "provider_installation"},
 		{Type: "credentials", LabelNames: []string{"host"}},
@@ -217,6 +228,21 @@ func (cfg *CLIConfig) parse(src []byte, filename string) (bool, error) {
 			return false, diagsError(diags)
 		}
 		cfg.PluginCacheDir = s
+	}
+	if a, ok := content.Attributes["plugin_cache_may_break_dependency_lock_file"]; ok {
+		v, diags := a.Expr.Value(nil)
+		if !diags.HasErrors() && (v.Type() != cty.Bool || v.IsNull()) {
+			diags = hcl.Diagnostics{{
+				Severity: hcl.DiagError,
+				Summary:  "Incorrect value type",
+				Detail:   fmt.Sprintf("The argument %q must be true or false.", a.Name),
+				Subject:  a.Expr.Range().Ptr(),
+			}}
+		}
+		if diags.HasErrors() {
+			return false, diagsError(diags)
+		}
+		cfg.PluginCacheMayBreakLock = cfg.PluginCacheMayBreakLock || v.True()
 	}
 	installs := 0
 	for _, b := range content.Blocks {

@@ -129,6 +129,7 @@ func TestLoadCLIConfigInvalid(t *testing.T) {
 		{"two blocks", "provider_installation {\n  direct {}\n}\nprovider_installation {\n  direct {}\n}\n", ":4:1: Multiple provider_installation blocks"},
 		{"bad override", "provider_installation {\n  dev_overrides {\n    \"not an address\" = \"/x\"\n  }\n}\n", ":3:5: Invalid provider source address"},
 		{"cache dir not a string", "plugin_cache_dir = 3\n", ":1:20: Incorrect value type"},
+		{"may break not a bool", "plugin_cache_may_break_dependency_lock_file = \"yes\"\n", ":1:47: Incorrect value type"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -240,5 +241,21 @@ func TestLoadCLIConfigJSONAndSavedCredentials(t *testing.T) {
 	_, err = LoadCLIConfig([]string{"TF_CLI_CONFIG_FILE=" + path}, home, home)
 	if err == nil || !strings.HasPrefix(err.Error(), path+":1:") {
 		t.Errorf("error %v, want one at %s:1:", err, path)
+	}
+}
+
+// TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE sets what
+// plugin_cache_may_break_dependency_lock_file sets, unless empty or "0",
+// as in Terraform.
+func TestLoadCLIConfigMayBreakFromEnvironment(t *testing.T) {
+	for value, want := range map[string]bool{"": false, "0": false, "1": true, "true": true} {
+		dir := t.TempDir()
+		cfg, err := LoadCLIConfig([]string{"TF_PLUGIN_CACHE_MAY_BREAK_DEPENDENCY_LOCK_FILE=" + value}, dir, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.PluginCacheMayBreakLock != want {
+			t.Errorf("with the variable %q: PluginCacheMayBreakLock = %v, want %v", value, cfg.PluginCacheMayBreakLock, want)
+		}
 	}
 }

@@ -272,3 +272,64 @@ func TestTerraformUnpackedMirrorThroughCache(t *testing.T) {
 		t.Errorf("Tether left the links\n%s\nterraform left\n%s", got, want)
 	}
 }
+
+// TestTerraformPluginCacheMayBreakLock sets
+// plugin_cache_may_break_dependency_lock_file: a folder with no lock
+// file takes the package the plugin cache has, and locks only its hash
+// (not the registry's signed "zh:" hashes a full install records), as
+// terraform does, saying so in the same words. A lock the cached package
+// does not match is still refused.
+func TestTerraformPluginCacheMayBreakLock(t *testing.T) {
+	tfBin, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not on PATH; the interop test needs terraform 1.11")
+	}
+	tm := providertest.Time(t)
+	srv := providertest.NewServer(t, tm)
+	addr := srv.Address("hashicorp", "time")
+	main := "terraform {\n  required_providers {\n    time = {\n      source  = \"" + addr.String() + "\"\n      version = \"0.14.2\"\n    }\n  }\n}\n"
+	reqs := []config.ProviderRequirement{{Source: addr, Constraints: []string{"0.14.2"}}}
+	cache := t.TempDir()
+	cfg := loadConfig(t, "plugin_cache_dir = \""+cache+"\"\nplugin_cache_may_break_dependency_lock_file = true\nprovider_installation {\n  direct {}\n}\n")
+	if !cfg.PluginCacheMayBreakLock {
+		t.Fatal("plugin_cache_may_break_dependency_lock_file = true not read")
+	}
+
+	// The first folder fills the cache from the registry, locking the
+	// registry's hashes too.
+	fill := newFixture(t, "", srv.Client)
+	fill.cfg = cfg
+	if _, _, err := fill.install(reqs); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(fill.locks()[addr].Hashes); n < 2 {
+		t.Fatalf("the install from the registry locked %d hashes, want its h1 and the signed zh", n)
+	}
+
+	tf := newTerraform(t, tfBin, cfg.File, srv.CAFile)
+	theirs := tf.dir(t, main)
+	out := tf.init(t, theirs)
+	ours := newFixture(t, "", srv.Client)
+	ours.cfg = cfg
+	if _, _, err := ours.install(reqs); err != nil {
+		t.Fatal(err)
+	}
+	ourLock, theirLock := readFile(t, filepath.Join(ours.dir, LockFileName)), readFile(t, filepath.Join(theirs, LockFileName))
+	if ourLock != theirLock {
+		t.Errorf("lock files differ; ours:\n%s\nterraform's:\n%s", ourLock, theirLock)
+	}
+	if got := ours.locks()[addr].Hashes; len(got) != 1 || got[0] != h1(t, tm) {
+		t.Errorf("locked %v, want only the cached package's %s", got, h1(t, tm))
+	}
+	if got, want := sortedLines(ours.lines), progressLines(out); got != want {
+		t.Errorf("progress lines differ; ours:\n%s\nterraform's:\n%s", got, want)
+	}
+
+	// A locked hash the cached package does not have.
+	other := newFixture(t, "", srv.Client)
+	other.cfg = cfg
+	other.writeLock(strings.Replace(theirLock, h1(t, tm), "h1:"+strings.Repeat("A", 43)+"=", 1))
+	if _, _, err := other.install(reqs); err == nil || !strings.Contains(err.Error(), "plugin cache") || !strings.Contains(err.Error(), h1(t, tm)) {
+		t.Errorf("a cached package the lock does not allow: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package install
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -37,11 +38,21 @@ func (in *installer) install(ctx context.Context, w *want) (Package, *LockEntry,
 		in.opts.progress("- Using previously-installed %s v%s", w.addr.ForDisplay(), vs)
 		return done(prior)
 	case "cached":
-		if err := link(in.cachedDir(w, vs), final); err != nil {
+		h1, err := hashDir(in.cachedDir(w, vs))
+		if err == nil && len(prior) > 0 && !contains(prior, h1) {
+			// Only plugin_cache_may_break_dependency_lock_file gets here
+			// with a package the lock does not have: as in Terraform, it
+			// lifts the rule for versions not locked, no more.
+			err = errors.New(hashMismatch("the plugin cache's copy", prior, h1))
+		}
+		if err == nil {
+			err = link(in.cachedDir(w, vs), final)
+		}
+		if err != nil {
 			return Package{}, nil, fmt.Errorf("cannot link provider %s %s from the plugin cache: %w", w.addr.ForDisplay(), vs, err)
 		}
 		in.opts.progress("- Using %s v%s from the shared cache directory", w.addr.ForDisplay(), vs)
-		return done(prior)
+		return done(append([]string{h1}, prior...))
 	}
 	cached := in.cachedDir(w, vs)
 	if len(w.from) == 0 {
@@ -114,18 +125,21 @@ func (in *installer) install(ctx context.Context, w *want) (Package, *LockEntry,
 // local says where version vs of w is already on disk with a hash the
 // lock file has for that version: "installed" under the providers folder,
 // "cached" in the plugin cache, or "" (also when the lock has no hashes
-// for it, since then there is nothing to check the package against).
+// for it, since then there is nothing to check the package against, and
+// the package is installed from its source so that the lock gets every
+// hash the source vouches for). With plugin_cache_may_break_dependency_lock_file,
+// as in Terraform, any package the cache has for vs is "cached".
 func (in *installer) local(w *want, vs string) string {
-	if w.lock == nil || w.lock.Version != vs || len(w.lock.Hashes) == 0 {
-		return ""
-	}
-	if _, err := os.Stat(in.packageDir(w.addr, vs)); err == nil {
-		if h, err := in.hashes.h1(in.packageDir(w.addr, vs)); err == nil && contains(w.lock.Hashes, h) {
-			return "installed"
+	locked := w.lock != nil && w.lock.Version == vs && len(w.lock.Hashes) > 0
+	if locked {
+		if _, err := os.Stat(in.packageDir(w.addr, vs)); err == nil {
+			if h, err := in.hashes.h1(in.packageDir(w.addr, vs)); err == nil && contains(w.lock.Hashes, h) {
+				return "installed"
+			}
 		}
 	}
-	if c := in.cachedDir(w, vs); c != "" {
-		if h, err := hashDir(c); err == nil && contains(w.lock.Hashes, h) {
+	if c := in.cachedDir(w, vs); c != "" && (locked || in.cfg.PluginCacheMayBreakLock) {
+		if h, err := hashDir(c); err == nil && (in.cfg.PluginCacheMayBreakLock || contains(w.lock.Hashes, h)) {
 			return "cached"
 		}
 	}
