@@ -137,6 +137,12 @@ type grpcResult struct {
 	// override says whether `tether up` used the plugin that a CLI
 	// configuration's dev_overrides named for tetherhq/tether.
 	override overrideCheck
+	// up is `tether up --yes` with that plugin, when override was
+	// honoured (upRun): its CPU is tether's and the plugin's. upLoads are
+	// the machine's load averages as each run ended.
+	up      measurement
+	upRun   bool
+	upLoads []float64
 }
 
 type overrideCheck struct {
@@ -169,19 +175,16 @@ func (h *harness) checkDevOverride(ctx context.Context, pluginDir string) overri
 		return overrideCheck{detail: err.Error()}
 	}
 	defer os.RemoveAll(dir)
-	rc := filepath.Join(dir, "tetherrc")
-	text := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"tetherhq/tether\" = %q\n  }\n  direct {}\n}\n", pluginDir)
-	main := "terraform {\n  required_providers {\n    tether = { source = \"tetherhq/tether\" }\n  }\n}\n\nresource \"tether_value\" \"a\" {\n  input = \"x\"\n}\n"
-	if err := os.WriteFile(rc, []byte(text), 0o644); err != nil {
+	main := "resource \"tether_value\" \"a\" {\n  input = \"x\"\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(main), 0o644); err != nil {
 		return overrideCheck{detail: err.Error()}
 	}
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(main), 0o644); err != nil {
+	t, err := overridden(h.tetherBin, 0, dir, pluginDir)
+	if err != nil {
 		return overrideCheck{detail: err.Error()}
 	}
 	started := filepath.Join(pluginDir, "started")
 	os.Remove(started)
-	t := newTether(h.tetherBin, 0)
-	t.env = append(t.env, "TF_CLI_CONFIG_FILE="+rc)
 	m := t.run(ctx, dir, stepApply, 1, h.timeout)
 	if !m.ok() {
 		return overrideCheck{checked: true, detail: "tether up failed: " + m.Err}
@@ -192,13 +195,35 @@ func (h *harness) checkDevOverride(ctx context.Context, pluginDir string) overri
 	return overrideCheck{checked: true, detail: "tether up ran the built-in provider in process: the plugin was never started, and no warning about dev_overrides was printed"}
 }
 
+// overridden is tether run in dir, which it prepares, with a CLI
+// configuration whose dev_overrides sends tetherhq/tether to the plugin
+// script in pluginDir: dir gets the CLI configuration and a
+// required_providers naming tetherhq/tether.
+func overridden(bin string, parallelism int, dir, pluginDir string) (*tool, error) {
+	rc := filepath.Join(dir, "tetherrc")
+	text := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"tetherhq/tether\" = %q\n  }\n  direct {}\n}\n", pluginDir)
+	if err := os.WriteFile(rc, []byte(text), 0o644); err != nil {
+		return nil, err
+	}
+	req := "terraform {\n  required_providers {\n    tether = { source = \"tetherhq/tether\" }\n  }\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "versions.tf"), []byte(req), 0o644); err != nil {
+		return nil, err
+	}
+	t := newTether(bin, parallelism)
+	t.env = append(t.env, "TF_CLI_CONFIG_FILE="+rc)
+	return t, nil
+}
+
 // runGRPC runs the case --runs times in each mode, the modes taking turns
 // so that a change in the machine's load falls on all of them, and keeps
-// each mode's run of median total time (or its first failure).
-func (h *harness) runGRPC(ctx context.Context, c grpcCase, pluginDir string) grpcResult {
-	r := grpcResult{c: c}
+// each mode's run of median total time (or its first failure). Where
+// tether honours the dev override (override), each turn also times `tether
+// up --yes` with the plugin.
+func (h *harness) runGRPC(ctx context.Context, c grpcCase, pluginDir string, override overrideCheck) grpcResult {
+	r := grpcResult{c: c, override: override}
 	modes := []string{"in process", "plugin", "quiet"}
 	runs := map[string][]*engineRun{}
+	var ups []measurement
 	for i := range h.runs {
 		for _, mode := range modes {
 			if ctx.Err() != nil {
@@ -206,6 +231,14 @@ func (h *harness) runGRPC(ctx context.Context, c grpcCase, pluginDir string) grp
 			}
 			runs[mode] = append(runs[mode], h.grpcRun(ctx, c, pluginDir, mode, i))
 		}
+		if override.honoured && ctx.Err() == nil {
+			m, load := h.grpcUp(ctx, c, pluginDir, i)
+			ups = append(ups, m)
+			r.upLoads = append(r.upLoads, load)
+		}
+	}
+	if m, ok := median(ups, func(m measurement) measurement { return m }); ok {
+		r.up, r.upRun = m, true
 	}
 	for _, mode := range modes {
 		run := &r.inProcess
@@ -222,6 +255,28 @@ func (h *harness) runGRPC(ctx context.Context, c grpcCase, pluginDir string) grp
 		}
 	}
 	return r
+}
+
+// grpcUp times `tether up --yes` of the case, the provider served by the
+// plugin through dev_overrides, and returns the machine's load as it ended.
+func (h *harness) grpcUp(ctx context.Context, c grpcCase, pluginDir string, i int) (measurement, float64) {
+	dir, err := h.caseDir(fmt.Sprintf("grpc-%s-%d-up-%d", c.shape, c.n, i))
+	if err == nil {
+		err = generate(dir, spec{shape: c.shape, n: c.n, layers: h.layers, perFile: h.perFile, resType: "tether_value", changed: -1})
+	}
+	var t *tool
+	if err == nil {
+		t, err = overridden(h.tetherBin, h.parallelism, dir, pluginDir)
+	}
+	if err != nil {
+		return measurement{Err: err.Error()}, 0
+	}
+	m := t.run(ctx, dir, stepApply, c.n, h.timeout)
+	load := loadAverage()
+	if !h.keep {
+		os.RemoveAll(dir)
+	}
+	return m, load
 }
 
 // grpcRun is one first apply of the case in one mode.

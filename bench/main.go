@@ -38,10 +38,10 @@
 // in process, then as a plugin (`tether provider serve` behind a script,
 // through internal/plugin.Start), then as a plugin with its logging off,
 // the modes taking turns --runs times (the median of each is reported), and
-// count the provider calls the engine made. They drive the engine rather
-// than time `tether up`, which honours a dev_overrides of tetherhq/tether
-// since 2026-11-25 (each run checks and reports it), so that the plugin's
-// CPU and the calls can be told apart from the command's.
+// count the provider calls the engine made. They drive the engine so that
+// the plugin's CPU and the calls can be told apart from the command's; where
+// `tether up` honours a dev_overrides of tetherhq/tether (each run checks),
+// each turn also times `tether up --yes` with the plugin, as a user runs it.
 //
 // bench/tetherprof is the tether command line with profiles written, to
 // find where a step's time and memory go.
@@ -357,8 +357,7 @@ func run() int {
 					break
 				}
 				fmt.Fprintf(os.Stderr, "gRPC %s ...\n", c)
-				r := h.runGRPC(ctx, c, dir)
-				r.override = override
+				r := h.runGRPC(ctx, c, dir, override)
 				for _, x := range []struct {
 					mode string
 					run  engineRun
@@ -368,6 +367,13 @@ func run() int {
 					} else {
 						fmt.Fprintf(os.Stderr, "  %-10s %6.2fs (start %.2f, load %.2f, plan %.2f, apply %.2f)\n", x.mode, x.run.total().Seconds(),
 							x.run.start.Seconds(), x.run.load.Seconds(), x.run.plan.Seconds(), x.run.apply.Seconds())
+					}
+				}
+				if r.upRun {
+					if r.up.ok() {
+						fmt.Fprintf(os.Stderr, "  tether up  %6.2fs (CPU %.2f)\n", r.up.Wall.Seconds(), r.up.CPU.Seconds())
+					} else {
+						fmt.Fprintf(os.Stderr, "  tether up  FAILED: %s\n", r.up.Err)
 					}
 				}
 				grpcResults = append(grpcResults, r)

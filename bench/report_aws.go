@@ -258,6 +258,22 @@ func (r *report) grpcTable(b *strings.Builder) {
 		}
 	}
 	b.WriteString("\n")
+	for _, g := range r.grpc {
+		if !g.upRun {
+			continue
+		}
+		if !g.up.ok() {
+			fmt.Fprintf(b, "`tether up --yes` of %s:%d with the plugin through dev_overrides: failed: %s\n\n", g.c.shape, g.c.n, oneLine(g.up.Err))
+			continue
+		}
+		loads := make([]string, len(g.upLoads))
+		for i, l := range g.upLoads {
+			loads[i] = fmt.Sprintf("%.1f", l)
+		}
+		fmt.Fprintf(b, "`tether up --yes` of %s:%d with the plugin through dev_overrides (the command as a user runs it, output included): "+
+			"%s s of wall, %s s of CPU (tether and the plugin), peak %s MiB (tether alone), at loads of %s.\n\n",
+			g.c.shape, g.c.n, secs(g.up.Wall), secs(g.up.CPU), mibCell(g.up.MaxRSS), strings.Join(loads, ", "))
+	}
 }
 
 func (r *report) grpcTargets(row func(target, measured, status string), verdict func(bool) string) {
