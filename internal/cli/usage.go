@@ -214,7 +214,9 @@ Options:
 	"test": `Usage: tether test [options]
 
   Deploys a stack of its own (.tether/test), runs every tester's tests,
-  prints each with PASS or FAIL, and destroys the stack.
+  prints each with PASS or FAIL, and destroys the stack. Terraform's test
+  files (*.tftest.hcl) are not run: a configuration that has them is an
+  error, not a pass.
 
 Options:
 ` + commonHelp,
