@@ -395,6 +395,9 @@ func (b *builder) wholeTokens(s string, parts []tokenPart, path string) bool {
 	}
 	piece, l, made, broken := brokenToken(text)
 	if !broken {
+		piece, l, made, broken = encodedToken(text)
+	}
+	if !broken {
 		return true
 	}
 	what := "a token"
@@ -402,7 +405,7 @@ func (b *builder) wholeTokens(s string, parts []tokenPart, path string) bool {
 		what = fmt.Sprintf("the token of %s, made at %s,", l.desc, posString(made))
 	}
 	b.errorf("Token changed by a string operation",
-		"%s was given a string at %s that holds a piece of a token (%q). A token stands for an Output inside a string, and Tether puts the value in its place only when it arrives whole; %s was changed after it was made, by an operation such as strings.ToUpper, slicing or strings.Replace. Apply the operation to the value instead: tether.Apply(out, strings.ToUpper), or tether.Apply(out, func(s string) string { return s[:5] }).",
+		"%s was given a string at %s that holds a piece of a token (%q). A token stands for an Output inside a string, and Tether puts the value in its place only when it arrives whole; %s was changed after it was made, by an operation such as strings.ToUpper, slicing, strings.Replace or an encoding (hex, base64). Apply the operation to the value instead: tether.Apply(out, strings.ToUpper), or tether.Apply(out, func(s string) string { return s[:5] }).",
 		b.where, displayPath(path), piece, what)
 	return false
 }

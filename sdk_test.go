@@ -3,6 +3,7 @@ package tether_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -446,6 +447,21 @@ func TestMistakesAtTheUsersLine(t *testing.T) {
 			r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: tether.Int(3)})
 			env := map[string]string{"X": strings.Replace(r.Result().String(), ":", "-", 1)}
 			builtin.NewFunction(s, "fn", builtin.FunctionArgs{Command: []string{"true"}, Env: env}) // token-replace
+			return nil
+		}},
+		{"token in base64", "token-base64", "the token of tether_random.r.result, made at sdk_test.go:", func(s *tether.Stack) error {
+			r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: tether.Int(3)})
+			builtin.NewFile(s, "f", builtin.FileArgs{Path: "f.txt", Content: "Basic " + base64.StdEncoding.EncodeToString([]byte("user:"+r.Result().String()))}) // token-base64
+			return nil
+		}},
+		{"token in URL-safe base64", "token-base64url", "the token of tether_random.r.result, made at sdk_test.go:", func(s *tether.Stack) error {
+			r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: tether.Int(3)})
+			s.Export("x", base64.RawURLEncoding.EncodeToString([]byte("a"+r.Result().String()))) // token-base64url
+			return nil
+		}},
+		{"token in hex", "token-hex", "an encoding (hex, base64)", func(s *tether.Stack) error {
+			r := builtin.NewRandom(s, "r", builtin.RandomArgs{Length: tether.Int(3)})
+			builtin.NewFile(s, "f", builtin.FileArgs{Path: "f.txt", Content: fmt.Sprintf("%X", r.Result().String())}) // token-hex
 			return nil
 		}},
 		{"platform chosen twice", "platform-twice", "The stack's platform was already chosen at sdk_test.go:", func(s *tether.Stack) error {

@@ -2,7 +2,7 @@ package tether
 
 import (
 	"crypto/rand"
-
+	"encoding/base64"
 	"encoding/hex"
 	"strconv"
 	"strings"
@@ -32,6 +32,9 @@ type tokenTable struct {
 	// closure may get one where the deducer cannot see it (see
 	// closure_opaque.go).
 	outputs []madeOutput
+	// encoded are the encoded forms of the start of this table's tokens
+	// (see encodedToken), made the first time they are looked for.
+	encoded []encodedForm
 }
 
 type madeOutput struct {
@@ -212,4 +215,111 @@ func brokenToken(text string) (piece string, l *lazy, made hcl.Range, ok bool) {
 	}
 	end := min(len(text), at+24)
 	return text[at:end], l, made, true
+}
+
+// encodedForm is how a token's start, "${tether:NONCE:", reads once
+// encoded inside a longer text, and how to read the token back from
+// where that form was found.
+type encodedForm struct {
+	text   string
+	decode func(text string, at int) []byte
+}
+
+// encodedForms are the forms an encoding makes of the start of the tokens
+// of the table with nonce: hex in either case, and base64 (standard and
+// URL alphabets) at each of the three places a byte can have in base64's
+// groups of three, cut to the characters the token alone decides.
+func encodedForms(nonce string) []encodedForm {
+	start := []byte(tokenPrefix + nonce + ":")
+	isHex := func(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+	hexDecode := func(text string, at int) []byte {
+		end := at
+		for end < len(text) && isHex(text[end]) {
+			end++
+		}
+		b, _ := hex.DecodeString(text[at : at+(end-at)/2*2])
+		return b
+	}
+	forms := []encodedForm{
+		{text: hex.EncodeToString(start), decode: hexDecode},
+		{text: strings.ToUpper(hex.EncodeToString(start)), decode: hexDecode},
+	}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+		raw := enc.WithPadding(base64.NoPadding)
+		for off := range 3 {
+			e := raw.EncodeToString(append(make([]byte, off), start...))
+			// Character k holds bits 6k to 6k+5: the first wholly the
+			// token's is the one from bit 8*off, the last the one that
+			// ends by the token's last bit.
+			first := (8*off + 5) / 6
+			last := (8*(off+len(start)))/6 - 1
+			lead := first % 4 // characters of its group before it
+			forms = append(forms, encodedForm{text: e[first : last+1], decode: func(text string, at int) []byte {
+				from := at - lead
+				if from < 0 {
+					return nil
+				}
+				end := from
+				for end < len(text) && strings.IndexByte(alphabetOf(enc), text[end]) >= 0 {
+					end++
+				}
+				// A final group cut short (by its padding) decodes too,
+				// unless one character long, which holds no byte.
+				n := end - from
+				if n%4 == 1 {
+					n--
+				}
+				b, _ := raw.DecodeString(text[from : from+n])
+				return b
+			}})
+		}
+	}
+	return forms
+}
+
+func alphabetOf(enc *base64.Encoding) string {
+	if enc == base64.URLEncoding {
+		return "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	}
+	return "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+}
+
+// encodedToken finds in text a token encoded whole or in part (hex,
+// base64: fmt's %x, base64.StdEncoding.EncodeToString), which Tether can
+// no more put the value in than a token a string operation changed. It
+// returns the encoded piece, and what the token stood for and where it
+// was made when the encoded text holds the token whole.
+func encodedToken(text string) (piece string, l *lazy, made hcl.Range, ok bool) {
+	tables.Lock()
+	all := make([]*tokenTable, 0, len(tables.byNonce))
+	for _, t := range tables.byNonce {
+		all = append(all, t)
+	}
+	tables.Unlock()
+	for _, t := range all {
+		t.mu.Lock()
+		if t.encoded == nil {
+			t.encoded = encodedForms(t.nonce)
+		}
+		forms := t.encoded
+		t.mu.Unlock()
+		for _, f := range forms {
+			at := strings.Index(text, f.text)
+			if at < 0 {
+				continue
+			}
+			piece = text[at:min(len(text), at+len(f.text)+8)]
+			decoded := string(f.decode(text, at))
+			if i := strings.Index(decoded, tokenPrefix); i >= 0 {
+				if tl, tt, _ := parseToken(decoded, i); tl != nil {
+					tt.mu.Lock()
+					made = tt.made[tt.index[tl]]
+					tt.mu.Unlock()
+					return piece, tl, made, true
+				}
+			}
+			return piece, nil, hcl.Range{}, true
+		}
+	}
+	return "", nil, hcl.Range{}, false
 }
