@@ -187,18 +187,29 @@ func wantOnly(t *testing.T, what string, diags hcl.Diagnostics, want string) *hc
 func cancelledApply(t *testing.T, h *Harness) {
 	pr := h.Plan("tether_value", nil, slowValue)
 	NoErrors(t, "plan", pr.Diagnostics)
-	ctx, cancel := context.WithCancel(h.Ctx)
-	defer cancel()
-	// Late enough for the call to reach the provider, even on a busy
-	// machine; an interruption before it would fail differently.
-	time.AfterFunc(300*time.Millisecond, cancel)
-	ar := h.WithContext(ctx).Apply("tether_value", nil, pr, slowValue)
+	// The context ends once the call has reached the provider. A plugin's
+	// client refuses a call whose context ended before it was sent ("Provider
+	// call cancelled"): on a machine too busy to send it in time, the
+	// scenario waits longer before cancelling, and tries again.
+	var ar provider.ApplyResponse
+	for wait := 300 * time.Millisecond; ; wait *= 2 {
+		ctx, cancel := context.WithCancel(h.Ctx)
+		timer := time.AfterFunc(wait, cancel)
+		ar = h.WithContext(ctx).Apply("tether_value", nil, pr, slowValue)
+		timer.Stop()
+		cancel()
+		if len(ar.Diagnostics) != 1 || ar.Diagnostics[0].Summary != "Provider call cancelled" || wait > 5*time.Second {
+			break
+		}
+	}
 	wantOnly(t, "cancelled apply", ar.Diagnostics, "Interrupted while storing tether_value")
 	if !ar.NewState.IsNull() {
 		t.Errorf("an interrupted create left %#v", ar.NewState)
 	}
 
-	ar = h.WithContext(ctx).Apply("tether_value", nil, pr, slowValue)
+	ended, cancel := context.WithCancel(h.Ctx)
+	cancel()
+	ar = h.WithContext(ended).Apply("tether_value", nil, pr, slowValue)
 	if !ar.Diagnostics.HasErrors() || !ar.NewState.IsNull() {
 		t.Errorf("an apply after its context ended: %#v %v", ar.NewState, ar.Diagnostics)
 	}
