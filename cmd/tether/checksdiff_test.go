@@ -14,7 +14,9 @@ import (
 // a destroy, and compares the check results they write: `checks` in `show
 // -json` of each plan and of the state, and `check_results` of `state
 // pull` (in any order: Terraform writes them in map order). Both must exit
-// alike, and both must warn of a failed check block assertion.
+// alike, and both must warn of a failed check block assertion. A case with
+// a target.args file also applies with those arguments (-target) after
+// the second plan.
 func TestDifferentialChecks(t *testing.T) {
 	tools := differentialTools(t)
 	cases, err := filepath.Glob(filepath.Join("testdata", "checks", "*", "main.tf"))
@@ -60,6 +62,12 @@ func TestDifferentialChecks(t *testing.T) {
 			if a.code == 0 {
 				step("second plan", append(tfPlan, "-out", "p2.tfplan"), append(ttPlan, "-out", "p2.tfplan"))
 				compareChecks(t, "the second plan's checks", tf, tt, "show", "-json", "p2.tfplan")
+			}
+			// target.args, one argument a line, makes a targeted apply.
+			if raw, err := os.ReadFile(filepath.Join(caseDir, "target.args")); err == nil {
+				args := strings.Fields(string(raw))
+				step("targeted apply", append(append([]string(nil), tfApply...), args...), append(append([]string(nil), ttApply...), args...))
+				compareCheckResults(t, "state after the targeted apply", tf, tt)
 			}
 			step("destroy", tfDestroy, ttDestroy)
 			compareCheckResults(t, "state after destroy", tf, tt)

@@ -50,7 +50,7 @@ func (e *Engine) Apply(ctx context.Context, p *Planned) (*Result, hcl.Diagnostic
 	if p.Plan != nil && !p.Plan.Timestamp.IsZero() {
 		p.run.PlanTime = p.Plan.Timestamp
 	}
-	p.checks.beginApply()
+	p.checks.beginApply(p.walked)
 	if err := e.commitMoves(ctx, p); err != nil {
 		return res, hcl.Diagnostics{diagnostic.Wrap("Cannot record moved objects", "recording the moved objects", err)}
 	}
@@ -259,9 +259,12 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 			d = e.openEphemeral(ctx, p, n, owner[all[i]], all[i], false)
 		} else {
 			in := all[i]
-			p.checks.restore(n, in.addr, false)
+			walked := in.change != nil && p.targeted(n, in.addr)
+			if walked {
+				p.checks.restore(n, in.addr, false)
+			}
 			d = e.applyInstance(ctx, p, n, owner[in], in, count)
-			if !d.HasErrors() {
+			if walked && !d.HasErrors() {
 				p.checks.restore(n, in.addr, true)
 			}
 		}

@@ -33,6 +33,9 @@ type checkConfig struct {
 	pre, post, data int
 	// objects is nil until the instances are known.
 	objects map[string]*checkObject
+	// unwalked is set on what the apply does not walk: nothing of it is
+	// known then.
+	unwalked bool
 }
 
 // checkObject is the rules of one instance, in the order of the sets.
@@ -49,10 +52,17 @@ type checkObject struct {
 // found. Where apply evaluates no rule again (a resource instance's
 // rules decided at plan), reaching the object restores the plan's
 // outcome (see restore).
-func (r *checkRecord) beginApply() {
+//
+// Objects apply does not walk (walked false: what -target leaves out) are
+// not known to it, as in Terraform.
+func (r *checkRecord) beginApply(walked func(static string) bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, c := range r.configs {
+	for a, c := range r.configs {
+		if !walked(a) {
+			c.objects, c.unwalked = nil, true
+			continue
+		}
 		for _, o := range c.objects {
 			o.planned, o.plannedMsgs = o.status, o.msgs
 			o.status, o.msgs = make([]checks.Status, len(o.planned)), make([]string, len(o.planned))
@@ -126,7 +136,7 @@ func (r *checkRecord) instances(n *node, addrs []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	c := r.configs[n.addr]
-	if c == nil {
+	if c == nil || c.unwalked {
 		return
 	}
 	if c.objects == nil {
@@ -206,7 +216,7 @@ func (r *checkRecord) set(static, object string, i int, s checks.Status, msg str
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	c := r.configs[static]
-	if c == nil {
+	if c == nil || c.unwalked {
 		return
 	}
 	o := c.object(object)

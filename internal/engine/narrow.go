@@ -270,3 +270,22 @@ func (p *Planned) replaceRequested(instance string) bool {
 	}
 	return false
 }
+
+// walked reports whether apply reaches the node at the static address:
+// always without -target; under it, the targets and what they depend on,
+// and the root outputs it records.
+func (p *Planned) walked(static string) bool {
+	t := p.targets
+	if len(p.opts.Targets) == 0 || t == nil {
+		return true
+	}
+	id, ok := p.byAddr[static]
+	if !ok || id >= len(t.whole) {
+		return false
+	}
+	n := p.nodes[id]
+	if n.cfg.Kind == config.Output && n.cfg.Module == "" {
+		return !n.held
+	}
+	return t.whole[id] || t.seeds[id]
+}
