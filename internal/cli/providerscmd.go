@@ -188,4 +188,24 @@ Subcommands:
 Options:
   -C DIR                Use the configuration in DIR (default: current folder)
 `
+	help["providers lock"] = `Usage: tether providers lock [options] [PROVIDER...]
+
+  Records in .terraform.lock.hcl the checksums of each provider's package
+  for every platform asked for, as terraform providers lock does: the h1
+  hash of each package and, from a registry, the zh hashes its signed
+  SHA256SUMS lists. Hashes already locked are kept; a locked version stays
+  locked. Packages are fetched into a temporary folder: nothing is
+  installed. By default each provider comes from its origin registry,
+  whatever the CLI configuration's installation methods; -fs-mirror or
+  -net-mirror asks that mirror alone. With PROVIDER source addresses, only
+  those providers.
+
+Options:
+  -C DIR                Use the configuration in DIR (default: current folder)
+  -platform=OS_ARCH     A platform to lock packages of, such as linux_amd64
+                        (repeatable; default: this machine's)
+  -fs-mirror=DIR        Fetch from this filesystem mirror only
+  -net-mirror=URL       Fetch from this network mirror (https) only
+  -enable-plugin-cache  Use the CLI configuration's plugin cache
+`
 }

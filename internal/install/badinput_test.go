@@ -77,7 +77,7 @@ func TestInstallBadInput(t *testing.T) {
 		}, []string{"cannot list the versions of provider hashicorp/time from filesystem mirror", "absent cannot be read"}, false},
 		{"package without a binary", func(t *testing.T) (*fixture, []config.ProviderRequirement) {
 			dir := t.TempDir()
-			pkg := filepath.Join(dir, "registry.terraform.io/hashicorp/time/0.14.2", platform)
+			pkg := filepath.Join(dir, "registry.terraform.io/hashicorp/time/0.14.2", hostPlatform)
 			os.MkdirAll(pkg, 0o755)
 			os.WriteFile(filepath.Join(pkg, "README.md"), []byte("no binary\n"), 0o644)
 			return newFixture(t, mirrorConfig(FilesystemMirror, dir), nil), require("hashicorp/time", "")
@@ -86,7 +86,7 @@ func TestInstallBadInput(t *testing.T) {
 			dir := t.TempDir()
 			base := filepath.Join(dir, "registry.terraform.io/hashicorp/time")
 			os.MkdirAll(base, 0o755)
-			os.WriteFile(filepath.Join(base, tm.ZipName(platform)), []byte("not a zip"), 0o644)
+			os.WriteFile(filepath.Join(base, tm.ZipName(hostPlatform)), []byte("not a zip"), 0o644)
 			return newFixture(t, mirrorConfig(FilesystemMirror, dir), nil), require("hashicorp/time", "")
 		}, []string{"cannot install provider hashicorp/time 0.14.2", "is not a valid zip"}, false},
 		{"network mirror answers garbage", func(t *testing.T) (*fixture, []config.ProviderRequirement) {
@@ -102,7 +102,7 @@ func TestInstallBadInput(t *testing.T) {
 		{"network mirror package does not match its hash", func(t *testing.T) (*fixture, []config.ProviderRequirement) {
 			srv := providertest.NewServer(t, tm)
 			z, _ := local.At(tm.Source).As("0.14.2").Zip()
-			srv.SetFile("/mirror/registry.terraform.io/hashicorp/time/"+tm.ZipName(platform), z)
+			srv.SetFile("/mirror/registry.terraform.io/hashicorp/time/"+tm.ZipName(hostPlatform), z)
 			return newFixture(t, mirrorConfig(NetworkMirror, srv.MirrorURL), srv.Client), require("hashicorp/time", "")
 		}, []string{"cannot install provider hashicorp/time 0.14.2 from network mirror", "but the mirror lists [" + h1(t, tm) + "]"}, false},
 		{"registry discovery answers garbage", func(t *testing.T) (*fixture, []config.ProviderRequirement) {
@@ -117,14 +117,14 @@ func TestInstallBadInput(t *testing.T) {
 		}, []string{"cannot list the versions of provider 127.0.0.1:", "/hashicorp/time from the provider registry (direct)", "not the expected JSON"}, false},
 		{"registry download answers garbage", func(t *testing.T) (*fixture, []config.ProviderRequirement) {
 			srv := providertest.NewServer(t, tm)
-			garbage(srv, "/download/"+strings.Replace(platform, "_", "/", 1), 200, `{"filename": "x.zip"}`)
+			garbage(srv, "/download/"+strings.Replace(hostPlatform, "_", "/", 1), 200, `{"filename": "x.zip"}`)
 			return newFixture(t, "", srv.Client), requireAt(srv.Address("hashicorp", "time"), "")
 		}, []string{"cannot install provider 127.0.0.1:", "gives an invalid download_url"}, false},
 		{"registry has no package for this platform", func(t *testing.T) (*fixture, []config.ProviderRequirement) {
 			srv := providertest.NewServer(t, tm)
-			garbage(srv, "/download/"+strings.Replace(platform, "_", "/", 1), 404, `{"errors":["Not Found"]}`)
+			garbage(srv, "/download/"+strings.Replace(hostPlatform, "_", "/", 1), 404, `{"errors":["Not Found"]}`)
 			return newFixture(t, "", srv.Client), requireAt(srv.Address("hashicorp", "time"), "")
-		}, []string{"has no package of 127.0.0.1:", "/hashicorp/time 0.14.2 for " + platform}, false},
+		}, []string{"has no package of 127.0.0.1:", "/hashicorp/time 0.14.2 for " + hostPlatform}, false},
 		{"bad signature", func(t *testing.T) (*fixture, []config.ProviderRequirement) {
 			srv := providertest.NewServer(t, tm)
 			other, err := openpgp.NewEntity("Someone else", "", "x@example.com", &packet.Config{Algorithm: packet.PubKeyAlgoEdDSA})
@@ -142,7 +142,7 @@ func TestInstallBadInput(t *testing.T) {
 		{"zip does not match the signed sums", func(t *testing.T) (*fixture, []config.ProviderRequirement) {
 			srv := providertest.NewServer(t, tm)
 			z, _ := local.Zip()
-			srv.SetFile("/files/"+tm.ZipName(platform), z)
+			srv.SetFile("/files/"+tm.ZipName(hostPlatform), z)
 			return newFixture(t, "", srv.Client), requireAt(srv.Address("hashicorp", "time"), "")
 		}, []string{"downloaded from https://127.0.0.1:", "but the signed SHA256SUMS gives"}, false},
 		{"invalid constraint", func(t *testing.T) (*fixture, []config.ProviderRequirement) {

@@ -156,8 +156,8 @@ func TestLoadCLIConfigImplied(t *testing.T) {
 	// A provider in ~/.terraform.d/plugins, one in the working folder's
 	// terraform.d/plugins; XDG_DATA_DIRS points at an empty folder.
 	for _, p := range []string{
-		filepath.Join(home, ".terraform.d/plugins/registry.terraform.io/hashicorp/time/0.14.2", platform),
-		filepath.Join(work, "terraform.d/plugins/example.com/me/thing/1.0.0", platform),
+		filepath.Join(home, ".terraform.d/plugins/registry.terraform.io/hashicorp/time/0.14.2", hostPlatform),
+		filepath.Join(work, "terraform.d/plugins/example.com/me/thing/1.0.0", hostPlatform),
 	} {
 		if err := os.MkdirAll(p, 0o755); err != nil {
 			t.Fatal(err)

@@ -44,8 +44,8 @@ func (m fsMirror) providers() []tfaddr.Provider {
 	return out
 }
 
-// packages lists the packages of p for this platform, by version.
-func (m fsMirror) packages(p tfaddr.Provider) map[string]string {
+// packages lists the packages of p for platform, by version.
+func (m fsMirror) packages(p tfaddr.Provider, platform string) map[string]string {
 	base := m.providerDir(p)
 	out := map[string]string{}
 	entries, _ := os.ReadDir(base)
@@ -73,12 +73,12 @@ func (m fsMirror) providerDir(p tfaddr.Provider) string {
 	return filepath.Join(m.dir, p.Hostname.String(), p.Namespace, p.Type)
 }
 
-func (m fsMirror) versions(_ context.Context, p tfaddr.Provider) ([]*version.Version, error) {
+func (m fsMirror) versions(_ context.Context, p tfaddr.Provider, platform string) ([]*version.Version, error) {
 	if info, err := os.Stat(m.dir); err != nil || !info.IsDir() {
 		return nil, fmt.Errorf("the mirror folder %s cannot be read: %v", m.dir, errOrNotDir(err))
 	}
 	var out []*version.Version
-	for s := range m.packages(p) {
+	for s := range m.packages(p, platform) {
 		if v, err := version.NewSemver(s); err == nil {
 			out = append(out, v)
 		}
@@ -96,8 +96,8 @@ func errOrNotDir(err error) error {
 	return fmt.Errorf("not a folder")
 }
 
-func (m fsMirror) fetch(_ context.Context, p tfaddr.Provider, v *version.Version, _ string) (*fetched, error) {
-	pkgs := m.packages(p)
+func (m fsMirror) fetch(_ context.Context, p tfaddr.Provider, v *version.Version, platform, _ string) (*fetched, error) {
+	pkgs := m.packages(p, platform)
 	path, ok := pkgs[v.Original()]
 	if !ok {
 		for s, pth := range pkgs {

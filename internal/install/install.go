@@ -74,6 +74,13 @@ type installer struct {
 	sources []methodSource
 	hashes  *hashCache
 	root    string // Dir/.tether/providers
+	// platform is the OS_ARCH of the packages: hostPlatform, but for
+	// providers lock and mirror.
+	platform string
+	// fetching is set for providers lock and mirror, which install into a
+	// temporary root: the progress lines are theirs ("- Fetching …"), and
+	// nothing installed before is reused.
+	fetching bool
 }
 
 // want is one provider to install.
@@ -87,7 +94,7 @@ type want struct {
 }
 
 func run(ctx context.Context, reqs []config.ProviderRequirement, opts *Options, ensure bool) (map[tfaddr.Provider]Package, []string, error) {
-	in := &installer{opts: opts, cfg: opts.Config, ensure: ensure}
+	in := &installer{opts: opts, cfg: opts.Config, ensure: ensure, platform: hostPlatform}
 	if in.cfg == nil {
 		in.cfg = &CLIConfig{Methods: []Method{{Kind: Direct}}}
 	}
@@ -256,7 +263,7 @@ func sameSelections(a, b Locks) bool {
 
 // packageDir is where version v of p is installed.
 func (in *installer) packageDir(p tfaddr.Provider, v string) string {
-	return filepath.Join(in.root, p.Hostname.String(), p.Namespace, p.Type, v, platform)
+	return filepath.Join(in.root, p.Hostname.String(), p.Namespace, p.Type, v, in.platform)
 }
 
 // ready is Ensure's fast path: it returns the installed package of w when
@@ -324,7 +331,7 @@ func (in *installer) selectVersion(ctx context.Context, w *want) error {
 			return lockConflict(w, v)
 		}
 		locked = v
-		in.opts.progress("- Reusing previous version of %s from the dependency lock file", w.addr.ForDisplay())
+		in.installing("- Reusing previous version of %s from the dependency lock file", w.addr.ForDisplay())
 		// A locked version already installed or cached needs no source
 		// (Terraform asks the sources all the same; this works offline).
 		if in.local(w, w.lock.Version) != "" {
@@ -332,9 +339,9 @@ func (in *installer) selectVersion(ctx context.Context, w *want) error {
 			return nil
 		}
 	} else if s := w.cons.String(); s != "" {
-		in.opts.progress("- Finding %s versions matching %q...", w.addr.ForDisplay(), s)
+		in.installing("- Finding %s versions matching %q...", w.addr.ForDisplay(), s)
 	} else {
-		in.opts.progress("- Finding latest version of %s...", w.addr.ForDisplay())
+		in.installing("- Finding latest version of %s...", w.addr.ForDisplay())
 	}
 
 	bySource := map[string][]methodSource{}
@@ -344,9 +351,9 @@ func (in *installer) selectVersion(ctx context.Context, w *want) error {
 		if !s.serves(w.addr) {
 			continue
 		}
-		vs, err := s.versions(ctx, w.addr)
+		vs, err := s.versions(ctx, w.addr, in.platform)
 		if errors.Is(err, errNotFound) {
-			looked = append(looked, fmt.Sprintf("%s: %v", s, notFoundReason(err)))
+			looked = append(looked, fmt.Sprintf("%s: %v", s, notFoundReason(err, in.platform)))
 			continue
 		}
 		if err != nil {
@@ -382,7 +389,15 @@ func (in *installer) selectVersion(ctx context.Context, w *want) error {
 	return nil
 }
 
-func notFoundReason(err error) string {
+// installing prints a progress line of Install and Ensure; providers
+// lock and mirror print their own.
+func (in *installer) installing(format string, args ...any) {
+	if !in.fetching {
+		in.opts.progress(format, args...)
+	}
+}
+
+func notFoundReason(err error, platform string) string {
 	if msg := strings.TrimPrefix(err.Error(), errNotFound.Error()+": "); msg != errNotFound.Error() {
 		return msg
 	}

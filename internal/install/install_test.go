@@ -66,7 +66,7 @@ func TestInstallFromEachSource(t *testing.T) {
 				t.Errorf("warnings: %q", warnings)
 			}
 			pkg := pkgs[addr]
-			wantDir := filepath.Join(f.dir, ".tether/providers", addr.Hostname.String(), "hashicorp/time/0.14.2", platform)
+			wantDir := filepath.Join(f.dir, ".tether/providers", addr.Hostname.String(), "hashicorp/time/0.14.2", hostPlatform)
 			if pkg.Version != "0.14.2" || pkg.Dir != wantDir || pkg.Executable != filepath.Join(wantDir, "terraform-provider-time_v0.14.2_x5") || pkg.Dev {
 				t.Errorf("package %+v", pkg)
 			}

@@ -236,7 +236,7 @@ func TestTerraformUnpackedMirrorThroughCache(t *testing.T) {
 	tm := providertest.Time(t)
 	main := "terraform {\n  required_providers {\n    time = {\n      source  = \"hashicorp/time\"\n      version = \"0.14.2\"\n    }\n  }\n}\n"
 	mirror := providertest.UnpackedMirror(t, t.TempDir(), tm)
-	pkgPath := filepath.Join("registry.terraform.io/hashicorp/time/0.14.2", platform)
+	pkgPath := filepath.Join("registry.terraform.io/hashicorp/time/0.14.2", hostPlatform)
 	// links describes the two links an install through the cache left
 	// for the providers folder of one tool, naming the cache and the
 	// mirror by their roles, so that both tools' layouts compare.

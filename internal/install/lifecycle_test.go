@@ -22,7 +22,7 @@ import (
 func TestPluginCache(t *testing.T) {
 	tm := providertest.Time(t)
 	mirror := providertest.UnpackedMirror(t, t.TempDir(), tm)
-	source := filepath.Join(mirror, "registry.terraform.io/hashicorp/time/0.14.2", platform)
+	source := filepath.Join(mirror, "registry.terraform.io/hashicorp/time/0.14.2", hostPlatform)
 	cache := t.TempDir()
 	reqs := require("hashicorp/time", "0.14.2")
 
@@ -31,7 +31,7 @@ func TestPluginCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cached := filepath.Join(cache, "registry.terraform.io/hashicorp/time/0.14.2", platform)
+	cached := filepath.Join(cache, "registry.terraform.io/hashicorp/time/0.14.2", hostPlatform)
 	if target, err := os.Readlink(pkgs[tm.Source].Dir); err != nil || target != cached {
 		t.Errorf("package folder links to %q (%v), want %q", target, err, cached)
 	}

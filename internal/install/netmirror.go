@@ -32,7 +32,7 @@ func (m *netMirror) providerURL(p tfaddr.Provider, file string) string {
 	return m.base + p.Hostname.String() + "/" + p.Namespace + "/" + p.Type + "/" + file
 }
 
-func (m *netMirror) versions(ctx context.Context, p tfaddr.Provider) ([]*version.Version, error) {
+func (m *netMirror) versions(ctx context.Context, p tfaddr.Provider, _ string) ([]*version.Version, error) {
 	var index struct {
 		Versions map[string]struct{} `json:"versions"`
 	}
@@ -58,7 +58,7 @@ func (m *netMirror) versions(ctx context.Context, p tfaddr.Provider) ([]*version
 	return out, nil
 }
 
-func (m *netMirror) fetch(ctx context.Context, p tfaddr.Provider, v *version.Version, tmp string) (*fetched, error) {
+func (m *netMirror) fetch(ctx context.Context, p tfaddr.Provider, v *version.Version, platform, tmp string) (*fetched, error) {
 	metaURL := m.providerURL(p, v.String()+".json")
 	var meta struct {
 		Archives map[string]struct {

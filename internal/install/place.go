@@ -35,7 +35,7 @@ func (in *installer) install(ctx context.Context, w *want) (Package, *LockEntry,
 
 	switch in.local(w, vs) {
 	case "installed":
-		in.opts.progress("- Using previously-installed %s v%s", w.addr.ForDisplay(), vs)
+		in.installing("- Using previously-installed %s v%s", w.addr.ForDisplay(), vs)
 		return done(prior)
 	case "cached":
 		h1, err := hashDir(in.cachedDir(w, vs))
@@ -51,8 +51,14 @@ func (in *installer) install(ctx context.Context, w *want) (Package, *LockEntry,
 		if err != nil {
 			return Package{}, nil, fmt.Errorf("cannot link provider %s %s from the plugin cache: %w", w.addr.ForDisplay(), vs, err)
 		}
-		in.opts.progress("- Using %s v%s from the shared cache directory", w.addr.ForDisplay(), vs)
+		in.installing("- Using %s v%s from the shared cache directory", w.addr.ForDisplay(), vs)
 		return done(append([]string{h1}, prior...))
+	}
+	if in.fetching {
+		// providers lock takes what the source has and adds its hashes to
+		// the locked ones, as Terraform's does: a package of another
+		// platform matches none of them.
+		prior = nil
 	}
 	cached := in.cachedDir(w, vs)
 	if len(w.from) == 0 {
@@ -60,7 +66,10 @@ func (in *installer) install(ctx context.Context, w *want) (Package, *LockEntry,
 	}
 
 	src := w.from[0]
-	in.opts.progress("- Installing %s v%s...", w.addr.ForDisplay(), vs)
+	in.installing("- Installing %s v%s...", w.addr.ForDisplay(), vs)
+	if in.fetching {
+		in.opts.progress("- Fetching %s %s for %s...", w.addr.ForDisplay(), vs, in.platform)
+	}
 	tmp, err := os.MkdirTemp("", "tether-provider-")
 	if err != nil {
 		return Package{}, nil, err
@@ -70,7 +79,7 @@ func (in *installer) install(ctx context.Context, w *want) (Package, *LockEntry,
 		removeEmptyParents(final, in.root)
 		return Package{}, nil, fmt.Errorf("cannot install provider %s %s from %s: %w", w.addr.ForDisplay(), vs, src, err)
 	}
-	f, err := src.fetch(ctx, w.addr, w.pick, tmp)
+	f, err := src.fetch(ctx, w.addr, w.pick, in.platform, tmp)
 	if err != nil {
 		return fail(err)
 	}
@@ -93,7 +102,7 @@ func (in *installer) install(ctx context.Context, w *want) (Package, *LockEntry,
 			return fail(err)
 		}
 		in.hashes.put(final, h1)
-		in.opts.progress("- Installed %s v%s (%s)", w.addr.ForDisplay(), vs, f.auth)
+		in.installed(w, f)
 		return done(append([]string{h1}, prior...))
 	}
 	staged, err := stage(f, target)
@@ -117,9 +126,18 @@ func (in *installer) install(ctx context.Context, w *want) (Package, *LockEntry,
 		}
 	}
 	in.hashes.put(final, h1)
-	in.opts.progress("- Installed %s v%s (%s)", w.addr.ForDisplay(), vs, f.auth)
+	in.installed(w, f)
 	hashes := append([]string{h1}, prior...)
 	return done(append(hashes, f.signedHashes...))
+}
+
+// installed prints the progress line of a package put in place.
+func (in *installer) installed(w *want, f *fetched) {
+	if in.fetching {
+		in.opts.progress("- Retrieved %s %s for %s (%s)", w.addr.ForDisplay(), w.pick, in.platform, f.auth)
+		return
+	}
+	in.opts.progress("- Installed %s v%s (%s)", w.addr.ForDisplay(), w.pick, f.auth)
 }
 
 // local says where version vs of w is already on disk with a hash the
@@ -157,7 +175,7 @@ func (in *installer) cachedDir(w *want, vs string) string {
 	if err != nil {
 		return ""
 	}
-	return filepath.Join(abs, w.addr.Hostname.String(), w.addr.Namespace, w.addr.Type, vs, platform)
+	return filepath.Join(abs, w.addr.Hostname.String(), w.addr.Namespace, w.addr.Type, vs, in.platform)
 }
 
 // linkLocal installs the unpacked package folder f.dir by making target

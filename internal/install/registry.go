@@ -88,7 +88,7 @@ func (r *registry) apiURL(ctx context.Context, p tfaddr.Provider, rest string) (
 	return base.ResolveReference(ref).String(), r.tokens[p.Hostname.String()], nil
 }
 
-func (r *registry) versions(ctx context.Context, p tfaddr.Provider) ([]*version.Version, error) {
+func (r *registry) versions(ctx context.Context, p tfaddr.Provider, _ string) ([]*version.Version, error) {
 	u, token, err := r.apiURL(ctx, p, "versions")
 	if err != nil {
 		return nil, err
@@ -157,7 +157,7 @@ type downloadInfo struct {
 	} `json:"signing_keys"`
 }
 
-func (r *registry) fetch(ctx context.Context, p tfaddr.Provider, v *version.Version, tmp string) (*fetched, error) {
+func (r *registry) fetch(ctx context.Context, p tfaddr.Provider, v *version.Version, platform, tmp string) (*fetched, error) {
 	osName, arch, _ := strings.Cut(platform, "_")
 	u, token, err := r.apiURL(ctx, p, v.String()+"/download/"+osName+"/"+arch)
 	if err != nil {

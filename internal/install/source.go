@@ -12,22 +12,25 @@ import (
 	svchost "github.com/hashicorp/terraform-svchost"
 )
 
-// platform is the OS_ARCH of the packages installed: this process's.
-var platform = runtime.GOOS + "_" + runtime.GOARCH
+// hostPlatform is the OS_ARCH of the packages installed: this process's.
+// providers lock and mirror ask the sources for other platforms too.
+var hostPlatform = runtime.GOOS + "_" + runtime.GOARCH
 
 // source is one installation method made ready to use.
 type source interface {
 	// String names the source for messages: "filesystem mirror /x",
 	// "network mirror https://…/", "registry registry.terraform.io".
 	String() string
-	// versions lists the versions of addr the source has for this
-	// platform. A provider the source does not know is errNotFound (or an
-	// error wrapping it); any other error means the source is broken.
-	versions(ctx context.Context, addr tfaddr.Provider) ([]*version.Version, error)
-	// fetch brings the package of addr at v for this platform to the local
+	// versions lists the versions of addr the source has for platform
+	// (OS_ARCH; a source that does not say which platforms a version has
+	// lists them all). A provider the source does not know is errNotFound
+	// (or an error wrapping it); any other error means the source is
+	// broken.
+	versions(ctx context.Context, addr tfaddr.Provider, platform string) ([]*version.Version, error)
+	// fetch brings the package of addr at v for platform to the local
 	// disk, into tmp (a folder the caller removes), and authenticates it as
 	// far as the source can.
-	fetch(ctx context.Context, addr tfaddr.Provider, v *version.Version, tmp string) (*fetched, error)
+	fetch(ctx context.Context, addr tfaddr.Provider, v *version.Version, platform, tmp string) (*fetched, error)
 }
 
 // errNotFound is what a source answers for a provider or version it does

@@ -29,6 +29,17 @@ type Provider struct {
 	Version string
 	// Executable is the built binary, in the build cache: never modify it.
 	Executable string
+	// Target is the OS_ARCH the binary was built for, "" for this
+	// machine's (see BuildFor).
+	Target string
+}
+
+// platform is the OS_ARCH of p's binary.
+func (p Provider) platform() string {
+	if p.Target != "" {
+		return p.Target
+	}
+	return Platform()
 }
 
 // build is what to build for one named provider.
@@ -69,6 +80,13 @@ func CacheDir() (string, error) {
 // processes, build once. An unknown name is an error; a build that failed
 // for want of the module proxy wraps ErrNoProxy.
 func Build(name string) (Provider, error) {
+	return BuildFor(name, Platform())
+}
+
+// BuildFor is Build for another platform (OS_ARCH, such as
+// "darwin_arm64"), cross-compiled: a binary this machine may not run, for
+// the tests of packages, locks and mirrors of several platforms.
+func BuildFor(name, platform string) (Provider, error) {
 	b, ok := builds[name]
 	if !ok {
 		return Provider{}, fmt.Errorf("providertest: no provider named %q (known: %s)", name, strings.Join(Names(), ", "))
@@ -78,9 +96,14 @@ func Build(name string) (Provider, error) {
 		return Provider{}, err
 	}
 	dir := filepath.Join(cache, name, b.version)
+	p := Provider{Source: tfaddr.MustParseProviderSource(b.source), Version: b.present}
+	if platform != Platform() {
+		dir = filepath.Join(dir, platform)
+		p.Target = platform
+	}
 	exe := filepath.Join(dir, "terraform-provider-"+name)
-	p := Provider{Source: tfaddr.MustParseProviderSource(b.source), Version: b.present, Executable: exe}
-	if err := install(dir, exe, b.module, b.version); err != nil {
+	p.Executable = exe
+	if err := install(dir, exe, b.module, b.version, platform); err != nil {
 		return Provider{}, fmt.Errorf("providertest: cannot build %s %s: %w", b.source, b.present, err)
 	}
 	return p, nil
@@ -90,7 +113,7 @@ func Build(name string) (Provider, error) {
 // lock makes concurrent callers, in this process or in other test
 // processes, build once. A build that failed for want of the module proxy
 // wraps ErrNoProxy.
-func install(dir, exe, module, version string) error {
+func install(dir, exe, module, version, platform string) error {
 	if _, err := os.Stat(exe); err == nil {
 		return nil
 	}
@@ -110,9 +133,23 @@ func install(dir, exe, module, version string) error {
 		return err
 	}
 	defer os.RemoveAll(bin)
+	goos, goarch, _ := strings.Cut(platform, "_")
+	// go install refuses GOBIN for another platform: there, the binary is
+	// put in GOPATH/bin/GOOS_GOARCH, of a GOPATH of its own that shares
+	// the module cache.
+	env := append(os.Environ(), "GOBIN="+bin, "GOFLAGS=-buildvcs=false", "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
+	built := filepath.Join(bin, filepath.Base(module))
+	if platform != Platform() {
+		modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+		if err != nil {
+			return fmt.Errorf("go env GOMODCACHE: %v", err)
+		}
+		env = append(env, "GOBIN=", "GOPATH="+bin, "GOMODCACHE="+strings.TrimSpace(string(modcache)))
+		built = filepath.Join(bin, "bin", platform, filepath.Base(module))
+	}
 	cmd := exec.Command("go", "install", module+"@"+version)
 	cmd.Dir = dir // outside any module, so that go.mod of the caller plays no part
-	cmd.Env = append(os.Environ(), "GOBIN="+bin, "GOFLAGS=-buildvcs=false", "CGO_ENABLED=0", "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH)
+	cmd.Env = env
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		if proxyProblem(string(out)) {
@@ -120,7 +157,7 @@ func install(dir, exe, module, version string) error {
 		}
 		return fmt.Errorf("go install %s@%s failed: %v\n%s", module, version, err, out)
 	}
-	return os.Rename(filepath.Join(bin, filepath.Base(module)), exe)
+	return os.Rename(built, exe)
 }
 
 // proxyProblem reports whether go's output says the modules could not be

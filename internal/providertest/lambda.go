@@ -23,7 +23,7 @@ func BuildLambdaEmulator() (string, error) {
 	}
 	dir := filepath.Join(cache, "aws-lambda-rie", rieVersion)
 	exe := filepath.Join(dir, "aws-lambda-rie")
-	return exe, install(dir, exe, rieModule, rieVersion)
+	return exe, install(dir, exe, rieModule, rieVersion, Platform())
 }
 
 // LambdaEmulator is BuildLambdaEmulator for a test, which it skips when

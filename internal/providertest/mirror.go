@@ -38,7 +38,7 @@ func PackedMirror(t testing.TB, dir string, ps ...Provider) string {
 // unpacked layout (see UnpackedMirror), for callers without a testing.TB
 // such as testscript commands.
 func (p Provider) Unpack(mirror string) error {
-	pkg := filepath.Join(mirror, p.Source.Hostname.String(), p.Source.Namespace, p.Source.Type, p.Version, Platform())
+	pkg := filepath.Join(mirror, p.Source.Hostname.String(), p.Source.Namespace, p.Source.Type, p.Version, p.platform())
 	if err := os.MkdirAll(pkg, 0o755); err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func (p Provider) Pack(mirror string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(base, p.ZipName(Platform())), data, 0o644)
+	return os.WriteFile(filepath.Join(base, p.ZipName(p.platform())), data, 0o644)
 }
 
 func copyFile(src, dst string) error {
