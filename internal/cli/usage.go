@@ -66,7 +66,8 @@ Options:
 
 Subcommands:
   new NAME              Create a workspace and select it
-  select NAME           Select a workspace
+  select [-or-create] NAME
+                        Select a workspace (-or-create: creating it if it is new)
   list                  List the workspaces, the selected one marked *
   show                  Print the selected workspace
   delete NAME [-force]  Delete a workspace; -force when it records resources

@@ -25,9 +25,12 @@ func (e *env) workspace(ctx context.Context, args []string) int {
 	sub := args[0]
 	fs := e.flags("workspace "+sub, nil)
 	dir := fs.String("C", ".", "configuration folder")
-	force := new(bool)
+	force, orCreate := new(bool), new(bool)
 	if sub == "delete" {
 		fs.BoolVar(force, "force", false, "delete a workspace that still records resources, forgetting them")
+	}
+	if sub == "select" {
+		fs.BoolVar(orCreate, "or-create", false, "create the workspace when it does not exist")
 	}
 	pos, err := parse(fs, args[1:])
 	if err != nil {
@@ -82,20 +85,7 @@ func (e *env) workspace(ctx context.Context, args []string) int {
 		fmt.Fprintln(e.stdout)
 		return 0
 	case "new":
-		name := pos[0]
-		if err := b.NewWorkspace(ctx, name); err != nil {
-			if errors.Is(err, backend.ErrWorkspaceExists) {
-				return e.errorf("Workspace %q already exists", name)
-			}
-			return e.errorf("%v", err)
-		}
-		if os.Getenv("TF_WORKSPACE") == "" {
-			if err := backend.Select(stateDir, name); err != nil {
-				return e.errorf("%v", err)
-			}
-		}
-		fmt.Fprintf(e.stdout, "Created and switched to workspace %q!\n\nYou're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"tether plan\" Tether will not see any existing state\nfor this configuration.\n", name)
-		return 0
+		return e.newWorkspace(ctx, b, pos[0])
 	case "select":
 		name := pos[0]
 		if os.Getenv("TF_WORKSPACE") != "" {
@@ -108,8 +98,11 @@ func (e *env) workspace(ctx context.Context, args []string) int {
 		if err != nil {
 			return e.errorf("%v", err)
 		}
+		if !ok && *orCreate {
+			return e.newWorkspace(ctx, b, name)
+		}
 		if !ok {
-			return e.errorf("Workspace %q doesn't exist.\n\nYou can create this workspace with the \"new\" subcommand.", name)
+			return e.errorf("Workspace %q doesn't exist.\n\nYou can create this workspace with the \"new\" subcommand, or select it with -or-create.", name)
 		}
 		if err := backend.Select(stateDir, name); err != nil {
 			return e.errorf("%v", err)
@@ -131,4 +124,22 @@ func (e *env) workspace(ctx context.Context, args []string) int {
 		return 0
 	}
 	return 1
+}
+
+// newWorkspace creates workspace name and selects it (unless TF_WORKSPACE
+// chooses), as workspace new and select -or-create do.
+func (e *env) newWorkspace(ctx context.Context, b *backend.Backend, name string) int {
+	if err := b.NewWorkspace(ctx, name); err != nil {
+		if errors.Is(err, backend.ErrWorkspaceExists) {
+			return e.errorf("Workspace %q already exists", name)
+		}
+		return e.errorf("%v", err)
+	}
+	if os.Getenv("TF_WORKSPACE") == "" {
+		if err := backend.Select(stateDir, name); err != nil {
+			return e.errorf("%v", err)
+		}
+	}
+	fmt.Fprintf(e.stdout, "Created and switched to workspace %q!\n\nYou're now on a new, empty workspace. Workspaces isolate their state,\nso if you run \"tether plan\" Tether will not see any existing state\nfor this configuration.\n", name)
+	return 0
 }
