@@ -242,8 +242,11 @@ func (st *Stack) typeSchema(t *Type, kind constructKind, pos hcl.Range) (*provid
 	if kind == kindData {
 		types, what = ps.DataSources, "data source"
 	}
-	s, ok := types[t.Name]
-	if !ok || s == nil || s.Block == nil {
+	s, ok, err := types.Get(t.Name)
+	if err != nil {
+		return nil, diagAt(pos, "Invalid provider schema", "%s declares a %s %q of provider %s, whose schema cannot be used: %s.", t.Func, what, t.Name, t.Provider, err)
+	}
+	if !ok || s.Block == nil {
 		return nil, diagAt(pos, "Unknown "+what, "%s declares a %s %q, which provider %s does not have: the bindings were generated from a different version of the provider. Regenerate them with tether gen.", t.Func, what, t.Name, t.Provider)
 	}
 	return s, nil

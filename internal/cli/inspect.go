@@ -433,7 +433,10 @@ func decodeObject(keys *secrets.Keys, obj *state.Object, providers provider.Fact
 	if err != nil {
 		return cty.NilVal, err
 	}
-	rs, ok := s.Resources[obj.Type]
+	rs, ok, err := s.Resources.Get(obj.Type)
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("provider %s: %w", pc.Source.ForDisplay(), err)
+	}
 	if !ok {
 		return cty.NilVal, fmt.Errorf("provider %s has no resource type %q", pc.Source.ForDisplay(), obj.Type)
 	}

@@ -174,7 +174,10 @@ func recorded(keys *secrets.Keys, snap *state.Snapshot, providers provider.Facto
 		if obj.Mode == state.Data {
 			types = s.DataSources
 		}
-		rs, ok := types[obj.Type]
+		rs, ok, err := types.Get(obj.Type)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: provider %s: %v", a, pc.Source.ForDisplay(), err)
+		}
 		if !ok {
 			return nil, nil, fmt.Errorf("%s: provider %s has no type %q", a, pc.Source.ForDisplay(), obj.Type)
 		}

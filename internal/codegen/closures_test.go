@@ -12,23 +12,20 @@ import (
 // closureSchema is a provider with the types a closure API needs.
 func closureSchema(withRoute bool) *provider.Schema {
 	url := &provider.Block{Attributes: map[string]*provider.Attribute{"url": {Type: cty.String, Computed: true}}}
-	s := &provider.Schema{
-		Provider: &provider.Block{},
-		Resources: map[string]*provider.ResourceSchema{
-			"x_router":   {Block: url, Captured: []string{"url"}, Closures: provider.ClosureRoutes},
-			"x_function": {Block: url, Captured: []string{"url"}, Closures: provider.ClosureHandler},
-			"x_store": {Block: url, Captured: []string{"url"}, Client: &provider.ClientAPI{
-				Import: "example.com/store/client", Package: "client", Open: "Dial", Type: "*client.Conn", Property: "url",
-			}},
-			"x_tester": {Closures: provider.ClosureTests, Block: &provider.Block{BlockTypes: map[string]*provider.NestedBlock{
-				"test": {Nesting: provider.NestingMap, Block: provider.Block{Attributes: map[string]*provider.Attribute{"command": {Type: cty.List(cty.String), Required: true}}}},
-			}}},
-		},
+	resources := map[string]*provider.ResourceSchema{
+		"x_router":   {Block: url, Captured: []string{"url"}, Closures: provider.ClosureRoutes},
+		"x_function": {Block: url, Captured: []string{"url"}, Closures: provider.ClosureHandler},
+		"x_store": {Block: url, Captured: []string{"url"}, Client: &provider.ClientAPI{
+			Import: "example.com/store/client", Package: "client", Open: "Dial", Type: "*client.Conn", Property: "url",
+		}},
+		"x_tester": {Closures: provider.ClosureTests, Block: &provider.Block{BlockTypes: map[string]*provider.NestedBlock{
+			"test": {Nesting: provider.NestingMap, Block: provider.Block{Attributes: map[string]*provider.Attribute{"command": {Type: cty.List(cty.String), Required: true}}}},
+		}}},
 	}
 	if withRoute {
-		s.Resources["x_route"] = &provider.ResourceSchema{Block: &provider.Block{Attributes: map[string]*provider.Attribute{"path": {Type: cty.String, Required: true}}}}
+		resources["x_route"] = &provider.ResourceSchema{Block: &provider.Block{Attributes: map[string]*provider.Attribute{"path": {Type: cty.String, Required: true}}}}
 	}
-	return s
+	return &provider.Schema{Provider: &provider.Block{}, Resources: provider.NewTypes(resources)}
 }
 
 func TestClosureAPIs(t *testing.T) {

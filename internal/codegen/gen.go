@@ -107,8 +107,10 @@ func Generate(schema *provider.Schema, opts Options, emit func(File) error) (Sum
 		return sum, fmt.Errorf("%q cannot be a package name; try %q", opts.Package, packageName(opts.Package))
 	}
 	g := &generator{opts: opts, schema: schema}
-	g.plan()
-	sum.Resources, sum.DataSources = len(schema.Resources), len(schema.DataSources)
+	if err := g.plan(); err != nil {
+		return sum, err
+	}
+	sum.Resources, sum.DataSources = schema.Resources.Len(), schema.DataSources.Len()
 	sum.Packages = len(g.pkgs)
 	out := func(p string, src []byte) error {
 		formatted, err := format.Source(src)
@@ -147,14 +149,23 @@ type generator struct {
 	pkgs   []*pkg
 }
 
-// plan sorts the types into packages and gives each its Go names.
-func (g *generator) plan() {
-	var entries []*entry
-	for _, name := range sortedKeys(g.schema.Resources) {
-		entries = append(entries, &entry{name: name, schema: g.schema.Resources[name]})
+// plan sorts the types into packages and gives each its Go names. It
+// needs the schema of every type, and fails when one cannot be had.
+func (g *generator) plan() error {
+	resources, err := g.schema.Resources.All()
+	if err != nil {
+		return fmt.Errorf("resource types: %w", err)
 	}
-	for _, name := range sortedKeys(g.schema.DataSources) {
-		entries = append(entries, &entry{data: true, name: name, schema: g.schema.DataSources[name]})
+	dataSources, err := g.schema.DataSources.All()
+	if err != nil {
+		return fmt.Errorf("data sources: %w", err)
+	}
+	var entries []*entry
+	for _, name := range g.schema.Resources.Names() {
+		entries = append(entries, &entry{name: name, schema: resources[name]})
+	}
+	for _, name := range g.schema.DataSources.Names() {
+		entries = append(entries, &entry{data: true, name: name, schema: dataSources[name]})
 	}
 	prefix := g.opts.Provider + "_"
 	for _, e := range entries {
@@ -226,6 +237,7 @@ func (g *generator) plan() {
 			}
 		}
 	}
+	return nil
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -55,7 +55,7 @@ func tricky() *provider.Schema {
 	}
 	return &provider.Schema{
 		Provider: &provider.Block{Attributes: map[string]*provider.Attribute{"region": {Type: cty.String, Required: true}}},
-		Resources: map[string]*provider.ResourceSchema{
+		Resources: provider.NewTypes(map[string]*provider.ResourceSchema{
 			"x_thing": {Block: &provider.Block{Attributes: map[string]*provider.Attribute{
 				"foo_bar":  attr(cty.String),
 				"foo__bar": attr(cty.Number),
@@ -79,14 +79,14 @@ func tricky() *provider.Schema {
 			"x_thing_rule":   {Block: &provider.Block{}},
 			"x_new_thing":    {Block: &provider.Block{}},
 			"x_weird-name.1": {Block: &provider.Block{}},
-		},
-		DataSources: map[string]*provider.ResourceSchema{
+		}),
+		DataSources: provider.NewTypes(map[string]*provider.ResourceSchema{
 			"x_thing": {Block: &provider.Block{Attributes: map[string]*provider.Attribute{
 				"name":        {Type: cty.String, Required: true},
 				"datasource":  {Type: cty.String, Computed: true},
 				"data_source": {Type: cty.String, Computed: true},
 			}}},
-		},
+		}),
 	}
 }
 
@@ -182,7 +182,10 @@ func TestFromJSON(t *testing.T) {
 	if name != "cloud" || source != "registry.terraform.io/acme/cloud" {
 		t.Errorf("name %q source %q", name, source)
 	}
-	srv := s.Resources["cloud_server"]
+	srv, _, err := s.Resources.Get("cloud_server")
+	if srv == nil || err != nil {
+		t.Fatal("no cloud_server", err)
+	}
 	if srv.Version != 2 || !srv.Block.Attributes["name"].Required || srv.Block.BlockTypes["network"].Nesting != provider.NestingSet {
 		t.Errorf("cloud_server = %+v", srv.Block)
 	}
@@ -216,16 +219,19 @@ func TestGeneratedCodeCompiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	small := awsSized()
-	for name := range small.Resources {
-		if !strings.HasPrefix(name, "aws_svc00") {
-			delete(small.Resources, name)
+	only := func(types *provider.Types) *provider.Types {
+		m, err := types.All()
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	for name := range small.DataSources {
-		if !strings.HasPrefix(name, "aws_svc00") {
-			delete(small.DataSources, name)
+		for name := range m {
+			if !strings.HasPrefix(name, "aws_svc00") {
+				delete(m, name)
+			}
 		}
+		return provider.NewTypes(m)
 	}
+	small.Resources, small.DataSources = only(small.Resources), only(small.DataSources)
 	if _, err := WriteDir(filepath.Join(dir, "aws"), small, Options{Provider: "aws", Split: SplitGroups}); err != nil {
 		t.Fatal(err)
 	}

@@ -45,10 +45,9 @@ func FromJSON(data []byte, want string) (*provider.Schema, string, string, error
 	}
 	ps := all.Schemas[source]
 	name := source[strings.LastIndex(source, "/")+1:]
-	out := &provider.Schema{
-		Resources:   make(map[string]*provider.ResourceSchema, len(ps.ResourceSchemas)),
-		DataSources: make(map[string]*provider.ResourceSchema, len(ps.DataSourceSchemas)),
-	}
+	out := &provider.Schema{}
+	resources := make(map[string]*provider.ResourceSchema, len(ps.ResourceSchemas))
+	dataSources := make(map[string]*provider.ResourceSchema, len(ps.DataSourceSchemas))
 	var err error
 	if ps.ConfigSchema != nil {
 		if out.Provider, err = blockFromJSON(ps.ConfigSchema.Block); err != nil {
@@ -56,15 +55,16 @@ func FromJSON(data []byte, want string) (*provider.Schema, string, string, error
 		}
 	}
 	for typ, s := range ps.ResourceSchemas {
-		if out.Resources[typ], err = schemaFromJSON(s); err != nil {
+		if resources[typ], err = schemaFromJSON(s); err != nil {
 			return nil, "", "", fmt.Errorf("resource %s: %v", typ, err)
 		}
 	}
 	for typ, s := range ps.DataSourceSchemas {
-		if out.DataSources[typ], err = schemaFromJSON(s); err != nil {
+		if dataSources[typ], err = schemaFromJSON(s); err != nil {
 			return nil, "", "", fmt.Errorf("data source %s: %v", typ, err)
 		}
 	}
+	out.Resources, out.DataSources = provider.NewTypes(resources), provider.NewTypes(dataSources)
 	return out, name, source, nil
 }
 

@@ -15,22 +15,18 @@ import (
 // nested again, all with descriptions of realistic length. What matters
 // is the volume and the shapes, not the names.
 func awsSized() *provider.Schema {
-	s := &provider.Schema{
-		Provider:    block(12, 1),
-		Resources:   map[string]*provider.ResourceSchema{},
-		DataSources: map[string]*provider.ResourceSchema{},
-	}
+	resources, dataSources := map[string]*provider.ResourceSchema{}, map[string]*provider.ResourceSchema{}
 	for svc := 0; svc < 150; svc++ {
 		for r := 0; r < 10; r++ {
 			name := fmt.Sprintf("aws_svc%03d_thing_%02d", svc, r)
-			s.Resources[name] = &provider.ResourceSchema{Block: block(18, 3)}
+			resources[name] = &provider.ResourceSchema{Block: block(18, 3)}
 		}
 		for d := 0; d < 4; d++ {
 			name := fmt.Sprintf("aws_svc%03d_lookup_%02d", svc, d)
-			s.DataSources[name] = &provider.ResourceSchema{Block: block(14, 2)}
+			dataSources[name] = &provider.ResourceSchema{Block: block(14, 2)}
 		}
 	}
-	return s
+	return &provider.Schema{Provider: block(12, 1), Resources: provider.NewTypes(resources), DataSources: provider.NewTypes(dataSources)}
 }
 
 var description = strings.Repeat("Describes what this attribute controls and how the cloud API treats it. ", 2)

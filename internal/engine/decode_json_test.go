@@ -72,7 +72,11 @@ func decodeCases() []struct {
 	}
 	// Every resource type of the built-in provider, as the engine stores it.
 	schema, _ := tetherprovider.New().GetSchema()
-	for name, rs := range schema.Resources {
+	resources, err := schema.Resources.All()
+	if err != nil {
+		panic(err) // the built-in provider's own schema
+	}
+	for name, rs := range resources {
 		ty := rs.Block.ImpliedType()
 		cases = append(cases, struct {
 			name string
@@ -172,7 +176,11 @@ func TestUnmarshalRecordedDefersToCtyJSON(t *testing.T) {
 
 func BenchmarkUnmarshalRecorded(b *testing.B) {
 	schema, _ := tetherprovider.New().GetSchema()
-	ty := schema.Resources["tether_value"].Block.ImpliedType()
+	rs, _, err := schema.Resources.Get("tether_value")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ty := rs.Block.ImpliedType()
 	v := cty.ObjectVal(map[string]cty.Value{
 		"input": cty.StringVal("v12345"), "output": cty.StringVal("v12345"),
 		"delay_ms": cty.NullVal(cty.Number), "id": cty.StringVal("72e84963c2a144a0"),

@@ -373,9 +373,14 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 			case config.Ephemeral:
 				types = schema.EphemeralResources
 			}
-			n.schema = types[cn.Type]
-			if n.schema == nil {
+			rs, ok, err := types.Get(cn.Type)
+			switch {
+			case err != nil:
+				diags = append(diags, errorDiag(n.addr, cn, "Invalid provider schema", diagnostic.Failed(fmt.Sprintf("reading the schema of %s type %q of provider %s", cn.Kind, cn.Type, cn.Source), err)))
+			case !ok:
 				diags = append(diags, errorDiag(n.addr, cn, "Unknown resource type", fmt.Sprintf("Provider %s has no %s type %q.", cn.Source, cn.Kind, cn.Type)))
+			default:
+				n.schema = rs
 			}
 		}
 	}

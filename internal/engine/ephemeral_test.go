@@ -80,10 +80,10 @@ resource "tether_value" "v" {
 	r := newRecording(t, dir)
 	base, _ := tetherprovider.New().GetSchema()
 	sch := *base
-	sch.EphemeralResources = map[string]*provider.ResourceSchema{"tether_lease": {Block: &provider.Block{Attributes: map[string]*provider.Attribute{
+	sch.EphemeralResources = provider.NewTypes(map[string]*provider.ResourceSchema{"tether_lease": {Block: &provider.Block{Attributes: map[string]*provider.Attribute{
 		"name":  {Type: cty.String, Required: true},
 		"value": {Type: cty.String, Computed: true, Sensitive: true},
-	}}}}
+	}}}})
 	r.schema = &sch
 	l := &leasing{Provider: tetherprovider.New()}
 	r.engine.Providers.Start = func(string) (provider.Provider, error) { return l, nil }

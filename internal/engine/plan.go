@@ -1139,8 +1139,11 @@ func (e *Engine) orphanProvider(ctx context.Context, p *Planned, obj *state.Obje
 	if err != nil {
 		return nil, nil, hcl.Diagnostics{errorDiag(obj.Address, nil, "Provider not available", fmt.Sprintf("The recorded object %s needs provider %s to be destroyed: %s", obj.Address, pc.Source.ForDisplay(), err))}
 	}
-	rs := schema.Resources[obj.Type]
-	if rs == nil {
+	rs, ok, err := schema.Resources.Get(obj.Type)
+	if err != nil {
+		return nil, nil, hcl.Diagnostics{errorDiag(obj.Address, nil, "Invalid provider schema", diagnostic.Failed(fmt.Sprintf("reading the schema of resource type %q of provider %s", obj.Type, pc.Source.ForDisplay()), err))}
+	}
+	if !ok {
 		return nil, nil, hcl.Diagnostics{errorDiag(obj.Address, nil, "Unknown resource type", fmt.Sprintf("Provider %s no longer has the resource type %q of the recorded object.", pc.Source.ForDisplay(), obj.Type))}
 	}
 	p.implied.Lock()

@@ -195,7 +195,10 @@ func resourceSchema(providers provider.Factory, pc addr.ProviderConfig, typ stri
 	if err != nil {
 		return nil, err
 	}
-	rs, ok := s.Resources[typ]
+	rs, ok, err := s.Resources.Get(typ)
+	if err != nil {
+		return nil, fmt.Errorf("provider %s: %w", pc.Source.ForDisplay(), err)
+	}
 	if !ok {
 		return nil, fmt.Errorf("provider %s has no resource type %q", pc.Source.ForDisplay(), typ)
 	}

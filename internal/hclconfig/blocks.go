@@ -201,14 +201,15 @@ func (l *loader) resourceSchema(n *config.Node, b *hcl.Block) *provider.Resource
 	case config.Ephemeral:
 		types = ps.EphemeralResources
 	}
-	rs, ok := types[n.Type]
-	if !ok {
-		var names []string
-		for t := range types {
-			names = append(names, t)
-		}
+	rs, ok, err := types.Get(n.Type)
+	switch {
+	case err != nil:
+		l.errorf(b.LabelRanges[0], "Invalid provider schema",
+			"Provider %s declares %s type %q, but %s.", displaySource(n.Source), n.Kind, n.Type, err)
+		return nil
+	case !ok:
 		l.errorf(b.LabelRanges[0], fmt.Sprintf("Unknown %s type %q", n.Kind, n.Type),
-			"Provider %s has no %s type %q.%s", displaySource(n.Source), n.Kind, n.Type, didYouMean(n.Type, names))
+			"Provider %s has no %s type %q.%s", displaySource(n.Source), n.Kind, n.Type, didYouMean(n.Type, types.Names()))
 		return nil
 	}
 	return rs

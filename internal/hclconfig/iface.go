@@ -178,13 +178,17 @@ func (ev *interfaceEval) resourceSchema(n *config.Node) *provider.ResourceSchema
 	if ps == nil {
 		return nil
 	}
+	types := ps.Resources
 	switch n.Kind {
 	case config.DataSource:
-		return ps.DataSources[n.Type]
+		types = ps.DataSources
 	case config.Ephemeral:
-		return ps.EphemeralResources[n.Type]
+		types = ps.EphemeralResources
 	}
-	return ps.Resources[n.Type]
+	// A type that is missing, or whose schema is unusable, the load has
+	// already reported.
+	rs, _, _ := types.Get(n.Type)
+	return rs
 }
 
 var outputDescriptionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "description"}}}

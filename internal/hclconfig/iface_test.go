@@ -152,7 +152,11 @@ output "doubled" {
 	if len(order) != len(wantVars) || order[0] != "prefix" || order[4] != "settings" {
 		t.Errorf("variables in order %v, want declaration order", order)
 	}
-	fileType := builtinOptions(t).Schemas["registry.terraform.io/tetherhq/tether"].Resources["tether_file"].Block.ImpliedType()
+	file, ok, err := builtinOptions(t).Schemas["registry.terraform.io/tetherhq/tether"].Resources.Get("tether_file")
+	if !ok || err != nil {
+		t.Fatal("no tether_file", err)
+	}
+	fileType := file.Block.ImpliedType()
 	wantOutputs := map[string]cty.Type{
 		"path":   cty.String,
 		"file":   fileType,

@@ -299,7 +299,10 @@ func (b *configBuilder) resource(n *config.Node) (ConfigResource, error) {
 	if n.Kind == config.DataSource {
 		types = ps.DataSources
 	}
-	rs, ok := types[n.Type]
+	rs, ok, err := types.Get(n.Type)
+	if err != nil {
+		return r, fmt.Errorf("%s: provider %s: %w", n.Addr, n.Source, err)
+	}
 	if !ok {
 		return r, fmt.Errorf("%s: provider %s has no %s type %q", n.Addr, n.Source, n.Kind, n.Type)
 	}

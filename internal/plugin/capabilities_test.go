@@ -54,14 +54,14 @@ func fakeClient(version int, conn *recordingConn) *Client {
 		providerType: cty.EmptyObject,
 		schema: &provider.Schema{
 			Provider:    &provider.Block{},
-			Resources:   map[string]*provider.ResourceSchema{"x": {Block: &provider.Block{}}},
-			DataSources: map[string]*provider.ResourceSchema{"x": {Block: &provider.Block{}}},
+			Resources:   provider.NewTypes(map[string]*provider.ResourceSchema{"x": {Block: &provider.Block{}}}),
+			DataSources: provider.NewTypes(map[string]*provider.ResourceSchema{"x": {Block: &provider.Block{}}}),
 		},
 		planDestroy: true,
 	}
-	c.rpc = rpc6{c: tfplugin6.NewProviderClient(conn)}
+	c.rpc = rpc6{c: tfplugin6.NewProviderClient(conn), cc: conn}
 	if version == 5 {
-		c.rpc = rpc5{c: tfplugin5.NewProviderClient(conn)}
+		c.rpc = rpc5{c: tfplugin5.NewProviderClient(conn), cc: conn}
 	}
 	return c
 }

@@ -94,13 +94,19 @@ type loadedSchema struct {
 }
 
 // loadSchema converts a schema for the client. It touches no client, so
-// that a cached schema can be loaded while the plugin starts.
-func loadSchema(resp *tfprotov6.GetProviderSchemaResponse) *loadedSchema {
+// that a cached schema can be loaded while the plugin starts. The schemas
+// of types are converted on first lookup (see provider.Types); one that
+// cannot be converted is an error there, for the type that needs it.
+func loadSchema(ws *wireSchema) *loadedSchema {
+	resp := ws.head
 	diags := protocol.DiagnosticsFromTF(resp.Diagnostics)
 	sch := &provider.Schema{
 		Provider:    &provider.Block{},
-		Resources:   make(map[string]*provider.ResourceSchema, len(resp.ResourceSchemas)),
-		DataSources: make(map[string]*provider.ResourceSchema, len(resp.DataSourceSchemas)),
+		Resources:   lazyTypes(ws.resources, ws.typeSchema),
+		DataSources: lazyTypes(ws.dataSources, ws.typeSchema),
+	}
+	if len(ws.ephemeral) > 0 {
+		sch.EphemeralResources = lazyTypes(ws.ephemeral, ws.typeSchema)
 	}
 	convert := func(what string, s *tfprotov6.Schema) *provider.ResourceSchema {
 		rs, err := protocol.SchemaFromTF(s)
@@ -116,24 +122,6 @@ func loadSchema(resp *tfprotov6.GetProviderSchemaResponse) *loadedSchema {
 		}
 	}
 	ls := &loadedSchema{schema: sch, providerType: sch.Provider.ImpliedType()}
-	for name, s := range resp.ResourceSchemas {
-		if rs := convert("resource type "+name, s); rs != nil {
-			sch.Resources[name] = rs
-		}
-	}
-	for name, s := range resp.DataSourceSchemas {
-		if rs := convert("data source "+name, s); rs != nil {
-			sch.DataSources[name] = rs
-		}
-	}
-	for name, s := range resp.EphemeralResourceSchemas {
-		if rs := convert("ephemeral resource type "+name, s); rs != nil {
-			if sch.EphemeralResources == nil {
-				sch.EphemeralResources = make(map[string]*provider.ResourceSchema, len(resp.EphemeralResourceSchemas))
-			}
-			sch.EphemeralResources[name] = rs
-		}
-	}
 	// Tether has no provider_meta blocks. Terraform sends a module without
 	// one as a null of the declared type, and providers that declare the
 	// schema decode whatever arrives with it, so send exactly that.
@@ -155,6 +143,22 @@ func loadSchema(resp *tfprotov6.GetProviderSchemaResponse) *loadedSchema {
 	return ls
 }
 
+// lazyTypes holds the types of wire, by name, each decoded by typeSchema
+// and converted on first lookup.
+func lazyTypes(wire map[string][]byte, typeSchema func([]byte) (*tfprotov6.Schema, error)) *provider.Types {
+	names := make([]string, 0, len(wire))
+	for name := range wire {
+		names = append(names, name)
+	}
+	return provider.LazyTypes(names, func(name string) (*provider.ResourceSchema, error) {
+		s, err := typeSchema(wire[name])
+		if err != nil {
+			return nil, err
+		}
+		return protocol.SchemaFromTF(s)
+	})
+}
+
 func (c *Client) useSchema(ls *loadedSchema) {
 	c.schema, c.schemaDiags = ls.schema, ls.diags
 	c.providerType, c.providerMeta, c.planDestroy = ls.providerType, ls.providerMeta, ls.planDestroy
@@ -167,29 +171,32 @@ func (c *Client) GetSchema() (*provider.Schema, hcl.Diagnostics) {
 }
 
 func (c *Client) resourceType(name string) (cty.Type, hcl.Diagnostics) {
-	// Types are implied on first use (and then kept by the block): the
-	// AWS provider has over two thousand, and a run uses a few.
-	if rs, ok := c.schema.Resources[name]; ok {
-		return rs.Block.ImpliedType(), nil
-	}
-	return cty.DynamicPseudoType, hcl.Diagnostics{diagnostic.Error("Unsupported resource type",
-		fmt.Sprintf("The provider plugin %s has no resource type named %q.", c.path, name))}
+	return c.typeOf(c.schema.Resources, "resource type", name)
 }
 
 func (c *Client) dataSourceType(name string) (cty.Type, hcl.Diagnostics) {
-	if rs, ok := c.schema.DataSources[name]; ok {
-		return rs.Block.ImpliedType(), nil
-	}
-	return cty.DynamicPseudoType, hcl.Diagnostics{diagnostic.Error("Unsupported data source type",
-		fmt.Sprintf("The provider plugin %s has no data source type named %q.", c.path, name))}
+	return c.typeOf(c.schema.DataSources, "data source type", name)
 }
 
 func (c *Client) ephemeralType(name string) (cty.Type, hcl.Diagnostics) {
-	if rs, ok := c.schema.EphemeralResources[name]; ok {
-		return rs.Block.ImpliedType(), nil
+	return c.typeOf(c.schema.EphemeralResources, "ephemeral resource type", name)
+}
+
+// typeOf is the type of objects of the type name, one of types, a kind of
+// type ("resource type").
+func (c *Client) typeOf(types *provider.Types, kind, name string) (cty.Type, hcl.Diagnostics) {
+	// Schemas are decoded, and types implied, on first use (and then kept):
+	// the AWS provider has over two thousand, and a run uses a few.
+	rs, ok, err := types.Get(name)
+	switch {
+	case err != nil:
+		return cty.DynamicPseudoType, hcl.Diagnostics{diagnostic.Error("Invalid provider schema",
+			fmt.Sprintf("The provider plugin %s declares %s %q, but %s.", c.path, kind, name, err))}
+	case !ok:
+		return cty.DynamicPseudoType, hcl.Diagnostics{diagnostic.Error("Unsupported "+kind,
+			fmt.Sprintf("The provider plugin %s has no %s named %q.", c.path, kind, name))}
 	}
-	return cty.DynamicPseudoType, hcl.Diagnostics{diagnostic.Error("Unsupported ephemeral resource type",
-		fmt.Sprintf("The provider plugin %s has no ephemeral resource type named %q.", c.path, name))}
+	return rs.Block.ImpliedType(), nil
 }
 
 func (c *Client) ValidateProviderConfig(config cty.Value) hcl.Diagnostics {

@@ -35,17 +35,18 @@ import (
 // differ. An RPC is renamed where it is called on the gRPC client (r.c),
 // a message where it is qualified by the stubs' package.
 var renames = map[string]string{
-	"GetProviderSchema":                  "GetSchema",
-	"ValidateProviderConfig":             "PrepareProviderConfig",
-	"ValidateProviderConfig_Request":     "PrepareProviderConfig_Request",
-	"ValidateResourceConfig":             "ValidateResourceTypeConfig",
-	"ValidateResourceConfig_Request":     "ValidateResourceTypeConfig_Request",
-	"ValidateDataResourceConfig":         "ValidateDataSourceConfig",
-	"ValidateDataResourceConfig_Request": "ValidateDataSourceConfig_Request",
-	"ConfigureProvider":                  "Configure",
-	"ConfigureProvider_Request":          "Configure_Request",
-	"StopProvider":                       "Stop",
-	"StopProvider_Request":               "Stop_Request",
+	"GetProviderSchema":                         "GetSchema",
+	"Provider_GetProviderSchema_FullMethodName": "Provider_GetSchema_FullMethodName",
+	"ValidateProviderConfig":                    "PrepareProviderConfig",
+	"ValidateProviderConfig_Request":            "PrepareProviderConfig_Request",
+	"ValidateResourceConfig":                    "ValidateResourceTypeConfig",
+	"ValidateResourceConfig_Request":            "ValidateResourceTypeConfig_Request",
+	"ValidateDataResourceConfig":                "ValidateDataSourceConfig",
+	"ValidateDataResourceConfig_Request":        "ValidateDataSourceConfig_Request",
+	"ConfigureProvider":                         "Configure",
+	"ConfigureProvider_Request":                 "Configure_Request",
+	"StopProvider":                              "Stop",
+	"StopProvider_Request":                      "Stop_Request",
 }
 
 const onlySix = "Protocol 6 only"

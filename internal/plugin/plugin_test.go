@@ -38,8 +38,16 @@ func TestSchemaMatchesInProcess(t *testing.T) {
 	})
 }
 
-func compareSchemas(t *testing.T, kind string, got, want map[string]*provider.ResourceSchema) {
+func compareSchemas(t *testing.T, kind string, gotTypes, wantTypes *provider.Types) {
 	t.Helper()
+	got, err := gotTypes.All()
+	if err != nil {
+		t.Fatalf("%s types: %v", kind, err)
+	}
+	want, err := wantTypes.All()
+	if err != nil {
+		t.Fatalf("%s types wanted: %v", kind, err)
+	}
 	if len(got) != len(want) {
 		t.Errorf("%d %s types, want %d", len(got), kind, len(want))
 	}

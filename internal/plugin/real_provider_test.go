@@ -54,19 +54,27 @@ func TestRealProvider(t *testing.T) {
 	} else if got := arn.GetAttr("account_id"); !got.RawEquals(cty.StringVal("444455556666")) {
 		t.Errorf("arn_parse account_id %#v", got)
 	}
-	if len(sch.Resources) < 1000 || len(sch.DataSources) < 500 {
-		t.Errorf("%d resource and %d data source types", len(sch.Resources), len(sch.DataSources))
+	if sch.Resources.Len() < 1000 || sch.DataSources.Len() < 500 {
+		t.Errorf("%d resource and %d data source types", sch.Resources.Len(), sch.DataSources.Len())
 	}
-	inst := sch.Resources["aws_instance"]
-	if inst == nil || inst.Block.BlockTypes["ebs_block_device"] == nil || inst.Block.BlockTypes["ebs_block_device"].Nesting != provider.NestingSet {
+	typ := func(name string) *provider.ResourceSchema {
+		t.Helper()
+		rs, ok, err := sch.Resources.Get(name)
+		if err != nil || !ok {
+			t.Fatalf("resource type %s: %v", name, err)
+		}
+		return rs
+	}
+	inst := typ("aws_instance")
+	if inst.Block.BlockTypes["ebs_block_device"] == nil || inst.Block.BlockTypes["ebs_block_device"].Nesting != provider.NestingSet {
 		t.Fatalf("aws_instance.ebs_block_device not a set block")
 	}
-	if a := sch.Resources["aws_sqs_queue"].Block.Attributes["delay_seconds"]; a == nil || a.Type != cty.Number || !a.Optional {
+	if a := typ("aws_sqs_queue").Block.Attributes["delay_seconds"]; a == nil || a.Type != cty.Number || !a.Optional {
 		t.Errorf("aws_sqs_queue.delay_seconds: %+v", a)
 	}
 
 	// Validation: an SDKv2 validator's error points at its attribute.
-	queue := sch.Resources["aws_sqs_queue"].Block
+	queue := typ("aws_sqs_queue").Block
 	bad := objectWith(queue, map[string]cty.Value{"name": cty.StringVal("tether-test"), "delay_seconds": cty.NumberIntVal(99999)})
 	providercheck.WantOnlyError(t, c.ValidateResourceConfig("aws_sqs_queue", bad), cty.GetAttrPath("delay_seconds"), "delay_seconds")
 

@@ -151,7 +151,7 @@ func TestTimeProvider(t *testing.T) {
 	if len(ir.Imported) != 1 || !ir.Imported[0].State.GetAttr("unix").RawEquals(cty.NumberIntVal(1581489373)) {
 		t.Fatalf("imported %#v", ir.Imported)
 	}
-	raw, err := ctyjson.Marshal(o.State, h.Schema.Resources["time_static"].Block.ImpliedType())
+	raw, err := ctyjson.Marshal(o.State, h.Resource("time_static").Block.ImpliedType())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,13 +308,13 @@ func TestTestingProviderUpgrade(t *testing.T) {
 	}
 	old := realHarness(t, builds[0].Executable, 6, nil)
 	o := old.Up("testing_upgraded", nil, map[string]cty.Value{"value": cty.StringVal("v"), "size": cty.StringVal("12")})
-	raw, err := ctyjson.Marshal(o.State, old.Schema.Resources["testing_upgraded"].Block.ImpliedType())
+	raw, err := ctyjson.Marshal(o.State, old.Resource("testing_upgraded").Block.ImpliedType())
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	h := realHarness(t, builds[1].Executable, 6, nil)
-	if v := h.Schema.Resources["testing_upgraded"].Version; v != 1 {
+	if v := h.Resource("testing_upgraded").Version; v != 1 {
 		t.Fatalf("testing_upgraded has schema version %d, want 1", v)
 	}
 	up := h.Upgrade("testing_upgraded", 0, raw)

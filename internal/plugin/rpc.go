@@ -26,11 +26,13 @@ import (
 // error is a transport failure: whatever the provider itself reports
 // arrives as diagnostics.
 type rpcClient interface {
-	// GetProviderSchema hands keep, unless nil, the response in the
-	// protocol's own encoding, which SchemaFromWire decodes again (the
-	// schema cache keeps it).
-	GetProviderSchema(ctx context.Context, keep func(wire []byte)) (*tfprotov6.GetProviderSchemaResponse, error)
-	SchemaFromWire(wire []byte) (*tfprotov6.GetProviderSchemaResponse, error)
+	// GetProviderSchema returns the response in the protocol's own
+	// encoding, undecoded, for SchemaFromWire (and the schema cache, which
+	// keeps it as sent).
+	GetProviderSchema(ctx context.Context) (wire []byte, err error)
+	// SchemaFromWire decodes a GetProviderSchema response but for the
+	// schemas of types, which wait for their first use (see wireSchema).
+	SchemaFromWire(wire []byte) (*wireSchema, error)
 	ValidateProviderConfig(context.Context, *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error)
 	// The two type validations answer with nothing but diagnostics, and
 	// take the same arguments, so they share a shape.

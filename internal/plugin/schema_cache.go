@@ -85,7 +85,7 @@ func (sc *schemaCache) prefetch() *cachedSchema {
 	if err != nil || !optional {
 		return nil
 	}
-	var decode func([]byte) (*tfprotov6.GetProviderSchemaResponse, error)
+	var decode func([]byte) (*wireSchema, error)
 	switch version {
 	case 5:
 		decode = rpc5{}.SchemaFromWire
@@ -94,11 +94,11 @@ func (sc *schemaCache) prefetch() *cachedSchema {
 	default:
 		return nil
 	}
-	resp, err := decode(wire)
+	ws, err := decode(wire)
 	if err != nil {
 		return nil
 	}
-	return &cachedSchema{version: version, loaded: loadSchema(resp)}
+	return &cachedSchema{version: version, loaded: loadSchema(cachedTypes(ws, files[0]))}
 }
 
 // KeepSchema puts the schema of the provider plugin at path into the
@@ -229,9 +229,9 @@ func (c *Client) readSchema(ctx context.Context, cache *schemaCache) (*loadedSch
 		// A copy already kept is the same: the binary is.
 		return c.readSchemaFromProvider(ctx, nil)
 	default:
-		if resp, err := c.rpc.SchemaFromWire(wire); err == nil {
+		if ws, err := c.rpc.SchemaFromWire(wire); err == nil {
 			c.schemaFromCache = true
-			return loadSchema(resp), nil
+			return loadSchema(cachedTypes(ws, file)), nil
 		}
 	}
 	wire = nil
@@ -245,12 +245,38 @@ func (c *Client) readSchema(ctx context.Context, cache *schemaCache) (*loadedSch
 	return ls, nil
 }
 
+// readSchemaFromProvider asks the provider for its schema, handing keep,
+// unless nil, the response as sent.
 func (c *Client) readSchemaFromProvider(ctx context.Context, keep func([]byte)) (*loadedSchema, error) {
-	resp, err := c.rpc.GetProviderSchema(ctx, keep)
+	wire, err := c.rpc.GetProviderSchema(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return loadSchema(resp), nil
+	ws, err := c.rpc.SchemaFromWire(wire)
+	if err != nil {
+		return nil, fmt.Errorf("the provider's schema cannot be decoded: %w", err)
+	}
+	if keep != nil {
+		keep(wire)
+	}
+	return loadSchema(ws), nil
+}
+
+// cachedTypes makes the errors of decoding the types of ws, a schema read
+// from file, say where it came from: the schema of a type is decoded only
+// when first used, so a cached copy damaged inside one (which the
+// response's outline, checked when it is read, does not show) is found
+// only then.
+func cachedTypes(ws *wireSchema, file string) *wireSchema {
+	decode := ws.typeSchema
+	ws.typeSchema = func(b []byte) (*tfprotov6.Schema, error) {
+		s, err := decode(b)
+		if err != nil {
+			return nil, fmt.Errorf("%w (in the schema kept in %s; remove it to read the schema from the provider again)", err, file)
+		}
+		return s, nil
+	}
+	return ws
 }
 
 // A cached schema is a header line saying whether the provider declared

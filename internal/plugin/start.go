@@ -61,9 +61,9 @@ func (p grpcPlugin) GRPCServer(*goplugin.GRPCBroker, *grpc.Server) error {
 func (p grpcPlugin) GRPCClient(exited context.Context, _ *goplugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
 	switch p.version {
 	case 5:
-		return dispensed{rpc: rpc5{c: tfplugin5.NewProviderClient(conn)}, exited: exited}, nil
+		return dispensed{rpc: rpc5{c: tfplugin5.NewProviderClient(conn), cc: conn}, exited: exited}, nil
 	case 6:
-		return dispensed{rpc: rpc6{c: tfplugin6.NewProviderClient(conn)}, exited: exited}, nil
+		return dispensed{rpc: rpc6{c: tfplugin6.NewProviderClient(conn), cc: conn}, exited: exited}, nil
 	}
 	return nil, fmt.Errorf("plugin protocol version %d is not supported", p.version)
 }

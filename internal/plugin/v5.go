@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/tetherhq/tether/internal/plugin/tfplugin5"
+	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -17,36 +18,32 @@ import (
 // every rpcClient.
 type rpc5 struct {
 	c tfplugin5.ProviderClient
+	// cc is c's connection, for the one call made without the stubs'
+	// decoding (GetProviderSchema).
+	cc grpc.ClientConnInterface
 }
 
-func (r rpc5) GetProviderSchema(ctx context.Context, keep func(wire []byte)) (*tfprotov6.GetProviderSchemaResponse, error) {
-	resp, err := r.c.GetSchema(ctx, &tfplugin5.GetProviderSchema_Request{})
+// GetProviderSchema asks for the schema and returns the response as
+// sent, undecoded (see wireSchema).
+func (r rpc5) GetProviderSchema(ctx context.Context) ([]byte, error) {
+	var wire rawMessage
+	err := r.cc.Invoke(ctx, tfplugin5.Provider_GetSchema_FullMethodName, &tfplugin5.GetProviderSchema_Request{}, &wire, grpc.ForceCodec(rawCodec{}))
 	if err != nil {
 		return nil, err
 	}
-	if keep != nil {
-		if wire, err := proto.Marshal(resp); err == nil {
-			keep(wire)
-		}
-	}
-	return schemaResponseFrom5(resp), nil
+	return wire, nil
 }
 
-func (r rpc5) SchemaFromWire(wire []byte) (*tfprotov6.GetProviderSchemaResponse, error) {
-	var resp tfplugin5.GetProviderSchema_Response
-	if err := proto.Unmarshal(wire, &resp); err != nil {
-		return nil, err
-	}
-	return schemaResponseFrom5(&resp), nil
+func (r rpc5) SchemaFromWire(wire []byte) (*wireSchema, error) {
+	return decodeWireSchema(wire, &tfplugin5.GetProviderSchema_Response{}, schemaHeadFrom5, typeSchemaFrom5)
 }
 
-func schemaResponseFrom5(resp *tfplugin5.GetProviderSchema_Response) *tfprotov6.GetProviderSchemaResponse {
+// schemaHeadFrom5 converts a response without the schemas of types (see
+// splitSchemaWire).
+func schemaHeadFrom5(resp *tfplugin5.GetProviderSchema_Response) *tfprotov6.GetProviderSchemaResponse {
 	out := &tfprotov6.GetProviderSchemaResponse{
-		Diagnostics:              diagsFrom5(resp.Diagnostics),
-		ServerCapabilities:       serverCapabilitiesFrom5(resp.ServerCapabilities),
-		ResourceSchemas:          make(map[string]*tfprotov6.Schema, len(resp.ResourceSchemas)),
-		DataSourceSchemas:        make(map[string]*tfprotov6.Schema, len(resp.DataSourceSchemas)),
-		EphemeralResourceSchemas: make(map[string]*tfprotov6.Schema, len(resp.EphemeralResourceSchemas)),
+		Diagnostics:        diagsFrom5(resp.Diagnostics),
+		ServerCapabilities: serverCapabilitiesFrom5(resp.ServerCapabilities),
 	}
 	convert := func(what string, s *tfplugin5.Schema) *tfprotov6.Schema {
 		ts, err := schemaFrom5(s)
@@ -59,23 +56,17 @@ func schemaResponseFrom5(resp *tfplugin5.GetProviderSchema_Response) *tfprotov6.
 	if resp.ProviderMeta != nil {
 		out.ProviderMeta = convert("provider_meta", resp.ProviderMeta)
 	}
-	for name, s := range resp.ResourceSchemas {
-		if ts := convert("resource type "+name, s); ts != nil {
-			out.ResourceSchemas[name] = ts
-		}
-	}
-	for name, s := range resp.DataSourceSchemas {
-		if ts := convert("data source "+name, s); ts != nil {
-			out.DataSourceSchemas[name] = ts
-		}
-	}
-	for name, s := range resp.EphemeralResourceSchemas {
-		if ts := convert("ephemeral resource type "+name, s); ts != nil {
-			out.EphemeralResourceSchemas[name] = ts
-		}
-	}
 	out.Functions, out.Diagnostics = functionsFrom5(resp.Functions, out.Diagnostics)
 	return out
+}
+
+// typeSchemaFrom5 decodes the schema of one type, a Schema message.
+func typeSchemaFrom5(wire []byte) (*tfprotov6.Schema, error) {
+	var s tfplugin5.Schema
+	if err := proto.Unmarshal(wire, &s); err != nil {
+		return nil, err
+	}
+	return schemaFrom5(&s)
 }
 
 func serverCapabilitiesFrom5(sc *tfplugin5.ServerCapabilities) *tfprotov6.ServerCapabilities {

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/tetherhq/tether/internal/plugin/tfplugin6"
+	"google.golang.org/grpc"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -19,36 +20,32 @@ import (
 // every rpcClient.
 type rpc6 struct {
 	c tfplugin6.ProviderClient
+	// cc is c's connection, for the one call made without the stubs'
+	// decoding (GetProviderSchema).
+	cc grpc.ClientConnInterface
 }
 
-func (r rpc6) GetProviderSchema(ctx context.Context, keep func(wire []byte)) (*tfprotov6.GetProviderSchemaResponse, error) {
-	resp, err := r.c.GetProviderSchema(ctx, &tfplugin6.GetProviderSchema_Request{})
+// GetProviderSchema asks for the schema and returns the response as
+// sent, undecoded (see wireSchema).
+func (r rpc6) GetProviderSchema(ctx context.Context) ([]byte, error) {
+	var wire rawMessage
+	err := r.cc.Invoke(ctx, tfplugin6.Provider_GetProviderSchema_FullMethodName, &tfplugin6.GetProviderSchema_Request{}, &wire, grpc.ForceCodec(rawCodec{}))
 	if err != nil {
 		return nil, err
 	}
-	if keep != nil {
-		if wire, err := proto.Marshal(resp); err == nil {
-			keep(wire)
-		}
-	}
-	return schemaResponseFrom6(resp), nil
+	return wire, nil
 }
 
-func (r rpc6) SchemaFromWire(wire []byte) (*tfprotov6.GetProviderSchemaResponse, error) {
-	var resp tfplugin6.GetProviderSchema_Response
-	if err := proto.Unmarshal(wire, &resp); err != nil {
-		return nil, err
-	}
-	return schemaResponseFrom6(&resp), nil
+func (r rpc6) SchemaFromWire(wire []byte) (*wireSchema, error) {
+	return decodeWireSchema(wire, &tfplugin6.GetProviderSchema_Response{}, schemaHeadFrom6, typeSchemaFrom6)
 }
 
-func schemaResponseFrom6(resp *tfplugin6.GetProviderSchema_Response) *tfprotov6.GetProviderSchemaResponse {
+// schemaHeadFrom6 converts a response without the schemas of types (see
+// splitSchemaWire).
+func schemaHeadFrom6(resp *tfplugin6.GetProviderSchema_Response) *tfprotov6.GetProviderSchemaResponse {
 	out := &tfprotov6.GetProviderSchemaResponse{
-		Diagnostics:              diagsFrom6(resp.Diagnostics),
-		ServerCapabilities:       serverCapabilitiesFrom6(resp.ServerCapabilities),
-		ResourceSchemas:          make(map[string]*tfprotov6.Schema, len(resp.ResourceSchemas)),
-		DataSourceSchemas:        make(map[string]*tfprotov6.Schema, len(resp.DataSourceSchemas)),
-		EphemeralResourceSchemas: make(map[string]*tfprotov6.Schema, len(resp.EphemeralResourceSchemas)),
+		Diagnostics:        diagsFrom6(resp.Diagnostics),
+		ServerCapabilities: serverCapabilitiesFrom6(resp.ServerCapabilities),
 	}
 	convert := func(what string, s *tfplugin6.Schema) *tfprotov6.Schema {
 		ts, err := schemaFrom6(s)
@@ -61,23 +58,17 @@ func schemaResponseFrom6(resp *tfplugin6.GetProviderSchema_Response) *tfprotov6.
 	if resp.ProviderMeta != nil {
 		out.ProviderMeta = convert("provider_meta", resp.ProviderMeta)
 	}
-	for name, s := range resp.ResourceSchemas {
-		if ts := convert("resource type "+name, s); ts != nil {
-			out.ResourceSchemas[name] = ts
-		}
-	}
-	for name, s := range resp.DataSourceSchemas {
-		if ts := convert("data source "+name, s); ts != nil {
-			out.DataSourceSchemas[name] = ts
-		}
-	}
-	for name, s := range resp.EphemeralResourceSchemas {
-		if ts := convert("ephemeral resource type "+name, s); ts != nil {
-			out.EphemeralResourceSchemas[name] = ts
-		}
-	}
 	out.Functions, out.Diagnostics = functionsFrom6(resp.Functions, out.Diagnostics)
 	return out
+}
+
+// typeSchemaFrom6 decodes the schema of one type, a Schema message.
+func typeSchemaFrom6(wire []byte) (*tfprotov6.Schema, error) {
+	var s tfplugin6.Schema
+	if err := proto.Unmarshal(wire, &s); err != nil {
+		return nil, err
+	}
+	return schemaFrom6(&s)
 }
 
 func serverCapabilitiesFrom6(sc *tfplugin6.ServerCapabilities) *tfprotov6.ServerCapabilities {

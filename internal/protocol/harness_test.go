@@ -81,7 +81,8 @@ func overProtocol(t testing.TB, srv tfprotov6.ProviderServer) *wire {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &provider.Schema{Resources: map[string]*provider.ResourceSchema{}, DataSources: map[string]*provider.ResourceSchema{}}
+	s := &provider.Schema{}
+	resources, dataSources := map[string]*provider.ResourceSchema{}, map[string]*provider.ResourceSchema{}
 	from := func(ts *tfprotov6.Schema) *provider.ResourceSchema {
 		rs, err := protocol.SchemaFromTF(ts)
 		if err != nil {
@@ -91,11 +92,12 @@ func overProtocol(t testing.TB, srv tfprotov6.ProviderServer) *wire {
 	}
 	s.Provider = from(resp.Provider).Block
 	for name, ts := range resp.ResourceSchemas {
-		s.Resources[name] = from(ts)
+		resources[name] = from(ts)
 	}
 	for name, ts := range resp.DataSourceSchemas {
-		s.DataSources[name] = from(ts)
+		dataSources[name] = from(ts)
 	}
+	s.Resources, s.DataSources = provider.NewTypes(resources), provider.NewTypes(dataSources)
 	return &wire{t: t, srv: srv, schema: s}
 }
 
@@ -131,11 +133,20 @@ func (w *wire) decode(dv *tfprotov6.DynamicValue, ty cty.Type) cty.Value {
 }
 
 func (w *wire) resourceType(name string) cty.Type {
-	return w.schema.Resources[name].Block.ImpliedType()
+	return w.schemaOf(w.schema.Resources, name).Block.ImpliedType()
 }
 
 func (w *wire) dataSourceType(name string) cty.Type {
-	return w.schema.DataSources[name].Block.ImpliedType()
+	return w.schemaOf(w.schema.DataSources, name).Block.ImpliedType()
+}
+
+func (w *wire) schemaOf(types *provider.Types, name string) *provider.ResourceSchema {
+	w.t.Helper()
+	rs, ok, err := types.Get(name)
+	if err != nil || !ok {
+		w.t.Fatalf("no schema of %s (%v)", name, err)
+	}
+	return rs
 }
 
 // fail fails the test on a transport error: the server answers every

@@ -111,13 +111,22 @@ func (s *server) load() {
 			sch = &provider.Schema{}
 		}
 		s.providerType = sch.Provider.ImpliedType()
-		s.resTypes = make(map[string]cty.Type, len(sch.Resources))
-		s.dataTypes = make(map[string]cty.Type, len(sch.DataSources))
+		// The server serves the whole schema, so it decodes every type.
+		all := func(what string, types *provider.Types) map[string]*provider.ResourceSchema {
+			m, err := types.All()
+			if err != nil {
+				diags = append(diags, diagnostic.Wrap("Invalid provider schema", "reading the schemas of "+what, err))
+			}
+			return m
+		}
+		resources, dataSources := all("resource types", sch.Resources), all("data sources", sch.DataSources)
+		s.resTypes = make(map[string]cty.Type, len(resources))
+		s.dataTypes = make(map[string]cty.Type, len(dataSources))
 
 		resp := tfprotov6.GetProviderSchemaResponse{
 			ServerCapabilities:       serverCapabilities(),
-			ResourceSchemas:          make(map[string]*tfprotov6.Schema, len(sch.Resources)),
-			DataSourceSchemas:        make(map[string]*tfprotov6.Schema, len(sch.DataSources)),
+			ResourceSchemas:          make(map[string]*tfprotov6.Schema, len(resources)),
+			DataSourceSchemas:        make(map[string]*tfprotov6.Schema, len(dataSources)),
 			Functions:                map[string]*tfprotov6.Function{},
 			EphemeralResourceSchemas: map[string]*tfprotov6.Schema{},
 			ListResourceSchemas:      map[string]*tfprotov6.Schema{},
@@ -132,17 +141,11 @@ func (s *server) load() {
 			return ts
 		}
 		resp.Provider = convert("the provider configuration", &provider.ResourceSchema{Block: sch.Provider})
-		for name, rs := range sch.Resources {
-			if rs == nil {
-				continue
-			}
+		for name, rs := range resources {
 			resp.ResourceSchemas[name] = convert("resource type "+name, rs)
 			s.resTypes[name] = rs.Block.ImpliedType()
 		}
-		for name, rs := range sch.DataSources {
-			if rs == nil {
-				continue
-			}
+		for name, rs := range dataSources {
 			resp.DataSourceSchemas[name] = convert("data source "+name, rs)
 			s.dataTypes[name] = rs.Block.ImpliedType()
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -163,11 +162,7 @@ func TestSchemaOverProtocol(t *testing.T) {
 	// The metadata lists exactly the provider's resource types, in name
 	// order.
 	schema, _ := tether.New().GetSchema()
-	var wantTypes []string
-	for name := range schema.Resources {
-		wantTypes = append(wantTypes, name)
-	}
-	sort.Strings(wantTypes)
+	wantTypes := schema.Resources.Names()
 	var gotTypes []string
 	for _, r := range md.Resources {
 		gotTypes = append(gotTypes, r.TypeName)

@@ -10,13 +10,16 @@ import (
 
 // Schema is everything a provider declares about its configuration,
 // resource types and data sources.
+//
+// The schemas of types are reached through Types.Get, which decodes a
+// plugin's on first use (see Types); a nil *Types has no type.
 type Schema struct {
 	Provider    *Block
-	Resources   map[string]*ResourceSchema
-	DataSources map[string]*ResourceSchema
+	Resources   *Types
+	DataSources *Types
 	// EphemeralResources are the ephemeral resource types; nil when the
 	// provider has none.
-	EphemeralResources map[string]*ResourceSchema
+	EphemeralResources *Types
 	// Functions are the provider-defined functions, by their names
 	// without a namespace, ready to call during evaluation (each call
 	// reaches the provider instance that described them). Whoever starts

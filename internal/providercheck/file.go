@@ -230,7 +230,7 @@ func fileImport(t *testing.T, h *Harness) {
 
 	// The imported object, recorded as JSON, upgrades to itself: the
 	// schema has never changed.
-	ty := h.Schema.Resources["tether_file"].Block.ImpliedType()
+	ty := h.Resource("tether_file").Block.ImpliedType()
 	raw, err := ctyjson.Marshal(st, ty)
 	if err != nil {
 		t.Fatal(err)

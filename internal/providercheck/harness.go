@@ -75,24 +75,26 @@ func ConfigOf(b *provider.Block, attrs map[string]cty.Value) cty.Value {
 // Config is the configuration of resource type typ setting attrs (see
 // ConfigOf).
 func (h *Harness) Config(typ string, attrs map[string]cty.Value) cty.Value {
-	return ConfigOf(h.resource(typ).Block, attrs)
+	return ConfigOf(h.Resource(typ).Block, attrs)
 }
 
 // DataConfig is the configuration of data source typ setting attrs.
 func (h *Harness) DataConfig(typ string, attrs map[string]cty.Value) cty.Value {
 	h.T.Helper()
-	ds, ok := h.Schema.DataSources[typ]
-	if !ok {
-		h.T.Fatalf("the provider has no data source %s", typ)
+	ds, ok, err := h.Schema.DataSources.Get(typ)
+	if err != nil || !ok {
+		h.T.Fatalf("the provider has no data source %s (%v)", typ, err)
 	}
 	return ConfigOf(ds.Block, attrs)
 }
 
-func (h *Harness) resource(typ string) *provider.ResourceSchema {
+// Resource is the schema of resource type typ; the test fails without
+// one.
+func (h *Harness) Resource(typ string) *provider.ResourceSchema {
 	h.T.Helper()
-	rs, ok := h.Schema.Resources[typ]
-	if !ok {
-		h.T.Fatalf("the provider has no resource type %s", typ)
+	rs, ok, err := h.Schema.Resources.Get(typ)
+	if err != nil || !ok {
+		h.T.Fatalf("the provider has no resource type %s (%v)", typ, err)
 	}
 	return rs
 }
@@ -101,7 +103,7 @@ func (h *Harness) resource(typ string) *provider.ResourceSchema {
 // (o nil).
 func (h *Harness) prior(typ string, o *Object) (cty.Value, []byte) {
 	if o == nil {
-		return cty.NullVal(h.resource(typ).Block.ImpliedType()), nil
+		return cty.NullVal(h.Resource(typ).Block.ImpliedType()), nil
 	}
 	return o.State, o.Private
 }
@@ -112,7 +114,7 @@ func (h *Harness) prior(typ string, o *Object) (cty.Value, []byte) {
 // unless the provider says it uses the legacy type system.
 func (h *Harness) Plan(typ string, prior *Object, attrs map[string]cty.Value) provider.PlanResponse {
 	h.T.Helper()
-	b := h.resource(typ).Block
+	b := h.Resource(typ).Block
 	cfg := ConfigOf(b, attrs)
 	state, private := h.prior(typ, prior)
 	pr := h.Provider.PlanResourceChange(h.Ctx, provider.PlanRequest{
@@ -136,7 +138,7 @@ func (h *Harness) Plan(typ string, prior *Object, attrs map[string]cty.Value) pr
 // the legacy type system).
 func (h *Harness) Apply(typ string, prior *Object, plan provider.PlanResponse, attrs map[string]cty.Value) provider.ApplyResponse {
 	h.T.Helper()
-	b := h.resource(typ).Block
+	b := h.Resource(typ).Block
 	state, _ := h.prior(typ, prior)
 	ar := h.Provider.ApplyResourceChange(h.Ctx, provider.ApplyRequest{
 		TypeName:       typ,

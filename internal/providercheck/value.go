@@ -63,7 +63,7 @@ func valueRoundTrip(t *testing.T, h *Harness, input cty.Value) {
 	if again == nil || !again.State.RawEquals(o.State) {
 		t.Errorf("read %#v, want %#v", again, o.State)
 	}
-	raw, err := ctyjson.Marshal(o.State, h.Schema.Resources["tether_value"].Block.ImpliedType())
+	raw, err := ctyjson.Marshal(o.State, h.Resource("tether_value").Block.ImpliedType())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func New() provider.Provider {
 					},
 				},
 			},
-			Resources: map[string]*provider.ResourceSchema{
+			Resources: provider.NewTypes(map[string]*provider.ResourceSchema{
 				"tether_file":     fileResourceSchema(),
 				"tether_random":   randomResourceSchema(),
 				"tether_value":    valueResourceSchema(),
@@ -66,10 +66,10 @@ func New() provider.Provider {
 				"tether_kv":       kvResourceSchema(),
 				"tether_tester":   testerResourceSchema(),
 				"tether_program":  programResourceSchema(),
-			},
-			DataSources: map[string]*provider.ResourceSchema{
+			}),
+			DataSources: provider.NewTypes(map[string]*provider.ResourceSchema{
 				"tether_file": fileDataSourceSchema(),
-			},
+			}),
 			Functions: map[string]function.Function{
 				"apply": applyFunction(),
 			},
@@ -92,7 +92,8 @@ func New() provider.Provider {
 		stateTypes: map[string]cty.Type{},
 		rt:         rt,
 	}
-	for name, rs := range p.schema.Resources {
+	for _, name := range p.schema.Resources.Names() {
+		rs, _, _ := p.schema.Resources.Get(name) // its own: never an error
 		p.stateTypes[name] = rs.Block.ImpliedType()
 	}
 	return p
@@ -152,7 +153,7 @@ func (p *tetherProvider) ConfigureProvider(ctx context.Context, config cty.Value
 }
 
 func (p *tetherProvider) UpgradeResourceState(ctx context.Context, req provider.UpgradeRequest) provider.UpgradeResponse {
-	rs, ok := p.schema.Resources[req.TypeName]
+	rs, ok, _ := p.schema.Resources.Get(req.TypeName) // its own: never an error
 	if !ok {
 		return provider.UpgradeResponse{UpgradedState: cty.NullVal(cty.DynamicPseudoType), Diagnostics: unsupported("resource", req.TypeName)}
 	}

@@ -92,7 +92,11 @@ func TestUpgradeResourceState(t *testing.T) {
 
 func TestSchemaDescribesEveryAttribute(t *testing.T) {
 	s, _ := New().GetSchema()
-	check := func(kind string, m map[string]*provider.ResourceSchema) {
+	check := func(kind string, types *provider.Types) {
+		m, err := types.All()
+		if err != nil {
+			t.Fatal(err)
+		}
 		for typeName, rs := range m {
 			if rs.Block.Description == "" {
 				t.Errorf("%s %s has no description", kind, typeName)

@@ -346,7 +346,7 @@ func TestRuntimeSchema(t *testing.T) {
 	p := New()
 	s, _ := p.GetSchema()
 	for typ, want := range map[string]string{"tether_function": "url", "tether_router": "url", "tether_kv": "endpoint"} {
-		rs := s.Resources[typ]
+		rs, _, _ := s.Resources.Get(typ)
 		if len(rs.Captured) != 1 || rs.Captured[0] != want {
 			t.Errorf("%s captures %v, want [%s]", typ, rs.Captured, want)
 		}
@@ -355,8 +355,8 @@ func TestRuntimeSchema(t *testing.T) {
 		}
 	}
 	for _, typ := range []string{"tether_route", "tether_tester", "tether_file"} {
-		if c := s.Resources[typ].Captured; len(c) != 0 {
-			t.Errorf("%s captures %v", typ, c)
+		if rs, _, _ := s.Resources.Get(typ); len(rs.Captured) != 0 {
+			t.Errorf("%s captures %v", typ, rs.Captured)
 		}
 	}
 

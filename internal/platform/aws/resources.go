@@ -29,8 +29,12 @@ func (l *lowering) addr(r resource) string { return join(r.from.Module, r.typ+".
 // add appends the node of r.
 func (l *lowering) add(r resource) string {
 	addr := l.addr(r)
-	rs := l.in.Schema.Resources[r.typ]
-	if rs == nil || rs.Block == nil {
+	rs, ok, err := l.in.Schema.Resources.Get(r.typ)
+	if err != nil {
+		l.errorf(r.from, "Invalid provider schema", "the provider hashicorp/aws declares resource type %s, which the aws platform deploys it as, but %s.", r.typ, err)
+		return addr
+	}
+	if !ok || rs.Block == nil {
 		l.errorf(r.from, "Not available on AWS", "the provider hashicorp/aws has no resource type %s, which the aws platform deploys it as.", r.typ)
 		return addr
 	}
