@@ -106,7 +106,9 @@ func (e *env) recordedPlatform(ctx context.Context, c *common, dir string) strin
 		for _, v := range *c.vars.list {
 			vars = append(vars, hclconfig.VarArg{Name: v.name, Value: v.value, File: v.file})
 		}
-		block, diags := hclconfig.Backend(".", hclconfig.Options{Vars: vars, Environ: os.Environ()})
+		// The same parse as the configuration's, which a large one makes
+		// worth sharing.
+		block, diags := hclconfig.Backend(".", hclconfig.Options{Vars: vars, Environ: os.Environ(), Files: e.parsed()})
 		if diags.HasErrors() {
 			return ""
 		}
