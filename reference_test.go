@@ -31,7 +31,8 @@ func (v vaultSecret) Resolve(ctx context.Context) (string, error) {
 		return "", err
 	}
 	if token == "" || token != vaultToken {
-		return "", fmt.Errorf("permission denied for %s", v.Path)
+		// As careless kinds do, the error quotes the token it was given.
+		return "", fmt.Errorf("permission denied for %s with token %q", v.Path, token)
 	}
 	s, ok := vault[v.Path]
 	if !ok {
@@ -206,11 +207,14 @@ func TestReferenceKindsOfYourOwn(t *testing.T) {
 
 	// A failing resolution fails that resource, naming the reference and
 	// never a value.
-	t.Setenv("VAULT_TOKEN", "wrong-token")
+	// The token the kind's error quotes, the value of the reference it was
+	// given, is shown as that reference's description.
+	t.Setenv("VAULT_TOKEN", "wrong-token-CANARY-77ad")
 	code, _, stderr := p.run(build, "plan")
 	stderr = strings.Join(strings.Fields(stderr), " ")
 	if code != 1 || !strings.Contains(stderr, "tether_file.db: Cannot resolve reference") ||
-		!strings.Contains(stderr, "(reference vault secret/db (reference env VAULT_TOKEN)): permission denied for secret/db") {
+		!strings.Contains(stderr, `(reference vault secret/db (reference env VAULT_TOKEN)): permission denied for secret/db with token "(reference env VAULT_TOKEN)"`) ||
+		strings.Contains(stderr, "CANARY-77ad") {
 		t.Errorf("plan with a wrong token exited %d:\n%s", code, stderr)
 	}
 }

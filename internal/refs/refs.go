@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/redact"
 )
 
 // Ref is a reference: a kind and its arguments. An argument may itself be
@@ -179,23 +181,59 @@ func resolve(ctx context.Context, r *Ref, path []*Ref) (cty.Value, error) {
 		return cty.NilVal, fmt.Errorf("%s: no reference kind named %q is registered", r.Description(), r.Kind)
 	}
 	args := make([]cty.Value, len(r.Args))
+	// inner holds the values of the references among the arguments, which
+	// the kind's error may quote (permission denied for token "..."):
+	// each is replaced there by its reference's description.
+	var inner redact.Set
 	for i, a := range r.Args {
-		if inner, ok := FromValue(a); ok {
-			v, err := resolve(ctx, inner, path)
+		if in, ok := FromValue(a); ok {
+			v, err := resolve(ctx, in, path)
 			if err != nil {
 				return cty.NilVal, err
 			}
 			args[i] = v
+			addStrings(&inner, v, in.Description())
 			continue
 		}
 		args[i], _ = a.Unmark()
 	}
 	v, err := k.resolve(ctx, args)
 	if err != nil {
-		return cty.NilVal, fmt.Errorf("%s: %w", r.Description(), err)
+		err = fmt.Errorf("%s: %w", r.Description(), err)
+		if msg := inner.String(err.Error()); msg != err.Error() {
+			err = &scrubbedError{msg: msg, err: err}
+		}
+		return cty.NilVal, err
 	}
 	return v, nil
 }
+
+// addStrings adds the strings in v (a string, or the fields of an
+// object) to set, to be replaced by desc.
+func addStrings(set *redact.Set, v cty.Value, desc string) {
+	v, _ = v.UnmarkDeep()
+	switch {
+	case v.IsNull() || !v.IsKnown():
+	case v.Type() == cty.String:
+		set.Add(v.AsString(), desc)
+	case v.Type().IsObjectType() || v.Type().IsMapType() || v.Type().IsListType() || v.Type().IsTupleType() || v.Type().IsSetType():
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			addStrings(set, e, desc)
+		}
+	}
+}
+
+// scrubbedError is a kind's error with the values of the references it
+// was given replaced: Error is the scrubbed text, and errors.Is still
+// finds the cause (a cancelled context).
+type scrubbedError struct {
+	msg string
+	err error
+}
+
+func (e *scrubbedError) Error() string { return e.msg }
+func (e *scrubbedError) Unwrap() error { return e.err }
 
 func init() {
 	Register("env", cty.String, func(_ context.Context, args []cty.Value) (cty.Value, error) {
