@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -106,4 +107,25 @@ func noPlugins(ts *testscript.TestScript, neg bool, args []string) {
 	if len(left) > 0 {
 		ts.Fatalf("provider processes still running:\n%s", strings.Join(left, "\n"))
 	}
+}
+
+// providerRegistry is the command `provregistry NAME...`: a provider
+// registry on 127.0.0.1 serving the real providers named (time, local),
+// signed by a key of its own, for the scenario; it sets REGISTRY to its
+// host and SSL_CERT_FILE so that tether trusts it.
+type providerRegistry struct{ t *testing.T }
+
+func (r providerRegistry) serve(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: provregistry NAME...")
+	}
+	var ps []providertest.Provider
+	for _, name := range args {
+		p, err := providertest.Build(name)
+		ts.Check(err)
+		ps = append(ps, p)
+	}
+	srv := providertest.NewServer(r.t, ps...)
+	ts.Setenv("REGISTRY", srv.Host.String())
+	ts.Setenv("SSL_CERT_FILE", srv.CAFile)
 }

@@ -208,4 +208,21 @@ Options:
   -net-mirror=URL       Fetch from this network mirror (https) only
   -enable-plugin-cache  Use the CLI configuration's plugin cache
 `
+	help["providers mirror"] = `Usage: tether providers mirror [options] DIR
+
+  Downloads the release zip of each provider the configuration requires,
+  from its origin registry, for every platform asked for, into DIR in the
+  packed layout of a filesystem mirror, and writes beside them the
+  index.json and VERSION.json of a network mirror, as terraform providers
+  mirror does: DIR serves Tether and Terraform as a filesystem_mirror, or
+  as a network_mirror from any static HTTPS server. The versions are the
+  lock file's, or the newest the constraints allow. DIR is relative to the
+  folder the command runs in.
+
+Options:
+  -C DIR                Use the configuration in DIR (default: current folder)
+  -platform=OS_ARCH     A platform to mirror packages of, such as linux_amd64
+                        (repeatable; default: this machine's)
+  -lock-file=false      Ignore the lock file's versions
+`
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	tfaddr "github.com/hashicorp/terraform-registry-address"
@@ -135,8 +136,45 @@ func (e *env) onlyProviders(reqs []config.ProviderRequirement, names []string) (
 	return out, true
 }
 
+// providersMirror is `providers mirror DIR`: the release zips of the
+// providers the configuration requires, from their origin registries,
+// with the indexes of a network mirror, as Terraform's.
 func (e *env) providersMirror(ctx context.Context, args []string) int {
-	return e.errorf("not yet")
+	fs := e.flags("providers mirror", nil)
+	dir := fs.String("C", ".", "configuration folder")
+	var platforms []string
+	fs.Var(platformsArg{&platforms}, "platform", "a target platform OS_ARCH to mirror packages of (repeatable; default: this machine's)")
+	useLock := fs.Bool("lock-file", true, "mirror the versions the lock file selects")
+	fs.BoolVar(new(bool), "no-color", false, "print no colours")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return e.flagError(fs, err)
+	}
+	if len(pos) != 1 {
+		return e.providersUsage("mirror", "tether providers mirror needs one argument, the mirror folder to write")
+	}
+	out, err := filepath.Abs(pos[0])
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	c := common{dir: *dir}
+	if err := c.chdir(); err != nil {
+		return e.errorf("%v", err)
+	}
+	reqs, ok := e.lockableRequirements(ctx, "providers mirror")
+	if !ok {
+		return 1
+	}
+	opts, err := e.installOptions()
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	opts.Progress = func(line string) { fmt.Fprintln(e.stdout, line) }
+	err = install.Mirror(ctx, reqs, install.MirrorOptions{Options: opts, Platforms: platforms, Out: out, IgnoreLock: !*useLock})
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	return 0
 }
 
 func (e *env) providersSchema(ctx context.Context, args []string) int {

@@ -162,13 +162,8 @@ func fetchAll(ctx context.Context, reqs []config.ProviderRequirement, opts *Opti
 	out := Locks{}
 	var errs []error
 	for _, req := range reqs {
-		cons, err := parseConstraints(req.Source, req.Constraints)
+		w, err := in.choose(ctx, req)
 		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		w := &want{addr: req.Source, cons: cons, lock: locks[req.Source]}
-		if err := in.selectVersion(ctx, w); err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -180,6 +175,20 @@ func fetchAll(ctx context.Context, reqs []config.ProviderRequirement, opts *Opti
 		out[req.Source] = entry
 	}
 	return out, errors.Join(errs...)
+}
+
+// choose selects the version of req, and the sources that have it, as
+// the locks allow.
+func (in *installer) choose(ctx context.Context, req config.ProviderRequirement) (*want, error) {
+	cons, err := parseConstraints(req.Source, req.Constraints)
+	if err != nil {
+		return nil, err
+	}
+	w := &want{addr: req.Source, cons: cons, lock: in.locks[req.Source]}
+	if err := in.selectVersion(ctx, w); err != nil {
+		return nil, err
+	}
+	return w, nil
 }
 
 func containsAll(have, want []string) bool {
