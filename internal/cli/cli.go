@@ -216,7 +216,7 @@ Commands:
   synth      Write it as Terraform JSON      [--out DIR]
   fmt        Rewrite files in the canonical format  [--check] [--diff]
   output     Show root outputs               [--json] [--raw] [NAME]
-  state      Read and edit state: list, show, rm, mv, pull, push, unlock
+  state      Read and edit state: list, show, rm, mv, pull, push, replace-provider, unlock
   force-unlock Break the state lock with the given ID: LOCK_ID
   get        Install the modules the configuration calls  [-update]
   workspace  Manage workspaces: new, select, list, show, delete

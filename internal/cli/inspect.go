@@ -198,21 +198,25 @@ func (e *env) rawOutput(name string, v cty.Value) int {
 
 func (e *env) state(ctx context.Context, args []string) int {
 	if len(args) == 0 {
-		return e.errorf("state needs a subcommand: list, show, rm, mv, pull, push or unlock. Run \"tether state --help\" for more")
+		return e.errorf("state needs a subcommand: list, show, rm, mv, pull, push, replace-provider or unlock. Run \"tether state --help\" for more")
 	}
 	if args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
 		e.printHelp("state")
 		return 0
 	}
 	switch args[0] {
-	case "list", "show", "rm", "mv", "pull", "push", "unlock":
+	case "list", "show", "rm", "mv", "pull", "push", "replace-provider", "unlock":
 	default:
-		return e.errorf("unknown state subcommand %q: use list, show, rm, mv, pull, push or unlock", args[0])
+		return e.errorf("unknown state subcommand %q: use list, show, rm, mv, pull, push, replace-provider or unlock", args[0])
 	}
 	fs := e.flags("state "+args[0], nil)
 	dir := fs.String("C", ".", "configuration folder")
 	dryRun := fs.Bool("dry-run", false, "show what would change, change nothing")
 	force := fs.Bool("force", false, "state unlock: break the lock even though its holder is running on this host; state push: skip the lineage and serial checks")
+	autoApprove := new(bool)
+	if args[0] == "replace-provider" {
+		fs.BoolVar(autoApprove, "auto-approve", false, "replace without asking")
+	}
 	pos, err := parse(fs, args[1:])
 	if err != nil {
 		return e.flagError(fs, err)
@@ -258,6 +262,8 @@ func (e *env) state(ctx context.Context, args []string) int {
 		return e.statePull(ctx, store)
 	case "mv":
 		return e.stateMove(ctx, store, pos, *dryRun)
+	case "replace-provider":
+		return e.stateReplaceProvider(ctx, store, pos, *autoApprove)
 	case "show":
 		if len(pos) != 1 {
 			return e.errorf("state show takes one resource address, e.g. tether_file.a")

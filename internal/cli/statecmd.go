@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	tfaddr "github.com/hashicorp/terraform-registry-address"
 	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/state"
 )
@@ -258,5 +259,64 @@ func (e *env) taint(ctx context.Context, args []string, tainted bool) int {
 	} else {
 		fmt.Fprintf(e.stdout, "Resource instance %s has been successfully untainted.\n", pos[0])
 	}
+	return 0
+}
+
+// stateReplaceProvider records the objects of provider FROM as objects of
+// provider TO, as terraform state replace-provider does: for a provider
+// that moved to another namespace or registry host (a fork, a private
+// mirror of it). It asks first, unless -auto-approve.
+func (e *env) stateReplaceProvider(ctx context.Context, store state.Store, pos []string, yes bool) int {
+	if len(pos) != 2 {
+		return e.errorf("state replace-provider takes the provider to replace and its replacement, e.g. hashicorp/aws registry.example.com/acme/aws")
+	}
+	var sources [2]tfaddr.Provider
+	for i, s := range pos {
+		p, err := tfaddr.ParseProviderSource(s)
+		if err != nil {
+			return e.errorf("%q is not a provider source address: %v", s, err)
+		}
+		sources[i] = p
+	}
+	from, to := sources[0], sources[1]
+	unlock, snap, ok := e.editState(ctx, store, "state replace-provider")
+	if !ok {
+		return 1
+	}
+	defer unlock.Unlock()
+	var ch state.Changes
+	for _, a := range sortedKeys(snap.Objects) {
+		obj := *snap.Objects[a]
+		pc, err := addr.ParseProviderConfig(obj.Provider)
+		if err != nil {
+			return e.errorf("%s: %v", a, err)
+		}
+		if !pc.Source.Equals(from) {
+			continue
+		}
+		pc.Source = to
+		obj.Provider = pc.String()
+		ch.Put = append(ch.Put, &obj)
+	}
+	if len(ch.Put) == 0 {
+		fmt.Fprintln(e.stdout, "No matching resources found.")
+		return 0
+	}
+	fmt.Fprintf(e.stdout, "Tether will perform the following actions:\n\n  ~ Updating provider:\n    - %s\n    + %s\n\nChanging %d resources:\n\n", from, to, len(ch.Put))
+	for _, obj := range ch.Put {
+		fmt.Fprintf(e.stdout, "  %s\n", obj.Address)
+	}
+	if !yes {
+		if !e.stdinTTY {
+			return e.errorf("refusing to replace the provider: stdin is not a terminal, so nobody can confirm. Run again with -auto-approve to replace it without asking")
+		}
+		if !e.answeredYes("\nDo you want to make these changes?\nOnly 'yes' will be accepted to continue.\n\nEnter a value: ") {
+			return e.errorf("cancelled: the answer was not 'yes'; state was left as it was")
+		}
+	}
+	if err := store.Commit(ctx, ch); err != nil {
+		return e.errorf("%v", err)
+	}
+	fmt.Fprintf(e.stdout, "\nSuccessfully replaced provider for %d resources.\n", len(ch.Put))
 	return 0
 }

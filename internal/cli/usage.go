@@ -146,6 +146,9 @@ Subcommands:
   pull                  Write the state in Terraform's format (version 4) to stdout,
                         sensitive values in clear text as Terraform keeps them
   push FILE             Replace the state with a Terraform state file (- for stdin)
+  replace-provider FROM TO
+                        Record the objects of provider FROM as provider TO's (a
+                        provider moved to another namespace or registry host)
   unlock                Break the lock a process that died left behind
 
 Options:
@@ -153,6 +156,7 @@ Options:
   --dry-run             (rm, mv) Show what would change, change nothing
   -force                (unlock) Break the lock of a holder still running on this host;
                         (push) replace state of another lineage or a newer serial
+  -auto-approve         (replace-provider) Replace without asking
 `,
 	"force-unlock": `Usage: tether force-unlock [options] LOCK_ID
 
