@@ -226,7 +226,7 @@ Commands:
   test       Deploy a test stack, run its tests, destroy it
   gen        Generate Go SDK bindings        [--from SOURCE]
   provider   serve: run the built-in provider for Terraform
-  providers  Show the providers required: lock, mirror, schema -json
+  providers  Show the providers required: lock, mirror
   version    Print the version
 
 Run "tether COMMAND --help" for a command's options.

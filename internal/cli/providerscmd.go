@@ -17,7 +17,7 @@ import (
 
 // providers is Terraform's `providers` command family: with no subcommand,
 // the tree of providers the configuration and state require; lock,
-// mirror and schema as their own functions.
+// and mirror as their own functions. (schema -json is not written yet.)
 func (e *env) providers(ctx context.Context, args []string) int {
 	if len(args) > 0 {
 		switch args[0] {
@@ -26,7 +26,7 @@ func (e *env) providers(ctx context.Context, args []string) int {
 		case "mirror":
 			return e.providersMirror(ctx, args[1:])
 		case "schema":
-			return e.providersSchema(ctx, args[1:])
+			return e.errorf("tether providers schema -json is not supported yet. tether gen --from reads the document terraform providers schema -json writes")
 		}
 	}
 	fs := e.flags("providers", nil)
@@ -37,7 +37,7 @@ func (e *env) providers(ctx context.Context, args []string) int {
 		return e.flagError(fs, err)
 	}
 	if len(pos) > 0 {
-		return e.errorf("unknown providers subcommand %q: use lock, mirror or schema, or none to show the providers the configuration requires", pos[0])
+		return e.errorf("unknown providers subcommand %q: use lock or mirror, or none to show the providers the configuration requires", pos[0])
 	}
 	c := common{dir: *dir}
 	if err := c.chdir(); err != nil {
@@ -173,7 +173,6 @@ func init() {
 	help["providers"] = `Usage: tether providers [options]
        tether providers lock [options] [PROVIDER...]
        tether providers mirror [options] DIR
-       tether providers schema -json
 
   Prints the tree of modules in the configuration with the providers each
   requires and the version constraints it puts on them, then the providers
@@ -183,7 +182,6 @@ Subcommands:
   lock                  Record the providers' checksums for several platforms
                         in .terraform.lock.hcl, installing nothing
   mirror DIR            Write the providers' packages into a mirror folder
-  schema -json          Print the providers' schemas as Terraform's JSON
 
 Options:
   -C DIR                Use the configuration in DIR (default: current folder)

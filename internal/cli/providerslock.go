@@ -176,7 +176,3 @@ func (e *env) providersMirror(ctx context.Context, args []string) int {
 	}
 	return 0
 }
-
-func (e *env) providersSchema(ctx context.Context, args []string) int {
-	return e.errorf("not yet")
-}
