@@ -60,7 +60,7 @@ func TestTerraformStateBothWays(t *testing.T) {
 			t.Errorf("tether init with terraform state and no terminal: want a refusal naming -force-copy\n%s", r)
 		}
 		r = must(tt(dir, "init", "-force-copy"), 0)
-		if !strings.Contains(r.stdout, "Tether took over 11 resource instances and 3 outputs") {
+		if !strings.Contains(r.stdout, "Tether took over 11 resource instances, 1 data source results and 3 outputs") {
 			t.Errorf("init does not say what it took over\n%s", r)
 		}
 		if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate.adopted")); err != nil {
@@ -124,7 +124,7 @@ func TestTerraformStateBothWays(t *testing.T) {
 			t.Errorf("tether init with terraform's pg state and no terminal: want a refusal naming the state and -force-copy\n%s", r)
 		}
 		r = must(tt("init", "-force-copy"), 0)
-		if !strings.Contains(r.stdout, "Tether took over 11 resource instances and 3 outputs") || !strings.Contains(r.stdout, "tether_terraform_adopted") {
+		if !strings.Contains(r.stdout, "Tether took over 11 resource instances, 1 data source results and 3 outputs") || !strings.Contains(r.stdout, "tether_terraform_adopted") {
 			t.Errorf("init does not say what it took over and where Terraform's row went\n%s", r)
 		}
 		r = tt("plan", "--detailed-exitcode")

@@ -21,6 +21,7 @@ func TestDifferentialCheckData(t *testing.T) {
 	tf, tt := twoSides(t, tools, filepath.Join("testdata", "checkdata"))
 	tfRes, ttRes := applyBoth(tf, tt)
 	mustSucceed(t, "apply", tfRes, ttRes)
+	compareState(t, "apply", tf, tt)
 
 	tfRes, ttRes = both(tf, tt, func(s side) cmdResult {
 		if s.name == "terraform" {
@@ -43,8 +44,6 @@ func TestDifferentialCheckData(t *testing.T) {
 	}
 	tfShow, ttShow := both(tf, tt, func(s side) cmdResult { return s.run("show", "-json", "p.tfplan") })
 	mustSucceed(t, "show -json", tfShow, ttShow)
-	// Only the changes: Terraform also records data sources in state,
-	// which Tether does not, so their prior_state differs.
 	var a, b tfjson.Plan
 	if err := json.Unmarshal([]byte(tfShow.stdout), &a); err != nil {
 		t.Fatalf("terraform's plan JSON: %v", err)
@@ -53,4 +52,8 @@ func TestDifferentialCheckData(t *testing.T) {
 		t.Fatalf("tether's plan JSON does not parse with terraform-json: %v\n%s", err, ttShow.stdout)
 	}
 	compareJSON(t, "resource_changes", changes(a.ResourceChanges), changes(b.ResourceChanges))
+	if a.PriorState == nil || b.PriorState == nil {
+		t.Fatalf("prior_state: terraform has one: %v, tether has one: %v", a.PriorState != nil, b.PriorState != nil)
+	}
+	compareJSON(t, "prior_state resources", stateResources(a.PriorState.Values.RootModule), stateResources(b.PriorState.Values.RootModule))
 }

@@ -36,8 +36,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/tetherhq/tether/internal/addr"
 )
 
 // diffCommandTimeout bounds each terraform or tether command, so that a
@@ -331,7 +329,7 @@ func checkApplied(t *testing.T, label string, tf, tt side, tfRes, ttRes cmdResul
 	}
 	compareOut(t, label, tf.dir, tt.dir)
 	compareOutputs(t, label, tf, tt)
-	compareStateList(t, label, tf, tt)
+	compareState(t, label, tf, tt)
 	tfRes, ttRes = both(tf, tt, func(s side) cmdResult {
 		if s.name == "terraform" {
 			return s.run(tfPlan...)
@@ -342,24 +340,6 @@ func checkApplied(t *testing.T, label string, tf, tt side, tfRes, ttRes cmdResul
 		if r.code != 0 || r.err != nil {
 			t.Errorf("%s: the plan after applying must show no changes (exit 0):\n%s", label, r)
 		}
-	}
-}
-
-// compareStateList compares `state list` on both sides, in order. Tether
-// records no data sources in state (README, "Differences"): terraform's
-// data.* lines are left out before comparing.
-func compareStateList(t *testing.T, label string, tf, tt side) {
-	t.Helper()
-	a, b := both(tf, tt, func(s side) cmdResult { return s.run("state", "list") })
-	mustSucceed(t, label+": state list", a, b)
-	var want []string
-	for _, line := range strings.Split(strings.TrimSpace(a.stdout), "\n") {
-		if ia, err := addr.ParseInstance(line); err != nil || !strings.HasPrefix(ia.Resource, "data.") {
-			want = append(want, line)
-		}
-	}
-	if got := strings.Split(strings.TrimSpace(b.stdout), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("%s: state list differs\nterraform (without data sources):\n%s\ntether:\n%s", label, strings.Join(want, "\n"), b.stdout)
 	}
 }
 

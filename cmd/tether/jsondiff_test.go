@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -16,7 +17,8 @@ import (
 // TestJSONFormatsMatchTerraform makes the same plans with terraform (through
 // Tether's provider) and with tether, and compares the machine-readable
 // output of both: `show -json` of a saved plan and of state, parsed with
-// terraform-json, and the JSON lines of `plan -json` and `up -json`
+// terraform-json (a data source's result in state and in the plan's
+// prior_state included), and the JSON lines of `plan -json` and `up -json`
 // (`apply -json`). Timestamps, versions and Terraform's own warnings
 // about development overrides are left out of the comparison.
 func TestJSONFormatsMatchTerraform(t *testing.T) {
@@ -83,6 +85,7 @@ variable "pw" {
   sensitive = true
 }
 resource "tether_value" "app" { input = "one" }
+data "tether_file" "cfg" { path = "main.tf" }
 resource "tether_value" "n" {
   count = 2
   input = { list = [1, 2], secret = var.pw, index = count.index }
@@ -110,6 +113,7 @@ variable "pw" {
   sensitive = true
 }
 resource "tether_value" "app" { input = "two" }
+data "tether_file" "cfg" { path = "main.tf" }
 resource "tether_value" "n" {
   count = 3
   input = { list = [1, 2], secret = var.pw, index = count.index }
@@ -246,6 +250,9 @@ func compareLines(t *testing.T, what, tfOut, ttOut string) {
 	}
 }
 
+// elapsedRE matches the time an operation took in its message.
+var elapsedRE = regexp.MustCompile(` after [0-9hms.]+$`)
+
 func uiLines(t *testing.T, who, out string) []string {
 	t.Helper()
 	var keys []string
@@ -278,8 +285,10 @@ func uiLines(t *testing.T, who, out string) []string {
 		delete(m, "@timestamp")
 		delete(m, "@module")
 		if typ == "apply_complete" || typ == "apply_start" {
-			// The message holds the random id.
-			m["@message"] = strings.SplitN(m["@message"].(string), " [id=", 2)[0]
+			// The message holds the random id, and how long the
+			// operation took on a busy machine.
+			msg := strings.SplitN(m["@message"].(string), " [id=", 2)[0]
+			m["@message"] = elapsedRE.ReplaceAllString(msg, " after Ns")
 		}
 		raw, _ := json.Marshal(m)
 		keys = append(keys, string(raw))

@@ -11,8 +11,9 @@ import (
 // and turning a file the target does not depend on into a folder. Both must record the
 // same root outputs each time (under -target, only those computed from
 // what it keeps: not a constant's, not one that also reads a resource
-// left out) and refresh the same objects (the target and its
-// dependencies, not a file whose reading fails).
+// left out), the same state, and refresh and read the same objects (the
+// target and its dependencies, not a file or a data source whose reading
+// fails).
 func TestDifferentialTarget(t *testing.T) {
 	tools := differentialTools(t)
 	tf, tt := twoSides(t, tools, filepath.Join("testdata", "target"))
@@ -33,15 +34,17 @@ func TestDifferentialTarget(t *testing.T) {
 	mustSucceed(t, "apply", tfRes, ttRes)
 	checkApplied(t, "apply", tf, tt, tfRes, ttRes)
 
-	// A file replaced by a folder: reading tether_file.f back fails, and
-	// must not stop a plan whose target does not depend on it.
+	// Files replaced by folders: reading tether_file.f back fails, and so
+	// does reading data.tether_file.other; neither may stop a plan whose
+	// target does not depend on them.
 	for _, s := range []side{tf, tt} {
-		f := filepath.Join(s.dir, "out", "f.txt")
-		if err := os.Remove(f); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Mkdir(f, 0o755); err != nil {
-			t.Fatal(err)
+		for _, f := range []string{filepath.Join(s.dir, "out", "f.txt"), filepath.Join(s.dir, "other.txt")} {
+			if err := os.Remove(f); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Mkdir(f, 0o755); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	tfRes, ttRes = targeted("-var", "ain=a2", "-var", "kv=constant2")
@@ -49,7 +52,8 @@ func TestDifferentialTarget(t *testing.T) {
 }
 
 // sameApply compares what a targeted apply did on the two sides: the
-// summaries and the root outputs recorded (a plan after it has changes).
+// summaries, the root outputs and the state recorded, data source results
+// included (a plan after it has changes).
 func sameApply(t *testing.T, label string, tf, tt side, tfRes, ttRes cmdResult) {
 	t.Helper()
 	mustSucceed(t, label, tfRes, ttRes)
@@ -57,4 +61,5 @@ func sameApply(t *testing.T, label string, tf, tt side, tfRes, ttRes cmdResult) 
 		t.Errorf("%s: terraform reports %q, tether %q\n%s\n%s", label, tfSum, ttSum, tfRes, ttRes)
 	}
 	compareOutputs(t, label, tf, tt)
+	compareState(t, label, tf, tt)
 }

@@ -222,14 +222,16 @@ func (e *env) adoptTerraform(ctx context.Context, forceCopy, input bool) int {
 	var wheres []string
 	for _, src := range todo {
 		f := src.file
-		instances := 0
+		instances, results := 0, 0
 		for _, r := range f.Resources {
-			if r.Mode == "managed" {
+			if r.Mode == "data" {
+				results += len(r.Instances)
+			} else {
 				instances += len(r.Instances)
 			}
 		}
-		fmt.Fprintf(e.stdout, "\nTerraform state found: %s records %d resource instances and %d outputs (lineage %s, serial %d).\n",
-			src.where, instances, len(f.Outputs), f.Lineage, f.Serial)
+		fmt.Fprintf(e.stdout, "\nTerraform state found: %s records %s (lineage %s, serial %d).\n",
+			src.where, replaced{instances, results, len(f.Outputs)}, f.Lineage, f.Serial)
 		wheres = append(wheres, src.where)
 	}
 	if !forceCopy {
@@ -276,10 +278,7 @@ func (e *env) adoptWorkspace(ctx context.Context, src *terraformSource) int {
 	if src.workspace != backend.DefaultWorkspace {
 		into = fmt.Sprintf(" into workspace %q", src.workspace)
 	}
-	fmt.Fprintf(e.stdout, "Tether took over %d resource instances and %d outputs%s; %s is now %s.\n", n.objects, n.outputs, into, src.where, adopted)
-	if n.dataSources > 0 {
-		fmt.Fprintf(e.stdout, "(%d data source results were not copied: Tether reads data sources afresh on every plan.)\n", n.dataSources)
-	}
+	fmt.Fprintf(e.stdout, "Tether took over %s%s; %s is now %s.\n", n, into, src.where, adopted)
 	return -1
 }
 
@@ -335,7 +334,17 @@ Do you want Tether to take over this state?
 	return nil
 }
 
-type replaced struct{ objects, outputs, dataSources int }
+// replaced counts what a state brought in records.
+type replaced struct{ objects, dataSources, outputs int }
+
+// String says it as the messages of init and state push do, naming data
+// source results only when there are any.
+func (r replaced) String() string {
+	if r.dataSources == 0 {
+		return fmt.Sprintf("%d resource instances and %d outputs", r.objects, r.outputs)
+	}
+	return fmt.Sprintf("%d resource instances, %d data source results and %d outputs", r.objects, r.dataSources, r.outputs)
+}
 
 // replaceState records f in place of everything store holds, sealing
 // sensitive values; the caller holds the lock. It returns the exit code
@@ -368,7 +377,15 @@ func (e *env) replaceState(ctx context.Context, store state.Store, f *tfstate.Fi
 	if err := store.Commit(ctx, ch); err != nil {
 		return replaced{}, e.errorf("%v", err)
 	}
-	return replaced{objects: len(ch.Put), outputs: len(ch.PutOutputs), dataSources: a.DataSources}, -1
+	n := replaced{outputs: len(ch.PutOutputs)}
+	for _, o := range ch.Put {
+		if o.Mode == state.Data {
+			n.dataSources++
+		} else {
+			n.objects++
+		}
+	}
+	return n, -1
 }
 
 // errNoState is openStore's error for a workspace with no state yet.
@@ -493,7 +510,7 @@ func (e *env) statePush(ctx context.Context, store state.Store, pos []string, fo
 	if code >= 0 {
 		return code
 	}
-	fmt.Fprintf(e.stdout, "Pushed %d resource instances and %d outputs (lineage %s, serial %d).\n", n.objects, n.outputs, f.Lineage, f.Serial)
+	fmt.Fprintf(e.stdout, "Pushed %s (lineage %s, serial %d).\n", n, f.Lineage, f.Serial)
 	return 0
 }
 

@@ -100,6 +100,7 @@ func (e *Engine) Apply(ctx context.Context, p *Planned) (*Result, hcl.Diagnostic
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Apply interrupted",
 			Detail: "Operations that had completed are recorded in state; run the command again to finish."})
 	}
+	diags = append(diags, e.commitData(ctx, p)...)
 	diags = append(diags, e.commitOutputs(ctx, p, res)...)
 	res.Imported = int(p.imported.Load())
 	return res, diags
@@ -463,6 +464,7 @@ func (e *Engine) readDeferred(ctx context.Context, p *Planned, n *node, ni *node
 		// A check block's data source fails with a warning; its
 		// assertions are then not known.
 		in.value = cty.UnknownVal(n.schema.Block.ImpliedType())
+		in.result = withoutUnknowns(p.configuredData(n, ni, in))
 		return asWarnings(diags)
 	}
 	return diags
@@ -490,6 +492,7 @@ func (e *Engine) readNow(ctx context.Context, p *Planned, n *node, ni *nodeInst,
 		return diags
 	}
 	in.value = withMarks(n.schema.Block, resp.State, cfgMarks)
+	in.result = in.value
 	e.event(plan.Event{Addr: in.addr, Action: plan.Read, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: idOf(resp.State)})
 	return append(diags, attribute(in.addr, n.cfg, p.conditions(n, ni.mi, inst, n.cfg.Postconditions, in.value, "Resource postcondition failed"))...)
 }

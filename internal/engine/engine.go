@@ -86,10 +86,13 @@ type Planned struct {
 	recorded map[string][]*state.Object
 	claimed  map[*state.Object]bool
 	claimMu  sync.Mutex
-	outputs  map[string]*state.Output // recorded before the plan
-	moves    []move
-	sem      chan struct{}
-	keys     *secrets.Keys
+	// recordedData are the data source results state records, by
+	// address (see data.go).
+	recordedData map[string]*state.Object
+	outputs      map[string]*state.Output // recorded before the plan
+	moves        []move
+	sem          chan struct{}
+	keys         *secrets.Keys
 	// slots limit provider operations during apply (see slots).
 	slots *slots
 	// impliedProviders are the default provider configurations that only
@@ -194,6 +197,11 @@ type instance struct {
 	// readFailed is set on a check block's data source that could not be
 	// read during plan: its check is then skipped, as in Terraform.
 	readFailed bool
+	// result is what apply records of a data source instance read in
+	// this walk (marked): the value its provider returned, or for a check
+	// block's data source whose read failed, its configuration with
+	// nothing computed, as Terraform records it. NilVal when none.
+	result cty.Value
 	// res holds the configuration's references, resolved; providerPrior
 	// is the prior object as the provider saw it (see resolution.priorFor).
 	res           *resolution
@@ -299,7 +307,7 @@ func planTime(opts PlanOptions) time.Time {
 func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOptions) (*Planned, hcl.Diagnostics) {
 	p := &Planned{
 		cfg: cfg, opts: opts, byAddr: make(map[string]int, len(cfg.Nodes)), outputs: snap.Outputs,
-		recorded: map[string][]*state.Object{}, claimed: map[*state.Object]bool{},
+		recorded: map[string][]*state.Object{}, claimed: map[*state.Object]bool{}, recordedData: map[string]*state.Object{},
 		sem: make(chan struct{}, e.parallelism()), keys: e.Keys,
 		impliedProviders: map[string]provider.Provider{},
 		run:              config.Run{PlanTime: planTime(opts)},
@@ -385,6 +393,9 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 		}
 	}
 	for a, obj := range snap.Objects {
+		if obj.Mode == state.Data {
+			p.recordedData[a] = obj
+		}
 		if obj.Mode != state.Managed {
 			continue
 		}

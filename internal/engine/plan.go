@@ -585,6 +585,12 @@ func (p *Planned) readConfig(n *node, ni *nodeInst, in *instance) (config.Instan
 }
 
 func (e *Engine) planData(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
+	if !p.targeted(n, in.addr) {
+		// -target leaves it out: as in Terraform it is not read, and
+		// state keeps its recorded result.
+		in.value = p.untargetedData(n, in)
+		return nil
+	}
 	diags := e.planDataRead(ctx, p, n, ni, in)
 	if n.cfg.Check == "" {
 		return diags
@@ -597,14 +603,10 @@ func (e *Engine) planData(ctx context.Context, p *Planned, n *node, ni *nodeInst
 	if diags.HasErrors() {
 		diags = asWarnings(diags)
 		in.readFailed = true
-		in.value = cty.UnknownVal(ty)
-		// The plan shows what the configuration sets, as Terraform's does.
-		if _, cfgVal, d := p.readConfig(n, ni, in); !d.HasErrors() {
-			uv, cfgMarks := marks.Unmark(cfgVal)
-			if len(refs.Find(uv)) == 0 {
-				in.value = withMarks(n.schema.Block, provider.ProposedNew(n.schema.Block, cty.NullVal(ty), uv), cfgMarks)
-			}
-		}
+		// The plan shows what the configuration sets, as Terraform's
+		// does, and so does state.
+		in.value = p.configuredData(n, ni, in)
+		in.result = withoutUnknowns(in.value)
 	}
 	if in.change == nil && in.deferredBy == "" {
 		after := in.value
@@ -659,16 +661,22 @@ func (e *Engine) planDataRead(ctx context.Context, p *Planned, n *node, ni *node
 		}
 		return diags
 	}
+	// The read is reported as during apply, as Terraform reports it.
+	start := time.Now()
+	e.event(plan.Event{Addr: in.addr, Action: plan.Read, Phase: plan.Started})
 	resp, d := e.readData(ctx, in.provider(n), in.addr, n.cfg, cfgVal)
 	diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(d))...)
 	if d.HasErrors() {
+		e.failed(in.addr, plan.Read, start, diags)
 		return diags
 	}
+	e.event(plan.Event{Addr: in.addr, Action: plan.Read, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: idOf(resp.State)})
 	if resp.Deferred != "" {
 		in.deferredBy = resp.Deferred
 		return diags
 	}
 	in.value = withMarks(n.schema.Block, resp.State, cfgMarks)
+	in.result = in.value
 	return append(diags, attribute(in.addr, n.cfg, p.conditions(n, ni.mi, inst, n.cfg.Postconditions, in.value, "Resource postcondition failed"))...)
 }
 
@@ -1007,8 +1015,9 @@ func pathChanged(path cty.Path, before, after cty.Value) bool {
 	return !a.RawEquals(b)
 }
 
-// resourceDeps collects the resources a node depends on, looking through
-// locals, variables, outputs, modules and data sources.
+// resourceDeps collects the resources and data sources a node depends
+// on, directly or not (through locals, variables, outputs, modules and
+// other resources), as Terraform records them.
 func (p *Planned) resourceDeps(n *node) []string {
 	seen := map[int]bool{}
 	var out []string
@@ -1020,9 +1029,8 @@ func (p *Planned) resourceDeps(n *node) []string {
 			}
 			seen[d] = true
 			dn := p.nodes[d]
-			if dn.cfg != nil && dn.cfg.Kind == config.Resource {
+			if dn.cfg != nil && (dn.cfg.Kind == config.Resource || dn.cfg.Kind == config.DataSource) {
 				out = append(out, dn.addr)
-				continue
 			}
 			visit(dn)
 		}
@@ -1248,6 +1256,7 @@ func (p *Planned) assemble() *plan.Plan {
 	addr.Sort(pl.Drift, func(c *plan.ResourceChange) string { return c.Addr })
 	sort.Slice(pl.Deferred, func(i, j int) bool { return pl.Deferred[i].Addr < pl.Deferred[j].Addr })
 	pl.Outputs = p.outputChanges()
+	pl.Data = p.dataRecords()
 	return pl
 }
 

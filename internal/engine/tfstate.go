@@ -31,12 +31,9 @@ const TerraformVersion = "1.0.0"
 
 // Adoption is a Terraform state converted for Tether's store.
 type Adoption struct {
-	// Changes records every managed object and output, with the file's
-	// lineage and serial.
+	// Changes records every object (managed and data source result) and
+	// output, with the file's lineage and serial.
 	Changes state.Changes
-	// DataSources counts the data source results left out: Tether reads
-	// data sources afresh on every plan, and records none.
-	DataSources int
 }
 
 // FromTerraform converts a Terraform state file into the changes that
@@ -58,17 +55,17 @@ func FromTerraform(keys *secrets.Keys, providers provider.Factory, f *tfstate.Fi
 	}
 	for i := range f.Resources {
 		r := &f.Resources[i]
+		name := r.Type + "." + r.Name
 		if r.Mode == "data" {
-			a.DataSources += len(r.Instances)
-			continue
+			name = "data." + name
 		}
 		pc, err := addr.ParseProviderConfig(r.Provider)
 		if err != nil {
-			return nil, fmt.Errorf("resource %s: %v", addr.Join(r.Module, r.Type+"."+r.Name), err)
+			return nil, fmt.Errorf("resource %s: %v", addr.Join(r.Module, name), err)
 		}
-		rs, err := resourceSchema(providers, pc, r.Type)
+		rs, err := resourceSchema(providers, pc, r.Mode == "data", r.Type)
 		if err != nil {
-			return nil, fmt.Errorf("resource %s: %v", addr.Join(r.Module, r.Type+"."+r.Name), err)
+			return nil, fmt.Errorf("resource %s: %v", addr.Join(r.Module, name), err)
 		}
 		for j := range r.Instances {
 			obj, err := adoptInstance(keys, r, &r.Instances[j], pc, rs)
@@ -125,9 +122,13 @@ func adoptInstance(keys *secrets.Keys, r *tfstate.Resource, inst *tfstate.Instan
 		return nil, fmt.Errorf("%s: %v", address, err)
 	}
 	sensitive := len(paths) > 0 || schemaSensitive(rs, int64(inst.SchemaVersion), value.Bytes())
+	mode := state.Managed
+	if r.Mode == "data" {
+		mode = state.Data
+	}
 	return &state.Object{
 		Address:             address,
-		Mode:                state.Managed,
+		Mode:                mode,
 		Type:                r.Type,
 		Provider:            pc.String(),
 		SchemaVersion:       int64(inst.SchemaVersion),
@@ -190,17 +191,23 @@ func outputFromTerraform(o tfstate.Output) ([]byte, error) {
 	return encodeOutput(v)
 }
 
-func resourceSchema(providers provider.Factory, pc addr.ProviderConfig, typ string) (*provider.ResourceSchema, error) {
+// resourceSchema is the schema of a resource type, or with data of a data
+// source type.
+func resourceSchema(providers provider.Factory, pc addr.ProviderConfig, data bool, typ string) (*provider.ResourceSchema, error) {
 	s, err := providers.Schema(pc.Source.String())
 	if err != nil {
 		return nil, err
 	}
-	rs, ok, err := s.Resources.Get(typ)
+	types, kind := s.Resources, "resource"
+	if data {
+		types, kind = s.DataSources, "data source"
+	}
+	rs, ok, err := types.Get(typ)
 	if err != nil {
 		return nil, fmt.Errorf("provider %s: %w", pc.Source.ForDisplay(), err)
 	}
 	if !ok {
-		return nil, fmt.Errorf("provider %s has no resource type %q", pc.Source.ForDisplay(), typ)
+		return nil, fmt.Errorf("provider %s has no %s type %q", pc.Source.ForDisplay(), kind, typ)
 	}
 	return rs, nil
 }
@@ -231,10 +238,8 @@ func ToTerraform(keys *secrets.Keys, providers provider.Factory, snap *state.Sna
 		return nil, nil, fmt.Errorf("recorded %v", err)
 	}
 	addrs := make([]string, 0, len(snap.Objects))
-	for a, obj := range snap.Objects {
-		if obj.Mode == state.Managed {
-			addrs = append(addrs, a)
-		}
+	for a := range snap.Objects {
+		addrs = append(addrs, a)
 	}
 	sort.Slice(addrs, func(i, j int) bool { return addr.Less(addrs[i], addrs[j]) })
 	index := map[string]int{} // module, mode, type, name -> f.Resources
@@ -251,7 +256,7 @@ func ToTerraform(keys *secrets.Keys, providers provider.Factory, snap *state.Sna
 		if pc.Key != "" {
 			return nil, nil, fmt.Errorf("%s uses the provider configuration %s, one instance of a provider repeated with for_each, which Terraform's state format cannot name", a, obj.Provider)
 		}
-		rs, err := resourceSchema(providers, pc, obj.Type)
+		rs, err := resourceSchema(providers, pc, obj.Mode == state.Data, obj.Type)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %v", a, err)
 		}

@@ -58,16 +58,19 @@ func TestTerraformStateConversion(t *testing.T) {
 		t.Fatal(err)
 	}
 	ch := a.Changes
-	if ch.Lineage != f.Lineage || ch.Serial != 7 || a.DataSources != 1 || len(ch.Put) != 2 || len(ch.PutOutputs) != 2 {
+	if ch.Lineage != f.Lineage || ch.Serial != 7 || len(ch.Put) != 3 || len(ch.PutOutputs) != 2 {
 		t.Fatalf("adopted %+v", a)
 	}
 	byAddr := map[string]*state.Object{}
 	for _, o := range ch.Put {
 		byAddr[o.Address] = o
 	}
-	s, plain := byAddr["tether_file.s[0]"], byAddr["tether_file.a"]
-	if s == nil || plain == nil {
+	s, plain, data := byAddr["tether_file.s[0]"], byAddr["tether_file.a"], byAddr["data.tether_file.d"]
+	if s == nil || plain == nil || data == nil {
 		t.Fatalf("adopted addresses: %v", byAddr)
+	}
+	if data.Mode != state.Data || plain.Mode != state.Managed || len(data.Dependencies) != 0 {
+		t.Errorf("data source result adopted as %+v", data)
 	}
 	if !secrets.IsSealed(s.Value) || bytes.Contains(s.Value, []byte("hunter2")) {
 		t.Errorf("the object with a sensitive attribute is not sealed: %s", s.Value)
@@ -108,9 +111,13 @@ func TestTerraformStateConversion(t *testing.T) {
 	if err := tfstate.Write(&out, back); err != nil {
 		t.Fatal(err)
 	}
-	sens := back.Resources[1].Instances[0].SensitiveAttributes
-	if back.Resources[1].Name != "s" || string(sens) != `[[{"type":"get_attr","value":"content"}]]` {
-		t.Errorf("exported sensitive_attributes of %s: %s, want content alone", back.Resources[1].Name, sens)
+	// In Terraform's order: data sources first, then by type and name.
+	if r := back.Resources[0]; r.Mode != "data" || r.Name != "d" || len(r.Instances) != 1 || r.Instances[0].Dependencies != nil {
+		t.Errorf("exported data source result: %+v", r)
+	}
+	sens := back.Resources[2].Instances[0].SensitiveAttributes
+	if back.Resources[2].Name != "s" || string(sens) != `[[{"type":"get_attr","value":"content"}]]` {
+		t.Errorf("exported sensitive_attributes of %s: %s, want content alone", back.Resources[2].Name, sens)
 	}
 	// The check results come back as they were, in order of address.
 	var results bytes.Buffer
@@ -124,7 +131,7 @@ func TestTerraformStateConversion(t *testing.T) {
 	if want := "\"check_results\": " + results.String() + "\n}\n"; !strings.HasSuffix(out.String(), want) {
 		t.Errorf("exported state does not end with\n%s\n%s", want, out.String())
 	}
-	for _, want := range []string{`"content": "hunter2"`, `"lineage": "1ea800c0-7d5f-82cb-92c1-2e0fe97023a5"`, `"serial": 7`, `"status": "tainted"`, `"create_before_destroy": true`, `"index_key": 0`, `"private": "eyJhIjoxfQ=="`} {
+	for _, want := range []string{`"mode": "data"`, `"content": "hunter2"`, `"lineage": "1ea800c0-7d5f-82cb-92c1-2e0fe97023a5"`, `"serial": 7`, `"status": "tainted"`, `"create_before_destroy": true`, `"index_key": 0`, `"private": "eyJhIjoxfQ=="`} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("exported state lacks %s:\n%s", want, out.String())
 		}

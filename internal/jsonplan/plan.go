@@ -90,8 +90,8 @@ func FromPlan(p *plan.Plan, prior Prior, made time.Time) (*Plan, error) {
 		versions[o.Addr] = o.SchemaVersion
 	}
 	setVersions(out.PlannedValues.RootModule, versions)
-	if len(prior.Objects) > 0 || len(prior.Outputs) > 0 {
-		if out.PriorState, err = State(prior.Objects, prior.Outputs); err != nil {
+	if objects := refreshed(p, prior.Objects); len(objects) > 0 || len(prior.Outputs) > 0 {
+		if out.PriorState, err = State(objects, prior.Outputs); err != nil {
 			return nil, err
 		}
 	}
@@ -101,6 +101,32 @@ func FromPlan(p *plan.Plan, prior Prior, made time.Time) (*Plan, error) {
 	complete := len(p.Deferred) == 0 && !p.Targeted
 	out.Complete = &complete
 	return &Plan{Plan: out, Applyable: p.HasChanges() || p.UpdatesState()}, nil
+}
+
+// refreshed is state as the plan found it, Terraform's prior_state: the
+// recorded objects, with each data source's result read during the plan
+// in place of the recorded one, and without the results the plan forgets
+// or reads again during apply.
+func refreshed(p *plan.Plan, recorded []Object) []Object {
+	replaced := map[string]bool{}
+	var out []Object
+	for _, d := range p.Data {
+		replaced[d.Addr] = true
+		if d.Action != plan.Delete {
+			out = append(out, Object{Addr: d.Addr, Data: true, Type: d.Type, Provider: d.Provider, Value: d.After})
+		}
+	}
+	for _, c := range p.Changes {
+		if c.Mode == plan.Data && c.Action == plan.Read {
+			replaced[c.Addr] = true
+		}
+	}
+	for _, o := range recorded {
+		if !o.Data || !replaced[o.Addr] {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 func setVersions(m *tfjson.StateModule, versions map[string]uint64) {

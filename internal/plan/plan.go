@@ -139,6 +139,13 @@ type Plan struct {
 	// Checks are the results of the configuration's conditions, check
 	// blocks and validation rules as planned; nil when it has none.
 	Checks []checks.Result
+	// Data lists how applying the plan updates the data source results
+	// state records, which is no change: each result read during the
+	// plan, with Before what state records (null for nothing) and Action
+	// NoOp, Create or Update, and each recorded result that applying
+	// forgets (Delete) because its data source left the configuration,
+	// or for a destroy. A read left for apply is a change instead.
+	Data []*ResourceChange
 }
 
 // DeferredChange is a resource, data source or module whose instances are
@@ -199,13 +206,20 @@ func (p *Plan) Summary() (add, change, destroy int) {
 	return
 }
 
-// HasChanges reports whether applying the plan would change anything:
-// a resource, or an output's value.
 // UpdatesState reports whether applying the plan writes state even when
-// it changes nothing: refresh found recorded objects gone, or objects are
-// recorded in an older schema version. Terraform's apply keeps both.
+// it changes nothing: refresh found recorded objects gone, objects are
+// recorded in an older schema version, or data source results differ from
+// those recorded. Terraform's apply keeps all three.
 func (p *Plan) UpdatesState() bool {
-	return p.forgets() || len(p.Upgraded) > 0
+	if p.forgets() || len(p.Upgraded) > 0 {
+		return true
+	}
+	for _, d := range p.Data {
+		if d.Action != NoOp {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *Plan) forgets() bool {
@@ -228,6 +242,8 @@ func (p *Plan) Imports() int {
 	return n
 }
 
+// HasChanges reports whether applying the plan would change anything:
+// a resource, or an output's value.
 func (p *Plan) HasChanges() bool {
 	if p.RefreshOnly {
 		return len(p.Drift) > 0

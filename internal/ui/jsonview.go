@@ -269,19 +269,25 @@ func (v *JSONView) Event(e plan.Event) {
 	if e.Action == plan.Open || e.Action == plan.Close {
 		kind = "ephemeral_op" // Terraform's messages for ephemeral resources
 	}
+	start, finish := startLine(e), finishLine(e)
+	if e.Action == plan.Read {
+		// Terraform's JSON words for a data source read are a refresh's.
+		start = e.Addr + ": Refreshing..."
+		finish = withID(e.Addr+": Refresh complete after "+e.Elapsed.Truncate(time.Second).String(), e.ID)
+	}
 	switch e.Phase {
 	case plan.Started:
 		if e.ID != "" {
 			hook["id_key"], hook["id_value"] = "id", e.ID
 		}
-		v.write("info", startLine(e), kind+"_start", map[string]any{"hook": hook})
+		v.write("info", start, kind+"_start", map[string]any{"hook": hook})
 	case plan.Succeeded:
 		hook["elapsed_seconds"] = int(e.Elapsed.Seconds())
 		if e.ID != "" && e.Action != plan.Delete {
 			hook["id_key"], hook["id_value"] = "id", e.ID
 		}
-		if line := finishLine(e); line != "" {
-			v.write("info", line, kind+"_complete", map[string]any{"hook": hook})
+		if finish != "" {
+			v.write("info", finish, kind+"_complete", map[string]any{"hook": hook})
 		}
 	case plan.Failed:
 		hook["elapsed_seconds"] = int(e.Elapsed.Seconds())
@@ -308,7 +314,11 @@ func (v *JSONView) refreshEvent(e plan.Event) {
 // Heartbeat writes apply_progress for an operation still running.
 func (v *JSONView) Heartbeat(address string, action plan.Action, elapsed time.Duration) {
 	hook := map[string]any{"resource": resource(address, ""), "action": changeAction(action), "elapsed_seconds": int(elapsed.Seconds())}
-	v.write("info", stillLine(address, action, elapsed), "apply_progress", map[string]any{"hook": hook})
+	line := stillLine(address, action, elapsed)
+	if action == plan.Read {
+		line = fmt.Sprintf("%s: Still refreshing... [%s elapsed]", address, elapsed.Truncate(time.Second))
+	}
+	v.write("info", line, "apply_progress", map[string]any{"hook": hook})
 }
 
 func failedWord(a plan.Action) string {
@@ -319,8 +329,6 @@ func failedWord(a plan.Action) string {
 		return "Modifications"
 	case a == plan.Delete:
 		return "Destruction"
-	case a == plan.Read:
-		return "Read"
 	case a == plan.Open:
 		return "Opening"
 	case a == plan.Close:

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/tetherhq/tether/internal/tfstate"
+)
+
+// compareState compares what every command that shows state shows on the
+// two sides after an apply: `state list` (in order), `show -json` and
+// `state pull`, data sources' results included.
+func compareState(t *testing.T, label string, tf, tt side) {
+	t.Helper()
+	a, b := both(tf, tt, func(s side) cmdResult { return s.run("state", "list") })
+	mustSucceed(t, label+": state list", a, b)
+	if strings.TrimSpace(a.stdout) != strings.TrimSpace(b.stdout) {
+		t.Errorf("%s: state list differs\nterraform:\n%s\ntether:\n%s", label, a.stdout, b.stdout)
+	}
+	a, b = both(tf, tt, func(s side) cmdResult { return s.run("show", "-json") })
+	mustSucceed(t, label+": show -json", a, b)
+	compareStates(t, a.stdout, b.stdout)
+	a, b = both(tf, tt, func(s side) cmdResult { return s.run("state", "pull") })
+	mustSucceed(t, label+": state pull", a, b)
+	compareJSON(t, label+": state pull resources", pulledResources(t, "terraform", a.stdout), pulledResources(t, "tether", b.stdout))
+}
+
+// pulledResources keeps what both tools must write alike in a state file:
+// every resource and data source, in order, with its instances' keys,
+// status, attributes (less the random ones), sensitive paths and
+// dependencies. Lineage, serial and provider-private data are each tool's
+// own.
+func pulledResources(t *testing.T, who, text string) []map[string]any {
+	t.Helper()
+	f, err := tfstate.Read(strings.NewReader(text))
+	if err != nil {
+		t.Fatalf("%s state pull: %v\n%s", who, err, text)
+	}
+	var out []map[string]any
+	for _, r := range f.Resources {
+		var insts []map[string]any
+		for _, in := range r.Instances {
+			var attrs map[string]any
+			if err := json.Unmarshal(in.Attributes, &attrs); err != nil {
+				t.Fatalf("%s state pull: %s.%s: attributes: %v", who, r.Type, r.Name, err)
+			}
+			insts = append(insts, map[string]any{
+				"index_key": in.IndexKey, "status": in.Status, "schema_version": in.SchemaVersion,
+				"attributes": withoutIDs(attrs), "sensitive_attributes": in.SensitiveAttributes,
+				"dependencies": in.Dependencies, "create_before_destroy": in.CreateBeforeDestroy,
+			})
+		}
+		out = append(out, map[string]any{
+			"module": r.Module, "mode": r.Mode, "type": r.Type, "name": r.Name, "provider": r.Provider, "instances": insts,
+		})
+	}
+	return out
+}
