@@ -75,6 +75,10 @@ type Config struct {
 	// version constraints. Providers used and not listed are required
 	// by their type's name.
 	Required map[string]ProviderRequirement
+	// ModuleRequired are each called module's required_providers, by
+	// static module path and local name, when the front-end has them:
+	// a JSON plan's configuration writes their version constraints.
+	ModuleRequired map[string]map[string]ProviderRequirement
 	// Files are the files a configuration needs beside its Terraform JSON
 	// when synth writes it: by name relative to the output folder, the
 	// path of the file to copy there (a Go program's own executable, for

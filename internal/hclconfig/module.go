@@ -128,6 +128,16 @@ func (m *module) load(calledFrom *hcl.Block) bool {
 		l.terraform(b)
 		m.requireProviders(b, true)
 	}
+	if m.path != "" && len(m.required) > 0 {
+		if l.cfg.ModuleRequired == nil {
+			l.cfg.ModuleRequired = map[string]map[string]config.ProviderRequirement{}
+		}
+		req := map[string]config.ProviderRequirement{}
+		for local, rp := range m.required {
+			req[local] = config.ProviderRequirement{Source: rp.source, Constraints: rp.constraints, DeclRange: rp.rng}
+		}
+		l.cfg.ModuleRequired[m.path] = req
+	}
 	m.checkProviderFunctions(files)
 	m.declareOwnConfigs(blocks)
 	for _, b := range blocks {

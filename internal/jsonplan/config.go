@@ -108,6 +108,7 @@ func FromConfig(cfg *config.Config, schema SchemaFunc) (*Configuration, error) {
 			b.providers[n.Addr] = n
 		}
 	}
+	b.homes = b.impliedHomes()
 	out := &Configuration{ProviderConfig: map[string]ProviderConfig{}}
 	if err := b.providerConfigs(out.ProviderConfig); err != nil {
 		return nil, err
@@ -125,6 +126,79 @@ type configBuilder struct {
 	schema    SchemaFunc
 	byModule  map[string][]*config.Node
 	providers map[string]*config.Node
+	// homes are the static module paths where an implied provider
+	// configuration is keyed, by its address (see impliedHomes).
+	homes map[string]map[string]bool
+}
+
+// impliedHomes finds where Terraform keys each default provider
+// configuration that no provider block declares: at the root when the
+// root module requires or uses the provider; otherwise in each module
+// that requires or uses it while none of its callers does
+// ("module.x:NAME"), an entry the modules it calls share. Only providers
+// some resource uses are considered.
+func (b *configBuilder) impliedHomes() map[string]map[string]bool {
+	users := map[string]map[string]bool{}
+	for _, n := range b.cfg.Nodes {
+		p, ok := b.providers[n.Provider]
+		if !ok || p.Syntax != nil || providerModule(p) != "" {
+			continue
+		}
+		switch n.Kind {
+		case config.Resource, config.DataSource, config.Ephemeral:
+			if users[p.Addr] == nil {
+				users[p.Addr] = map[string]bool{}
+			}
+			users[p.Addr][n.Module] = true
+		}
+	}
+	homes := map[string]map[string]bool{}
+	for a, mods := range users {
+		p := b.providers[a]
+		// Requiring it is using it, as for Terraform.
+		for _, r := range b.cfg.Required {
+			if r.Source.String() == p.Source {
+				mods[""] = true
+			}
+		}
+		for path, req := range b.cfg.ModuleRequired {
+			for _, r := range req {
+				if r.Source.String() == p.Source {
+					mods[path] = true
+				}
+			}
+		}
+		homes[a] = map[string]bool{}
+		for m := range mods {
+			if b.homeOf(mods, m) == m {
+				homes[a][m] = true
+			}
+		}
+	}
+	return homes
+}
+
+// homeOf is the outermost of module m and its callers found in mods.
+func (b *configBuilder) homeOf(mods map[string]bool, m string) string {
+	home := m
+	for {
+		if mods[m] {
+			home = m
+		}
+		if m == "" {
+			return home
+		}
+		m = parentModule(m)
+	}
+}
+
+// parentModule is the static path of the module that calls module m.
+func parentModule(m string) string {
+	parts := addr.Split(m + ".x")
+	if len(parts) <= 3 {
+		return ""
+	}
+	return strings.Join(parts[:len(parts)-3], ".")
 }
 
 // providerKey is Terraform's key for a provider configuration: its local
@@ -186,6 +260,24 @@ func (b *configBuilder) providerConfigs(m map[string]ProviderConfig) error {
 			if pc.VersionConstraint, err = constraints(n.Source, r.Constraints); err != nil {
 				return fmt.Errorf("%s: %w", n.Addr, err)
 			}
+		}
+		if homes := b.homes[n.Addr]; n.Syntax == nil && module == "" && len(homes) > 0 && !homes[""] {
+			// Only modules use it: each outermost one keys it.
+			for home := range homes {
+				pc := ProviderConfig{Name: local, FullName: n.Source, ModuleAddress: home}
+				var raw []string
+				for _, r := range b.cfg.ModuleRequired[home] {
+					if r.Source.String() == n.Source {
+						raw = append(raw, r.Constraints...)
+					}
+				}
+				var err error
+				if pc.VersionConstraint, err = constraints(n.Source, raw); err != nil {
+					return fmt.Errorf("%s in %s: %w", n.Addr, home, err)
+				}
+				m[providerKey(n.Name, home)] = pc
+			}
+			continue
 		}
 		m[providerKey(n.Name, module)] = pc
 	}
@@ -289,7 +381,11 @@ func (b *configBuilder) resource(n *config.Node) (ConfigResource, error) {
 		r.Mode = "data"
 	}
 	if p, ok := b.providers[n.Provider]; ok {
-		r.ProviderConfigKey = providerKey(p.Name, providerModule(p))
+		module := providerModule(p)
+		if homes := b.homes[p.Addr]; len(homes) > 0 {
+			module = b.homeOf(homes, n.Module)
+		}
+		r.ProviderConfigKey = providerKey(p.Name, module)
 	}
 	ps, err := b.schema(n.Source)
 	if err != nil {
