@@ -36,6 +36,9 @@ type env struct {
 	// installFlags applies init's -lockfile and -plugin-dir to the
 	// installation of providers; nil elsewhere.
 	installFlags func(*install.Options)
+	// compactWarnings is -compact-warnings: warnings without an error
+	// are printed a line each.
+	compactWarnings bool
 
 	stdin          io.Reader
 	stdout, stderr io.Writer
@@ -346,6 +349,11 @@ func (l lockOption) Set(s string) error {
 	}
 	l.c.noLock = !v
 	return nil
+}
+
+// warningsFlag is Terraform's -compact-warnings, on the commands that plan.
+func (e *env) warningsFlag(fs *flag.FlagSet) {
+	fs.BoolVar(&e.compactWarnings, "compact-warnings", false, "show warnings, when there is no error, a line each")
 }
 
 func (e *env) lockFlag(fs *flag.FlagSet, c *common) {

@@ -140,14 +140,25 @@ func (v *view) planShowing(ctx context.Context, s *session, opts engine.PlanOpti
 
 func (e *env) diagnostics(s *session, diags hcl.Diagnostics) {
 	if len(diags) > 0 {
-		ui.WriteDiagnostics(e.stderr, diags, s.cfg.Sources, e.color)
+		e.writeDiagnostics(diags, s.cfg.Sources)
 	}
+}
+
+// writeDiagnostics prints diags; with -compact-warnings and no error
+// among them, the warnings in their short form.
+func (e *env) writeDiagnostics(diags hcl.Diagnostics, srcs map[string][]byte) {
+	if e.compactWarnings && !diags.HasErrors() {
+		ui.WriteCompactWarnings(e.stderr, diags, e.color)
+		return
+	}
+	ui.WriteDiagnostics(e.stderr, diags, srcs, e.color)
 }
 
 func (e *env) plan(ctx context.Context, args []string) int {
 	var c common
 	fs := e.flags("plan", &c)
 	e.lockFlag(fs, &c)
+	e.warningsFlag(fs)
 	detailed := fs.Bool("detailed-exitcode", false, "exit 2 when the plan has changes")
 	destroy := fs.Bool("destroy", false, "plan to destroy everything")
 	out := fs.String("out", "", "write the plan to FILE for up FILE to apply")
@@ -207,6 +218,7 @@ func (e *env) up(ctx context.Context, args []string, destroy bool) int {
 	}
 	fs := e.flags(name, &c)
 	e.lockFlag(fs, &c)
+	e.warningsFlag(fs)
 	c.destroying = destroy
 	yes := fs.Bool("yes", false, "apply without asking")
 	fs.BoolVar(yes, "auto-approve", false, "same as --yes")
@@ -500,6 +512,7 @@ func (e *env) refresh(ctx context.Context, args []string) int {
 	var c common
 	fs := e.flags("refresh", &c)
 	e.lockFlag(fs, &c)
+	e.warningsFlag(fs)
 	pa := &planArgs{targets: listArg{new([]string)}, replace: listArg{new([]string)}, refreshOnly: true}
 	fs.Var(pa.targets, "target", "refresh only this resource or module and what it depends on (repeatable)")
 	pos, code := e.parseCommonArgs(fs, &c, args)

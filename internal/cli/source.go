@@ -13,7 +13,6 @@ import (
 	"github.com/tetherhq/tether/internal/install"
 	"github.com/tetherhq/tether/internal/modules"
 	"github.com/tetherhq/tether/internal/provider"
-	"github.com/tetherhq/tether/internal/ui"
 )
 
 // Source produces the configuration a command works on. The tether
@@ -254,7 +253,7 @@ func (e *env) configDiagnostics(cfg *config.Config, diags hcl.Diagnostics) {
 	if len(diags) > 0 && e.diagSink != nil {
 		e.diagSink(diags, srcs)
 	} else if len(diags) > 0 {
-		ui.WriteDiagnostics(e.stderr, diags, srcs, e.color)
+		e.writeDiagnostics(diags, srcs)
 	}
 }
 

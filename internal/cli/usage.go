@@ -102,7 +102,7 @@ Options:
   --yes, --auto-approve Destroy without asking
   -target ADDRESS       Destroy only ADDRESS and what depends on it (repeatable)
   -json                 Print machine-readable JSON lines (needs --yes)
-` + lockHelp + commonHelp,
+` + lockHelp + warningsHelp + commonHelp,
 	"show": `Usage: tether show [options] [FILE]
 
   Shows what state records, or with FILE a plan saved by tether plan -out.
@@ -193,7 +193,7 @@ Options:
 
 Options:
   -target ADDRESS       Refresh only ADDRESS and what it depends on (repeatable)
-` + lockHelp + commonHelp,
+` + lockHelp + warningsHelp + commonHelp,
 	"taint": `Usage: tether taint [options] ADDRESS
 
   Marks a recorded object as tainted, so that the next up replaces it.
@@ -278,11 +278,15 @@ const planHelp = `  -target ADDRESS       Plan only ADDRESS and what it depends 
   -replace ADDRESS      Replace this resource instance even if nothing requires it (repeatable)
   -refresh-only         Record what refresh finds in state; change nothing else
   -json                 Print Terraform's machine-readable JSON lines (up needs --yes)
-` + lockHelp
+` + lockHelp + warningsHelp
 
 // lockHelp is the -lock option of the commands that take the state's lock.
 const lockHelp = `  -lock=false           Neither take nor check the state's lock (not recommended:
                         another process may write the state at the same time)
+`
+
+// warningsHelp is the -compact-warnings option of the commands that plan.
+const warningsHelp = `  -compact-warnings     Show warnings, when there is no error, a line each
 `
 
 const commonHelp = `  -C DIR                Use the configuration in DIR (default: current folder)

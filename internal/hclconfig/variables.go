@@ -115,12 +115,12 @@ func (m *module) variables(blocks []*hcl.Block) {
 	}
 	sort.Strings(autoGlob)
 	for _, n := range append(auto, autoGlob...) {
-		l.varFile(decls, filepath.Join(l.dir, n), n, false)
+		l.varFile(decls, filepath.Join(l.dir, n), n)
 	}
 
 	for _, a := range l.opts.Vars {
 		if a.File != "" {
-			l.varFile(decls, a.File, a.File, true)
+			l.varFile(decls, a.File, a.File)
 			continue
 		}
 		v, ok := decls[a.Name]
@@ -277,7 +277,9 @@ func (l *loader) setRaw(v *variableDecl, raw string, at hcl.Range) {
 	v.value, v.setAt, v.hasDef = val, at, true
 }
 
-func (l *loader) varFile(decls map[string]*variableDecl, path, display string, explicit bool) {
+// varFile sets variables from a .tfvars or .tfvars.json file, named
+// display in messages.
+func (l *loader) varFile(decls map[string]*variableDecl, path, display string) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read variables file", Detail: err.Error()})
@@ -301,12 +303,11 @@ func (l *loader) varFile(decls map[string]*variableDecl, path, display string, e
 	for _, a := range sortedAttrs(attrs) {
 		v, ok := decls[a.Name]
 		if !ok {
-			sev := hcl.DiagWarning
-			if explicit {
-				sev = hcl.DiagError
-			}
+			// A warning, as in Terraform, whether the file was given
+			// with -var-file or read on its own: one file often serves
+			// several configurations. (-var NAME=... is an error.)
 			l.diags = append(l.diags, &hcl.Diagnostic{
-				Severity: sev,
+				Severity: hcl.DiagWarning,
 				Summary:  "Value for undeclared variable",
 				Detail:   fmt.Sprintf("The variables file sets %q, but the configuration declares no variable of that name.", a.Name),
 				Subject:  a.NameRange.Ptr(),

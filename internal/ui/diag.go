@@ -56,6 +56,27 @@ func WriteDiagnostics(w io.Writer, diags hcl.Diagnostics, sources map[string][]b
 	p.flush()
 }
 
+// WriteCompactWarnings writes warnings as Terraform's -compact-warnings
+// does when there is no error: a line each, where and what, then a note
+// that the full text was left out.
+func WriteCompactWarnings(w io.Writer, diags hcl.Diagnostics, color bool) {
+	p := &printer{out: w, color: color}
+	p.colored(ansiBold+ansiYellow, "Warnings:")
+	p.nl()
+	p.nl()
+	for _, d := range diags {
+		if d == nil || d.Severity != hcl.DiagWarning {
+			continue
+		}
+		p.str("- ")
+		p.heading(d)
+	}
+	p.nl()
+	p.str("To see the full warning notes, run Tether without -compact-warnings.")
+	p.nl()
+	p.flush()
+}
+
 func (p *printer) diagnostic(d *hcl.Diagnostic, source func(string) *sourceFile) {
 	tone := ansiRed
 	if d.Severity == hcl.DiagWarning {
@@ -65,6 +86,24 @@ func (p *printer) diagnostic(d *hcl.Diagnostic, source func(string) *sourceFile)
 		p.colored(ansiBold+tone, "Error:")
 	}
 	p.byte(' ')
+	p.heading(d)
+
+	if d.Subject != nil {
+		if f := source(d.Subject.Filename); f != nil {
+			p.excerpt(f, *d.Subject, tone)
+		}
+	}
+	if detail := strings.TrimSpace(d.Detail); detail != "" {
+		p.nl()
+		for _, line := range strings.Split(detail, "\n") {
+			p.wrapped(strings.TrimRight(line, " \t\r"))
+		}
+	}
+}
+
+// heading writes a diagnostic's first line after its severity: where,
+// which attribute, and the summary.
+func (p *printer) heading(d *hcl.Diagnostic) {
 	if s := d.Subject; s != nil {
 		if s.Filename != "" {
 			p.safe(s.Filename)
@@ -90,18 +129,6 @@ func (p *printer) diagnostic(d *hcl.Diagnostic, source func(string) *sourceFile)
 		p.str(ansiReset)
 	}
 	p.nl()
-
-	if d.Subject != nil {
-		if f := source(d.Subject.Filename); f != nil {
-			p.excerpt(f, *d.Subject, tone)
-		}
-	}
-	if detail := strings.TrimSpace(d.Detail); detail != "" {
-		p.nl()
-		for _, line := range strings.Split(detail, "\n") {
-			p.wrapped(strings.TrimRight(line, " \t\r"))
-		}
-	}
 }
 
 // address is the address of the object d is about, from its Extra
