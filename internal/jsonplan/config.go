@@ -291,6 +291,46 @@ func (b *configBuilder) providerConfigs(m map[string]ProviderConfig) error {
 		}
 		m[local] = ProviderConfig{Name: local, FullName: r.Source.String(), VersionConstraint: vc}
 	}
+	return b.requiredOnlyInModules(m)
+}
+
+// requiredOnlyInModules adds the providers that modules require and that
+// nothing above lists (no resource uses them, no block configures them,
+// the root does not require them): as Terraform does, each outermost
+// module requiring one keys it, with that module's constraints.
+func (b *configBuilder) requiredOnlyInModules(m map[string]ProviderConfig) error {
+	listed := map[string]bool{}
+	for _, pc := range m {
+		listed[pc.FullName] = true
+	}
+	requiring := map[string]map[string]bool{} // source -> module paths
+	for path, req := range b.cfg.ModuleRequired {
+		for _, r := range req {
+			if src := r.Source.String(); !listed[src] {
+				if requiring[src] == nil {
+					requiring[src] = map[string]bool{}
+				}
+				requiring[src][path] = true
+			}
+		}
+	}
+	for src, mods := range requiring {
+		for path := range mods {
+			if b.homeOf(mods, path) != path {
+				continue
+			}
+			for local, r := range b.cfg.ModuleRequired[path] {
+				if r.Source.String() != src {
+					continue
+				}
+				vc, err := constraints(src, r.Constraints)
+				if err != nil {
+					return fmt.Errorf("provider %s in %s: %w", local, path, err)
+				}
+				m[providerKey(local, path)] = ProviderConfig{Name: local, FullName: src, VersionConstraint: vc, ModuleAddress: path}
+			}
+		}
+	}
 	return nil
 }
 
