@@ -271,6 +271,9 @@ func (p *Planned) planOutput(n *node, ni *nodeInst) hcl.Diagnostics {
 // each came out (see checkRecord). A condition that is not known yet
 // passes here and is checked again after apply.
 func (p *Planned) conditions(n *node, mi *modInstance, inst config.Instance, conds []config.Condition, self cty.Value, summary string) hcl.Diagnostics {
+	if len(conds) == 0 {
+		return nil
+	}
 	var diags hcl.Diagnostics
 	object := objectAddr(n, mi)
 	if k := n.cfg.Kind; k == config.Resource || k == config.DataSource {
