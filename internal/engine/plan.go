@@ -1018,9 +1018,10 @@ func pathChanged(path cty.Path, before, after cty.Value) bool {
 	return !a.RawEquals(b)
 }
 
-// resourceDeps collects the resources and data sources a node depends
-// on, directly or not (through locals, variables, outputs, modules and
-// other resources), as Terraform records them.
+// resourceDeps collects the resources, data sources and ephemeral
+// resources a node depends on, directly or not (through locals,
+// variables, outputs, modules and other resources), as Terraform records
+// them.
 func (p *Planned) resourceDeps(n *node) []string {
 	seen := map[int]bool{}
 	var out []string
@@ -1032,7 +1033,7 @@ func (p *Planned) resourceDeps(n *node) []string {
 			}
 			seen[d] = true
 			dn := p.nodes[d]
-			if dn.cfg != nil && (dn.cfg.Kind == config.Resource || dn.cfg.Kind == config.DataSource) {
+			if dn.cfg != nil && (dn.cfg.Kind == config.Resource || dn.cfg.Kind == config.DataSource || dn.cfg.Kind == config.Ephemeral) {
 				out = append(out, dn.addr)
 			}
 			visit(dn)
