@@ -74,6 +74,11 @@ func (e *env) init(ctx context.Context, args []string) int {
 		return e.errorf("-migrate-state and -reconfigure cannot be used together: -migrate-state moves existing state to the new backend, -reconfigure leaves it behind")
 	}
 	if e.src != nil {
+		if !*get {
+			// Its modules are installed as it runs: the flag could only
+			// be ignored.
+			return e.errorf("-get=false applies to *.tf files: a Go program's modules are installed as the program runs")
+		}
 		// A Go program: loading it installs what its bindings use, and
 		// tells its backend, which is set up next.
 		fmt.Fprintln(e.stdout, "Initializing provider plugins...")
