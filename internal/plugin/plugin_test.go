@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/tetherhq/tether/internal/provider"
@@ -212,10 +211,11 @@ func writeScript(t *testing.T, body string) string {
 	return path
 }
 
+// A binary that is no plugin of Terraform's protocol fails to start with
+// an error naming it and saying what it did; a start that hangs instead
+// is caught by go test's -timeout.
 func TestStartFailures(t *testing.T) {
 	t.Parallel()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
 	for _, tc := range []struct {
 		name, path string
 		want       []string
@@ -229,8 +229,7 @@ func TestStartFailures(t *testing.T) {
 		{"not executable", filepath.Join(binDir, "..", filepath.Base(binDir)), []string{filepath.Base(binDir)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			start := time.Now()
-			p, err := Start(ctx, tc.path)
+			p, err := Start(t.Context(), tc.path)
 			if err == nil {
 				p.Close()
 				t.Fatal("Start succeeded")
@@ -239,9 +238,6 @@ func TestStartFailures(t *testing.T) {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error does not mention %q:\n%v", w, err)
 				}
-			}
-			if elapsed := time.Since(start); elapsed > 10*time.Second {
-				t.Errorf("failing took %v", elapsed)
 			}
 		})
 	}
@@ -252,15 +248,9 @@ func TestStartCancelled(t *testing.T) {
 	t.Parallel()
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	script := writeScript(t, "echo $$ > "+pidFile+"\nexec sleep 60\n")
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	_, err := Start(ctx, script)
+	_, err := Start(cancelOncePids(t, pidFile, 1), script)
 	if err == nil || !strings.Contains(err.Error(), "start interrupted") || !strings.Contains(err.Error(), script) {
 		t.Fatalf("Start: %v", err)
-	}
-	if elapsed := time.Since(start); elapsed > 10*time.Second {
-		t.Errorf("cancelled start took %v", elapsed)
 	}
 	b, err := os.ReadFile(pidFile)
 	if err != nil {
