@@ -175,6 +175,7 @@ func TestFailures(t *testing.T) {
 					Running: running,
 					Hooks:   tc.hooks,
 				}
+				h.SignalsApplies = tc.hooks
 				return h
 			}, providercheck.FailureScenarios...)
 		})

@@ -43,7 +43,9 @@ func TestValueOverProtocol(t *testing.T) {
 // plugin's process skip.
 func TestFailuresOverProtocol(t *testing.T) {
 	providercheck.Run(t, func(t *testing.T) *providercheck.Harness {
-		return providercheck.New(t, overProtocol(t, protocol.Server(tether.New())), nil)
+		h := providercheck.New(t, overProtocol(t, protocol.Server(providercheck.SignalApplies(tether.New()))), nil)
+		h.SignalsApplies = true
+		return h
 	}, providercheck.FailureScenarios...)
 }
 

@@ -21,6 +21,9 @@ type Harness struct {
 	// Process is the provider's plugin process, for FailureScenarios;
 	// nil for a provider in process or behind the protocol server.
 	Process *Process
+	// SignalsApplies says the provider is, or serves, one that
+	// SignalApplies made, for the scenarios that interrupt an apply.
+	SignalsApplies bool
 }
 
 // Object is a resource instance as the engine records it: the state the

@@ -1,6 +1,7 @@
 package tether
 
 import (
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -20,7 +21,12 @@ func TestValue(t *testing.T) {
 // internal/protocol and internal/plugin run the same ones over the plugin
 // protocol.
 func TestFailures(t *testing.T) {
-	providercheck.Run(t, func(t *testing.T) *providercheck.Harness { return newHarness(t) }, providercheck.FailureScenarios...)
+	providercheck.Run(t, func(t *testing.T) *providercheck.Harness {
+		runtimeDir := filepath.Join(t.TempDir(), "runtime")
+		h := providercheck.New(t, providercheck.SignalApplies(New()), map[string]cty.Value{"runtime_dir": cty.StringVal(runtimeDir)})
+		h.SignalsApplies = true
+		return h
+	}, providercheck.FailureScenarios...)
 }
 
 func TestValueDelay(t *testing.T) {

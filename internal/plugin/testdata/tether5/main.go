@@ -4,17 +4,18 @@
 //
 // It translates to and from protocol.Server, whose version 6 messages
 // differ from version 5's only in names for everything the built-in
-// provider uses. Four departures serve the tests: it does not announce
+// provider uses. Five departures serve the tests: it does not announce
 // PlanDestroy, so the client must plan destroys itself; it announces
 // GetProviderSchemaOptional, so the client may take its schema from a
 // cache; it panics when asked to apply a tether_value whose input is the
-// string "panic"; and for an input "spawn:FILE" it starts a process that
+// string "panic"; for an input "spawn:FILE" it starts a process that
 // sleeps for ten minutes, and writes its pid to FILE, as a provider that
-// runs helper programs would.
+// runs helper programs would; and for an input "applying:FILE" it
+// creates FILE once it has the apply in hand (providercheck.SignalApplies).
 //
 // Run under a name ending in "6" (the tests copy it so), it serves the
 // built-in provider over protocol version 6 instead, as
-// cmd/terraform-provider-tether does, with the same two hooks and no
+// cmd/terraform-provider-tether does, with the same three hooks and no
 // other departure: so that the hooks reach both of the client's versions.
 package main
 
@@ -31,6 +32,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 	"github.com/tetherhq/tether/internal/protocol"
+	"github.com/tetherhq/tether/internal/providercheck"
 	"github.com/tetherhq/tether/provider/tether"
 	"github.com/zclconf/go-cty/cty"
 	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
@@ -43,11 +45,11 @@ func main() {
 	var err error
 	if strings.HasSuffix(filepath.Base(os.Args[0]), "6") {
 		err = tf6server.Serve(protocol.Address, func() tfprotov6.ProviderServer {
-			return hooks6{protocol.Server(tether.New())}
+			return hooks6{protocol.Server(providercheck.SignalApplies(tether.New()))}
 		})
 	} else {
 		err = tf5server.Serve(protocol.Address, func() tfprotov5.ProviderServer {
-			return &server{s: protocol.Server(tether.New())}
+			return &server{s: protocol.Server(providercheck.SignalApplies(tether.New()))}
 		})
 	}
 	if err != nil {
