@@ -87,7 +87,7 @@ func (e *env) init(ctx context.Context, args []string) int {
 			return 1
 		}
 		c.workspace = ws
-		pool, cfg, diags := e.loadConfig(ctx, &c)
+		pool, cfg, diags := e.loadConfig(ctx, &c, nil)
 		pool.close()
 		e.configDiagnostics(cfg, diags)
 		if diags.HasErrors() {

@@ -36,6 +36,16 @@ type providerPool struct {
 	providers map[string]*pooled
 	started   []provider.Provider
 	closed    bool
+	// early holds the processes prestart began, by executable, until
+	// launch takes them or close stops them.
+	early map[string]*earlyStart
+}
+
+// earlyStart is a plugin process begun before its provider was asked for.
+type earlyStart struct {
+	done chan struct{}
+	c    *plugin.Client
+	err  error
 }
 
 // pooled is one provider of the pool.
@@ -150,6 +160,58 @@ func (pp *providerPool) start(source string) (provider.Provider, error) {
 	return pp.launch(config.ProviderRequirement{Source: src}, e)
 }
 
+// prestart begins, in the background, a process of every provider the
+// lock file selects that is installed and passes its lock check, so that
+// a large provider's start-up (a fraction of a second for the AWS
+// provider) overlaps the reading of the configuration instead of
+// following it. Nothing is trusted early: launch takes a process only
+// when Ensure, given the configuration's requirements, picks the same
+// executable, so version constraints and hashes are checked as before;
+// a process nobody takes is stopped by close. With -upgrade the lock
+// file's versions are not the ones that will run, so nothing starts.
+func (pp *providerPool) prestart() {
+	if pp.opts.Upgrade {
+		return
+	}
+	pkgs, err := install.Locked(pp.opts)
+	if err != nil {
+		return // Ensure reports a lock file it cannot read
+	}
+	opts := plugin.StartOptions{SchemaCacheDir: schemaCacheDir(pp.opts)}
+	pp.mu.Lock()
+	defer pp.mu.Unlock()
+	for _, pkg := range pkgs {
+		if pp.early == nil {
+			pp.early = map[string]*earlyStart{}
+		}
+		es := &earlyStart{done: make(chan struct{})}
+		pp.early[pkg.Executable] = es
+		logging.Core().Debug("starting a locked provider while the configuration is read", "provider", pkg.Provider.String(), "version", pkg.Version)
+		go func() {
+			defer close(es.done)
+			es.c, es.err = plugin.StartWith(pp.ctx, pkg.Executable, opts)
+		}()
+	}
+}
+
+// takeEarly returns the process prestart began for exe, if it started.
+func (pp *providerPool) takeEarly(exe string) (*plugin.Client, bool) {
+	pp.mu.Lock()
+	es, ok := pp.early[exe]
+	delete(pp.early, exe)
+	pp.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	<-es.done
+	if es.err != nil {
+		// Started again below, so that the error is the one a start
+		// at this point gives, with the provider named.
+		return nil, false
+	}
+	return es.c, true
+}
+
 // launch installs a provider if needed (once) and starts an instance.
 func (pp *providerPool) launch(req config.ProviderRequirement, e *pooled) (provider.Provider, error) {
 	e.installOnce.Do(func() { e.pkg, e.builtin, e.installErr = pp.install(req) })
@@ -161,7 +223,11 @@ func (pp *providerPool) launch(req config.ProviderRequirement, e *pooled) (provi
 		p = tetherprovider.New()
 	} else {
 		opts := plugin.StartOptions{SchemaCacheDir: schemaCacheDir(pp.opts)}
-		c, err := plugin.StartWith(pp.ctx, e.pkg.Executable, opts)
+		c, early := pp.takeEarly(e.pkg.Executable)
+		var err error
+		if !early {
+			c, err = plugin.StartWith(pp.ctx, e.pkg.Executable, opts)
+		}
 		// A binary just written may still be open for writing in a process
 		// that forked meanwhile and has not exec'd yet (Go issue 22315): the
 		// kernel refuses to run it for that moment.
@@ -264,6 +330,8 @@ func (pp *providerPool) close() {
 	for _, e := range pp.providers {
 		e.idle = nil
 	}
+	early := pp.early
+	pp.early = nil
 	pp.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, p := range started {
@@ -271,6 +339,16 @@ func (pp *providerPool) close() {
 		go func() {
 			defer wg.Done()
 			p.Close()
+		}()
+	}
+	for _, es := range early {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-es.done
+			if es.c != nil {
+				es.c.Close()
+			}
 		}()
 	}
 	wg.Wait()

@@ -183,10 +183,11 @@ func hclSource(in LoadInput) (*config.Config, hcl.Diagnostics) {
 }
 
 // load starts the providers and loads the configuration from the
-// invocation's source, printing diagnostics. The caller closes the pool
-// it gets back.
-func (e *env) load(ctx context.Context, c *common) (*providerPool, *config.Config, bool) {
-	pool, cfg, diags := e.loadConfig(ctx, c)
+// invocation's source, printing diagnostics. pool is the command's pool
+// when it made one already (nil: load makes it). The caller closes the
+// pool it gets back.
+func (e *env) load(ctx context.Context, c *common, pool *providerPool) (*providerPool, *config.Config, bool) {
+	pool, cfg, diags := e.loadConfig(ctx, c, pool)
 	e.configDiagnostics(cfg, diags)
 	if diags.HasErrors() {
 		return nil, nil, false
@@ -196,17 +197,20 @@ func (e *env) load(ctx context.Context, c *common) (*providerPool, *config.Confi
 
 // loadConfig is load without printing: on errors the providers are
 // already closed.
-func (e *env) loadConfig(ctx context.Context, c *common) (*providerPool, *config.Config, hcl.Diagnostics) {
+func (e *env) loadConfig(ctx context.Context, c *common, pool *providerPool) (*providerPool, *config.Config, hcl.Diagnostics) {
 	say := e.stderr
 	if c.initializing {
 		say = e.stdout
 	}
-	pool, err := e.newPool(ctx, say)
-	if err == nil {
+	if pool == nil {
+		var err error
+		if pool, err = e.newPool(ctx, say); err != nil {
+			return nil, nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the CLI configuration", Detail: err.Error()}}
+		}
 		pool.opts.Upgrade = c.upgrade
-	}
-	if err != nil {
-		return nil, nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the CLI configuration", Detail: err.Error()}}
+		if !c.initializing {
+			pool.prestart()
+		}
 	}
 	var vars []hclconfig.VarArg
 	for _, v := range *c.vars.list {

@@ -24,7 +24,7 @@ func (e *env) synth(ctx context.Context, args []string) int {
 	if err := c.chdir(); err != nil {
 		return e.errorf("%v", err)
 	}
-	pool, cfg, ok := e.load(ctx, &c)
+	pool, cfg, ok := e.load(ctx, &c, nil)
 	pool.close()
 	if !ok {
 		return 1

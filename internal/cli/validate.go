@@ -33,7 +33,7 @@ func (e *env) validate(ctx context.Context, args []string) int {
 		return e.errorf("%v", err)
 	}
 	c.validating = true
-	pool, cfg, diags := e.loadConfig(ctx, &c)
+	pool, cfg, diags := e.loadConfig(ctx, &c, nil)
 	if !diags.HasErrors() {
 		diags = append(diags, validateRules(cfg)...)
 		diags = append(diags, validateValues(cfg, pool)...)

@@ -65,6 +65,51 @@ func Ensure(ctx context.Context, reqs []config.ProviderRequirement, opts Options
 	return run(ctx, reqs, &opts, true)
 }
 
+// Locked returns the installed package of every provider the lock file
+// of opts.Dir selects, where that version is installed and its hash is
+// locked: what Ensure would return for a configuration that requires
+// them, known before the configuration is read, so that a command can
+// start the providers while it reads the configuration. It installs
+// nothing and writes nothing but the hash cache. A provider that is not
+// installed, fails its lock check or has a development override is left
+// out: Ensure, called with the configuration's requirements, says what is
+// wrong with it.
+func Locked(opts Options) (map[tfaddr.Provider]Package, error) {
+	in := &installer{opts: &opts, cfg: opts.Config, ensure: true, platform: hostPlatform}
+	if in.cfg == nil {
+		in.cfg = &CLIConfig{}
+	}
+	dir, err := filepath.Abs(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	in.root = filepath.Join(dir, ProvidersDir)
+	unlock := lockDir(dir)
+	defer unlock()
+	if in.locks, err = ReadLocks(dir); err != nil {
+		return nil, err
+	}
+	if len(in.locks) == 0 {
+		return nil, nil
+	}
+	if _, err := os.Stat(in.root); err != nil {
+		return nil, nil
+	}
+	defer flock(filepath.Join(in.root, ".lock"))()
+	in.hashes = openHashCache(in.root)
+	defer in.hashes.save()
+	out := map[tfaddr.Provider]Package{}
+	for addr, entry := range in.locks {
+		if _, dev := in.cfg.DevOverrides[addr]; dev {
+			continue
+		}
+		if pkg, ok, err := in.ready(&want{addr: addr, lock: entry}); err == nil && ok {
+			out[addr] = pkg
+		}
+	}
+	return out, nil
+}
+
 // installer carries one Install or Ensure call.
 type installer struct {
 	opts    *Options

@@ -199,6 +199,51 @@ func TestEnsure(t *testing.T) {
 	wantErr(t, err, "hashicorp/time is locked at version 0.14.2", "tether init -upgrade")
 }
 
+// TestLocked: before the configuration is read, what the lock file
+// selects and is installed with a locked hash, the very packages Ensure
+// returns; nothing else, and nothing installed or printed.
+func TestLocked(t *testing.T) {
+	tm := providertest.Time(t)
+	local := providertest.Local(t)
+	mirror := providertest.UnpackedMirror(t, t.TempDir(), tm, local)
+	f := newFixture(t, mirrorConfig(FilesystemMirror, mirror), nil)
+	if got, err := Locked(f.opts(false)); err != nil || len(got) != 0 {
+		t.Fatalf("no lock file: got %v, %v", got, err)
+	}
+	both := require("hashicorp/time", "", "hashicorp/local", "")
+	want, _, err := f.install(both)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Locked(f.opts(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[tm.Source] != want[tm.Source] || got[local.Source] != want[local.Source] {
+		t.Fatalf("Locked gave %v, Ensure's packages are %v", got, want)
+	}
+
+	// A changed binary is left out, and so is a package not installed:
+	// neither is installed again, and nothing is printed.
+	if err := os.WriteFile(want[tm.Source].Executable, []byte("tampered"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Dir(filepath.Dir(want[local.Source].Dir))); err != nil {
+		t.Fatal(err)
+	}
+	before := f.files()
+	got, err = Locked(f.opts(false))
+	if err != nil || len(got) != 0 {
+		t.Fatalf("tampered and missing: got %v, %v", got, err)
+	}
+	if after := f.files(); strings.Join(after, "\n") != strings.Join(before, "\n") {
+		t.Errorf("Locked changed the folder:\nbefore %q\nafter  %q", before, after)
+	}
+	if len(f.lines) != 0 {
+		t.Errorf("Locked printed %q", f.lines)
+	}
+}
+
 // TestLockFileUpkeep: no providers, no lock file; a provider dropped from
 // the configuration leaves the lock at init; concurrent Ensure calls (a
 // command starting providers one by one) lose no entry.
