@@ -125,16 +125,8 @@ func (pp *providerPool) schema(req config.ProviderRequirement) (*provider.Schema
 			e.schemaErr = fmt.Errorf("reading the schema of %s: %s", req.Source.ForDisplay(), diags.Error())
 			return
 		}
-		if c, ok := p.(*plugin.Client); ok {
-			// Functions are called on this instance, which stays running
-			// until the command ends.
-			fns, diags := c.GetFunctions(pp.ctx)
-			if diags.HasErrors() {
-				e.schemaErr = fmt.Errorf("reading the functions of %s: %s", req.Source.ForDisplay(), diags.Error())
-				return
-			}
-			s.Functions = fns
-		}
+		// Its functions, from the same response, call this instance,
+		// which stays running until the command ends.
 		e.schema = s
 		pp.mu.Lock()
 		e.idle = p

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/provider"
 )
 
 // requiredProvider is one entry of a required_providers block.
@@ -387,8 +388,8 @@ func (m *module) functions() map[string]function.Function {
 		if ps == nil {
 			continue
 		}
-		for name, f := range ps.Functions {
-			out["provider::"+local+"::"+name] = f
+		for _, name := range ps.Functions.Names() {
+			out["provider::"+local+"::"+name], _ = provider.Callable(ps.Functions, name)
 		}
 	}
 	m.funcs = out
@@ -420,9 +421,7 @@ func (m *module) checkProviderFunctions(files []*hcl.File) {
 				} else {
 					var names []string
 					if ps := m.l.opts.Schemas[m.required[parts[1]].source.String()]; ps != nil {
-						for name := range ps.Functions {
-							names = append(names, name)
-						}
+						names = ps.Functions.Names()
 					}
 					detail = fmt.Sprintf("Provider %s has no function named %q.%s", m.required[parts[1]].source.ForDisplay(), parts[2], didYouMean(parts[2], names))
 				}

@@ -36,8 +36,8 @@ const (
 )
 
 // Client is a provider.Provider backed by a plugin process, as StartWith
-// returns it; beyond provider.Provider it reaches the provider's functions
-// (GetFunctions, CallFunction). It is safe for concurrent use.
+// returns it; its schema's Functions call the provider's functions. It is
+// safe for concurrent use.
 //
 // Every field is set before StartWith returns and only read afterwards,
 // except those guarded below, so calls need no lock: the gRPC connection
@@ -70,10 +70,6 @@ type Client struct {
 	// nil when the provider declares no provider_meta schema.
 	providerMeta *tfprotov6.DynamicValue
 	planDestroy  bool
-	// functions are the signatures of the provider's functions: those in
-	// its schema, or once GetFunctions has asked, its answer.
-	funcMu    sync.Mutex
-	functions map[string]*tfprotov6.Function
 	// schemaFromCache is set when the schema came from StartOptions'
 	// cache instead of the provider.
 	schemaFromCache bool
@@ -89,8 +85,12 @@ type loadedSchema struct {
 	providerMeta *tfprotov6.DynamicValue
 	planDestroy  bool
 	// optional is the capability GetProviderSchemaOptional.
-	optional  bool
-	functions map[string]*tfprotov6.Function
+	optional bool
+	// functions are the signatures of the provider's functions, by name,
+	// each in the protocol's encoding for function to decode; a client
+	// makes them functions that call it (see Client.functions).
+	functions map[string][]byte
+	function  func(wire []byte) (*tfprotov6.Function, error)
 }
 
 // loadSchema converts a schema for the client. It touches no client, so
@@ -136,9 +136,7 @@ func loadSchema(ws *wireSchema) *loadedSchema {
 	if sc := resp.ServerCapabilities; sc != nil {
 		ls.planDestroy, ls.optional = sc.PlanDestroy, sc.GetProviderSchemaOptional
 	}
-	if len(resp.Functions) > 0 {
-		ls.functions = resp.Functions
-	}
+	ls.functions, ls.function = ws.functions, ws.function
 	ls.diags = diags
 	return ls
 }
@@ -160,9 +158,12 @@ func lazyTypes(wire map[string][]byte, typeSchema func([]byte) (*tfprotov6.Schem
 }
 
 func (c *Client) useSchema(ls *loadedSchema) {
-	c.schema, c.schemaDiags = ls.schema, ls.diags
+	sch := *ls.schema
+	if len(ls.functions) > 0 {
+		sch.Functions = c.functions(ls)
+	}
+	c.schema, c.schemaDiags = &sch, ls.diags
 	c.providerType, c.providerMeta, c.planDestroy = ls.providerType, ls.providerMeta, ls.planDestroy
-	c.functions = ls.functions
 }
 
 // GetSchema returns the schema read at start; callers must not modify it.

@@ -7,8 +7,8 @@
 // the schema once, and converts values, paths and diagnostics with
 // internal/protocol's converters. StartWith does the same with options: a
 // schema cache across runs (StartOptions.SchemaCacheDir), and the Client
-// itself, whose GetFunctions and CallFunction reach the provider's
-// functions, which provider.Provider does not know.
+// itself. The provider's functions come with its schema (Schema.Functions),
+// each decoded on first use and calling this process.
 //
 // The process lives exactly as long as the Client: it leads a process
 // group of its own, which Close and a failed or cancelled start kill

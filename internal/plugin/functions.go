@@ -7,88 +7,44 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
-	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/protocol"
+	"github.com/tetherhq/tether/internal/provider"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 )
 
-// GetFunctions returns the provider's functions (provider-defined
-// functions, protocol 5.5 and 6.5), as cty functions that call the
-// provider: ready for an hcl.EvalContext, under whatever namespaced name
-// the caller chooses (Terraform's provider::NAME::FUNCTION).
+// functions are the functions ls declares (provider-defined functions,
+// protocol 5.5 and 6.5), each decoded on first lookup into a cty function
+// that calls the provider: ready for an hcl.EvalContext, under whatever
+// namespaced name the caller chooses (Terraform's
+// provider::NAME::FUNCTION).
 //
-// The signatures are the ones the provider declared in its schema, read
-// at start (or from the schema cache). A provider that declared none there
-// is asked through the GetFunctions call; one too old to have it has no
-// functions, and an empty map is no error. A function whose signature
-// cannot be decoded is left out, with an error diagnostic.
+// They come from the GetProviderSchema response, read at start or from
+// the schema cache, as Terraform 1.11 takes them: like it, the client
+// never calls GetFunctions, which would be one more call on the way to
+// every plan. A provider that declares none there has none. A function
+// whose signature cannot be decoded is an error where it is looked up.
 //
 // A function's parameters allow null and unknown arguments as the
 // provider declared; an unknown argument where that is not allowed makes
 // the result unknown without a call. Calls use the client's life, not a
 // caller's context: cty functions take none. After Close they fail.
-func (c *Client) GetFunctions(ctx context.Context) (map[string]function.Function, hcl.Diagnostics) {
-	defs, diags := c.functionDefs(ctx)
-	out := make(map[string]function.Function, len(defs))
-	for name, def := range defs {
-		sig, err := c.signature(name, def)
+func (c *Client) functions(ls *loadedSchema) *provider.Functions {
+	names := make([]string, 0, len(ls.functions))
+	for name := range ls.functions {
+		names = append(names, name)
+	}
+	return provider.LazyFunctions(names, func(name string) (function.Function, error) {
+		def, err := ls.function(ls.functions[name])
 		if err != nil {
-			diags = append(diags, diagnostic.Error("Invalid provider function",
-				fmt.Sprintf("The provider plugin %s declared a function %q that Tether cannot use: %s.", c.path, name, err)))
-			continue
+			return function.Function{}, fmt.Errorf("%w (declared by the provider plugin %s)", err, c.path)
 		}
-		out[name] = function.New(sig.spec(c, name))
-	}
-	return out, diags
-}
-
-// CallFunction calls the provider's function name with args, which are
-// converted to the declared parameter types first. An error the function
-// reports about one argument is a function.ArgError for that argument, as
-// cty's own functions report them; hcl then points at that argument.
-func (c *Client) CallFunction(ctx context.Context, name string, args []cty.Value) (cty.Value, error) {
-	defs, diags := c.functionDefs(ctx)
-	if diags.HasErrors() {
-		return cty.NilVal, diagsError(diags)
-	}
-	def, ok := defs[name]
-	if !ok {
-		return cty.NilVal, fmt.Errorf("the provider plugin %s has no function named %q", c.path, name)
-	}
-	sig, err := c.signature(name, def)
-	if err != nil {
-		return cty.NilVal, err
-	}
-	return sig.call(ctx, c, name, args)
-}
-
-// functionDefs returns the declared functions: from the schema, else
-// from the GetFunctions call, whose answer is then kept.
-func (c *Client) functionDefs(ctx context.Context) (map[string]*tfprotov6.Function, hcl.Diagnostics) {
-	c.funcMu.Lock()
-	defer c.funcMu.Unlock()
-	if c.functions != nil {
-		return c.functions, nil
-	}
-	resp, err := c.rpc.GetFunctions(ctx)
-	switch {
-	case status.Code(err) == codes.Unimplemented:
-		c.functions = map[string]*tfprotov6.Function{}
-		return c.functions, nil
-	case err != nil:
-		return nil, c.rpcDiags(ctx, "GetFunctions", err)
-	}
-	diags := protocol.DiagnosticsFromTF(resp.Diagnostics)
-	if !diags.HasErrors() {
-		c.functions = resp.Functions
-		if c.functions == nil {
-			c.functions = map[string]*tfprotov6.Function{}
+		sig, err := signatureOf(def)
+		if err != nil {
+			return function.Function{}, fmt.Errorf("%w (declared by the provider plugin %s)", err, c.path)
 		}
-	}
-	return resp.Functions, diags
+		return function.New(sig.spec(c, name)), nil
+	})
 }
 
 // signature is a function's declaration in cty types.
@@ -99,7 +55,7 @@ type signature struct {
 	summary  string
 }
 
-func (c *Client) signature(name string, def *tfprotov6.Function) (*signature, error) {
+func signatureOf(def *tfprotov6.Function) (*signature, error) {
 	sig := &signature{summary: def.Summary}
 	for _, p := range def.Parameters {
 		fp, err := parameter(p)

@@ -3,7 +3,8 @@ package plugin
 import (
 	"context"
 	"errors"
-	"math/big"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,14 +12,37 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/tetherhq/tether/internal/plugin/tfplugin5"
+	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/providertest"
+	"github.com/tetherhq/tether/provider/tether"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 )
 
+// functionsOf returns c's functions, from its schema.
+func functionsOf(t *testing.T, c *Client) *provider.Functions {
+	t.Helper()
+	sch, diags := c.GetSchema()
+	noErrors(t, "schema", diags)
+	return sch.Functions
+}
+
+// functionNamed returns the function name of fns, failing the test without one.
+func functionNamed(t *testing.T, fns *provider.Functions, name string) function.Function {
+	t.Helper()
+	f, ok, err := fns.Get(name)
+	if err != nil || !ok {
+		t.Fatalf("function %s among %v: %v", name, fns.Names(), err)
+	}
+	return f
+}
+
+// The functions of a provider come with its schema, from the provider or
+// from the schema cache, and are called there: the client never asks
+// GetFunctions, as Terraform never does, and from the cache it makes no
+// call at all before the first function call.
 func TestProviderFunctions(t *testing.T) {
 	t.Parallel()
 	cacheDir := t.TempDir()
@@ -34,18 +58,31 @@ func TestProviderFunctions(t *testing.T) {
 			if c.schemaFromCache != (run == "cached") {
 				t.Errorf("schema from cache: %v", c.schemaFromCache)
 			}
-			fns, diags := c.GetFunctions(ctx)
-			noErrors(t, "functions", diags)
-			if len(fns) != 5 {
-				t.Fatalf("%d functions", len(fns))
+			fns := functionsOf(t, c)
+
+			// The provider's own count of the calls it has had.
+			calls, err := functionNamed(t, fns, "received").Call(nil)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if p := fns["next"].Params(); len(p) != 1 || p[0].Name != "n" || p[0].Type != cty.Number {
+			want := map[string]cty.Value{"CallFunction": cty.NumberIntVal(1)}
+			if run == "fresh" {
+				want["GetProviderSchema"] = cty.NumberIntVal(1)
+			}
+			if !calls.RawEquals(cty.MapVal(want)) {
+				t.Errorf("the provider received %#v, want %#v", calls, cty.MapVal(want))
+			}
+
+			if got := strings.Join(fns.Names(), ","); got != "describe,join,next,pair,positive,received" {
+				t.Fatalf("functions %s", got)
+			}
+			if p := functionNamed(t, fns, "next").Params(); len(p) != 1 || p[0].Name != "n" || p[0].Type != cty.Number {
 				t.Errorf("next's parameters: %#v", p)
 			}
-			if vp := fns["join"].VarParam(); vp == nil || vp.Type != cty.String {
+			if vp := functionNamed(t, fns, "join").VarParam(); vp == nil || vp.Type != cty.String {
 				t.Errorf("join's variadic parameter: %#v", vp)
 			}
-			if p := fns["describe"].Params(); !p[0].AllowNull || p[0].Type != cty.DynamicPseudoType {
+			if p := functionNamed(t, fns, "describe").Params(); !p[0].AllowNull || p[0].Type != cty.DynamicPseudoType {
 				t.Errorf("describe's parameter: %#v", p[0])
 			}
 
@@ -63,7 +100,7 @@ func TestProviderFunctions(t *testing.T) {
 				{"describe", []cty.Value{cty.ListVal([]cty.Value{large})}, cty.StringVal("list of number")},
 				{"pair", []cty.Value{cty.StringVal("x"), cty.ListVal([]cty.Value{large})}, cty.ObjectVal(map[string]cty.Value{"a": cty.StringVal("x"), "b": cty.ListVal([]cty.Value{large})})},
 			} {
-				got, err := fns[tc.name].Call(tc.args)
+				got, err := functionNamed(t, fns, tc.name).Call(tc.args)
 				if err != nil {
 					t.Errorf("%s%#v: %v", tc.name, tc.args, err)
 					continue
@@ -72,13 +109,11 @@ func TestProviderFunctions(t *testing.T) {
 					t.Errorf("%s%#v = %#v, want %#v", tc.name, tc.args, got, tc.want)
 				}
 			}
-			if got, err := c.CallFunction(ctx, "next", []cty.Value{large}); err != nil || got.AsBigFloat().Cmp(new(big.Float).SetInt64(7227701560655103599)) != 0 {
-				t.Errorf("CallFunction next: %#v %v", got, err)
-			}
 
 			// The provider's error about an argument is cty's, so hcl
 			// points at the argument.
-			_, err = fns["positive"].Call([]cty.Value{cty.NumberIntVal(-3)})
+			positive := functionNamed(t, fns, "positive")
+			_, err = positive.Call([]cty.Value{cty.NumberIntVal(-3)})
 			var argErr function.ArgError
 			if !errors.As(err, &argErr) || argErr.Index != 0 || !strings.Contains(err.Error(), "-3 is not positive") {
 				t.Errorf("positive(-3): %#v", err)
@@ -86,45 +121,126 @@ func TestProviderFunctions(t *testing.T) {
 			src := "provider::functions::positive(1) + provider::functions::positive(-3)"
 			expr, diags := hclsyntax.ParseExpression([]byte(src), "test.hcl", hcl.InitialPos)
 			noErrors(t, "parse", diags)
-			_, diags = expr.Value(&hcl.EvalContext{Functions: map[string]function.Function{"provider::functions::positive": fns["positive"]}})
+			_, diags = expr.Value(&hcl.EvalContext{Functions: map[string]function.Function{"provider::functions::positive": positive}})
 			if len(diags) != 1 || diags[0].Subject == nil || diags[0].Subject.Start.Column != strings.LastIndex(src, "-3")+1 || !strings.Contains(diags[0].Detail, "-3 is not positive") {
 				t.Errorf("diagnostics %v (subject %v)", diags, diags[0].Subject)
 			}
 
-			if _, err := c.CallFunction(ctx, "nope", nil); err == nil || !strings.Contains(err.Error(), `no function named "nope"`) {
-				t.Errorf("unknown function: %v", err)
+			if _, ok, err := fns.Get("nope"); ok || err != nil {
+				t.Errorf("unknown function: %v %v", ok, err)
 			}
 			c.Close()
-			if _, err := fns["next"].Call([]cty.Value{large}); err == nil || !strings.Contains(err.Error(), "shut down") {
+			if _, err := functionNamed(t, fns, "next").Call([]cty.Value{large}); err == nil || !strings.Contains(err.Error(), "shut down") {
 				t.Errorf("call after Close: %v", err)
 			}
 		})
 	}
 }
 
-// Over protocol 5, and from the GetFunctions call for a provider whose
-// schema declares none.
-func TestFunctionsFromGetFunctions5(t *testing.T) {
+// The built-in provider's function apply, as a plugin over each protocol
+// version, through the schema cache and without it: its signature is the
+// one it has in process, and a call reaches the provider, whose error
+// about a program that is not there comes back. (Only the test plugin
+// over protocol 5 declares GetProviderSchemaOptional; the other is asked
+// for its schema again, as Terraform would.)
+func TestBuiltinFunction(t *testing.T) {
+	t.Parallel()
+	builtin, _ := tether.New().GetSchema()
+	want := functionNamed(t, builtin.Functions, "apply")
+	for _, tc := range []struct {
+		name     string
+		bin      *string
+		version  int
+		optional bool
+	}{
+		{"protocol5", &tether5Bin, 5, true},
+		{"protocol6", &tether6Bin, 6, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cacheDir := t.TempDir()
+			for _, run := range []string{"fresh", "cached"} {
+				c, err := StartWith(t.Context(), *tc.bin, StartOptions{SchemaCacheDir: cacheDir})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				if c.protocolVersion != tc.version || c.schemaFromCache != (run == "cached" && tc.optional) {
+					t.Errorf("%s: protocol %d, schema from cache %v", run, c.protocolVersion, c.schemaFromCache)
+				}
+				apply := functionNamed(t, functionsOf(t, c), "apply")
+				if got, want := signatureString(apply), signatureString(want); got != want {
+					t.Errorf("%s: apply's parameters %s, want %s", run, got, want)
+				}
+				missing := filepath.Join(t.TempDir(), "no-program")
+				_, err = apply.Call([]cty.Value{cty.StringVal(missing), cty.StringVal("main.go:1")})
+				if err == nil || !strings.Contains(err.Error(), missing) {
+					t.Errorf("%s: apply of a missing program: %v", run, err)
+				}
+			}
+		})
+	}
+}
+
+// signatureString is what f's signature says of its parameters: names,
+// types, and whether they take null and unknown values.
+func signatureString(f function.Function) string {
+	var b strings.Builder
+	params := f.Params()
+	if vp := f.VarParam(); vp != nil {
+		params = append(params, *vp)
+	}
+	for _, p := range params {
+		fmt.Fprintf(&b, "%s %s null=%v unknown=%v; ", p.Name, p.Type.FriendlyName(), p.AllowNull, p.AllowUnknown)
+	}
+	return b.String()
+}
+
+// Over protocol 5, from the schema a provider sends: each function is
+// decoded when first looked up, and one whose signature cannot be decoded
+// is an error there, and when called, never a missing function; the
+// others work.
+func TestFunctionsFromSchema5(t *testing.T) {
 	msg, err := ctymsgpack.Marshal(cty.StringVal("hi"), cty.String)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema, err := proto.Marshal(&tfplugin5.GetProviderSchema_Response{
+		Provider: &tfplugin5.Schema{Block: &tfplugin5.Schema_Block{}},
+		Functions: map[string]*tfplugin5.Function{
+			"greet": {
+				Parameters: []*tfplugin5.Function_Parameter{{Name: "who", Type: []byte(`"string"`)}},
+				Return:     &tfplugin5.Function_Return{Type: []byte(`"string"`)},
+			},
+			"broken": {
+				Parameters: []*tfplugin5.Function_Parameter{{Name: "what", Type: []byte(`"strang"`)}},
+				Return:     &tfplugin5.Function_Return{Type: []byte(`"string"`)},
+			},
+		},
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	conn := &recordingConn{answer: func(method string, reply any) error {
 		switch r := reply.(type) {
-		case *tfplugin5.GetFunctions_Response:
-			r.Functions = map[string]*tfplugin5.Function{"greet": {
-				Parameters: []*tfplugin5.Function_Parameter{{Name: "who", Type: []byte(`"string"`)}},
-				Return:     &tfplugin5.Function_Return{Type: []byte(`"string"`)},
-			}}
+		case *rawMessage:
+			*r = schema
 		case *tfplugin5.CallFunction_Response:
 			r.Result = &tfplugin5.DynamicValue{Msgpack: msg}
 		}
 		return nil
 	}}
 	c := fakeClient(5, conn)
-	fns, diags := c.GetFunctions(context.Background())
-	noErrors(t, "functions", diags)
-	got, err := fns["greet"].Call([]cty.Value{cty.StringVal("you")})
+	ls, err := c.readSchema(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.useSchema(ls)
+	fns := functionsOf(t, c)
+	if got := strings.Join(fns.Names(), ","); got != "broken,greet" {
+		t.Errorf("functions %s", got)
+	}
+	got, err := functionNamed(t, fns, "greet").Call([]cty.Value{cty.StringVal("you")})
 	if err != nil || !got.RawEquals(cty.StringVal("hi")) {
 		t.Errorf("greet: %#v %v", got, err)
 	}
@@ -132,13 +248,23 @@ func TestFunctionsFromGetFunctions5(t *testing.T) {
 	if !ok || req.Name != "greet" || len(req.Arguments) != 1 {
 		t.Errorf("request %v", conn.reqs["CallFunction"])
 	}
+	if _, asked := conn.reqs["GetFunctions"]; asked {
+		t.Error("the client asked GetFunctions")
+	}
 
-	// A provider from before functions has none.
-	old := fakeClient(5, &recordingConn{answer: func(string, any) error {
-		return status.Error(codes.Unimplemented, "unknown method GetFunctions")
-	}})
-	if fns, diags := old.GetFunctions(context.Background()); len(fns) != 0 || len(diags) != 0 {
-		t.Errorf("old provider: %v %v", fns, diags)
+	const wantErr = `the signature of function "broken" cannot be used: parameter 1: invalid type "\"strang\""`
+	if _, ok, err := fns.Get("broken"); !ok || err == nil || !strings.Contains(err.Error(), wantErr) || !strings.Contains(err.Error(), "fake-provider") {
+		t.Errorf("Get(broken) = %v, %v; want the function, with an error naming it and the provider", ok, err)
+	}
+	broken, ok := provider.Callable(fns, "broken")
+	if !ok {
+		t.Fatal("broken is not callable")
+	}
+	if _, err := broken.Call([]cty.Value{cty.StringVal("x")}); err == nil || !strings.Contains(err.Error(), wantErr) {
+		t.Errorf("calling broken: %v", err)
+	}
+	if _, ok := provider.Callable(fns, "nope"); ok {
+		t.Error("a function that is not declared is callable")
 	}
 }
 
@@ -150,12 +276,7 @@ func TestTimeProviderFunction(t *testing.T) {
 	if c.protocolVersion != 5 {
 		t.Errorf("negotiated protocol %d, want 5", c.protocolVersion)
 	}
-	fns, diags := c.GetFunctions(context.Background())
-	noErrors(t, "functions", diags)
-	parse, ok := fns["rfc3339_parse"]
-	if !ok {
-		t.Fatalf("no rfc3339_parse among %d functions", len(fns))
-	}
+	parse := functionNamed(t, functionsOf(t, c), "rfc3339_parse")
 	got, err := parse.Call([]cty.Value{cty.StringVal("2023-07-25T23:43:16-04:00")})
 	if err != nil {
 		t.Fatal(err)

@@ -45,10 +45,8 @@ func TestRealProvider(t *testing.T) {
 	fresh.Close()
 
 	// A provider function, routed by the mux without a schema call.
-	fns, diags := c.GetFunctions(context.Background())
-	noErrors(t, "functions", diags)
-	if f, ok := fns["arn_parse"]; !ok {
-		t.Errorf("no arn_parse among %d functions", len(fns))
+	if f, ok, err := sch.Functions.Get("arn_parse"); !ok || err != nil {
+		t.Errorf("no arn_parse among %v: %v", sch.Functions.Names(), err)
 	} else if arn, err := f.Call([]cty.Value{cty.StringVal("arn:aws:iam::444455556666:role/example")}); err != nil {
 		t.Errorf("arn_parse: %v", err)
 	} else if got := arn.GetAttr("account_id"); !got.RawEquals(cty.StringVal("444455556666")) {

@@ -55,9 +55,6 @@ type rpcClient interface {
 	OpenEphemeralResource(context.Context, *tfprotov6.OpenEphemeralResourceRequest) (*tfprotov6.OpenEphemeralResourceResponse, error)
 	RenewEphemeralResource(context.Context, *tfprotov6.RenewEphemeralResourceRequest) (*tfprotov6.RenewEphemeralResourceResponse, error)
 	CloseEphemeralResource(context.Context, *tfprotov6.CloseEphemeralResourceRequest) (*tfprotov6.CloseEphemeralResourceResponse, error)
-	// GetFunctions fails with codes.Unimplemented for providers older than
-	// provider-defined functions.
-	GetFunctions(context.Context) (*tfprotov6.GetFunctionsResponse, error)
 	CallFunction(context.Context, *tfprotov6.CallFunctionRequest) (*tfprotov6.CallFunctionResponse, error)
 	StopProvider(context.Context) error
 }

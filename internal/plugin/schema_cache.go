@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/tetherhq/tether/internal/durable"
 )
 
@@ -262,21 +261,25 @@ func (c *Client) readSchemaFromProvider(ctx context.Context, keep func([]byte)) 
 	return loadSchema(ws), nil
 }
 
-// cachedTypes makes the errors of decoding the types of ws, a schema read
-// from file, say where it came from: the schema of a type is decoded only
-// when first used, so a cached copy damaged inside one (which the
-// response's outline, checked when it is read, does not show) is found
-// only then.
+// cachedTypes makes the errors of decoding the types and functions of
+// ws, a schema read from file, say where it came from: the schema of a
+// type or the signature of a function is decoded only when first used, so
+// a cached copy damaged inside one (which the response's outline, checked
+// when it is read, does not show) is found only then.
 func cachedTypes(ws *wireSchema, file string) *wireSchema {
-	decode := ws.typeSchema
-	ws.typeSchema = func(b []byte) (*tfprotov6.Schema, error) {
-		s, err := decode(b)
-		if err != nil {
-			return nil, fmt.Errorf("%w (in the schema kept in %s; remove it to read the schema from the provider again)", err, file)
-		}
-		return s, nil
-	}
+	ws.typeSchema = fromCache(ws.typeSchema, file)
+	ws.function = fromCache(ws.function, file)
 	return ws
+}
+
+func fromCache[T any](decode func([]byte) (T, error), file string) func([]byte) (T, error) {
+	return func(b []byte) (T, error) {
+		v, err := decode(b)
+		if err != nil {
+			return v, fmt.Errorf("%w (in the schema kept in %s; remove it to read the schema from the provider again)", err, file)
+		}
+		return v, nil
+	}
 }
 
 // A cached schema is a header line saying whether the provider declared

@@ -11,9 +11,10 @@ import (
 )
 
 // A GetProviderSchema response is kept in the protocol's encoding and
-// decoded in two parts: at once, everything but the schemas of types (the
-// provider's own schema, provider_meta, capabilities, functions,
-// diagnostics), and each type's schema only when it is first looked up.
+// decoded in two parts: at once, everything but the schemas of types and
+// the signatures of functions (the provider's own schema, provider_meta,
+// capabilities, diagnostics), and each type's schema or function's
+// signature only when it is first looked up.
 // The AWS provider's response is 5 MB on the wire and became 35 MB of
 // decoded schema, three representations of 87,055 attributes, which every
 // garbage collection of a plan then scanned, though a configuration
@@ -30,32 +31,38 @@ type wireSchema struct {
 	resources, dataSources, ephemeral map[string][]byte
 	// typeSchema decodes one of them.
 	typeSchema func(wire []byte) (*tfprotov6.Schema, error)
+	// functions are the signatures of functions, by name, each in the
+	// encoding of its Function message, for function.
+	functions map[string][]byte
+	function  func(wire []byte) (*tfprotov6.Function, error)
 }
 
-// The fields of GetProviderSchema.Response that hold the schemas of
-// types, maps from a type's name to its Schema message; the same names
-// in protocol versions 5 and 6.
+// The fields of GetProviderSchema.Response that are decoded by the
+// entry: maps from a type's name to its Schema message, and from a
+// function's name to its Function message; the same names in protocol
+// versions 5 and 6.
 const (
 	resourceSchemasField   = "resource_schemas"
 	dataSourceSchemasField = "data_source_schemas"
 	ephemeralSchemasField  = "ephemeral_resource_schemas"
+	functionsField         = "functions"
 )
 
 // splitSchemaWire splits wire, a GetProviderSchema response whose message
-// is described by md, into the schemas of types, by field name and type
-// name, and head: every other field, in the same encoding (fields of a
+// is described by md, into the schemas of types and the signatures of
+// functions, by field name and name, and head: every other field, in the same encoding (fields of a
 // message may be encoded in any order, and a message is the
 // concatenation of its fields). The map values are slices of wire.
 //
 // As with any protobuf map, a name given twice keeps its last schema.
-func splitSchemaWire(wire []byte, md protoreflect.MessageDescriptor) (head []byte, types map[string]map[string][]byte, err error) {
+func splitSchemaWire(wire []byte, md protoreflect.MessageDescriptor) (head []byte, byName map[string]map[string][]byte, err error) {
 	split := map[protowire.Number]string{}
-	for _, name := range []string{resourceSchemasField, dataSourceSchemasField, ephemeralSchemasField} {
+	for _, name := range []string{resourceSchemasField, dataSourceSchemasField, ephemeralSchemasField, functionsField} {
 		if fd := md.Fields().ByName(protoreflect.Name(name)); fd != nil && fd.IsMap() {
 			split[fd.Number()] = name
 		}
 	}
-	types = map[string]map[string][]byte{}
+	byName = map[string]map[string][]byte{}
 	head = make([]byte, 0, 4096)
 	for b := wire; len(b) > 0; {
 		num, typ, n := protowire.ConsumeTag(b)
@@ -78,12 +85,12 @@ func splitSchemaWire(wire []byte, md protoreflect.MessageDescriptor) (head []byt
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}
-		if types[name] == nil {
-			types[name] = map[string][]byte{}
+		if byName[name] == nil {
+			byName[name] = map[string][]byte{}
 		}
-		types[name][key] = value
+		byName[name][key] = value
 	}
-	return head, types, nil
+	return head, byName, nil
 }
 
 // mapEntry reads an entry of a map<string, message>: its key (field 1)
@@ -119,11 +126,12 @@ func mapEntry(b []byte) (key string, value []byte, err error) {
 
 // decodeWireSchema splits wire, a GetProviderSchema response, decoding
 // its head into resp with decodeHead and leaving the schemas of types to
-// typeSchema.
+// typeSchema and the signatures of functions to function.
 func decodeWireSchema[R proto.Message](wire []byte, resp R,
 	decodeHead func(R) *tfprotov6.GetProviderSchemaResponse,
-	typeSchema func(wire []byte) (*tfprotov6.Schema, error)) (*wireSchema, error) {
-	head, types, err := splitSchemaWire(wire, resp.ProtoReflect().Descriptor())
+	typeSchema func(wire []byte) (*tfprotov6.Schema, error),
+	function func(wire []byte) (*tfprotov6.Function, error)) (*wireSchema, error) {
+	head, byName, err := splitSchemaWire(wire, resp.ProtoReflect().Descriptor())
 	if err != nil {
 		return nil, err
 	}
@@ -132,10 +140,12 @@ func decodeWireSchema[R proto.Message](wire []byte, resp R,
 	}
 	return &wireSchema{
 		head:        decodeHead(resp),
-		resources:   types[resourceSchemasField],
-		dataSources: types[dataSourceSchemasField],
-		ephemeral:   types[ephemeralSchemasField],
+		resources:   byName[resourceSchemasField],
+		dataSources: byName[dataSourceSchemasField],
+		ephemeral:   byName[ephemeralSchemasField],
 		typeSchema:  typeSchema,
+		functions:   byName[functionsField],
+		function:    function,
 	}, nil
 }
 

@@ -35,7 +35,7 @@ func (r rpc5) GetProviderSchema(ctx context.Context) ([]byte, error) {
 }
 
 func (r rpc5) SchemaFromWire(wire []byte) (*wireSchema, error) {
-	return decodeWireSchema(wire, &tfplugin5.GetProviderSchema_Response{}, schemaHeadFrom5, typeSchemaFrom5)
+	return decodeWireSchema(wire, &tfplugin5.GetProviderSchema_Response{}, schemaHeadFrom5, typeSchemaFrom5, functionSchemaFrom5)
 }
 
 // schemaHeadFrom5 converts a response without the schemas of types (see
@@ -56,8 +56,17 @@ func schemaHeadFrom5(resp *tfplugin5.GetProviderSchema_Response) *tfprotov6.GetP
 	if resp.ProviderMeta != nil {
 		out.ProviderMeta = convert("provider_meta", resp.ProviderMeta)
 	}
-	out.Functions, out.Diagnostics = functionsFrom5(resp.Functions, out.Diagnostics)
 	return out
+}
+
+// functionSchemaFrom5 decodes the signature of one function, a Function
+// message.
+func functionSchemaFrom5(wire []byte) (*tfprotov6.Function, error) {
+	var f tfplugin5.Function
+	if err := proto.Unmarshal(wire, &f); err != nil {
+		return nil, err
+	}
+	return functionFrom5(&f)
 }
 
 // typeSchemaFrom5 decodes the schema of one type, a Schema message.
@@ -326,16 +335,6 @@ func (r rpc5) CloseEphemeralResource(ctx context.Context, req *tfprotov6.CloseEp
 	return &tfprotov6.CloseEphemeralResourceResponse{Diagnostics: diagsFrom5(resp.Diagnostics)}, nil
 }
 
-func (r rpc5) GetFunctions(ctx context.Context) (*tfprotov6.GetFunctionsResponse, error) {
-	resp, err := r.c.GetFunctions(ctx, &tfplugin5.GetFunctions_Request{})
-	if err != nil {
-		return nil, err
-	}
-	out := &tfprotov6.GetFunctionsResponse{}
-	out.Functions, out.Diagnostics = functionsFrom5(resp.Functions, diagsFrom5(resp.Diagnostics))
-	return out, nil
-}
-
 func (r rpc5) CallFunction(ctx context.Context, req *tfprotov6.CallFunctionRequest) (*tfprotov6.CallFunctionResponse, error) {
 	preq := &tfplugin5.CallFunction_Request{Name: req.Name}
 	for _, a := range req.Arguments {
@@ -439,27 +438,6 @@ steps:
 		}
 	}
 	return tftypes.NewAttributePathWithSteps(steps)
-}
-
-// functionsFrom5 converts function signatures, leaving out (with a
-// diagnostic appended to diags) any whose types cannot be decoded.
-func functionsFrom5(in map[string]*tfplugin5.Function, diags []*tfprotov6.Diagnostic) (map[string]*tfprotov6.Function, []*tfprotov6.Diagnostic) {
-	if len(in) == 0 {
-		return nil, diags
-	}
-	out := make(map[string]*tfprotov6.Function, len(in))
-	for name, f := range in {
-		if f == nil {
-			continue
-		}
-		tf, err := functionFrom5(f)
-		if err != nil {
-			diags = append(diags, schemaDiag("function "+name, err))
-			continue
-		}
-		out[name] = tf
-	}
-	return out, diags
 }
 
 func functionFrom5(f *tfplugin5.Function) (*tfprotov6.Function, error) {

@@ -37,7 +37,7 @@ func (r rpc6) GetProviderSchema(ctx context.Context) ([]byte, error) {
 }
 
 func (r rpc6) SchemaFromWire(wire []byte) (*wireSchema, error) {
-	return decodeWireSchema(wire, &tfplugin6.GetProviderSchema_Response{}, schemaHeadFrom6, typeSchemaFrom6)
+	return decodeWireSchema(wire, &tfplugin6.GetProviderSchema_Response{}, schemaHeadFrom6, typeSchemaFrom6, functionSchemaFrom6)
 }
 
 // schemaHeadFrom6 converts a response without the schemas of types (see
@@ -58,8 +58,17 @@ func schemaHeadFrom6(resp *tfplugin6.GetProviderSchema_Response) *tfprotov6.GetP
 	if resp.ProviderMeta != nil {
 		out.ProviderMeta = convert("provider_meta", resp.ProviderMeta)
 	}
-	out.Functions, out.Diagnostics = functionsFrom6(resp.Functions, out.Diagnostics)
 	return out
+}
+
+// functionSchemaFrom6 decodes the signature of one function, a Function
+// message.
+func functionSchemaFrom6(wire []byte) (*tfprotov6.Function, error) {
+	var f tfplugin6.Function
+	if err := proto.Unmarshal(wire, &f); err != nil {
+		return nil, err
+	}
+	return functionFrom6(&f)
 }
 
 // typeSchemaFrom6 decodes the schema of one type, a Schema message.
@@ -328,16 +337,6 @@ func (r rpc6) CloseEphemeralResource(ctx context.Context, req *tfprotov6.CloseEp
 	return &tfprotov6.CloseEphemeralResourceResponse{Diagnostics: diagsFrom6(resp.Diagnostics)}, nil
 }
 
-func (r rpc6) GetFunctions(ctx context.Context) (*tfprotov6.GetFunctionsResponse, error) {
-	resp, err := r.c.GetFunctions(ctx, &tfplugin6.GetFunctions_Request{})
-	if err != nil {
-		return nil, err
-	}
-	out := &tfprotov6.GetFunctionsResponse{}
-	out.Functions, out.Diagnostics = functionsFrom6(resp.Functions, diagsFrom6(resp.Diagnostics))
-	return out, nil
-}
-
 func (r rpc6) CallFunction(ctx context.Context, req *tfprotov6.CallFunctionRequest) (*tfprotov6.CallFunctionResponse, error) {
 	preq := &tfplugin6.CallFunction_Request{Name: req.Name}
 	for _, a := range req.Arguments {
@@ -441,27 +440,6 @@ steps:
 		}
 	}
 	return tftypes.NewAttributePathWithSteps(steps)
-}
-
-// functionsFrom6 converts function signatures, leaving out (with a
-// diagnostic appended to diags) any whose types cannot be decoded.
-func functionsFrom6(in map[string]*tfplugin6.Function, diags []*tfprotov6.Diagnostic) (map[string]*tfprotov6.Function, []*tfprotov6.Diagnostic) {
-	if len(in) == 0 {
-		return nil, diags
-	}
-	out := make(map[string]*tfprotov6.Function, len(in))
-	for name, f := range in {
-		if f == nil {
-			continue
-		}
-		tf, err := functionFrom6(f)
-		if err != nil {
-			diags = append(diags, schemaDiag("function "+name, err))
-			continue
-		}
-		out[name] = tf
-	}
-	return out, diags
 }
 
 func functionFrom6(f *tfplugin6.Function) (*tfprotov6.Function, error) {

@@ -149,8 +149,12 @@ func (s *server) load() {
 			resp.DataSourceSchemas[name] = convert("data source "+name, rs)
 			s.dataTypes[name] = rs.Block.ImpliedType()
 		}
-		s.funcs = sch.Functions
-		for name, f := range sch.Functions {
+		funcs, err := sch.Functions.All()
+		if err != nil {
+			diags = append(diags, diagnostic.Wrap("Invalid provider schema", "reading the provider's functions", err))
+		}
+		s.funcs = funcs
+		for name, f := range funcs {
 			tf, err := FunctionToTF(f)
 			if err != nil {
 				diags = append(diags, diagnostic.Wrap("Invalid provider schema", "expressing the function "+name+" in the plugin protocol", err))

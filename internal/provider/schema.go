@@ -5,7 +5,6 @@ import (
 	"sync/atomic"
 
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/function"
 )
 
 // Schema is everything a provider declares about its configuration,
@@ -20,11 +19,9 @@ type Schema struct {
 	// EphemeralResources are the ephemeral resource types; nil when the
 	// provider has none.
 	EphemeralResources *Types
-	// Functions are the provider-defined functions, by their names
-	// without a namespace, ready to call during evaluation (each call
-	// reaches the provider instance that described them). Whoever starts
-	// the provider fills them in; nil when it has none.
-	Functions map[string]function.Function
+	// Functions are the provider-defined functions (see Functions); nil
+	// when it has none.
+	Functions *Functions
 }
 
 // ResourceSchema is the schema of one resource type or data source.

@@ -70,9 +70,9 @@ func New() provider.Provider {
 			DataSources: provider.NewTypes(map[string]*provider.ResourceSchema{
 				"tether_file": fileDataSourceSchema(),
 			}),
-			Functions: map[string]function.Function{
+			Functions: provider.NewFunctions(map[string]function.Function{
 				"apply": applyFunction(),
-			},
+			}),
 		},
 		resources: map[string]resourceType{
 			"tether_file":     fileResource{},

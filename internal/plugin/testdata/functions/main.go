@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
@@ -28,6 +29,22 @@ func main() {
 // resources; the embedded nil interface stands for the rest.
 type server struct {
 	tfprotov6.ProviderServer
+}
+
+// received counts the calls the provider has had, by RPC, for the
+// function received: so that a test sees which calls a client makes.
+var received struct {
+	sync.Mutex
+	calls map[string]int64
+}
+
+func receive(rpc string) {
+	received.Lock()
+	defer received.Unlock()
+	if received.calls == nil {
+		received.calls = map[string]int64{}
+	}
+	received.calls[rpc]++
 }
 
 func param(name string, ty tftypes.Type) *tfprotov6.FunctionParameter {
@@ -59,6 +76,11 @@ var functions = map[string]*tfprotov6.Function{
 			"a": tftypes.String, "b": tftypes.List{ElementType: tftypes.Number},
 		}}},
 	},
+	// received() is the number of calls the provider has had, by RPC
+	// (this one included).
+	"received": {
+		Return: &tfprotov6.FunctionReturn{Type: tftypes.Map{ElementType: tftypes.Number}},
+	},
 	// positive(n) is n, or an error about its argument.
 	"positive": {
 		Parameters: []*tfprotov6.FunctionParameter{param("n", tftypes.Number)},
@@ -67,6 +89,7 @@ var functions = map[string]*tfprotov6.Function{
 }
 
 func (server) GetMetadata(context.Context, *tfprotov6.GetMetadataRequest) (*tfprotov6.GetMetadataResponse, error) {
+	receive("GetMetadata")
 	resp := &tfprotov6.GetMetadataResponse{ServerCapabilities: &tfprotov6.ServerCapabilities{GetProviderSchemaOptional: true}}
 	for name := range functions {
 		resp.Functions = append(resp.Functions, tfprotov6.FunctionMetadata{Name: name})
@@ -75,6 +98,7 @@ func (server) GetMetadata(context.Context, *tfprotov6.GetMetadataRequest) (*tfpr
 }
 
 func (server) GetProviderSchema(context.Context, *tfprotov6.GetProviderSchemaRequest) (*tfprotov6.GetProviderSchemaResponse, error) {
+	receive("GetProviderSchema")
 	return &tfprotov6.GetProviderSchemaResponse{
 		ServerCapabilities: &tfprotov6.ServerCapabilities{GetProviderSchemaOptional: true},
 		Provider:           &tfprotov6.Schema{Block: &tfprotov6.SchemaBlock{}},
@@ -83,14 +107,17 @@ func (server) GetProviderSchema(context.Context, *tfprotov6.GetProviderSchemaReq
 }
 
 func (server) GetFunctions(context.Context, *tfprotov6.GetFunctionsRequest) (*tfprotov6.GetFunctionsResponse, error) {
+	receive("GetFunctions")
 	return &tfprotov6.GetFunctionsResponse{Functions: functions}, nil
 }
 
 func (server) StopProvider(context.Context, *tfprotov6.StopProviderRequest) (*tfprotov6.StopProviderResponse, error) {
+	receive("StopProvider")
 	return &tfprotov6.StopProviderResponse{}, nil
 }
 
 func (server) CallFunction(_ context.Context, req *tfprotov6.CallFunctionRequest) (*tfprotov6.CallFunctionResponse, error) {
+	receive("CallFunction")
 	fail := func(arg int64, format string, a ...any) (*tfprotov6.CallFunctionResponse, error) {
 		e := &tfprotov6.FunctionError{Text: fmt.Sprintf(format, a...)}
 		if arg >= 0 {
@@ -136,6 +163,14 @@ func (server) CallFunction(_ context.Context, req *tfprotov6.CallFunctionRequest
 		}
 	case "pair":
 		result = cty.ObjectVal(map[string]cty.Value{"a": args[0], "b": args[1]})
+	case "received":
+		received.Lock()
+		calls := make(map[string]cty.Value, len(received.calls))
+		for rpc, n := range received.calls {
+			calls[rpc] = cty.NumberIntVal(n)
+		}
+		received.Unlock()
+		result = cty.MapVal(calls)
 	case "positive":
 		if args[0].LessThanOrEqualTo(cty.Zero).True() {
 			return fail(0, "%s is not positive", args[0].AsBigFloat().Text('f', -1))

@@ -100,6 +100,28 @@ func (s *server) GetProviderSchema(ctx context.Context, req *tfprotov5.GetProvid
 	for name, rs := range r.DataSourceSchemas {
 		out.DataSourceSchemas[name] = schema5(rs)
 	}
+	for name, f := range r.Functions {
+		if out.Functions == nil {
+			out.Functions = map[string]*tfprotov5.Function{}
+		}
+		out.Functions[name] = function5(f)
+	}
+	return out, nil
+}
+
+func (s *server) CallFunction(ctx context.Context, req *tfprotov5.CallFunctionRequest) (*tfprotov5.CallFunctionResponse, error) {
+	args := make([]*tfprotov6.DynamicValue, len(req.Arguments))
+	for i, a := range req.Arguments {
+		args[i] = dv6(a)
+	}
+	r, err := s.s.CallFunction(ctx, &tfprotov6.CallFunctionRequest{Name: req.Name, Arguments: args})
+	if err != nil {
+		return nil, err
+	}
+	out := &tfprotov5.CallFunctionResponse{Result: dv5(r.Result)}
+	if e := r.Error; e != nil {
+		out.Error = &tfprotov5.FunctionError{Text: e.Text, FunctionArgument: e.FunctionArgument}
+	}
 	return out, nil
 }
 
@@ -332,4 +354,29 @@ func spawn(file string) error {
 	}
 	go cmd.Wait()
 	return os.WriteFile(file, []byte(fmt.Sprint(cmd.Process.Pid)), 0o644)
+}
+
+func function5(f *tfprotov6.Function) *tfprotov5.Function {
+	param := func(p *tfprotov6.FunctionParameter) *tfprotov5.FunctionParameter {
+		if p == nil {
+			return nil
+		}
+		return &tfprotov5.FunctionParameter{
+			Name:               p.Name,
+			Type:               p.Type,
+			AllowNullValue:     p.AllowNullValue,
+			AllowUnknownValues: p.AllowUnknownValues,
+			Description:        p.Description,
+		}
+	}
+	out := &tfprotov5.Function{
+		Summary:           f.Summary,
+		Description:       f.Description,
+		VariadicParameter: param(f.VariadicParameter),
+		Return:            &tfprotov5.FunctionReturn{Type: f.Return.Type},
+	}
+	for _, p := range f.Parameters {
+		out.Parameters = append(out.Parameters, param(p))
+	}
+	return out
 }
