@@ -8,9 +8,12 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // ErrNotFound is returned by Start when initdb or pg_ctl cannot be found;
@@ -35,6 +38,8 @@ type Server struct {
 	uid, gid int
 	running  bool
 	opts     Options
+	// exited is closed once the running server's process has exited.
+	exited chan struct{}
 }
 
 // Options change how the cluster runs.
@@ -82,8 +87,13 @@ func StartWith(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "tether-pg-")
+	removeStale(bin)
+	dir, err := os.MkdirTemp("", clusterPrefix)
 	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		os.RemoveAll(dir)
 		return nil, err
 	}
 	s := &Server{Dir: dir, bin: bin, uid: -1, gid: -1, opts: o}
@@ -126,12 +136,30 @@ func (s *Server) dropPrivileges() error {
 
 // command runs one of the cluster's programs as the cluster's user.
 func (s *Server) command(name string, args ...string) *exec.Cmd {
+	return s.commandDying(name, false, args...)
+}
+
+// commandDying is command, for a program that is to die with the test
+// process where the system allows (see dieWithParent), when dying is set.
+func (s *Server) commandDying(name string, dying bool, args ...string) *exec.Cmd {
 	path := filepath.Join(s.bin, name)
+	var cmd *exec.Cmd
 	if s.uid < 0 {
-		return exec.Command(path, args...)
+		cmd = exec.Command(path, args...)
+	} else {
+		all := []string{"--reuid=" + strconv.Itoa(s.uid), "--regid=" + strconv.Itoa(s.gid), "--clear-groups"}
+		// Changing user clears the parent-death signal; setpriv sets it
+		// again after the change.
+		if dying && setprivPdeathsig() {
+			all = append(all, "--pdeathsig="+parentDeathSignal)
+		}
+		cmd = exec.Command("setpriv", append(append(all, path), args...)...)
 	}
-	all := append([]string{"--reuid=" + strconv.Itoa(s.uid), "--regid=" + strconv.Itoa(s.gid), "--clear-groups", path}, args...)
-	return exec.Command("setpriv", all...)
+	if dying {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+		dieWithParent(cmd.SysProcAttr)
+	}
+	return cmd
 }
 
 func (s *Server) run(name string, args ...string) error {
@@ -160,6 +188,11 @@ func (s *Server) init() error {
 }
 
 // Start starts the server, on the port it had before if it has run before.
+//
+// The server is the test process's own child (pg_ctl would leave it to
+// run on its own), so that where the system allows it dies with the test
+// process, however that ends: a test killed mid-way leaves no server
+// running. See dieWithParent.
 func (s *Server) Start() error {
 	if s.running {
 		return nil
@@ -171,16 +204,76 @@ func (s *Server) Start() error {
 		}
 		s.Port = port
 	}
-	opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c max_connections=200", s.Port, s.Dir)
+	data := filepath.Join(s.Dir, "data")
+	args := []string{"-D", data, "-p", strconv.Itoa(s.Port), "-k", s.Dir,
+		"-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"}
 	if !s.opts.Fsync {
-		opts += " -c fsync=off"
+		args = append(args, "-c", "fsync=off")
 	}
-	if err := s.run("pg_ctl", "start", "-w", "-t", "60", "-D", filepath.Join(s.Dir, "data"), "-l", filepath.Join(s.Dir, "log"), "-o", opts); err != nil {
-		log, _ := os.ReadFile(filepath.Join(s.Dir, "log"))
-		return fmt.Errorf("%v\nserver log:\n%s", err, log)
+	logPath := filepath.Join(s.Dir, "log")
+	log, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
 	}
-	s.running = true
+	cmd := s.commandDying("postgres", true, args...)
+	cmd.Stdout, cmd.Stderr = log, log
+	started, exited := make(chan error, 1), make(chan struct{})
+	go func() {
+		// The kernel sends the parent-death signal when the thread that
+		// started the process ends, not the process: this goroutine keeps
+		// its thread, never unlocked, until the server has exited.
+		runtime.LockOSThread()
+		err := cmd.Start()
+		started <- err
+		if err == nil {
+			cmd.Wait()
+		}
+		log.Close()
+		close(exited)
+	}()
+	if err := <-started; err != nil {
+		return fmt.Errorf("postgres: %w", err)
+	}
+	if err := waitReady(data, cmd.Process.Pid, exited); err != nil {
+		cmd.Process.Kill()
+		<-exited
+		out, _ := os.ReadFile(logPath)
+		return fmt.Errorf("postgres %s: %w\nserver log:\n%s", strings.Join(args, " "), err, out)
+	}
+	s.running, s.exited = true, exited
 	return nil
+}
+
+// waitReady waits until the server pid, of the cluster in data, accepts
+// connections, as pg_ctl start -w does: its postmaster.pid says so. It
+// gives up when the server exits, or after a minute (pg_ctl's default).
+func waitReady(data string, pid int, exited <-chan struct{}) error {
+	deadline := time.Now().Add(time.Minute)
+	for {
+		if ready(filepath.Join(data, "postmaster.pid"), pid) {
+			return nil
+		}
+		select {
+		case <-exited:
+			return errors.New("the server exited at start")
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return errors.New("the server did not accept connections within a minute")
+		}
+	}
+}
+
+// ready reports whether the lock file pidFile is the server pid's and says
+// it accepts connections: its first line is the pid, and its eighth the
+// status (PostgreSQL 10 and later).
+func ready(pidFile string, pid int) bool {
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		return false
+	}
+	lines := strings.Split(string(b), "\n")
+	return len(lines) >= 8 && strings.TrimSpace(lines[0]) == strconv.Itoa(pid) && strings.TrimSpace(lines[7]) == "ready"
 }
 
 // Halt stops the server at once, as a crash would, keeping its data; Start
@@ -190,7 +283,11 @@ func (s *Server) Halt() error {
 		return nil
 	}
 	s.running = false
-	return s.run("pg_ctl", "stop", "-w", "-m", "immediate", "-D", filepath.Join(s.Dir, "data"))
+	err := s.run("pg_ctl", "stop", "-w", "-m", "immediate", "-D", filepath.Join(s.Dir, "data"))
+	if err == nil {
+		<-s.exited
+	}
+	return err
 }
 
 // Stop stops the server and removes its folder.
