@@ -184,11 +184,39 @@ func wantOnly(t *testing.T, what string, diags hcl.Diagnostics, want string) *hc
 // StopProvider), and its own answer, that it was interrupted, comes back,
 // with no object. An apply whose context has ended already makes nothing
 // (a plugin's client does not even send it), and the provider works on.
-//
-// The context ends once the provider has the apply in hand, which it
-// signals (see SignalApplies): a stop sent before the apply reaches a
-// plugin would find nothing to stop, and the apply would run its course.
 func cancelledApply(t *testing.T, h *Harness) {
+	ctx, cancel := context.WithCancel(h.Ctx)
+	defer cancel()
+	result := applyUnderWay(t, h, ctx)
+	cancel()
+	ar := result()
+	wantOnly(t, "cancelled apply", ar.Diagnostics, "Interrupted while storing tether_value")
+	if !ar.NewState.IsNull() {
+		t.Errorf("an interrupted create left %#v", ar.NewState)
+	}
+
+	pr := h.Plan("tether_value", nil, slowValue)
+	NoErrors(t, "plan", pr.Diagnostics)
+	ended, cancel := context.WithCancel(h.Ctx)
+	cancel()
+	ar = h.WithContext(ended).Apply("tether_value", nil, pr, slowValue)
+	if !ar.Diagnostics.HasErrors() || !ar.NewState.IsNull() {
+		t.Errorf("an apply after its context ended: %#v %v", ar.NewState, ar.Diagnostics)
+	}
+	if h.Process != nil {
+		wantOnly(t, "apply after cancel", ar.Diagnostics, "Provider call cancelled")
+	}
+
+	h.Up("tether_value", nil, map[string]cty.Value{"input": cty.StringVal("quick")})
+}
+
+// applyUnderWay starts to create a tether_value that takes ten minutes to
+// apply, with ctx, and returns once the provider has the apply in hand,
+// which it signals (see SignalApplies): a stop or a kill that came before
+// would find no apply to interrupt. result waits for the apply's response.
+// The test skips when the provider does not signal.
+func applyUnderWay(t *testing.T, h *Harness, ctx context.Context) (result func() provider.ApplyResponse) {
+	t.Helper()
 	if !h.SignalsApplies {
 		t.Skip("needs a provider that signals its applies (providercheck.SignalApplies)")
 	}
@@ -196,9 +224,6 @@ func cancelledApply(t *testing.T, h *Harness) {
 	attrs := map[string]cty.Value{"input": cty.StringVal(applyingPrefix + signal), "delay_ms": slowValue["delay_ms"]}
 	pr := h.Plan("tether_value", nil, attrs)
 	NoErrors(t, "plan", pr.Diagnostics)
-
-	ctx, cancel := context.WithCancel(h.Ctx)
-	defer cancel()
 	var ar provider.ApplyResponse
 	done := make(chan struct{})
 	go func() {
@@ -210,24 +235,10 @@ func cancelledApply(t *testing.T, h *Harness) {
 	if !waitForSignal(signal, done) {
 		t.Fatalf("the apply returned before the provider had it: %v", ar.Diagnostics)
 	}
-	cancel()
-	<-done
-	wantOnly(t, "cancelled apply", ar.Diagnostics, "Interrupted while storing tether_value")
-	if !ar.NewState.IsNull() {
-		t.Errorf("an interrupted create left %#v", ar.NewState)
+	return func() provider.ApplyResponse {
+		<-done
+		return ar
 	}
-
-	ended, cancel := context.WithCancel(h.Ctx)
-	cancel()
-	ar = h.WithContext(ended).Apply("tether_value", nil, pr, attrs)
-	if !ar.Diagnostics.HasErrors() || !ar.NewState.IsNull() {
-		t.Errorf("an apply after its context ended: %#v %v", ar.NewState, ar.Diagnostics)
-	}
-	if h.Process != nil {
-		wantOnly(t, "apply after cancel", ar.Diagnostics, "Provider call cancelled")
-	}
-
-	h.Up("tether_value", nil, map[string]cty.Value{"input": cty.StringVal("quick")})
 }
 
 // wantCrash checks that an apply reports the plugin crashed during call,
@@ -248,14 +259,11 @@ func wantCrash(t *testing.T, p *Process, ar provider.ApplyResponse, call string)
 // once, naming the plugin and the call, with no object.
 func killedDuringApply(t *testing.T, h *Harness) {
 	p := h.process(t, false)
-	pr := h.Plan("tether_value", nil, slowValue)
-	NoErrors(t, "plan", pr.Diagnostics)
-	time.AfterFunc(300*time.Millisecond, func() {
-		if err := p.kill(); err != nil {
-			t.Errorf("killing the plugin %d: %v", p.Pid, err)
-		}
-	})
-	wantCrash(t, p, h.Apply("tether_value", nil, pr, slowValue), "ApplyResourceChange")
+	result := applyUnderWay(t, h, h.Ctx)
+	if err := p.kill(); err != nil {
+		t.Errorf("killing the plugin %d: %v", p.Pid, err)
+	}
+	wantCrash(t, p, result(), "ApplyResourceChange")
 }
 
 // killedBetweenCalls kills the plugin while it is idle: the next call
