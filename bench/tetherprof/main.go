@@ -16,6 +16,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"syscall"
 	"time"
 
 	"github.com/tetherhq/tether/internal/cli"
@@ -27,6 +28,7 @@ func main() {
 	cpu := flag.String("cpuprofile", "", "write a CPU profile to this file")
 	mem := flag.String("memprofile", "", "write a heap profile to this file at the end")
 	every := flag.Duration("heapevery", 0, "also write the heap profile this often, to FILE.1, FILE.2, ...")
+	usage := flag.Bool("rusage", false, "print this process's own CPU time, peak resident memory (providers excluded) and allocations to stderr at the end")
 	flag.Parse()
 	if *cpu != "" {
 		f, err := os.Create(*cpu)
@@ -56,6 +58,17 @@ func main() {
 	}
 	if *mem != "" {
 		writeHeap(*mem)
+	}
+	if *usage {
+		var ru syscall.Rusage
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
+			cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+			fmt.Fprintf(os.Stderr, "tetherprof: own cpu %.3fs (user %.3fs sys %.3fs) peak rss %d MiB, allocated %d MiB in %d objects, %d GCs\n",
+				cpu.Seconds(), time.Duration(ru.Utime.Nano()).Seconds(), time.Duration(ru.Stime.Nano()).Seconds(), ru.Maxrss/1024,
+				ms.TotalAlloc>>20, ms.Mallocs, ms.NumGC)
+		}
 	}
 	os.Exit(code)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/plugin/tfplugin5"
 	"github.com/tetherhq/tether/internal/plugin/tfplugin6"
+	"github.com/tetherhq/tether/internal/protocol"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/zclconf/go-cty/cty"
 	"google.golang.org/grpc"
@@ -51,7 +52,7 @@ func fakeClient(version int, conn *recordingConn) *Client {
 		life:         context.Background(),
 		exited:       context.Background(),
 		stderr:       &stderrTail{},
-		providerType: cty.EmptyObject,
+		providerType: protocol.NewValueEncoder(cty.EmptyObject),
 		schema: &provider.Schema{
 			Provider:    &provider.Block{},
 			Resources:   provider.NewTypes(map[string]*provider.ResourceSchema{"x": {Block: &provider.Block{}}}),

@@ -65,7 +65,10 @@ type Client struct {
 
 	schema       *provider.Schema
 	schemaDiags  hcl.Diagnostics
-	providerType cty.Type
+	providerType *protocol.ValueEncoder
+	// encoders are the encoders of the resource, data source and
+	// ephemeral types used, by *provider.Block (see encoderOf).
+	encoders sync.Map
 	// providerMeta is sent with every call that carries provider_meta;
 	// nil when the provider declares no provider_meta schema.
 	providerMeta *tfprotov6.DynamicValue
@@ -81,7 +84,7 @@ var _ provider.Provider = (*Client)(nil)
 type loadedSchema struct {
 	schema       *provider.Schema
 	diags        hcl.Diagnostics
-	providerType cty.Type
+	providerType *protocol.ValueEncoder
 	providerMeta *tfprotov6.DynamicValue
 	planDestroy  bool
 	// optional is the capability GetProviderSchemaOptional.
@@ -121,7 +124,7 @@ func loadSchema(ws *wireSchema) *loadedSchema {
 			sch.Provider = rs.Block
 		}
 	}
-	ls := &loadedSchema{schema: sch, providerType: sch.Provider.ImpliedType()}
+	ls := &loadedSchema{schema: sch, providerType: protocol.NewValueEncoder(sch.Provider.ImpliedType())}
 	// Tether has no provider_meta blocks. Terraform sends a module without
 	// one as a null of the declared type, and providers that declare the
 	// schema decode whatever arrives with it, so send exactly that.
@@ -171,33 +174,47 @@ func (c *Client) GetSchema() (*provider.Schema, hcl.Diagnostics) {
 	return c.schema, c.schemaDiags
 }
 
-func (c *Client) resourceType(name string) (cty.Type, hcl.Diagnostics) {
+func (c *Client) resourceType(name string) (*protocol.ValueEncoder, hcl.Diagnostics) {
 	return c.typeOf(c.schema.Resources, "resource type", name)
 }
 
-func (c *Client) dataSourceType(name string) (cty.Type, hcl.Diagnostics) {
+func (c *Client) dataSourceType(name string) (*protocol.ValueEncoder, hcl.Diagnostics) {
 	return c.typeOf(c.schema.DataSources, "data source type", name)
 }
 
-func (c *Client) ephemeralType(name string) (cty.Type, hcl.Diagnostics) {
+func (c *Client) ephemeralType(name string) (*protocol.ValueEncoder, hcl.Diagnostics) {
 	return c.typeOf(c.schema.EphemeralResources, "ephemeral resource type", name)
 }
 
-// typeOf is the type of objects of the type name, one of types, a kind of
-// type ("resource type").
-func (c *Client) typeOf(types *provider.Types, kind, name string) (cty.Type, hcl.Diagnostics) {
+// typeOf is the encoder of objects of the type name, one of types, a kind
+// of type ("resource type"); its Type is theirs. An unknown type is an
+// error, with an encoder of cty.DynamicPseudoType.
+func (c *Client) typeOf(types *provider.Types, kind, name string) (*protocol.ValueEncoder, hcl.Diagnostics) {
 	// Schemas are decoded, and types implied, on first use (and then kept):
 	// the AWS provider has over two thousand, and a run uses a few.
 	rs, ok, err := types.Get(name)
 	switch {
 	case err != nil:
-		return cty.DynamicPseudoType, hcl.Diagnostics{diagnostic.Error("Invalid provider schema",
+		return dynamicEncoder, hcl.Diagnostics{diagnostic.Error("Invalid provider schema",
 			fmt.Sprintf("The provider plugin %s declares %s %q, but %s.", c.path, kind, name, err))}
 	case !ok:
-		return cty.DynamicPseudoType, hcl.Diagnostics{diagnostic.Error("Unsupported "+kind,
+		return dynamicEncoder, hcl.Diagnostics{diagnostic.Error("Unsupported "+kind,
 			fmt.Sprintf("The provider plugin %s has no %s named %q.", c.path, kind, name))}
 	}
-	return rs.Block.ImpliedType(), nil
+	return c.encoderOf(rs.Block), nil
+}
+
+var dynamicEncoder = protocol.NewValueEncoder(cty.DynamicPseudoType)
+
+// encoderOf is the encoder of objects of block b, made once per block:
+// its per-type work (sorted attribute names, encoded keys) is then done
+// once per run, not once per call.
+func (c *Client) encoderOf(b *provider.Block) *protocol.ValueEncoder {
+	if enc, ok := c.encoders.Load(b); ok {
+		return enc.(*protocol.ValueEncoder)
+	}
+	enc, _ := c.encoders.LoadOrStore(b, protocol.NewValueEncoder(b.ImpliedType()))
+	return enc.(*protocol.ValueEncoder)
 }
 
 func (c *Client) ValidateProviderConfig(config cty.Value) hcl.Diagnostics {
@@ -214,28 +231,28 @@ func (c *Client) ValidateProviderConfig(config cty.Value) hcl.Diagnostics {
 }
 
 func (c *Client) ValidateResourceConfig(typeName string, config cty.Value) hcl.Diagnostics {
-	ty, diags := c.resourceType(typeName)
-	return c.validateConfig("ValidateResourceConfig", c.rpc.ValidateResourceConfig, typeName, config, ty, diags)
+	enc, diags := c.resourceType(typeName)
+	return c.validateConfig("ValidateResourceConfig", c.rpc.ValidateResourceConfig, typeName, config, enc, diags)
 }
 
 func (c *Client) ValidateDataSourceConfig(typeName string, config cty.Value) hcl.Diagnostics {
-	ty, diags := c.dataSourceType(typeName)
-	return c.validateConfig("ValidateDataResourceConfig", c.rpc.ValidateDataResourceConfig, typeName, config, ty, diags)
+	enc, diags := c.dataSourceType(typeName)
+	return c.validateConfig("ValidateDataResourceConfig", c.rpc.ValidateDataResourceConfig, typeName, config, enc, diags)
 }
 
 func (c *Client) ValidateEphemeralConfig(typeName string, config cty.Value) hcl.Diagnostics {
-	ty, diags := c.ephemeralType(typeName)
-	return c.validateConfig("ValidateEphemeralResourceConfig", c.rpc.ValidateEphemeralResourceConfig, typeName, config, ty, diags)
+	enc, diags := c.ephemeralType(typeName)
+	return c.validateConfig("ValidateEphemeralResourceConfig", c.rpc.ValidateEphemeralResourceConfig, typeName, config, enc, diags)
 }
 
 // validateConfig sends the configuration of a resource or data source of
-// type ty to method, unless looking the type up failed with lookupDiags.
-func (c *Client) validateConfig(method string, call func(context.Context, string, *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error), typeName string, config cty.Value, ty cty.Type, lookupDiags hcl.Diagnostics) hcl.Diagnostics {
+// type enc to method, unless looking the type up failed with lookupDiags.
+func (c *Client) validateConfig(method string, call func(context.Context, string, *tfprotov6.DynamicValue) ([]*tfprotov6.Diagnostic, error), typeName string, config cty.Value, enc *protocol.ValueEncoder, lookupDiags hcl.Diagnostics) hcl.Diagnostics {
 	if lookupDiags != nil {
 		return lookupDiags
 	}
 	var e encoder
-	cfg := e.encode("configuration", config, ty)
+	cfg := e.encode("configuration", config, enc)
 	if e.diags != nil {
 		return e.diags
 	}
@@ -260,7 +277,8 @@ func (c *Client) ConfigureProvider(ctx context.Context, config cty.Value) hcl.Di
 }
 
 func (c *Client) UpgradeResourceState(ctx context.Context, req provider.UpgradeRequest) provider.UpgradeResponse {
-	ty, diags := c.resourceType(req.TypeName)
+	enc, diags := c.resourceType(req.TypeName)
+	ty := enc.Type()
 	if diags != nil {
 		return provider.UpgradeResponse{UpgradedState: cty.NullVal(ty), Diagnostics: diags}
 	}
@@ -278,14 +296,15 @@ func (c *Client) UpgradeResourceState(ctx context.Context, req provider.UpgradeR
 }
 
 func (c *Client) ReadResource(ctx context.Context, req provider.ReadRequest) provider.ReadResponse {
-	ty, diags := c.resourceType(req.TypeName)
+	enc, diags := c.resourceType(req.TypeName)
+	ty := enc.Type()
 	if diags != nil {
 		return provider.ReadResponse{NewState: req.PriorState, Private: req.Private, Diagnostics: diags}
 	}
 	var e encoder
 	preq := &tfprotov6.ReadResourceRequest{
 		TypeName:     req.TypeName,
-		CurrentState: e.encode("prior state", req.PriorState, ty),
+		CurrentState: e.encode("prior state", req.PriorState, enc),
 		Private:      req.Private,
 		ProviderMeta: c.providerMeta,
 	}
@@ -310,7 +329,8 @@ func (c *Client) ReadResource(ctx context.Context, req provider.ReadRequest) pro
 }
 
 func (c *Client) PlanResourceChange(ctx context.Context, req provider.PlanRequest) provider.PlanResponse {
-	ty, diags := c.resourceType(req.TypeName)
+	enc, diags := c.resourceType(req.TypeName)
+	ty := enc.Type()
 	if diags != nil {
 		return provider.PlanResponse{PlannedState: cty.NullVal(ty), Diagnostics: diags}
 	}
@@ -322,9 +342,9 @@ func (c *Client) PlanResourceChange(ctx context.Context, req provider.PlanReques
 	var e encoder
 	preq := &tfprotov6.PlanResourceChangeRequest{
 		TypeName:         req.TypeName,
-		PriorState:       e.encode("prior state", req.PriorState, ty),
-		ProposedNewState: e.encode("proposed new state", req.ProposedNewState, ty),
-		Config:           e.encode("configuration", req.Config, ty),
+		PriorState:       e.encode("prior state", req.PriorState, enc),
+		ProposedNewState: e.encode("proposed new state", req.ProposedNewState, enc),
+		Config:           e.encode("configuration", req.Config, enc),
 		PriorPrivate:     req.PriorPrivate,
 		ProviderMeta:     c.providerMeta,
 	}
@@ -352,7 +372,8 @@ func (c *Client) PlanResourceChange(ctx context.Context, req provider.PlanReques
 }
 
 func (c *Client) ApplyResourceChange(ctx context.Context, req provider.ApplyRequest) provider.ApplyResponse {
-	ty, diags := c.resourceType(req.TypeName)
+	enc, diags := c.resourceType(req.TypeName)
+	ty := enc.Type()
 	if diags != nil {
 		return provider.ApplyResponse{NewState: req.PriorState, Diagnostics: diags}
 	}
@@ -365,9 +386,9 @@ func (c *Client) ApplyResourceChange(ctx context.Context, req provider.ApplyRequ
 	var e encoder
 	preq := &tfprotov6.ApplyResourceChangeRequest{
 		TypeName:       req.TypeName,
-		PriorState:     e.encode("prior state", req.PriorState, ty),
-		PlannedState:   e.encode("planned state", req.PlannedState, ty),
-		Config:         e.encode("configuration", req.Config, ty),
+		PriorState:     e.encode("prior state", req.PriorState, enc),
+		PlannedState:   e.encode("planned state", req.PlannedState, enc),
+		Config:         e.encode("configuration", req.Config, enc),
 		PlannedPrivate: req.PlannedPrivate,
 		ProviderMeta:   c.providerMeta,
 	}
@@ -446,7 +467,8 @@ func (c *Client) ImportResourceState(ctx context.Context, req provider.ImportReq
 		Diagnostics: append(protocol.DiagnosticsFromTF(resp.Diagnostics), deferredDiags(resp.Deferred)...),
 	}
 	for _, ir := range resp.ImportedResources {
-		ty, diags := c.resourceType(ir.TypeName)
+		enc, diags := c.resourceType(ir.TypeName)
+		ty := enc.Type()
 		if diags != nil {
 			out.Diagnostics = append(out.Diagnostics, diags...)
 			continue
@@ -465,7 +487,8 @@ func (c *Client) ImportResourceState(ctx context.Context, req provider.ImportReq
 // answers Unimplemented) gets a diagnostic saying it cannot move objects
 // between those types.
 func (c *Client) MoveResourceState(ctx context.Context, req provider.MoveRequest) provider.MoveResponse {
-	ty, diags := c.resourceType(req.TargetTypeName)
+	enc, diags := c.resourceType(req.TargetTypeName)
+	ty := enc.Type()
 	if diags != nil {
 		return provider.MoveResponse{TargetState: cty.NullVal(ty), Diagnostics: diags}
 	}
@@ -494,14 +517,15 @@ func (c *Client) MoveResourceState(ctx context.Context, req provider.MoveRequest
 }
 
 func (c *Client) ReadDataSource(ctx context.Context, req provider.ReadDataRequest) provider.ReadDataResponse {
-	ty, diags := c.dataSourceType(req.TypeName)
+	enc, diags := c.dataSourceType(req.TypeName)
+	ty := enc.Type()
 	if diags != nil {
 		return provider.ReadDataResponse{State: cty.NullVal(ty), Diagnostics: diags}
 	}
 	var e encoder
 	preq := &tfprotov6.ReadDataSourceRequest{
 		TypeName:     req.TypeName,
-		Config:       e.encode("configuration", req.Config, ty),
+		Config:       e.encode("configuration", req.Config, enc),
 		ProviderMeta: c.providerMeta,
 	}
 	if e.diags != nil {
@@ -522,12 +546,13 @@ func (c *Client) ReadDataSource(ctx context.Context, req provider.ReadDataReques
 }
 
 func (c *Client) OpenEphemeral(ctx context.Context, req provider.OpenEphemeralRequest) provider.OpenEphemeralResponse {
-	ty, diags := c.ephemeralType(req.TypeName)
+	enc, diags := c.ephemeralType(req.TypeName)
+	ty := enc.Type()
 	if diags != nil {
 		return provider.OpenEphemeralResponse{Result: cty.NullVal(ty), Diagnostics: diags}
 	}
 	var e encoder
-	preq := &tfprotov6.OpenEphemeralResourceRequest{TypeName: req.TypeName, Config: e.encode("configuration", req.Config, ty)}
+	preq := &tfprotov6.OpenEphemeralResourceRequest{TypeName: req.TypeName, Config: e.encode("configuration", req.Config, enc)}
 	if e.diags != nil {
 		return provider.OpenEphemeralResponse{Result: cty.NullVal(ty), Diagnostics: e.diags}
 	}
@@ -569,11 +594,11 @@ type encoder struct {
 	diags hcl.Diagnostics
 }
 
-func (e *encoder) encode(what string, v cty.Value, ty cty.Type) *tfprotov6.DynamicValue {
+func (e *encoder) encode(what string, v cty.Value, enc *protocol.ValueEncoder) *tfprotov6.DynamicValue {
 	if e.diags != nil {
 		return nil
 	}
-	dv, err := protocol.EncodeValue(v, ty)
+	dv, err := enc.Encode(v)
 	if err != nil {
 		e.diags = hcl.Diagnostics{diagnostic.Error("Invalid value for provider",
 			fmt.Sprintf("The %s does not conform to the provider's schema and cannot be sent: %s.", what, err))}

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/tetherhq/tether/internal/plugin/tfplugin5"
 	"github.com/tetherhq/tether/internal/plugin/tfplugin6"
+	"github.com/tetherhq/tether/internal/protocol"
 	"github.com/zclconf/go-cty/cty"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
@@ -57,7 +58,7 @@ func TestSchemaFromWire(t *testing.T) {
 	if !ls.optional || !ls.planDestroy || ls.functions["f"] == nil {
 		t.Errorf("optional %v, plan destroy %v, functions %v", ls.optional, ls.planDestroy, ls.functions)
 	}
-	if !ls.providerType.Equals(cty.Object(map[string]cty.Type{"region": cty.String})) {
+	if !ls.providerType.Type().Equals(cty.Object(map[string]cty.Type{"region": cty.String})) {
 		t.Errorf("provider type %#v", ls.providerType)
 	}
 	for _, tc := range []struct {
@@ -108,8 +109,8 @@ func TestSchemaFromWire(t *testing.T) {
 		t.Fatal(err)
 	}
 	c5 := &Client{path: "fake-provider", schema: loadSchema(ws5).schema}
-	if ty, diags := c5.resourceType("x_thing"); diags != nil || !ty.Equals(cty.Object(map[string]cty.Type{"n": cty.Number})) {
-		t.Errorf("protocol 5 x_thing: %#v, %v", ty, diags)
+	if ty, diags := c5.resourceType("x_thing"); diags != nil || !ty.Type().Equals(cty.Object(map[string]cty.Type{"n": cty.Number})) {
+		t.Errorf("protocol 5 x_thing: %#v, %v", ty.Type(), diags)
 	}
 
 	// A response cut short is refused whole, before any type is looked up.
@@ -119,9 +120,10 @@ func TestSchemaFromWire(t *testing.T) {
 }
 
 // diagOf gives a type lookup's diagnostics as one line.
-func diagOf(lookup func(string) (cty.Type, hcl.Diagnostics)) func(string) (cty.Type, string) {
+func diagOf(lookup func(string) (*protocol.ValueEncoder, hcl.Diagnostics)) func(string) (cty.Type, string) {
 	return func(name string) (cty.Type, string) {
-		ty, diags := lookup(name)
+		enc, diags := lookup(name)
+		ty := enc.Type()
 		var lines []string
 		for _, d := range diags {
 			lines = append(lines, d.Summary+": "+d.Detail)
