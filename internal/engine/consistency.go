@@ -39,7 +39,7 @@ func displayProvider(n *node, in *instance) string {
 // withoutWriteOnly sets every write-only attribute of an object to null:
 // whatever a provider returns there is never recorded.
 func withoutWriteOnly(b *provider.Block, v cty.Value) cty.Value {
-	if !hasWriteOnly(b) || v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() {
+	if !b.HasWriteOnly() || v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() {
 		return v
 	}
 	attrs := v.AsValueMap()
@@ -50,7 +50,7 @@ func withoutWriteOnly(b *provider.Block, v cty.Value) cty.Value {
 	}
 	for name, nb := range b.BlockTypes {
 		bv := attrs[name]
-		if bv.IsNull() || !bv.IsKnown() || !hasWriteOnly(&nb.Block) {
+		if bv.IsNull() || !bv.IsKnown() || !nb.Block.HasWriteOnly() {
 			continue
 		}
 		switch nb.Nesting {
@@ -61,20 +61,6 @@ func withoutWriteOnly(b *provider.Block, v cty.Value) cty.Value {
 		}
 	}
 	return cty.ObjectVal(attrs)
-}
-
-func hasWriteOnly(b *provider.Block) bool {
-	for _, a := range b.Attributes {
-		if a.WriteOnly {
-			return true
-		}
-	}
-	for _, nb := range b.BlockTypes {
-		if hasWriteOnly(&nb.Block) {
-			return true
-		}
-	}
-	return false
 }
 
 // mapElements rebuilds a list, set, map, tuple or object with f applied to
@@ -117,7 +103,7 @@ func mapElements(v cty.Value, f func(cty.Value) cty.Value) cty.Value {
 // markWriteOnly marks the write-only attributes the configuration sets, so
 // that a plan shows them as set without a value.
 func markWriteOnly(b *provider.Block, after, config cty.Value) cty.Value {
-	if !hasWriteOnly(b) || after.IsNull() || !after.IsKnown() || config.IsNull() || !config.IsKnown() {
+	if !b.HasWriteOnly() || after.IsNull() || !after.IsKnown() || config.IsNull() || !config.IsKnown() {
 		return after
 	}
 	var pvm []cty.PathValueMarks

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 	"github.com/zclconf/go-cty/cty"
 
@@ -107,6 +108,10 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	if lc != nil {
 		lifecycleTraversals = m.lifecycle(n, lc, schema.Block, repeatKind)
 	}
+	decodeSpec := spec
+	if len(dynamicTypes) == 0 {
+		decodeSpec = l.bodySpec(n, spec, remain)
+	}
 	l.pending = append(l.pending, func() {
 		refs := m.resolve(n, append(traversals, lifecycleTraversals...), repeatKind)
 		m.resolveDependsOn(n)
@@ -114,7 +119,7 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 			ctx := m.evalContext(refs, scope, inst, cty.NilVal)
 			if len(dynamicTypes) == 0 {
-				return hcldec.Decode(referenceBody{remain}, spec, ctx)
+				return hcldec.Decode(referenceBody{remain}, decodeSpec, ctx)
 			}
 			return decodeDynamic(remain, spec, ctx, schema.Block, dynamicTypes)
 		}
@@ -223,6 +228,58 @@ func (l *loader) spec(n *config.Node, b *provider.Block) hcldec.Spec {
 	s := decoderSpec(b)
 	l.specs[key] = s
 	return s
+}
+
+// bodySpec is spec for decoding body, a resource body without dynamic
+// blocks: each optional nested block type body has no block of is a
+// literal, the value hcldec decodes the type's absence to, made once per
+// schema. hcldec would build that value anew for every body, with a new
+// copy of the block type's object type (a large schema's nested types are
+// most of a decoded configuration: aws_s3_bucket has ten such types), and
+// the plan keeps every configuration. The specs are kept by resource type
+// and the block types present.
+func (l *loader) bodySpec(n *config.Node, spec hcldec.Spec, body hcl.Body) hcldec.Spec {
+	obj, ok := spec.(hcldec.ObjectSpec)
+	sb, isSyntax := body.(*hclsyntax.Body)
+	if !ok || !isSyntax {
+		return spec
+	}
+	present := map[string]bool{}
+	for _, b := range sb.Blocks {
+		present[b.Type] = true
+	}
+	key := n.Source + "/" + n.Kind.String() + "/" + n.Type + "/" + strings.Join(sortedKeysOf(present), ",")
+	if s, ok := l.bodySpecs[key]; ok {
+		return s
+	}
+	out := make(hcldec.ObjectSpec, len(obj))
+	for name, s := range obj {
+		out[name] = s
+		if !present[name] && optionalBlock(s) {
+			absent, _ := hcldec.Decode(hcl.EmptyBody(), hcldec.ObjectSpec{name: s}, nil)
+			out[name] = &hcldec.LiteralSpec{Value: absent.GetAttr(name)}
+		}
+	}
+	l.bodySpecs[key] = out
+	return out
+}
+
+// optionalBlock reports whether s is the spec of a nested block type that
+// may be left out: its absence then decodes to a constant, with no error.
+func optionalBlock(s hcldec.Spec) bool {
+	switch s := s.(type) {
+	case *hcldec.BlockSpec:
+		return !s.Required
+	case *hcldec.BlockListSpec:
+		return s.MinItems == 0
+	case *hcldec.BlockTupleSpec:
+		return s.MinItems == 0
+	case *hcldec.BlockSetSpec:
+		return s.MinItems == 0
+	case *hcldec.BlockMapSpec, *hcldec.BlockObjectSpec:
+		return true
+	}
+	return false
 }
 
 // checkBody finds what can be found without values: unknown and missing

@@ -6,10 +6,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/tetherhq/tether/internal/config"
@@ -84,6 +86,7 @@ type loader struct {
 	// is declared implicitly.
 	providerUses map[string]providerUse
 	specs        map[string]hcldec.Spec
+	bodySpecs    map[string]hcldec.Spec // see bodySpec
 	cwd          string
 	diags        hcl.Diagnostics
 	// pending bodies are resolved once every declaration is known.
@@ -94,6 +97,25 @@ type loader struct {
 	missing map[string]bool
 	// schemas caches each schema block's body schema for checkBody.
 	schemas map[*provider.Block]*hcl.BodySchema
+
+	// runFuncs are lib.ForRun's functions for run, the last run asked
+	// for: every evaluation of a plan or an apply wants the same ones.
+	runMu    sync.Mutex
+	run      funcs.Run
+	runFuncs map[string]function.Function
+	// terraform is terraformVal's, made once.
+	terraformOnce sync.Once
+	terraformV    cty.Value
+}
+
+// funcsForRun is lib.ForRun(run), made once per run.
+func (l *loader) funcsForRun(run funcs.Run) map[string]function.Function {
+	l.runMu.Lock()
+	defer l.runMu.Unlock()
+	if l.runFuncs == nil || l.run != run {
+		l.run, l.runFuncs = run, l.lib.ForRun(run)
+	}
+	return l.runFuncs
 }
 
 // Load reads every *.tf and *.tf.json file in dir.
@@ -130,6 +152,7 @@ func newLoader(abs string, opts Options) *loader {
 		providerUses: map[string]providerUse{},
 		missing:      map[string]bool{},
 		specs:        map[string]hcldec.Spec{},
+		bodySpecs:    map[string]hcldec.Spec{},
 		cwd:          cwdOrEmpty(),
 		evalRefs:     map[string][]evalRef{},
 		schemas:      map[*provider.Block]*hcl.BodySchema{},

@@ -378,17 +378,20 @@ func (m *module) evalContext(refs []evalRef, scope config.Scope, inst config.Ins
 	run := rs.Run()
 	ctx := (&hcl.EvalContext{Functions: m.functions()}).NewChild()
 	ctx.Variables = vars
-	ctx.Functions = m.l.lib.ForRun(funcs.Run{PlanTime: run.PlanTime, Applying: run.Applying})
+	ctx.Functions = m.l.funcsForRun(funcs.Run{PlanTime: run.PlanTime, Applying: run.Applying})
 	return ctx
 }
 
 // terraformVal is the terraform object: its one attribute, workspace.
 func (l *loader) terraformVal() cty.Value {
-	ws := l.opts.Workspace
-	if ws == "" {
-		ws = "default"
-	}
-	return cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(ws)})
+	l.terraformOnce.Do(func() {
+		ws := l.opts.Workspace
+		if ws == "" {
+			ws = "default"
+		}
+		l.terraformV = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(ws)})
+	})
+	return l.terraformV
 }
 
 // moduleValue gathers the outputs of a module call an expression refers to

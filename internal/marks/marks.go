@@ -71,6 +71,9 @@ func MarkPaths(v cty.Value, paths []cty.Path) cty.Value {
 // Unmark removes every mark from v and returns the paths that were
 // sensitive.
 func Unmark(v cty.Value) (cty.Value, []cty.Path) {
+	if !containsMarked(v) {
+		return v, nil
+	}
 	uv, pvm := v.UnmarkDeepWithPaths()
 	var paths []cty.Path
 	for _, p := range pvm {
@@ -84,6 +87,9 @@ func Unmark(v cty.Value) (cty.Value, []cty.Path) {
 // EphemeralPaths returns the paths within v whose values are ephemeral,
 // cty.Path{} for v itself.
 func EphemeralPaths(v cty.Value) []cty.Path {
+	if !containsMarked(v) {
+		return nil
+	}
 	_, pvm := v.UnmarkDeepWithPaths()
 	var paths []cty.Path
 	for _, p := range pvm {
@@ -92,4 +98,32 @@ func EphemeralPaths(v cty.Value) []cty.Path {
 		}
 	}
 	return paths
+}
+
+// containsMarked is v.ContainsMarked() without building a path for each
+// value visited: the engine asks it of every configuration it plans, and
+// most carry no mark at all.
+func containsMarked(v cty.Value) bool {
+	if v.IsMarked() {
+		return true
+	}
+	if v.IsNull() || !v.IsKnown() {
+		return false
+	}
+	ty := v.Type()
+	switch {
+	case ty.IsObjectType():
+		for name := range ty.AttributeTypes() {
+			if containsMarked(v.GetAttr(name)) {
+				return true
+			}
+		}
+	case ty.IsListType() || ty.IsSetType() || ty.IsMapType() || ty.IsTupleType():
+		for it := v.ElementIterator(); it.Next(); {
+			if _, e := it.Element(); containsMarked(e) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -88,6 +88,46 @@ type Block struct {
 	// implied caches ImpliedType: the engine asks for it several times
 	// per resource instance, and an object type is a map to rebuild.
 	implied atomic.Pointer[cty.Type]
+	// writeOnly caches HasWriteOnly: 0 not known yet, 1 no, 2 yes.
+	writeOnly atomic.Uint32
+}
+
+// HasWriteOnly reports whether the block or a block nested in it has a
+// write-only attribute. The engine asks for every instance it plans, and
+// a large schema has many nested blocks to visit.
+//
+// A block must not be changed after HasWriteOnly is first called.
+func (b *Block) HasWriteOnly() bool {
+	if b == nil {
+		return false
+	}
+	switch b.writeOnly.Load() {
+	case 1:
+		return false
+	case 2:
+		return true
+	}
+	has := b.hasWriteOnly()
+	if has {
+		b.writeOnly.Store(2)
+	} else {
+		b.writeOnly.Store(1)
+	}
+	return has
+}
+
+func (b *Block) hasWriteOnly() bool {
+	for _, a := range b.Attributes {
+		if a.WriteOnly {
+			return true
+		}
+	}
+	for _, nb := range b.BlockTypes {
+		if nb.Block.HasWriteOnly() {
+			return true
+		}
+	}
+	return false
 }
 
 // Attribute describes one attribute of a block.
