@@ -15,7 +15,9 @@ import (
 
 // TestBodySpecDecodesAsTheSchemaSpec checks that a body decodes to the
 // same value, with the same diagnostics, through bodySpec's spec as
-// through the schema's whole one, whichever nested block types it has.
+// through the schema's whole one, whichever arguments and nested block
+// types it sets, as the loader decodes it: with bodySpec's spec only when
+// checkBody found nothing wrong.
 func TestBodySpecDecodesAsTheSchemaSpec(t *testing.T) {
 	nested := func(dynamic bool, nesting provider.Nesting, min int) *provider.NestedBlock {
 		nb := &provider.NestedBlock{Nesting: nesting, MinItems: min}
@@ -27,14 +29,18 @@ func TestBodySpecDecodesAsTheSchemaSpec(t *testing.T) {
 	}
 	block := &provider.Block{
 		Attributes: map[string]*provider.Attribute{
-			"name": {Type: cty.String, Optional: true},
-			"id":   {Type: cty.String, Computed: true},
+			"name":  {Type: cty.String, Optional: true},
+			"id":    {Type: cty.String, Computed: true},
+			"must":  {Type: cty.String, Required: true},
+			"count": {Type: cty.Number, Optional: true, Computed: true},
+			"list":  {Type: cty.List(cty.String), Optional: true},
+			"any":   {Type: cty.DynamicPseudoType, Optional: true},
 		},
 		BlockTypes: map[string]*provider.NestedBlock{
 			"single":   nested(false, provider.NestingSingle, 0),
 			"required": nested(false, provider.NestingSingle, 1),
 			"group":    nested(false, provider.NestingGroup, 0),
-			"list":     nested(false, provider.NestingList, 0),
+			"blocks":   nested(false, provider.NestingList, 0),
 			"list_min": nested(false, provider.NestingList, 1),
 			"tuple":    nested(true, provider.NestingList, 0),
 			"set":      nested(false, provider.NestingSet, 0),
@@ -46,18 +52,43 @@ func TestBodySpecDecodesAsTheSchemaSpec(t *testing.T) {
 	l := newLoader(t.TempDir(), Options{})
 	n := &config.Node{Kind: config.Resource, Source: "example.com/x/x", Type: "x_thing"}
 	for _, c := range []struct{ name, src string }{
-		{"no blocks", `name = "a"`},
-		{"required missing", `
+		{"no blocks", `
+must = "m"
+required {}
+list_min {}
+`},
+		{"required blocks missing", `
+must = "m"
 name = "a"
 list_min {}
 `},
+		{"required argument missing", `
+required {}
+list_min {}
+`},
+		{"every argument", `
+name  = "a"
+must  = "m"
+count = 2
+list  = ["x"]
+any   = { a = 1 }
+required {}
+list_min {}
+`},
+		{"computed argument", `
+id   = "x"
+must = "m"
+required {}
+list_min {}
+`},
 		{"every block", `
+must = "m"
 single {
   port = 1
 }
 required {}
 group {}
-list {
+blocks {
   port = 2
 }
 list_min {}
@@ -79,11 +110,19 @@ object "k" {
 }
 `},
 		{"unknown block type", `
+must = "m"
 required {}
 list_min {}
 nope {}
 `},
+		{"unknown argument", `
+must = "m"
+nam  = "a"
+required {}
+list_min {}
+`},
 		{"too many", `
+must = "m"
 required {}
 required {}
 list_min {}
@@ -95,7 +134,13 @@ list_min {}
 				t.Fatal(diags)
 			}
 			want, wantDiags := hcldec.Decode(f.Body, spec, nil)
-			got, gotDiags := hcldec.Decode(f.Body, l.bodySpec(n, spec, f.Body), nil)
+			decodeSpec := spec
+			if content := l.checkBody(f.Body, spec, block); content != nil {
+				decodeSpec = l.bodySpec(n, spec, content)
+			} else if !wantDiags.HasErrors() && c.name != "computed argument" {
+				t.Fatal("checkBody found something wrong in a body that decodes without error")
+			}
+			got, gotDiags := hcldec.Decode(f.Body, decodeSpec, nil)
 			if !got.RawEquals(want) {
 				t.Errorf("decoded %#v\nwant %#v", got, want)
 			}
@@ -106,12 +151,12 @@ list_min {}
 		})
 	}
 
-	// Without blocks, every optional block type is a literal, and the
-	// required ones are left to hcldec, which reports them missing.
-	f, _ := hclsyntax.ParseConfig([]byte(`name = "a"`), "main.tf", hcl.InitialPos)
-	for name, s := range l.bodySpec(n, spec, f.Body).(hcldec.ObjectSpec) {
+	// What a body does not set is a literal, unless it must be set: that
+	// is left to hcldec, which reports it missing.
+	content := &hcl.BodyContent{Attributes: hcl.Attributes{"name": {Name: "name"}}}
+	for name, s := range l.bodySpec(n, spec, content).(hcldec.ObjectSpec) {
 		_, literal := s.(*hcldec.LiteralSpec)
-		if want := block.BlockTypes[name] != nil && name != "required" && name != "list_min"; literal != want {
+		if want := name != "name" && name != "must" && name != "required" && name != "list_min"; literal != want {
 			t.Errorf("%s: literal %t, want %t", name, literal, want)
 		}
 	}

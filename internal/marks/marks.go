@@ -71,7 +71,7 @@ func MarkPaths(v cty.Value, paths []cty.Path) cty.Value {
 // Unmark removes every mark from v and returns the paths that were
 // sensitive.
 func Unmark(v cty.Value) (cty.Value, []cty.Path) {
-	if !containsMarked(v) {
+	if !ContainsMarked(v) {
 		return v, nil
 	}
 	uv, pvm := v.UnmarkDeepWithPaths()
@@ -87,7 +87,7 @@ func Unmark(v cty.Value) (cty.Value, []cty.Path) {
 // EphemeralPaths returns the paths within v whose values are ephemeral,
 // cty.Path{} for v itself.
 func EphemeralPaths(v cty.Value) []cty.Path {
-	if !containsMarked(v) {
+	if !ContainsMarked(v) {
 		return nil
 	}
 	_, pvm := v.UnmarkDeepWithPaths()
@@ -100,10 +100,10 @@ func EphemeralPaths(v cty.Value) []cty.Path {
 	return paths
 }
 
-// containsMarked is v.ContainsMarked() without building a path for each
-// value visited: the engine asks it of every configuration it plans, and
-// most carry no mark at all.
-func containsMarked(v cty.Value) bool {
+// ContainsMarked is v.ContainsMarked(), whatever the marks, without
+// building a path for each value visited: the engine asks it of every
+// configuration it plans, and most carry no mark at all.
+func ContainsMarked(v cty.Value) bool {
 	if v.IsMarked() {
 		return true
 	}
@@ -114,13 +114,13 @@ func containsMarked(v cty.Value) bool {
 	switch {
 	case ty.IsObjectType():
 		for name := range ty.AttributeTypes() {
-			if containsMarked(v.GetAttr(name)) {
+			if ContainsMarked(v.GetAttr(name)) {
 				return true
 			}
 		}
 	case ty.IsListType() || ty.IsSetType() || ty.IsMapType() || ty.IsTupleType():
 		for it := v.ElementIterator(); it.Next(); {
-			if _, e := it.Element(); containsMarked(e) {
+			if _, e := it.Element(); ContainsMarked(e) {
 				return true
 			}
 		}

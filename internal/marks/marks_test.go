@@ -48,8 +48,8 @@ func TestUnmarkFindsMarksAtAnyDepth(t *testing.T) {
 			if got := EphemeralPaths(c.v); !pathsEqual(got, c.ephemeral) {
 				t.Errorf("ephemeral paths %#v, want %#v", got, c.ephemeral)
 			}
-			if got := containsMarked(c.v); got != c.v.ContainsMarked() {
-				t.Errorf("containsMarked = %t, go-cty says %t", got, !got)
+			if got := ContainsMarked(c.v); got != c.v.ContainsMarked() {
+				t.Errorf("ContainsMarked = %t, go-cty says %t", got, !got)
 			}
 		})
 	}

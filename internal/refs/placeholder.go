@@ -3,6 +3,7 @@ package refs
 import (
 	"fmt"
 
+	"github.com/tetherhq/tether/internal/marks"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -66,7 +67,7 @@ type Found struct {
 
 // Find lists the reference placeholders in a marked value.
 func Find(v cty.Value) []Found {
-	if !v.ContainsMarked() {
+	if !marks.ContainsMarked(v) {
 		return nil
 	}
 	_, pvm := v.UnmarkDeepWithPaths()
@@ -84,7 +85,7 @@ func Find(v cty.Value) []Found {
 // Derived reports whether v holds a value that an operation derived from a
 // reference (as opposed to references passed on whole).
 func Derived(v cty.Value) bool {
-	if !v.ContainsMarked() && !v.HasMark(Operand) {
+	if !marks.ContainsMarked(v) && !v.HasMark(Operand) {
 		return false
 	}
 	found := false
