@@ -104,9 +104,17 @@ func EphemeralPaths(v cty.Value) []cty.Path {
 // building a path for each value visited: the engine asks it of every
 // configuration it plans, and most carry no mark at all.
 func ContainsMarked(v cty.Value) bool {
-	if v.IsMarked() {
+	return AnyNested(v, cty.Value.IsMarked)
+}
+
+// AnyNested reports whether f holds for v or for any value nested in it,
+// visiting each as go-cty's Walk does (marked values before their marks
+// are taken off to look inside) but without building paths.
+func AnyNested(v cty.Value, f func(cty.Value) bool) bool {
+	if f(v) {
 		return true
 	}
+	v, _ = v.Unmark()
 	if v.IsNull() || !v.IsKnown() {
 		return false
 	}
@@ -114,13 +122,16 @@ func ContainsMarked(v cty.Value) bool {
 	switch {
 	case ty.IsObjectType():
 		for name := range ty.AttributeTypes() {
-			if ContainsMarked(v.GetAttr(name)) {
+			if AnyNested(v.GetAttr(name), f) {
 				return true
 			}
 		}
 	case ty.IsListType() || ty.IsSetType() || ty.IsMapType() || ty.IsTupleType():
+		if v.LengthInt() == 0 {
+			return false
+		}
 		for it := v.ElementIterator(); it.Next(); {
-			if _, e := it.Element(); ContainsMarked(e) {
+			if _, e := it.Element(); AnyNested(e, f) {
 				return true
 			}
 		}

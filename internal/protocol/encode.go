@@ -224,7 +224,11 @@ func (e *ValueEncoder) append(buf []byte, v cty.Value) ([]byte, bool) {
 	if (e.kind == kindList) != vt.IsListType() || (e.kind == kindSet) != vt.IsSetType() {
 		return buf, false
 	}
-	buf = appendArrayLen(buf, v.LengthInt())
+	n := v.LengthInt()
+	buf = appendArrayLen(buf, n)
+	if n == 0 {
+		return buf, true // without the iterator's allocation: most are empty
+	}
 	for it := v.ElementIterator(); it.Next(); {
 		_, ev := it.Element()
 		if buf, ok = e.elem.append(buf, ev); !ok {

@@ -37,3 +37,45 @@ func TestInAndDerivedAt(t *testing.T) {
 		t.Error("In found a reference in a plain string")
 	}
 }
+
+// TestPlaceholdersLeavesPlainValues checks that Placeholders finds a
+// reference or a mark at any depth, and returns a value without either as
+// it is.
+func TestPlaceholdersLeavesPlainValues(t *testing.T) {
+	r, err := New("env", cty.StringVal("X"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := func(v cty.Value) cty.Value {
+		return cty.ObjectVal(map[string]cty.Value{"a": cty.StringVal("x"), "b": v})
+	}
+	for _, c := range []struct {
+		name  string
+		v     cty.Value
+		plain bool
+	}{
+		{"string", cty.StringVal("x"), true},
+		{"nested", obj(cty.ListVal([]cty.Value{obj(cty.MapVal(map[string]cty.Value{"k": cty.True}))})), true},
+		{"null and unknown", obj(cty.TupleVal([]cty.Value{cty.NullVal(cty.String), cty.UnknownVal(cty.Number)})), true},
+		{"empty", obj(cty.SetValEmpty(cty.String)), true},
+		{"reference", Val(r), false},
+		{"reference in a list", obj(cty.TupleVal([]cty.Value{cty.StringVal("y"), Val(r)})), false},
+		{"reference in a map", obj(cty.MapVal(map[string]cty.Value{"k": Val(r)})), false},
+		{"operand", obj(cty.ListVal([]cty.Value{cty.StringVal("y").Mark(Operand)})), false},
+		{"other mark", obj(cty.SetVal([]cty.Value{cty.StringVal("y").Mark("sensitive")})), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := plain(c.v); got != c.plain {
+				t.Fatalf("plain = %t, want %t", got, c.plain)
+			}
+			out, err := Placeholders(c.v)
+			if c.plain && (err != nil || !out.RawEquals(c.v)) {
+				t.Errorf("Placeholders = %#v, %v; want the value as it is", out, err)
+			}
+			// Other marks stay, and go through Transform like references.
+			if !c.plain && c.name != "other mark" && err == nil && out.RawEquals(c.v) {
+				t.Errorf("Placeholders left %#v as it is", c.v)
+			}
+		})
+	}
+}

@@ -22,6 +22,9 @@ var Operand = operand{}
 // an object, an object of field references, each a placeholder. It fails
 // when v holds a value derived from a reference by an operation.
 func Placeholders(v cty.Value) (cty.Value, error) {
+	if plain(v) {
+		return v, nil // what Transform would rebuild, unchanged
+	}
 	var opErr error
 	out, err := cty.Transform(v, func(p cty.Path, leaf cty.Value) (cty.Value, error) {
 		if r, ok := FromValue(leaf); ok {
@@ -42,6 +45,13 @@ func Placeholders(v cty.Value) (cty.Value, error) {
 		return cty.DynamicVal, opErr
 	}
 	return out, err
+}
+
+// plain reports whether v holds neither a reference nor a mark: nothing
+// Placeholders changes. The configuration's every argument is asked, and
+// few hold either.
+func plain(v cty.Value) bool {
+	return !marks.AnyNested(v, func(v cty.Value) bool { return v.IsMarked() || v.Type() == Type })
 }
 
 func placeholder(r *Ref) cty.Value {
