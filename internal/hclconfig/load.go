@@ -1,7 +1,6 @@
 package hclconfig
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -312,19 +311,15 @@ func (l *loader) checkFunctions(f *hcl.File) hcl.Diagnostics {
 		}
 	}
 	var diags hcl.Diagnostics
-	visit := func(n hclsyntax.Node) hcl.Diagnostics {
-		call, ok := n.(*hclsyntax.FunctionCallExpr)
-		if !ok {
-			return nil
-		}
+	eachCall(body, func(call *hclsyntax.FunctionCallExpr) {
 		for _, t := range types {
 			if t.ContainsOffset(call.NameRange.Start.Byte) {
-				return nil
+				return
 			}
 		}
 		if strings.HasPrefix(call.Name, "provider::") {
 			// Checked once the module's required providers are known.
-			return nil
+			return
 		}
 		if _, ok := l.funcs[call.Name]; !ok {
 			var names []string
@@ -340,25 +335,6 @@ func (l *loader) checkFunctions(f *hcl.File) hcl.Diagnostics {
 				Subject:  call.NameRange.Ptr(),
 			})
 		}
-		return nil
-	}
-	// A call has a parenthesis in its source: an expression without one
-	// has no call to find, and hclsyntax's walk costs an allocation per
-	// node (a configuration of thousands of resources has hundreds of
-	// thousands).
-	var walk func(b *hclsyntax.Body)
-	walk = func(b *hclsyntax.Body) {
-		for _, a := range b.Attributes {
-			rng := a.Expr.Range()
-			if rng.Start.Byte < 0 || rng.End.Byte > len(f.Bytes) || rng.Start.Byte > rng.End.Byte ||
-				bytes.IndexByte(f.Bytes[rng.Start.Byte:rng.End.Byte], '(') >= 0 {
-				hclsyntax.VisitAll(a.Expr, visit)
-			}
-		}
-		for _, blk := range b.Blocks {
-			walk(blk.Body)
-		}
-	}
-	walk(body)
+	})
 	return diags
 }
