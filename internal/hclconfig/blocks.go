@@ -95,21 +95,22 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	spec := l.spec(n, schema.Block)
 	content := l.checkBody(remain, spec, schema.Block)
 	dynamicTypes := dynamicBlockTypes(remain)
+	decodeSpec := spec
+	if len(dynamicTypes) == 0 && content != nil {
+		decodeSpec = l.bodySpec(n, spec, content)
+	}
 	// dynblock's walk costs a copy of every body; only bodies with
-	// dynamic blocks need it.
+	// dynamic blocks need it. The others' references are those of what
+	// they set: decodeSpec's.
 	var traversals []hcl.Traversal
 	if len(dynamicTypes) > 0 {
 		traversals = dynblock.VariablesHCLDec(remain, spec)
 	} else {
-		traversals = hcldec.Variables(remain, spec)
+		traversals = hcldec.Variables(remain, decodeSpec)
 	}
 	var lifecycleTraversals []hcl.Traversal
 	if lc != nil {
 		lifecycleTraversals = m.lifecycle(n, lc, schema.Block, repeatKind)
-	}
-	decodeSpec := spec
-	if len(dynamicTypes) == 0 && content != nil {
-		decodeSpec = l.bodySpec(n, spec, content)
 	}
 	l.pending = append(l.pending, func() {
 		refs := m.resolve(n, append(traversals, lifecycleTraversals...), repeatKind)

@@ -66,6 +66,16 @@ list_min {}
 required {}
 list_min {}
 `},
+		{"references", `
+name = var.a
+must = "${local.b}-${var.c[0]}"
+required {
+  port = local.d
+}
+list_min {
+  port = count.index
+}
+`},
 		{"every argument", `
 name  = "a"
 must  = "m"
@@ -140,6 +150,10 @@ list_min {}
 			} else if !wantDiags.HasErrors() && c.name != "computed argument" {
 				t.Fatal("checkBody found something wrong in a body that decodes without error")
 			}
+			// The references found through either spec are the same.
+			if got, want := traversalSet(hcldec.Variables(f.Body, decodeSpec)), traversalSet(hcldec.Variables(f.Body, spec)); !slices.Equal(got, want) {
+				t.Errorf("references %q\nwant %q", got, want)
+			}
 			got, gotDiags := hcldec.Decode(f.Body, decodeSpec, nil)
 			if !got.RawEquals(want) {
 				t.Errorf("decoded %#v\nwant %#v", got, want)
@@ -166,6 +180,15 @@ func diagSet(diags hcl.Diagnostics) []string {
 	var out []string
 	for _, d := range diags {
 		out = append(out, d.Error())
+	}
+	slices.Sort(out)
+	return out
+}
+
+func traversalSet(ts []hcl.Traversal) []string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.SourceRange().String())
 	}
 	slices.Sort(out)
 	return out
