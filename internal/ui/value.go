@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -413,20 +414,18 @@ func attrs(v cty.Value) []attrVal {
 	if !ty.IsObjectType() || v.IsNull() {
 		return nil
 	}
-	if !v.IsKnown() {
-		atys := ty.AttributeTypes()
-		out := make([]attrVal, 0, len(atys))
-		for n, t := range atys {
+	// By name, as go-cty's element iterator gives them, without the
+	// string value it makes of each name.
+	atys := ty.AttributeTypes()
+	out := make([]attrVal, 0, len(atys))
+	for n, t := range atys {
+		if v.IsKnown() {
+			out = append(out, attrVal{n, v.GetAttr(n)})
+		} else {
 			out = append(out, attrVal{n, cty.UnknownVal(t)})
 		}
-		sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-		return out
 	}
-	out := make([]attrVal, 0, len(ty.AttributeTypes()))
-	for it := v.ElementIterator(); it.Next(); {
-		k, ev := it.Element()
-		out = append(out, attrVal{k.AsString(), ev})
-	}
+	slices.SortFunc(out, func(a, b attrVal) int { return strings.Compare(a.name, b.name) })
 	return out
 }
 
