@@ -405,13 +405,12 @@ func (m *module) checkProviderFunctions(files []*hcl.File) {
 		if !ok {
 			continue
 		}
-		hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
-			call, ok := n.(*hclsyntax.FunctionCallExpr)
-			if !ok || !strings.HasPrefix(call.Name, "provider::") {
-				return nil
+		eachCall(body, func(call *hclsyntax.FunctionCallExpr) {
+			if !strings.HasPrefix(call.Name, "provider::") {
+				return
 			}
 			if _, ok := fns[call.Name]; ok {
-				return nil
+				return
 			}
 			parts := strings.Split(call.Name, "::")
 			detail := fmt.Sprintf("There is no function named %q.", call.Name)
@@ -427,7 +426,6 @@ func (m *module) checkProviderFunctions(files []*hcl.File) {
 				}
 			}
 			m.l.errorf(call.NameRange, "Call to unknown function", "%s", detail)
-			return nil
 		})
 	}
 }
