@@ -202,12 +202,16 @@ func Sort[T any](s []T, key func(T) string) {
 type orderKey struct {
 	text string
 	in   Instance
+	res  []string // Split(in.Resource)
 	ok   bool
 }
 
 func parseForOrder(s string) orderKey {
 	in, err := ParseInstance(s)
-	return orderKey{text: s, in: in, ok: err == nil}
+	if err != nil {
+		return orderKey{text: s}
+	}
+	return orderKey{text: s, in: in, res: Split(in.Resource), ok: true}
 }
 
 func lessParsed(a, b orderKey) bool {
@@ -230,7 +234,7 @@ func lessParsed(a, b orderKey) bool {
 			return c < 0
 		}
 	}
-	if ra, rb := Split(ia.Resource), Split(ib.Resource); ia.Resource != ib.Resource {
+	if ra, rb := a.res, b.res; ia.Resource != ib.Resource {
 		if da, db := ra[0] == "data", rb[0] == "data"; da != db {
 			return da
 		}
