@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/ctystrings"
 	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
 )
 
@@ -146,10 +147,10 @@ func (e *ValueEncoder) append(buf []byte, v cty.Value) ([]byte, bool) {
 		return e.delegate(buf, v)
 	}
 	if !v.IsKnown() {
-		if refined(v) {
-			return e.delegate(buf, v)
+		if out, ok := appendUnknown(buf, v); ok {
+			return out, true
 		}
-		return append(buf, unknownBytes...), true
+		return e.delegate(buf, v)
 	}
 	if v.IsNull() {
 		return append(buf, 0xc0), true
@@ -252,26 +253,73 @@ func (e *ValueEncoder) delegate(buf []byte, v cty.Value) ([]byte, bool) {
 // refinements: an extension value of type zero.
 var unknownBytes = []byte{0xd4, 0, 0}
 
-// refined reports whether go-cty encodes the unknown value v with its
-// refinements rather than as unknownBytes.
-func refined(v cty.Value) bool {
+// appendUnknown appends go-cty's encoding of the unknown value v:
+// unknownBytes, or with refinements an extension value of type 0x0c
+// holding a map of them. It reports false for bounds on a number, which
+// go-cty encodes as a tuple: left to it.
+func appendUnknown(buf []byte, v cty.Value) ([]byte, bool) {
 	rng := v.Range()
 	ty := rng.TypeConstraint()
+	if ty == cty.DynamicPseudoType {
+		return append(buf, unknownBytes...), true
+	}
+	var room [64]byte
+	refn, n := room[:0], 0
+	if rng.DefinitelyNotNull() {
+		refn, n = append(refn, 1, 0xc2), n+1 // nullness: false
+	}
 	switch {
-	case ty == cty.DynamicPseudoType:
-		return false
-	case rng.DefinitelyNotNull():
-		return true
-	case ty == cty.String:
-		return rng.StringPrefix() != ""
 	case ty == cty.Number:
 		lower, _ := rng.NumberLowerBound()
 		upper, _ := rng.NumberUpperBound()
-		return (lower.IsKnown() && lower != cty.NegativeInfinity) || (upper.IsKnown() && upper != cty.PositiveInfinity)
+		if (lower.IsKnown() && lower != cty.NegativeInfinity) || (upper.IsKnown() && upper != cty.PositiveInfinity) {
+			return buf, false
+		}
+	case ty == cty.String:
+		if prefix := rng.StringPrefix(); prefix != "" {
+			// go-cty's decoder limits the refinements' size.
+			if len(prefix) > 256 {
+				prefix = ctystrings.SafeKnownPrefix(prefix[:255])
+			}
+			refn, n = appendString(append(refn, 2), prefix), n+1
+		}
 	case ty.IsCollectionType():
-		return rng.LengthLowerBound() != 0 || rng.LengthUpperBound() != math.MaxInt
+		if lower := rng.LengthLowerBound(); lower != 0 {
+			refn, n = appendInt(append(refn, 5), int64(lower)), n+1
+		}
+		if upper := rng.LengthUpperBound(); upper != math.MaxInt {
+			refn, n = appendInt(append(refn, 6), int64(upper)), n+1
+		}
 	}
-	return false
+	if n == 0 {
+		return append(buf, unknownBytes...), true
+	}
+	buf = appendExtHeader(buf, 0x0c, 1+len(refn))
+	buf = appendMapLen(buf, n)
+	return append(buf, refn...), true
+}
+
+// appendExtHeader writes an extension value's length and type.
+func appendExtHeader(buf []byte, ext byte, l int) []byte {
+	switch {
+	case l == 1:
+		return append(buf, 0xd4, ext)
+	case l == 2:
+		return append(buf, 0xd5, ext)
+	case l == 4:
+		return append(buf, 0xd6, ext)
+	case l == 8:
+		return append(buf, 0xd7, ext)
+	case l == 16:
+		return append(buf, 0xd8, ext)
+	case l <= math.MaxUint8:
+		buf = append(buf, 0xc7, byte(l))
+	case l <= math.MaxUint16:
+		buf = binary.BigEndian.AppendUint16(append(buf, 0xc8), uint16(l))
+	default:
+		buf = binary.BigEndian.AppendUint32(append(buf, 0xc9), uint32(l))
+	}
+	return append(buf, ext)
 }
 
 // The headers below are MessagePack's, in the shortest form, as

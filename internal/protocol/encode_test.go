@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/big"
 	"reflect"
@@ -81,6 +82,18 @@ func TestValueEncoderMatchesGoCty(t *testing.T) {
 		{"unknown prefix", cty.String, cty.UnknownVal(cty.String).Refine().StringPrefix("arn:aws:").NewValue()},
 		{"unknown number bounds", cty.Number, cty.UnknownVal(cty.Number).Refine().NumberRangeLowerBound(cty.NumberIntVal(1), true).NewValue()},
 		{"unknown list length", cty.List(cty.String), cty.UnknownVal(cty.List(cty.String)).Refine().CollectionLengthLowerBound(1).NewValue()},
+		{"unknown set length bounds", cty.Set(cty.String), cty.UnknownVal(cty.Set(cty.String)).Refine().CollectionLengthLowerBound(2).CollectionLengthUpperBound(300).NewValue()},
+		{"unknown map not null", cty.Map(cty.String), cty.UnknownVal(cty.Map(cty.String)).RefineNotNull()},
+		{"unknown bool not null", cty.Bool, cty.UnknownVal(cty.Bool).RefineNotNull()},
+		{"unknown number not null", cty.Number, cty.UnknownVal(cty.Number).RefineNotNull()},
+		{"unknown number upper bound", cty.Number, cty.UnknownVal(cty.Number).Refine().NumberRangeUpperBound(cty.NumberFloatVal(2.5), false).NewValue()},
+		{"unknown prefix not null", cty.String, cty.UnknownVal(cty.String).Refine().NotNull().StringPrefix("arn:aws:s3:::").NewValue()},
+		{"unknown long prefix", cty.String, cty.UnknownVal(cty.String).Refine().StringPrefix(strings.Repeat("p", 300) + "é").NewValue()},
+		{"unknown unicode prefix at 255", cty.String, cty.UnknownVal(cty.String).Refine().StringPrefix(strings.Repeat("p", 254) + "éé" + strings.Repeat("q", 10)).NewValue()},
+		{"unknown nested refined", cty.Object(map[string]cty.Type{"a": cty.String, "b": cty.List(cty.Number)}), cty.ObjectVal(map[string]cty.Value{
+			"a": cty.UnknownVal(cty.String).RefineNotNull(),
+			"b": cty.UnknownVal(cty.List(cty.Number)).Refine().CollectionLengthUpperBound(3).NewValue(),
+		})},
 		{"dynamic unknown", cty.DynamicPseudoType, cty.DynamicVal},
 		{"dynamic null", cty.DynamicPseudoType, cty.NullVal(cty.DynamicPseudoType)},
 		{"dynamic string", cty.DynamicPseudoType, cty.StringVal("x")},
@@ -125,6 +138,14 @@ func TestValueEncoderMatchesGoCty(t *testing.T) {
 			v    cty.Value
 		}{"int", cty.Number, cty.NumberIntVal(i)})
 	}
+	// Refinements of every size, across the extension header's forms.
+	for n := 1; n < 300; n += 1 + n/8 {
+		cases = append(cases, struct {
+			name string
+			ty   cty.Type
+			v    cty.Value
+		}{fmt.Sprintf("unknown prefix of %d", n), cty.String, cty.UnknownVal(cty.String).Refine().StringPrefix(strings.Repeat("p", n)).NewValue()})
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			want, wantErr := ctymsgpack.Marshal(orNull(c.v, c.ty), c.ty)
@@ -139,6 +160,27 @@ func TestValueEncoderMatchesGoCty(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUnknownRefinementsEncodedHere checks that refined unknowns, but for
+// a number's bounds, are encoded without go-cty, as go-cty does.
+func TestUnknownRefinementsEncodedHere(t *testing.T) {
+	for _, v := range []cty.Value{
+		cty.UnknownVal(cty.String),
+		cty.UnknownVal(cty.String).RefineNotNull(),
+		cty.UnknownVal(cty.String).Refine().NotNull().StringPrefix("arn:").NewValue(),
+		cty.UnknownVal(cty.List(cty.Bool)).Refine().CollectionLengthLowerBound(1).CollectionLengthUpperBound(70000).NewValue(),
+		cty.DynamicVal,
+	} {
+		got, ok := appendUnknown(nil, v)
+		want, _ := ctymsgpack.Marshal(v, v.Type())
+		if !ok || !bytes.Equal(got, want) {
+			t.Errorf("%#v: %x, %t; go-cty: %x", v, got, ok, want)
+		}
+	}
+	if _, ok := appendUnknown(nil, cty.UnknownVal(cty.Number).Refine().NumberRangeLowerBound(cty.Zero, true).NewValue()); ok {
+		t.Error("a number's bounds were encoded here")
 	}
 }
 
