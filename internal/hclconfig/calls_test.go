@@ -76,6 +76,12 @@ resource "tether_value" "v" {
 		}
 	}
 
+	eachRepositoryConfig(t, func(path string, src []byte) { check(t, path, src) })
+}
+
+// eachRepositoryConfig calls f with every *.tf file of the repository.
+func eachRepositoryConfig(t *testing.T, f func(path string, src []byte)) {
+	t.Helper()
 	root := filepath.Join("..", "..")
 	files := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -93,7 +99,7 @@ resource "tether_value" "v" {
 			return err
 		}
 		files++
-		check(t, path, src)
+		f(path, src)
 		return nil
 	})
 	if err != nil {

@@ -61,6 +61,9 @@ func readAndParse(p *hclparse.Parser, path, name string) *readFile {
 	rf := &readFile{src: src}
 	if strings.HasSuffix(name, ".json") {
 		rf.file, rf.diags = p.ParseJSON(src, name)
+	} else if file, ok := parseChunked(src, name); ok {
+		p.AddFile(name, file)
+		rf.file = file
 	} else {
 		rf.file, rf.diags = p.ParseHCL(src, name)
 	}

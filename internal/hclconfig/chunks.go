@@ -1,0 +1,190 @@
+package hclconfig
+
+import (
+	"bytes"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// chunkSize is the least size of the pieces a large file is parsed in
+// (a variable for the tests, which cut small files).
+var chunkSize = 32 << 10
+
+// parseChunked parses a large native-syntax file of top-level blocks as
+// hclsyntax.ParseConfig does, a piece of blocks at a time, and reports
+// whether it could. hclsyntax lexes a whole file into one slice of tokens
+// grown by appending: for a generated file of thousands of resources that
+// is tens of megabytes copied and collected for a few hundred kilobytes of
+// text, the largest cost of reading it. Each piece is parsed from its own
+// position in the file, so every range is the one a whole parse gives.
+//
+// The pieces are cut before a line that starts a top-level item, as far
+// as a quick scan of strings, comments and brackets can tell. A cut the
+// scan gets wrong leaves a piece with an unterminated string, heredoc,
+// comment or block, which does not parse: parseChunked then reports false,
+// as it does for a file with any diagnostic or a top-level argument, and
+// the caller parses the file whole, with hclsyntax's own diagnostics.
+func parseChunked(src []byte, filename string) (*hcl.File, bool) {
+	cuts := cutPoints(src)
+	if len(cuts) == 0 {
+		return nil, false
+	}
+	// The file's body is the one an empty parse gives, with the pieces'
+	// blocks: its navigation (hcl.File.Nav) then refers to it.
+	file, diags := hclsyntax.ParseConfig(nil, filename, hcl.InitialPos)
+	if diags.HasErrors() {
+		return nil, false
+	}
+	body := file.Body.(*hclsyntax.Body)
+	pos := hcl.InitialPos
+	start := 0
+	for i := 0; i <= len(cuts); i++ {
+		end := len(src)
+		if i < len(cuts) {
+			end = cuts[i]
+		}
+		piece, diags := hclsyntax.ParseConfig(src[start:end:end], filename, pos)
+		if len(diags) > 0 {
+			return nil, false
+		}
+		pb := piece.Body.(*hclsyntax.Body)
+		if len(pb.Attributes) > 0 {
+			return nil, false
+		}
+		body.Blocks = append(body.Blocks, pb.Blocks...)
+		if i == 0 {
+			body.SrcRange = pb.SrcRange
+		}
+		body.SrcRange.End, body.EndRange = pb.SrcRange.End, pb.EndRange
+		pos.Line += bytes.Count(src[start:end], []byte{'\n'})
+		pos.Byte = end
+		start = end
+	}
+	file.Bytes = src
+	return file, true
+}
+
+// cutPoints are the offsets at least chunkSize apart where a line starts
+// at the top level of src, outside any bracket, string, heredoc or comment
+// as far as a scan of those can tell, with a letter.
+func cutPoints(src []byte) []int {
+	var cuts []int
+	depth, last := 0, 0
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '\n':
+			next := i + 1
+			if depth == 0 && next-last >= chunkSize && next < len(src) && isLetter(src[next]) {
+				cuts = append(cuts, next)
+				last = next
+			}
+		case c == '{' || c == '[' || c == '(':
+			depth++
+		case c == '}' || c == ']' || c == ')':
+			depth--
+		case c == '"':
+			i = skipString(src, i+1)
+		case c == '#' || c == '/' && i+1 < len(src) && src[i+1] == '/':
+			i = skipLine(src, i)
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			end := bytes.Index(src[i+2:], []byte("*/"))
+			if end < 0 {
+				return nil
+			}
+			i += end + 3
+		case c == '<' && i+1 < len(src) && src[i+1] == '<':
+			if i = skipHeredoc(src, i+2); i < 0 {
+				return nil
+			}
+		}
+		if depth < 0 {
+			return nil
+		}
+	}
+	return cuts
+}
+
+// skipString returns the offset of the quote that ends the string whose
+// text starts at i (escapes and template sequences skipped), or of the
+// newline a quoted string cannot hold.
+func skipString(src []byte, i int) int {
+	for ; i < len(src); i++ {
+		switch c := src[i]; {
+		case c == '\\':
+			i++
+		case c == '"' || c == '\n':
+			return i
+		case (c == '$' || c == '%') && i+1 < len(src) && src[i+1] == c:
+			i++ // $${ and %%{ are literal
+		case (c == '$' || c == '%') && i+1 < len(src) && src[i+1] == '{':
+			i = skipSequence(src, i+2)
+		}
+	}
+	return i
+}
+
+// skipSequence returns the offset of the brace that ends the template
+// sequence whose expression starts at i.
+func skipSequence(src []byte, i int) int {
+	depth := 1
+	for ; i < len(src); i++ {
+		switch src[i] {
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				return i
+			}
+		case '"':
+			i = skipString(src, i+1)
+		}
+	}
+	return i
+}
+
+func skipLine(src []byte, i int) int {
+	if n := bytes.IndexByte(src[i:], '\n'); n >= 0 {
+		return i + n - 1 // the newline itself is scanned
+	}
+	return len(src)
+}
+
+// skipHeredoc returns the offset of the newline that ends the heredoc
+// whose introducer (after <<) starts at i, or -1 when it cannot tell.
+func skipHeredoc(src []byte, i int) int {
+	if i < len(src) && src[i] == '-' {
+		i++
+	}
+	eol := bytes.IndexByte(src[i:], '\n')
+	if eol < 0 {
+		return -1
+	}
+	marker := bytes.TrimSpace(src[i : i+eol])
+	if len(marker) == 0 {
+		return -1
+	}
+	for j := i + eol + 1; j < len(src); {
+		n := bytes.IndexByte(src[j:], '\n')
+		line := src[j:]
+		if n >= 0 {
+			line = src[j : j+n]
+		}
+		if bytes.Equal(bytes.TrimSpace(line), marker) {
+			if n < 0 {
+				return len(src)
+			}
+			return j + n - 1
+		}
+		if n < 0 {
+			return -1
+		}
+		j += n + 1
+	}
+	return -1
+}
+
+func isLetter(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
