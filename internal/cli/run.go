@@ -65,13 +65,11 @@ func (e *env) open(ctx context.Context, c *common, op string) (*session, bool) {
 	}
 	// The providers start while the backend and the configuration are
 	// read: both wait for the same files, and the first is on the way.
-	pool, err := e.newPool(ctx, e.stderr)
-	if err != nil {
-		e.configDiagnostics(nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the CLI configuration", Detail: err.Error()}})
+	pool, diags := e.commandPool(ctx, c)
+	if diags.HasErrors() {
+		e.configDiagnostics(nil, diags)
 		return nil, false
 	}
-	pool.opts.Upgrade = c.upgrade
-	pool.prestart()
 	c.recorded = e.recordedPlatform(ctx, c, dir)
 	pool, cfg, ok := e.load(ctx, c, pool)
 	if !ok {

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"sync"
 
@@ -195,21 +196,38 @@ func (e *env) load(ctx context.Context, c *common, pool *providerPool) (*provide
 	return pool, cfg, true
 }
 
+// progressWriter is where a command prints installation progress: init
+// reports it as its output, other commands beside theirs.
+func (e *env) progressWriter(c *common) io.Writer {
+	if c.initializing {
+		return e.stdout
+	}
+	return e.stderr
+}
+
+// commandPool makes the provider pool of a command and, but for init
+// (which starts no provider), begins the providers the lock file selects
+// (see prestart).
+func (e *env) commandPool(ctx context.Context, c *common) (*providerPool, hcl.Diagnostics) {
+	pool, err := e.newPool(ctx, e.progressWriter(c))
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the CLI configuration", Detail: err.Error()}}
+	}
+	pool.opts.Upgrade = c.upgrade
+	if !c.initializing {
+		pool.prestart()
+	}
+	return pool, nil
+}
+
 // loadConfig is load without printing: on errors the providers are
 // already closed.
 func (e *env) loadConfig(ctx context.Context, c *common, pool *providerPool) (*providerPool, *config.Config, hcl.Diagnostics) {
-	say := e.stderr
-	if c.initializing {
-		say = e.stdout
-	}
+	say := e.progressWriter(c)
 	if pool == nil {
-		var err error
-		if pool, err = e.newPool(ctx, say); err != nil {
-			return nil, nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the CLI configuration", Detail: err.Error()}}
-		}
-		pool.opts.Upgrade = c.upgrade
-		if !c.initializing {
-			pool.prestart()
+		var diags hcl.Diagnostics
+		if pool, diags = e.commandPool(ctx, c); diags.HasErrors() {
+			return nil, nil, diags
 		}
 	}
 	var vars []hclconfig.VarArg
