@@ -80,7 +80,8 @@ func TestClosureUsesDynamoDBStore(t *testing.T) {
 	// Built as the aws platform builds a function (and as the Lambda
 	// emulator's tests do, which shares the build cache), since this is
 	// the program that runs there.
-	build.Env = append(os.Environ(), "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0", "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOTOOLCHAIN=local")
+	build.Env = append(os.Environ(), "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0")
+	build.Env = append(build.Env, providertest.OfflineGoEnv(t)...)
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the program: %v\n%s", err, out)
 	}

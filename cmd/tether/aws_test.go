@@ -84,7 +84,7 @@ func TestAWSPlatform(t *testing.T) {
 		"AWS_EC2_METADATA_DISABLED=true", "AWS_REGION=eu-west-1",
 		"HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "NO_PROXY=",
 	}
-	ttEnv := append(append(exampleEnv(tools, false), "TF_CLI_CONFIG_FILE="+rc(false), "TETHER_AWS_OFFLINE=true"), offline...)
+	ttEnv := append(append(exampleEnv(t, tools, false), "TF_CLI_CONFIG_FILE="+rc(false), "TETHER_AWS_OFFLINE=true"), offline...)
 	// Building the program twice (for this machine and for Lambda) and
 	// installing the provider take minutes on a busy machine.
 	tt := side{name: "tether", bin: tools.tether, dir: exampleCopy(t, "echo"), env: ttEnv, timeout: 10 * time.Minute}
@@ -130,7 +130,7 @@ func TestAWSPlatform(t *testing.T) {
 		t.Errorf("synth wrote no bundle beside the JSON: %v", err)
 	}
 	var tfEnv []string
-	for _, kv := range exampleEnv(tools, true) {
+	for _, kv := range exampleEnv(t, tools, true) {
 		if !strings.HasPrefix(kv, "TF_CLI_CONFIG_FILE=") {
 			tfEnv = append(tfEnv, kv)
 		}
@@ -237,7 +237,7 @@ func onAWSFake(t *testing.T, dir func() string) (side, *awsfake.Server) {
 	if err := os.WriteFile(rc, []byte(fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := append(append(exampleEnv(tools, false), "TF_CLI_CONFIG_FILE="+rc, "TETHER_AWS_OFFLINE=true",
+	env := append(append(exampleEnv(t, tools, false), "TF_CLI_CONFIG_FILE="+rc, "TETHER_AWS_OFFLINE=true",
 		"HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "NO_PROXY=127.0.0.1"), fake.Env()...)
 	return side{name: "tether", bin: tools.tether, dir: dir(), env: env, timeout: 15 * time.Minute}, fake
 }

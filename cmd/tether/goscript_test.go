@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/tetherhq/tether/internal/providertest"
 )
 
 // TestGoScripts runs the scenarios in testdata/goscript: Go programs
@@ -49,6 +51,7 @@ func TestGoScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	offline := providertest.OfflineGoEnv(t)
 	sources := &moduleSources{t: t}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/goscript",
@@ -78,10 +81,10 @@ func TestGoScripts(t *testing.T) {
 			for k, v := range goEnv {
 				env.Setenv(k, v)
 			}
-			env.Setenv("GOFLAGS", "-mod=mod")
-			env.Setenv("GOPROXY", "off")
-			env.Setenv("GOSUMDB", "off")
-			env.Setenv("GOTOOLCHAIN", "local")
+			for _, kv := range offline {
+				k, v, _ := strings.Cut(kv, "=")
+				env.Setenv(k, v)
+			}
 			gomod := fmt.Sprintf("module example.com/scenario\n\ngo %s\n\nrequire github.com/tetherhq/tether v0.0.0\n\nreplace github.com/tetherhq/tether => %s\n", goVersion, repo)
 			if err := os.WriteFile(filepath.Join(env.WorkDir, "go.mod"), []byte(gomod), 0o644); err != nil {
 				return err

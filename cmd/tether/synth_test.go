@@ -31,8 +31,8 @@ func TestSynthAppliesLikeUp(t *testing.T) {
 	for _, example := range []string{"hello", "goapp"} {
 		t.Run(example, func(t *testing.T) {
 			up := exampleCopy(t, example)
-			tt := side{name: "tether", bin: tools.tether, dir: up, env: exampleEnv(tools, false)}
-			tf := side{name: "terraform", bin: tools.terraform, dir: filepath.Join(t.TempDir(), "tf"), env: exampleEnv(tools, true)}
+			tt := side{name: "tether", bin: tools.tether, dir: up, env: exampleEnv(t, tools, false)}
+			tf := side{name: "terraform", bin: tools.terraform, dir: filepath.Join(t.TempDir(), "tf"), env: exampleEnv(t, tools, true)}
 			synthInto(t, tools, example, tf.dir)
 
 			tfRes, ttRes := applyBoth(tf, tt)
@@ -73,8 +73,8 @@ func TestSynthPlansLikeTether(t *testing.T) {
 	for _, example := range []string{"echo"} {
 		t.Run(example, func(t *testing.T) {
 			dir := exampleCopy(t, example)
-			tt := side{name: "tether", bin: tools.tether, dir: dir, env: exampleEnv(tools, false)}
-			tf := side{name: "terraform", bin: tools.terraform, dir: filepath.Join(t.TempDir(), "tf"), env: exampleEnv(tools, true)}
+			tt := side{name: "tether", bin: tools.tether, dir: dir, env: exampleEnv(t, tools, false)}
+			tf := side{name: "terraform", bin: tools.terraform, dir: filepath.Join(t.TempDir(), "tf"), env: exampleEnv(t, tools, true)}
 			synthInto(t, tools, example, tf.dir)
 			if r := tf.run("validate", "-no-color"); r.code != 0 {
 				t.Fatalf("terraform validate of the synthesised JSON failed:\n%s", r)
@@ -142,11 +142,11 @@ func synthTools(t *testing.T) diffTools {
 // (init would look the dev-overridden provider up in the registry).
 func synthInto(t *testing.T, tools diffTools, example, out string) {
 	t.Helper()
-	s := side{name: "tether", bin: tools.tether, dir: exampleCopy(t, example), env: exampleEnv(tools, false)}
+	s := side{name: "tether", bin: tools.tether, dir: exampleCopy(t, example), env: exampleEnv(t, tools, false)}
 	if r := s.run("synth", "--out", out); r.code != 0 || r.err != nil {
 		t.Fatalf("tether synth failed: %v\n%s", r.err, r)
 	}
-	tf := side{name: "terraform", bin: tools.terraform, dir: out, env: exampleEnv(tools, true)}
+	tf := side{name: "terraform", bin: tools.terraform, dir: out, env: exampleEnv(t, tools, true)}
 	if r := tf.run("get", "-no-color"); r.code != 0 {
 		t.Fatalf("terraform get of the synthesised JSON failed:\n%s", r)
 	}
@@ -178,14 +178,14 @@ func exampleCopy(t *testing.T, name string) string {
 // with the example's own go.mod. Tether runs its built-in provider in
 // process, not the plugin build terraform is pointed at: a plugin's
 // schema over the protocol lacks what the SDK's closures need.
-func exampleEnv(tools diffTools, forTerraform bool) []string {
+func exampleEnv(t testing.TB, tools diffTools, forTerraform bool) []string {
 	var env []string
 	for _, kv := range diffEnv(tools) {
 		if forTerraform || !strings.HasPrefix(kv, "TF_CLI_CONFIG_FILE=") {
 			env = append(env, kv)
 		}
 	}
-	return append(env, "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOTOOLCHAIN=local")
+	return append(env, providertest.OfflineGoEnv(t)...)
 }
 
 // normalizedOut reads the files a side wrote under out/, with what two
@@ -254,8 +254,8 @@ func TestSynthModuleCalls(t *testing.T) {
 			if root == "go" {
 				providertest.GoModule(t, filepath.Join(dir, "go"), "example.com/modules", repo)
 			}
-			tt := side{name: "tether", bin: tools.tether, dir: filepath.Join(dir, root), env: exampleEnv(tools, false)}
-			tf := side{name: "terraform", bin: tools.terraform, dir: filepath.Join(t.TempDir(), "tf"), env: exampleEnv(tools, true)}
+			tt := side{name: "tether", bin: tools.tether, dir: filepath.Join(dir, root), env: exampleEnv(t, tools, false)}
+			tf := side{name: "terraform", bin: tools.terraform, dir: filepath.Join(t.TempDir(), "tf"), env: exampleEnv(t, tools, true)}
 			if r := tt.run("synth", "--out", tf.dir); r.code != 0 || r.err != nil {
 				t.Fatalf("tether synth failed: %v\n%s", r.err, r)
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/providertest"
 )
 
 func TestGoName(t *testing.T) {
@@ -265,7 +266,7 @@ func goCmd(t testing.TB, dir string, args ...string) *os.ProcessState {
 	t.Helper()
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOTOOLCHAIN=local")
+	cmd.Env = append(os.Environ(), providertest.OfflineGoEnv(t)...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {

@@ -61,7 +61,8 @@ func runUnderEmulator(t *testing.T, dir string, env ...string) string {
 	build.Dir = dir
 	// As the aws platform builds a function's program: static, for the
 	// provided.al2023 runtime. The go command works offline.
-	build.Env = append(os.Environ(), "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0", "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOTOOLCHAIN=local")
+	build.Env = append(os.Environ(), "GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0")
+	build.Env = append(build.Env, providertest.OfflineGoEnv(t)...)
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the bootstrap: %v\n%s", err, out)
 	}

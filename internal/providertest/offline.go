@@ -1,0 +1,78 @@
+package providertest
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// offlineEnv is what the go command needs to build a program against this
+// repository from the module cache alone: go.mod may be completed, no
+// module is looked up, no checksum database asked, no toolchain fetched.
+var offlineEnv = []string{"GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOTOOLCHAIN=local"}
+
+var (
+	moduleCacheOnce sync.Once
+	moduleCacheErr  error
+)
+
+// OfflineGoEnv returns the variables (to add to os.Environ) under which
+// the go command builds a program that uses this repository, through a
+// go.mod made by GoModule, offline: GOPROXY=off, GOSUMDB=off,
+// GOTOOLCHAIN=local and GOFLAGS=-mod=mod.
+//
+// Offline, such a build needs every module of the repository's graph in
+// the module cache, not only those a `go test` of this repository
+// downloaded for itself (module graph pruning reads the go.mod of modules
+// no package here imports). So the first call in a test process runs
+// `go mod download` in the repository with the caller's own environment,
+// the same go command and proxy the user's `go test` uses; a file lock in
+// the module cache makes concurrent test processes wait for one another,
+// and later calls find the cache filled. When the proxy cannot supply
+// the modules the test is skipped, saying so; any other failure fails it.
+func OfflineGoEnv(t testing.TB) []string {
+	t.Helper()
+	moduleCacheOnce.Do(func() { moduleCacheErr = fillModuleCache() })
+	if errors.Is(moduleCacheErr, ErrNoProxy) {
+		t.Skipf("%v\n(the test builds a Go program offline from the module cache, which `go mod download` in the repository fills)", moduleCacheErr)
+	}
+	if moduleCacheErr != nil {
+		t.Fatal(moduleCacheErr)
+	}
+	return append([]string(nil), offlineEnv...)
+}
+
+// fillModuleCache runs `go mod download` in the repository once per
+// module cache at a time.
+func fillModuleCache() error {
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		return fmt.Errorf("providertest: go env GOMODCACHE: %w", err)
+	}
+	cache := string(out[:len(out)-1])
+	if err := os.MkdirAll(filepath.Join(cache, "cache"), 0o755); err != nil {
+		return err
+	}
+	unlock, err := lockFile(filepath.Join(cache, "cache", "tether-download.lock"))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	cmd := exec.Command("go", "mod", "download")
+	cmd.Dir = root
+	if b, err := cmd.CombinedOutput(); err != nil {
+		if proxyProblem(string(b)) {
+			return fmt.Errorf("%w: go mod download in %s:\n%s", ErrNoProxy, root, b)
+		}
+		return fmt.Errorf("providertest: go mod download in %s: %v\n%s", root, err, b)
+	}
+	return nil
+}
