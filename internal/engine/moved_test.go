@@ -2,7 +2,10 @@ package engine
 
 import (
 	"sort"
+	"strings"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/state"
@@ -15,6 +18,8 @@ func TestApplyMoves(t *testing.T) {
 		moved    []config.Moved
 		recorded []string
 		want     []string
+		// warn is the summary of the one warning expected, if any.
+		warn string
 	}{
 		{
 			name:     "resource",
@@ -55,6 +60,58 @@ func TestApplyMoves(t *testing.T) {
 			recorded: []string{"module.before.tether_file.f", `module.before.module.sub.tether_value.v["x"]`, "module.beforehand.tether_file.f"},
 			want:     []string{"module.after.module.sub.tether_value.v[\"x\"]", "module.after.tether_file.f", "module.beforehand.tether_file.f"},
 		},
+		{
+			// A moved block in a module called with for_each applies in
+			// each of its instances.
+			name:     "in every instance of a module",
+			moved:    []config.Moved{{From: "module.store.tether_file.old", To: "module.store.tether_file.new", Module: "module.store"}},
+			recorded: []string{`module.store["a"].tether_file.old`, `module.store["b"].tether_file.old`, "tether_file.old"},
+			want:     []string{`module.store["a"].tether_file.new`, `module.store["b"].tether_file.new`, "tether_file.old"},
+		},
+		{
+			name:     "in every instance of a nested module",
+			moved:    []config.Moved{{From: "module.a.module.b.tether_file.x[0]", To: `module.a.module.b.tether_file.x["k"]`, Module: "module.a.module.b"}},
+			recorded: []string{`module.a[0].module.b["p"].tether_file.x[0]`, `module.a[1].module.b["q"].tether_file.x[0]`, `module.a[1].module.c["q"].tether_file.x[0]`},
+			want:     []string{`module.a[0].module.b["p"].tether_file.x["k"]`, `module.a[1].module.b["q"].tether_file.x["k"]`, `module.a[1].module.c["q"].tether_file.x[0]`},
+		},
+		{
+			// Statements are taken together: b to c runs after a to b,
+			// whatever order they are written in.
+			name: "a chain in one plan",
+			moved: []config.Moved{
+				{From: "tether_value.b", To: "tether_value.c"},
+				{From: "tether_value.a", To: "tether_value.b"},
+			},
+			recorded: []string{"tether_value.a"},
+			want:     []string{"tether_value.c"},
+		},
+		{
+			name: "a chain through a module instance",
+			moved: []config.Moved{
+				{From: "module.m.tether_value.y", To: "module.m.tether_value.z", Module: "module.m"},
+				{From: "tether_value.x", To: "module.m[0].tether_value.y"},
+			},
+			recorded: []string{"tether_value.x"},
+			want:     []string{"module.m[0].tether_value.z"},
+		},
+		{
+			name: "a module move and a move inside it",
+			moved: []config.Moved{
+				{From: "module.new.tether_value.a", To: "module.new.tether_value.b", Module: "module.new"},
+				{From: "module.old", To: "module.new"},
+			},
+			recorded: []string{`module.old["k"].tether_value.a`},
+			want:     []string{`module.new["k"].tether_value.b`},
+		},
+		{
+			// The target holds an object already: nothing moves, and a
+			// warning says so, as Terraform's does.
+			name:     "target occupied",
+			moved:    []config.Moved{{From: "tether_value.a", To: "tether_value.b"}},
+			recorded: []string{"tether_value.a", "tether_value.b[0]"},
+			want:     []string{"tether_value.a", "tether_value.b[0]"},
+			warn:     "Unresolved resource instance address changes",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			snap := &state.Snapshot{Objects: map[string]*state.Object{}}
@@ -64,6 +121,12 @@ func TestApplyMoves(t *testing.T) {
 			_, diags := applyMoves(tc.moved, snap)
 			if diags.HasErrors() {
 				t.Fatal(diags)
+			}
+			switch {
+			case tc.warn == "" && len(diags) > 0:
+				t.Errorf("unexpected diagnostics: %v", diags)
+			case tc.warn != "" && (len(diags) != 1 || diags[0].Summary != tc.warn):
+				t.Errorf("diagnostics %v, want one warning %q", diags, tc.warn)
 			}
 			var got []string
 			for a, obj := range snap.Objects {
@@ -84,4 +147,38 @@ func TestApplyMoves(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestApplyMovesCycle: statements that chain into a loop are Terraform's
+// error, and nothing moves.
+func TestApplyMovesCycle(t *testing.T) {
+	snap := &state.Snapshot{Objects: map[string]*state.Object{"tether_value.a": {Address: "tether_value.a", Mode: state.Managed}}}
+	moved := []config.Moved{
+		{From: "tether_value.a", To: "tether_value.b", Range: hcl.Range{Filename: "main.tf", Start: hcl.Pos{Line: 6, Column: 1}}},
+		{From: "tether_value.b", To: "tether_value.a", Range: hcl.Range{Filename: "main.tf", Start: hcl.Pos{Line: 10, Column: 1}}},
+	}
+	moves, diags := applyMoves(moved, snap)
+	if len(moves) > 0 || len(diags) > 0 {
+		t.Errorf("applyMoves moved %v, said %v; want nothing moved, the error left to validateMoves", moves, diags)
+	}
+	_, diags = orderMoves([]*moveStmt{mustParseMove(t, moved[0]), mustParseMove(t, moved[1])})
+	if len(diags) != 1 || diags[0].Summary != "Cyclic dependency in move statements" {
+		t.Fatalf("diagnostics %v, want the cycle error", diags)
+	}
+	want := "\n  - main.tf:10,1: tether_value.b[*] → tether_value.a[*]\n  - main.tf:6,1: tether_value.a[*] → tether_value.b[*]\n"
+	if !strings.Contains(diags[0].Detail, want) {
+		t.Errorf("detail %q does not list the statements as Terraform does (%q)", diags[0].Detail, want)
+	}
+	if _, ok := snap.Objects["tether_value.a"]; !ok || len(snap.Objects) != 1 {
+		t.Errorf("objects moved despite the cycle: %v", snap.Objects)
+	}
+}
+
+func mustParseMove(t *testing.T, m config.Moved) *moveStmt {
+	t.Helper()
+	st, err := parseMove(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
 }

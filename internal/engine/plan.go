@@ -72,6 +72,9 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, opts PlanOptions)
 	if err := ctx.Err(); err != nil {
 		diags = append(diags, diagnostic.Wrap("Plan interrupted", "planning", err))
 	}
+	if d := p.validateMoves(); d.HasErrors() && ctx.Err() == nil {
+		return nil, d
+	}
 	if diags.HasErrors() {
 		return nil, diags
 	}
