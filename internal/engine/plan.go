@@ -429,9 +429,8 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 			known = append(known, in.addr)
 		}
 		p.checks.instances(n, known)
-		for a, t := range imports {
-			return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Configuration for import target does not exist",
-				Detail: fmt.Sprintf("The import targets %s, which is not an instance of %s in this configuration (check count or for_each).", a, n.addr), Subject: t.Range.Ptr()}}
+		for _, a := range slices.Sorted(maps.Keys(imports)) {
+			return hcl.Diagnostics{importTargetMissing(imports[a])}
 		}
 		// Recorded instances whose keys are gone are destroyed with the
 		// node, so that they go before what they depended on.
@@ -1328,7 +1327,9 @@ func (p *Planned) outputChanges() []*plan.OutputChange {
 }
 
 // importTargets evaluates the imports that target node n in module
-// instance mi, by instance address.
+// instance mi, by instance address. Import blocks are the root module's:
+// they are evaluated there, and name instances in any module instance;
+// one naming a module instance that does not exist is an error.
 func (p *Planned) importTargets(n *node, mi *modInstance) (map[string]config.ImportTarget, hcl.Diagnostics) {
 	var out map[string]config.ImportTarget
 	var diags hcl.Diagnostics
@@ -1336,9 +1337,18 @@ func (p *Planned) importTargets(n *node, mi *modInstance) (map[string]config.Imp
 		if imp.To != n.addr || imp.Eval == nil {
 			continue
 		}
-		targets, d := imp.Eval(p.scopeAt(mi))
-		diags = append(diags, attribute(n.addr, n.cfg, d)...)
+		// An import block's errors are its own, at the block, not the
+		// resource's.
+		targets, d := imp.Eval(p.scopeAt(p.mods[""].instances[0]))
+		diags = append(diags, d...)
 		for _, t := range targets {
+			if m := moduleOf(t.Addr); m != mi.str {
+				// Reported once, with the node's first module instance.
+				if mi == n.per[0].mi && !slices.ContainsFunc(n.per, func(ni *nodeInst) bool { return ni.mi.str == m }) {
+					diags = append(diags, importTargetMissing(t))
+				}
+				continue
+			}
 			if out == nil {
 				out = map[string]config.ImportTarget{}
 			}
@@ -1350,6 +1360,25 @@ func (p *Planned) importTargets(n *node, mi *modInstance) (map[string]config.Imp
 		}
 	}
 	return out, diags
+}
+
+// importTargetMissing is Terraform's error for an import of an instance
+// that count or for_each, of the resource or of a module call, does not
+// make.
+func importTargetMissing(t config.ImportTarget) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Configuration for import target does not exist",
+		Detail:  fmt.Sprintf("The configuration for the given import %s does not exist. All target instances must have an associated configuration to be imported.", t.Addr),
+		Subject: t.Range.Ptr()}
+}
+
+// moduleOf is the module instance of an instance address, "" for the
+// root module's.
+func moduleOf(instance string) string {
+	ia, err := addr.ParseInstance(instance)
+	if err != nil {
+		return ""
+	}
+	return addr.ModulePath(ia.Module)
 }
 
 // importObject reads the existing object an import names, as the prior
