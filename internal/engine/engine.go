@@ -140,6 +140,10 @@ type node struct {
 	per []*nodeInst
 	// orphan is the recorded object of an orphan node.
 	orphan *instance
+	// deletesFirst is set during apply on a resource one of whose
+	// instances creates the object another's delete removes: its deletes
+	// are applied before the rest (see orderSameObjects).
+	deletesFirst bool
 	// configUnknown is set on a provider whose configuration was not
 	// wholly known during plan, or held ephemeral values, so that apply
 	// configures it again.

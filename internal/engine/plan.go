@@ -86,6 +86,13 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, opts PlanOptions)
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	if !p.opts.Destroy && len(p.sameObjects()) > 0 {
+		// An order Apply could not keep is an error now, not after the
+		// plan was approved.
+		if _, _, d := p.applyGraph(); d.HasErrors() {
+			return nil, append(diags, d...)
+		}
+	}
 	p.Plan = p.assemble()
 	return p, diags
 }
