@@ -140,6 +140,9 @@ type node struct {
 	per []*nodeInst
 	// orphan is the recorded object of an orphan node.
 	orphan *instance
+	// imports are the instances import blocks adopt into the resource,
+	// by module instance and instance address, once evaluated.
+	imports map[string]map[string]config.ImportTarget
 	// deletesFirst is set during apply on a resource one of whose
 	// instances creates the object another's delete removes: its deletes
 	// are applied before the rest (see orderSameObjects).

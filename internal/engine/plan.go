@@ -379,6 +379,13 @@ func (e *Engine) configure(ctx context.Context, p *Planned, n *node) hcl.Diagnos
 // every instance of its module.
 func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Diagnostics {
 	var diags hcl.Diagnostics
+	if len(n.per) == 0 && !p.opts.Destroy {
+		// No instance of its module: whatever an import names there
+		// does not exist.
+		if _, d := p.importTargets(n, nil); d.HasErrors() {
+			return d
+		}
+	}
 	var all []*instance
 	owner := map[*instance]*nodeInst{}
 	for _, ni := range n.per {
@@ -1334,11 +1341,17 @@ func (p *Planned) outputChanges() []*plan.OutputChange {
 }
 
 // importTargets evaluates the imports that target node n in module
-// instance mi, by instance address. Import blocks are the root module's:
-// they are evaluated there, and name instances in any module instance;
-// one naming a module instance that does not exist is an error.
+// instance mi (nil for none), by instance address. Import blocks are the
+// root module's: they are evaluated there, and name instances in any
+// module instance; one naming a module instance that does not exist is an
+// error.
 func (p *Planned) importTargets(n *node, mi *modInstance) (map[string]config.ImportTarget, hcl.Diagnostics) {
-	var out map[string]config.ImportTarget
+	// Evaluated once for all module instances of the node, when the
+	// first is planned (planResources goes through them in order).
+	if n.imports != nil && mi != nil && mi != n.per[0].mi {
+		return maps.Clone(n.imports[mi.str]), nil
+	}
+	n.imports = map[string]map[string]config.ImportTarget{}
 	var diags hcl.Diagnostics
 	for _, imp := range append(p.cfg.Imports, p.opts.Imports...) {
 		if imp.To != n.addr || imp.Eval == nil {
@@ -1349,24 +1362,27 @@ func (p *Planned) importTargets(n *node, mi *modInstance) (map[string]config.Imp
 		targets, d := imp.Eval(p.scopeAt(p.mods[""].instances[0]))
 		diags = append(diags, d...)
 		for _, t := range targets {
-			if m := moduleOf(t.Addr); m != mi.str {
-				// Reported once, with the node's first module instance.
-				if mi == n.per[0].mi && !slices.ContainsFunc(n.per, func(ni *nodeInst) bool { return ni.mi.str == m }) {
-					diags = append(diags, importTargetMissing(t))
-				}
+			m := moduleOf(t.Addr)
+			if !slices.ContainsFunc(n.per, func(ni *nodeInst) bool { return ni.mi.str == m }) {
+				diags = append(diags, importTargetMissing(t))
 				continue
 			}
-			if out == nil {
-				out = map[string]config.ImportTarget{}
+			in := n.imports[m]
+			if in == nil {
+				in = map[string]config.ImportTarget{}
+				n.imports[m] = in
 			}
-			if prev, ok := out[t.Addr]; ok && prev.ID != t.ID {
+			if prev, ok := in[t.Addr]; ok && prev.ID != t.ID {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate import target",
 					Detail: fmt.Sprintf("%s is imported twice, with the ids %q and %q.", t.Addr, prev.ID, t.ID), Subject: t.Range.Ptr()})
 			}
-			out[t.Addr] = t
+			in[t.Addr] = t
 		}
 	}
-	return out, diags
+	if mi == nil {
+		return nil, diags
+	}
+	return maps.Clone(n.imports[mi.str]), diags
 }
 
 // importTargetMissing is Terraform's error for an import of an instance
