@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -322,7 +323,7 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 		recordedChecks:   snap.Checks,
 	}
 	var diags hcl.Diagnostics
-	p.moves, diags = applyMoves(cfg.Moved, snap)
+	p.moves, diags = applyMoves(append(slices.Clone(cfg.Moved), impliedMoves(cfg, snap)...), snap)
 	if diags.HasErrors() {
 		return nil, diags
 	}

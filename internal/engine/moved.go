@@ -120,6 +120,54 @@ func applyMoves(moved []config.Moved, snap *state.Snapshot) ([]move, hcl.Diagnos
 	return moves, diags
 }
 
+// impliedMoves are the moves Terraform makes without a moved block
+// (refactoring.ImpliedMoveStatements): a resource that gained count keeps
+// its unkeyed object as instance 0, and one that lost count and for_each
+// keeps instance 0 as its unkeyed object, unless a moved block names the
+// resource.
+func impliedMoves(cfg *config.Config, snap *state.Snapshot) []config.Moved {
+	named := map[string]bool{}
+	for _, m := range cfg.Moved {
+		for _, end := range []string{m.From, m.To} {
+			if ia, err := addr.ParseInstance(end); err == nil && ia.Resource != "" {
+				named[ia.Static()] = true
+			}
+		}
+	}
+	byStatic := map[string]*config.Node{}
+	for _, n := range cfg.Nodes {
+		if n.Kind == config.Resource && !named[n.Addr] {
+			byStatic[n.Addr] = n
+		}
+	}
+	var out []config.Moved
+	seen := map[string]bool{}
+	for a, obj := range snap.Objects {
+		if obj.Mode != state.Managed {
+			continue
+		}
+		ia, err := addr.ParseInstance(a)
+		if err != nil {
+			continue
+		}
+		n := byStatic[ia.Static()]
+		if n == nil || seen[n.Addr] {
+			continue
+		}
+		switch {
+		case n.Repeat != nil && !n.Repeat.ForEach && ia.Key == cty.NilVal:
+			out = append(out, config.Moved{From: n.Addr, To: n.Addr + "[0]", Module: n.Module, Range: n.Repeat.Range})
+		case n.Repeat == nil && ia.Key != cty.NilVal && ia.Key.Type() == cty.Number && ia.Key.Equals(cty.Zero).True():
+			out = append(out, config.Moved{From: n.Addr + "[0]", To: n.Addr, Module: n.Module, Range: n.DeclRange})
+		default:
+			continue
+		}
+		seen[n.Addr] = true
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].From < out[j].From })
+	return out
+}
+
 // moveKind is what a moved block's endpoints name, as Terraform tells
 // them apart (addrs.UnifyMoveEndpoints).
 type moveKind int

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -181,4 +182,43 @@ func mustParseMove(t *testing.T, m config.Moved) *moveStmt {
 		t.Fatal(err)
 	}
 	return st
+}
+
+// TestImpliedMoves: without a moved block naming it, a resource that gained
+// count keeps its object as instance 0, one that lost it keeps instance 0
+// as its object, in every module instance, as Terraform's implied moves do.
+func TestImpliedMoves(t *testing.T) {
+	counted := &config.Repeat{}
+	cfg := &config.Config{
+		Nodes: []*config.Node{
+			{Kind: config.Resource, Addr: "tether_value.gains", Repeat: counted},
+			{Kind: config.Resource, Addr: "tether_value.loses"},
+			{Kind: config.Resource, Addr: "tether_value.named", Repeat: counted},
+			{Kind: config.Resource, Addr: "module.m.tether_value.gains", Module: "module.m", Repeat: counted},
+			{Kind: config.Resource, Addr: "tether_value.each", Repeat: &config.Repeat{ForEach: true}},
+		},
+		Moved: []config.Moved{{From: "tether_value.named", To: "tether_value.named[1]"}},
+	}
+	snap := &state.Snapshot{Objects: map[string]*state.Object{}}
+	for _, a := range []string{"tether_value.gains", "tether_value.loses[0]", "tether_value.named", `module.m["x"].tether_value.gains`, "tether_value.each"} {
+		snap.Objects[a] = &state.Object{Address: a, Mode: state.Managed}
+	}
+	moves, diags := applyMoves(append(slices.Clone(cfg.Moved), impliedMoves(cfg, snap)...), snap)
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	var got []string
+	for _, m := range moves {
+		got = append(got, m.from+" -> "+m.to)
+	}
+	sort.Strings(got)
+	want := []string{
+		`module.m["x"].tether_value.gains -> module.m["x"].tether_value.gains[0]`,
+		"tether_value.gains -> tether_value.gains[0]",
+		"tether_value.loses[0] -> tether_value.loses",
+		"tether_value.named -> tether_value.named[1]",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("moves %q, want %q", got, want)
+	}
 }
