@@ -324,6 +324,7 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 	}
 	var diags hcl.Diagnostics
 	p.moves, diags = applyMoves(append(slices.Clone(cfg.Moved), impliedMoves(cfg, snap)...), snap)
+	diags = append(diags, verifyTargetedMoves(p.moves, opts.Targets)...)
 	if diags.HasErrors() {
 		return nil, diags
 	}

@@ -806,3 +806,48 @@ func repeatRange(cn *config.Node) hcl.Range {
 func startString(r hcl.Range) string {
 	return fmt.Sprintf("%s:%d,%d", r.Filename, r.Start.Line, r.Start.Column)
 }
+
+// verifyTargetedMoves is Terraform's refusal to plan with -target options
+// that leave out an object a move renames, at its old or new address
+// (prePlanVerifyTargetedMoves): planning part of a move would record the
+// rest wrongly.
+func verifyTargetedMoves(moves []move, targets []string) hcl.Diagnostics {
+	if len(targets) == 0 {
+		return nil
+	}
+	covered := func(a string) bool {
+		return slices.ContainsFunc(targets, func(t string) bool { return addr.Covers(t, a) })
+	}
+	var excluded []string
+	for _, m := range moves {
+		for _, a := range []string{m.from, m.to} {
+			if !covered(a) {
+				excluded = append(excluded, a)
+			}
+		}
+	}
+	if len(excluded) == 0 {
+		return nil
+	}
+	// Whole resources, as Terraform lists them.
+	seen := map[string]bool{}
+	var list strings.Builder
+	addr.Sort(excluded, func(a string) string { return a })
+	for _, a := range excluded {
+		ia, err := addr.ParseInstance(a)
+		if err != nil {
+			continue
+		}
+		ia.Key = cty.NilVal
+		r := ia.String()
+		if !seen[r] {
+			seen[r] = true
+			fmt.Fprintf(&list, "\n  -target=%q", r)
+		}
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Moved resource instances excluded by targeting",
+		Detail:   "Resource instances in your current state have moved to new addresses in the latest configuration. Tether must include those resource instances while planning in order to ensure a correct result, but your -target=... options do not fully cover all of those resource instances.\n\nTo create a valid plan, either remove your -target=... options altogether or add the following additional target options:" + list.String() + "\n\nNote that adding these options may include further additional resource instances in your plan, in order to respect object dependencies.",
+	}}
+}

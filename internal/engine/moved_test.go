@@ -222,3 +222,26 @@ func TestImpliedMoves(t *testing.T) {
 		t.Errorf("moves %q, want %q", got, want)
 	}
 }
+
+// TestVerifyTargetedMoves: -target must cover both ends of every move, as
+// Terraform requires; the error lists the resources to add.
+func TestVerifyTargetedMoves(t *testing.T) {
+	moves := []move{{from: "tether_value.a", to: "tether_value.a[0]"}, {from: `module.m["x"].tether_value.b`, to: `module.m["x"].tether_value.c`}}
+	for _, tc := range []struct {
+		targets []string
+		missing string // the -target lines of the error, "" for none
+	}{
+		{targets: nil},
+		{targets: []string{"tether_value.a", "module.m"}},
+		{targets: []string{"tether_value.a", `module.m["x"].tether_value.b`}, missing: `-target="module.m[\"x\"].tether_value.c"`},
+		{targets: []string{"tether_value.other"}, missing: "-target=\"tether_value.a\"\n  -target=\"module.m[\\\"x\\\"].tether_value.b\"\n  -target=\"module.m[\\\"x\\\"].tether_value.c\""},
+	} {
+		diags := verifyTargetedMoves(moves, tc.targets)
+		switch {
+		case tc.missing == "" && len(diags) > 0:
+			t.Errorf("targets %q: %v", tc.targets, diags)
+		case tc.missing != "" && (len(diags) != 1 || diags[0].Summary != "Moved resource instances excluded by targeting" || !strings.Contains(diags[0].Detail, tc.missing+"\n\n")):
+			t.Errorf("targets %q: %v, want the error listing %s", tc.targets, diags, tc.missing)
+		}
+	}
+}
