@@ -259,19 +259,19 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 		}
 	}
 	batches := [][]*instance{all}
-	if n.deletesFirst {
+	if len(n.deleteFirst) > 0 {
 		// A create here makes an object a delete here removes (see
-		// orderSameObjects): the deletes go first, and what remains only
+		// orderSameObjects): those deletes go first, and the rest only
 		// once they succeeded.
-		var deletes, rest []*instance
+		var first, rest []*instance
 		for _, in := range all {
-			if in.change != nil && in.change.Action == plan.Delete {
-				deletes = append(deletes, in)
+			if n.deleteFirst[in] {
+				first = append(first, in)
 			} else {
 				rest = append(rest, in)
 			}
 		}
-		batches = [][]*instance{deletes, rest}
+		batches = [][]*instance{first, rest}
 	}
 	for _, batch := range batches {
 		d := e.applyInstances(ctx, p, n, batch, owner, count)

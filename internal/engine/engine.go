@@ -144,10 +144,10 @@ type node struct {
 	// imports are the instances import blocks adopt into the resource,
 	// by module instance and instance address, once evaluated.
 	imports map[string]map[string]config.ImportTarget
-	// deletesFirst is set during apply on a resource one of whose
-	// instances creates the object another's delete removes: its deletes
+	// deleteFirst are, during apply, the instances of a resource whose
+	// delete removes the object another of its instances creates: they
 	// are applied before the rest (see orderSameObjects).
-	deletesFirst bool
+	deleteFirst map[*instance]bool
 	// configUnknown is set on a provider whose configuration was not
 	// wholly known during plan, or held ephemeral values, so that apply
 	// configures it again.

@@ -28,38 +28,40 @@ type objectKey struct{ source, typ, id string }
 
 // sameObject is a create that makes the object a planned delete removes.
 type sameObject struct {
-	create, delete         *node
+	create, delete *node
+	// deleting is the instance whose delete (or replacement) goes first.
+	deleting               *instance
 	createAddr, deleteAddr string
 	id                     string
 }
 
-// sameObjects finds the creates that must wait for a delete.
+// sameObjects finds the creates that must wait for a delete: a create, or
+// the create of a replacement, of the object that a delete, or the
+// replacement of another instance, removes.
 func (p *Planned) sameObjects() []sameObject {
 	type at struct {
-		n *node
-		a string
+		n  *node
+		in *instance
 	}
 	deletes := map[objectKey]at{}
-	var creates []struct {
+	type create struct {
 		at
 		key objectKey
 	}
+	var creates []create
 	visit := func(n *node, in *instance) {
 		c := in.change
 		if c == nil {
 			return
 		}
-		switch c.Action {
-		case plan.Delete:
+		if c.Action == plan.Delete || c.Action.IsReplace() {
 			if k, ok := changeObjectKey(c, c.Before); ok {
-				deletes[k] = at{n, in.addr}
+				deletes[k] = at{n, in}
 			}
-		case plan.Create:
+		}
+		if c.Action == plan.Create || c.Action.IsReplace() {
 			if k, ok := changeObjectKey(c, c.After); ok {
-				creates = append(creates, struct {
-					at
-					key objectKey
-				}{at{n, in.addr}, k})
+				creates = append(creates, create{at{n, in}, k})
 			}
 		}
 	}
@@ -76,8 +78,8 @@ func (p *Planned) sameObjects() []sameObject {
 	}
 	var out []sameObject
 	for _, c := range creates {
-		if d, ok := deletes[c.key]; ok {
-			out = append(out, sameObject{create: c.n, delete: d.n, createAddr: c.a, deleteAddr: d.a, id: c.key.id})
+		if d, ok := deletes[c.key]; ok && d.in != c.in {
+			out = append(out, sameObject{create: c.n, delete: d.n, deleting: d.in, createAddr: c.in.addr, deleteAddr: d.in.addr, id: c.key.id})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].createAddr < out[j].createAddr })
@@ -104,7 +106,7 @@ func changeObjectKey(c *plan.ResourceChange, v cty.Value) (objectKey, bool) {
 
 // orderSameObjects makes each create of g's nodes wait for the delete of
 // the same object; a create in the node of its delete is ordered by
-// applyNode (deletesFirst). An order that cannot be kept (the delete waits,
+// applyNode (deleteFirst). An order that cannot be kept (the delete waits,
 // through the configuration, for the create) is an error before anything
 // is applied: one of the two would otherwise undo the other.
 func (p *Planned) orderSameObjects(g *graph.Graph) hcl.Diagnostics {
@@ -112,7 +114,10 @@ func (p *Planned) orderSameObjects(g *graph.Graph) hcl.Diagnostics {
 	var cross []sameObject
 	for _, s := range pairs {
 		if s.create == s.delete {
-			s.create.deletesFirst = true
+			if s.create.deleteFirst == nil {
+				s.create.deleteFirst = map[*instance]bool{}
+			}
+			s.create.deleteFirst[s.deleting] = true
 			continue
 		}
 		g.DependsOn(s.create.id, s.delete.id)
@@ -132,6 +137,6 @@ func (p *Planned) orderSameObjects(g *graph.Graph) hcl.Diagnostics {
 		Severity: hcl.DiagError,
 		Summary:  "Cannot order the destroy and create of the same object",
 		Detail: "This plan destroys objects and creates the same objects at other addresses:" + strings.Join(lines, "") +
-			"\n\nEach create must wait for the destroy, or the destroy would remove what the create made, but the configuration makes the destroy wait for the create. Nothing was changed. Add a moved block from the old address to the new one, so that the object is kept instead.",
+			"\n\nEach create must wait for the destroy, or the destroy would remove what the create made, but the configuration makes the destroy wait for the create. Nothing was changed. Where the object only changes address, a moved block from the old address to the new one keeps it instead; otherwise make the change in two applies.",
 	}}
 }
