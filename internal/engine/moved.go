@@ -48,7 +48,8 @@ type retype struct {
 // declared in a module applies in every instance of that module; the
 // statements are taken together, each after those it chains from (a to b
 // before b to c) or is nested in, so that a chain of moves resolves in one
-// plan; statements that form a cycle are an error and move nothing. A move
+// plan; statements that form a cycle move nothing (validateMoves reports
+// them after planning, as Terraform does). A move
 // whose target already holds an object is skipped, and the object left
 // where it was (to be destroyed, if nothing declares it): a warning lists
 // those, as Terraform's "Unresolved resource instance address changes"
@@ -241,8 +242,9 @@ func lastKey(a addr.Instance) cty.Value {
 	return a.Module[len(a.Module)-1].Key
 }
 
-// String is the statement as Terraform's diagnostics write it: the
-// instances of its own module, and of a whole call or resource, as [*].
+// endpointString is an end of the statement as Terraform's diagnostics
+// write it: the instances of its own module, and of a whole call or
+// resource, as [*].
 func (st *moveStmt) endpointString(a addr.Instance) string {
 	var b strings.Builder
 	for _, name := range st.mod {
