@@ -77,8 +77,9 @@ func applyMoves(moved []config.Moved, snap *state.Snapshot) ([]move, hcl.Diagnos
 	origin := map[string]string{}
 	last := map[string]*moveStmt{}
 	var blocked []string
+	parsed := map[string]addr.Instance{} // each address parsed once
 	for _, st := range order {
-		for _, g := range st.groups(snap) {
+		for _, g := range st.groups(snap, parsed) {
 			if st.occupied(snap, g.to) {
 				blocked = append(blocked, fmt.Sprintf("%s could not move to %s", g.from, g.to))
 				continue
@@ -270,7 +271,7 @@ type moveGroup struct {
 
 // groups finds the recorded objects the statement moves, in every
 // instance of its module, grouped by what moves as one.
-func (st *moveStmt) groups(snap *state.Snapshot) []moveGroup {
+func (st *moveStmt) groups(snap *state.Snapshot, parsed map[string]addr.Instance) []moveGroup {
 	addrs := make([]string, 0, len(snap.Objects))
 	for a := range snap.Objects {
 		addrs = append(addrs, a)
@@ -279,8 +280,15 @@ func (st *moveStmt) groups(snap *state.Snapshot) []moveGroup {
 	byFrom := map[string]*moveGroup{}
 	var out []*moveGroup
 	for _, a := range addrs {
-		ia, err := addr.ParseInstance(a)
-		if err != nil || len(ia.Module) < len(st.mod) || snap.Objects[a].Mode != state.Managed && st.kind >= moveResource {
+		ia, ok := parsed[a]
+		if !ok {
+			var err error
+			if ia, err = addr.ParseInstance(a); err != nil {
+				continue
+			}
+			parsed[a] = ia
+		}
+		if len(ia.Module) < len(st.mod) || snap.Objects[a].Mode != state.Managed && st.kind >= moveResource {
 			continue
 		}
 		match := true
