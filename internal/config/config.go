@@ -347,8 +347,14 @@ type Removed struct {
 
 // Moved is a moved block.
 type Moved struct {
-	From, To string // instance or static addresses, or module paths
-	Range    hcl.Range
+	// From and To are instance or static addresses, or module paths, as
+	// written, prefixed with Module: they name objects in every instance
+	// of the module the block is declared in.
+	From, To string
+	// Module is the static path of the module the block is declared in,
+	// "" for the root module.
+	Module string
+	Range  hcl.Range
 }
 
 // Ref is a reference from one node to another.

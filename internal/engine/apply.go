@@ -51,12 +51,14 @@ func (e *Engine) Apply(ctx context.Context, p *Planned) (*Result, hcl.Diagnostic
 		p.run.PlanTime = p.Plan.Timestamp
 	}
 	p.checks.beginApply(p.walked)
-	if err := e.commitMoves(ctx, p); err != nil {
-		return res, hcl.Diagnostics{diagnostic.Wrap("Cannot record moved objects", "recording the moved objects", err)}
-	}
+	// Ordered before anything is recorded: an order that cannot be kept
+	// changes nothing.
 	g, order, diags := p.applyGraph()
 	if diags.HasErrors() {
 		return nil, diags
+	}
+	if err := e.commitMoves(ctx, p); err != nil {
+		return res, hcl.Diagnostics{diagnostic.Wrap("Cannot record moved objects", "recording the moved objects", err)}
 	}
 	var mu sync.Mutex
 	count := func(a plan.Action) {
@@ -177,6 +179,11 @@ func (p *Planned) applyGraph() (*graph.Graph, []int, hcl.Diagnostics) {
 			}
 		}
 	}
+	if !p.opts.Destroy {
+		if d := p.orderSameObjects(g); d.HasErrors() {
+			return nil, nil, d
+		}
+	}
 	order, cycle := g.Order()
 	if cycle != nil {
 		return nil, nil, hcl.Diagnostics{cycleDiag(p.nodes, cycle)}
@@ -251,6 +258,40 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 			owner[in] = ni
 		}
 	}
+	batches := [][]*instance{all}
+	if len(n.deleteFirst) > 0 {
+		// A create here makes an object a delete here removes (see
+		// orderSameObjects): those deletes go first, and the rest only
+		// once they succeeded.
+		var first, rest []*instance
+		for _, in := range all {
+			if n.deleteFirst[in] {
+				first = append(first, in)
+			} else {
+				rest = append(rest, in)
+			}
+		}
+		batches = [][]*instance{first, rest}
+	}
+	for _, batch := range batches {
+		d := e.applyInstances(ctx, p, n, batch, owner, count)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			break
+		}
+	}
+	for _, ni := range n.per {
+		if !ni.deferred {
+			ni.value = aggregate(cn, live(ni.insts))
+		}
+	}
+	return diags
+}
+
+// applyInstances applies instances of node n at once.
+func (e *Engine) applyInstances(ctx context.Context, p *Planned, n *node, all []*instance, owner map[*instance]*nodeInst, count func(plan.Action)) hcl.Diagnostics {
+	cn := n.cfg
+	var diags hcl.Diagnostics
 	var mu sync.Mutex
 	p.forEach(len(all), func(i int) {
 		var d hcl.Diagnostics
@@ -275,11 +316,6 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 			mu.Unlock()
 		}
 	})
-	for _, ni := range n.per {
-		if !ni.deferred {
-			ni.value = aggregate(cn, live(ni.insts))
-		}
-	}
 	return diags
 }
 

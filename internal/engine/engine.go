@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -140,6 +141,13 @@ type node struct {
 	per []*nodeInst
 	// orphan is the recorded object of an orphan node.
 	orphan *instance
+	// imports are the instances import blocks adopt into the resource,
+	// by module instance and instance address, once evaluated.
+	imports map[string]map[string]config.ImportTarget
+	// deleteFirst are, during apply, the instances of a resource whose
+	// delete removes the object another of its instances creates: they
+	// are applied before the rest (see orderSameObjects).
+	deleteFirst map[*instance]bool
 	// configUnknown is set on a provider whose configuration was not
 	// wholly known during plan, or held ephemeral values, so that apply
 	// configures it again.
@@ -315,7 +323,8 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 		recordedChecks:   snap.Checks,
 	}
 	var diags hcl.Diagnostics
-	p.moves, diags = applyMoves(cfg.Moved, snap)
+	p.moves, diags = applyMoves(append(slices.Clone(cfg.Moved), impliedMoves(cfg, snap)...), snap)
+	diags = append(diags, verifyTargetedMoves(p.moves, opts.Targets)...)
 	if diags.HasErrors() {
 		return nil, diags
 	}

@@ -72,6 +72,9 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, opts PlanOptions)
 	if err := ctx.Err(); err != nil {
 		diags = append(diags, diagnostic.Wrap("Plan interrupted", "planning", err))
 	}
+	if d := p.validateMoves(); d.HasErrors() && ctx.Err() == nil {
+		return nil, d
+	}
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -82,6 +85,13 @@ func (e *Engine) Plan(ctx context.Context, cfg *config.Config, opts PlanOptions)
 	diags = append(diags, p.narrow()...)
 	if diags.HasErrors() {
 		return nil, diags
+	}
+	if !p.opts.Destroy && len(p.sameObjects()) > 0 {
+		// An order Apply could not keep is an error now, not after the
+		// plan was approved.
+		if _, _, d := p.applyGraph(); d.HasErrors() {
+			return nil, append(diags, d...)
+		}
 	}
 	p.Plan = p.assemble()
 	return p, diags
@@ -369,6 +379,13 @@ func (e *Engine) configure(ctx context.Context, p *Planned, n *node) hcl.Diagnos
 // every instance of its module.
 func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Diagnostics {
 	var diags hcl.Diagnostics
+	if len(n.per) == 0 && !p.opts.Destroy {
+		// No instance of its module: whatever an import names there
+		// does not exist.
+		if _, d := p.importTargets(n, nil); d.HasErrors() {
+			return d
+		}
+	}
 	var all []*instance
 	owner := map[*instance]*nodeInst{}
 	for _, ni := range n.per {
@@ -426,9 +443,8 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 			known = append(known, in.addr)
 		}
 		p.checks.instances(n, known)
-		for a, t := range imports {
-			return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Configuration for import target does not exist",
-				Detail: fmt.Sprintf("The import targets %s, which is not an instance of %s in this configuration (check count or for_each).", a, n.addr), Subject: t.Range.Ptr()}}
+		for _, a := range slices.Sorted(maps.Keys(imports)) {
+			return hcl.Diagnostics{importTargetMissing(imports[a])}
 		}
 		// Recorded instances whose keys are gone are destroyed with the
 		// node, so that they go before what they depended on.
@@ -1325,28 +1341,67 @@ func (p *Planned) outputChanges() []*plan.OutputChange {
 }
 
 // importTargets evaluates the imports that target node n in module
-// instance mi, by instance address.
+// instance mi (nil for none), by instance address. Import blocks are the
+// root module's: they are evaluated there, and name instances in any
+// module instance; one naming a module instance that does not exist is an
+// error.
 func (p *Planned) importTargets(n *node, mi *modInstance) (map[string]config.ImportTarget, hcl.Diagnostics) {
-	var out map[string]config.ImportTarget
+	// Evaluated once for all module instances of the node, when the
+	// first is planned (planResources goes through them in order).
+	if n.imports != nil && mi != nil && mi != n.per[0].mi {
+		return maps.Clone(n.imports[mi.str]), nil
+	}
+	n.imports = map[string]map[string]config.ImportTarget{}
 	var diags hcl.Diagnostics
 	for _, imp := range append(p.cfg.Imports, p.opts.Imports...) {
 		if imp.To != n.addr || imp.Eval == nil {
 			continue
 		}
-		targets, d := imp.Eval(p.scopeAt(mi))
-		diags = append(diags, attribute(n.addr, n.cfg, d)...)
+		// An import block's errors are its own, at the block, not the
+		// resource's.
+		targets, d := imp.Eval(p.scopeAt(p.mods[""].instances[0]))
+		diags = append(diags, d...)
 		for _, t := range targets {
-			if out == nil {
-				out = map[string]config.ImportTarget{}
+			m := moduleOf(t.Addr)
+			if !slices.ContainsFunc(n.per, func(ni *nodeInst) bool { return ni.mi.str == m }) {
+				diags = append(diags, importTargetMissing(t))
+				continue
 			}
-			if prev, ok := out[t.Addr]; ok && prev.ID != t.ID {
+			in := n.imports[m]
+			if in == nil {
+				in = map[string]config.ImportTarget{}
+				n.imports[m] = in
+			}
+			if prev, ok := in[t.Addr]; ok && prev.ID != t.ID {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate import target",
 					Detail: fmt.Sprintf("%s is imported twice, with the ids %q and %q.", t.Addr, prev.ID, t.ID), Subject: t.Range.Ptr()})
 			}
-			out[t.Addr] = t
+			in[t.Addr] = t
 		}
 	}
-	return out, diags
+	if mi == nil {
+		return nil, diags
+	}
+	return maps.Clone(n.imports[mi.str]), diags
+}
+
+// importTargetMissing is Terraform's error for an import of an instance
+// that count or for_each, of the resource or of a module call, does not
+// make.
+func importTargetMissing(t config.ImportTarget) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Configuration for import target does not exist",
+		Detail:  fmt.Sprintf("The configuration for the given import %s does not exist. All target instances must have an associated configuration to be imported.", t.Addr),
+		Subject: t.Range.Ptr()}
+}
+
+// moduleOf is the module instance of an instance address, "" for the
+// root module's.
+func moduleOf(instance string) string {
+	ia, err := addr.ParseInstance(instance)
+	if err != nil {
+		return ""
+	}
+	return addr.ModulePath(ia.Module)
 }
 
 // importObject reads the existing object an import names, as the prior

@@ -616,16 +616,28 @@ func (m *module) moved(b *hcl.Block) {
 		return
 	}
 	var ends [2]string
+	var isModule [2]bool
 	for i, name := range []string{"from", "to"} {
 		a := content.Attributes[name]
 		t, d := hcl.AbsTraversalForExpr(a.Expr)
-		if d.HasErrors() {
+		ia, err := addr.FromTraversal(t)
+		if d.HasErrors() || err != nil {
 			l.errorf(a.Expr.Range(), "Invalid moved address", "%s takes an address such as tether_file.a, tether_file.a[0] or module.net, without quotes.", name)
 			return
 		}
+		if strings.HasPrefix(ia.Resource, "data.") {
+			l.errorf(a.Expr.Range(), "Invalid moved address", "Data sources cannot be moved: they hold no object. Remove the moved block; the data source is read again at its new address.")
+			return
+		}
 		ends[i] = m.prefix(traversalSource(t))
+		isModule[i] = ia.Resource == ""
 	}
-	l.cfg.Moved = append(l.cfg.Moved, config.Moved{From: ends[0], To: ends[1], Range: b.DefRange})
+	if isModule[0] != isModule[1] {
+		// Terraform's words (configs.decodeMovedBlock).
+		l.errorf(b.DefRange, `Invalid "moved" addresses`, `The "from" and "to" addresses must either both refer to resources or both refer to modules.`)
+		return
+	}
+	l.cfg.Moved = append(l.cfg.Moved, config.Moved{From: ends[0], To: ends[1], Module: m.path, Range: b.DefRange})
 }
 
 // traversalSource writes a traversal back as source text.

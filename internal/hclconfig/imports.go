@@ -1,13 +1,18 @@
 package hclconfig
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/marks"
 )
 
 var importSchema = &hcl.BodySchema{
@@ -19,9 +24,13 @@ var importSchema = &hcl.BodySchema{
 	},
 }
 
-// importBlock reads an import block of the root module. Its to argument
-// is a resource address whose instance key may be an expression of
-// each.key and each.value (`aws_instance.x[each.key]`).
+// importBlock reads an import block of the root module, as Terraform 1.11
+// reads one (configs.decodeImportBlock, terraform's expandResourceImports):
+// to is a resource instance address, in a module instance or not, whose
+// instance keys may be expressions of each.key and each.value alone
+// (`module.store[each.key].tether_file.data[each.value]`) when the block
+// has for_each; for_each is a map, set or list (each.key an index for a
+// list) known when planning; id is any expression of the root module.
 func (m *module) importBlock(b *hcl.Block) {
 	l := m.l
 	if m.path != "" {
@@ -37,19 +46,43 @@ func (m *module) importBlock(b *hcl.Block) {
 		l.errorf(a.NameRange, "Unsupported argument", "Tether imports with the target resource's own provider configuration; set provider on the resource block instead.")
 		return
 	}
-	toExpr := content.Attributes["to"].Expr
-	static, keyExpr, ok := importTarget(toExpr)
-	if !ok {
-		l.errorf(toExpr.Range(), "Invalid import address", "to takes a resource address such as tether_file.a, tether_file.a[\"x\"] or tether_file.a[each.key], without quotes.")
+	toAttr := content.Attributes["to"]
+	forEach := content.Attributes["for_each"]
+	toExpr, d := unwrapJSONRef(toAttr.Expr)
+	l.diags = append(l.diags, d...)
+	if d.HasErrors() {
 		return
 	}
-	idExpr := content.Attributes["id"].Expr
-	forEach := content.Attributes["for_each"]
-	repeatKind := ""
-	traversals := idExpr.Variables()
-	if keyExpr != nil {
-		traversals = append(traversals, keyExpr.Variables()...)
+	if forEach == nil {
+		// Without for_each, to is a plain address.
+		if _, d := hcl.AbsTraversalForExpr(toExpr); d.HasErrors() {
+			l.diags = append(l.diags, d...)
+			return
+		}
 	}
+	to, ok := parseImportTo(toExpr)
+	if !ok {
+		l.errorf(toExpr.Range(), "Invalid import address", "to takes a resource instance address such as tether_file.a, tether_file.a[\"x\"], tether_file.a[each.key] or module.m[each.key].tether_file.a, without quotes.")
+		return
+	}
+	if to.static.Resource == "" || strings.HasPrefix(to.static.Resource, "data.") || strings.HasPrefix(to.static.Resource, "ephemeral.") {
+		l.errorf(toAttr.Range, "Invalid import address", "Only managed resources can be imported.")
+		return
+	}
+	static := to.static.Static()
+	if key, ok := to.constant(); ok {
+		for _, prev := range l.importTos {
+			if prev.key == key {
+				l.errorf(toExpr.Range(), fmt.Sprintf("Duplicate import configuration for %q", static),
+					"An import block for the resource %q was already declared at %s. A resource can have only one import block.", static, prev.rng.String())
+				return
+			}
+		}
+		l.importTos = append(l.importTos, importTo{key: key, rng: b.DefRange})
+	}
+	idExpr := content.Attributes["id"].Expr
+	traversals := idExpr.Variables()
+	repeatKind := ""
 	if forEach != nil {
 		repeatKind = "for_each"
 		traversals = append(traversals, forEach.Expr.Variables()...)
@@ -62,61 +95,65 @@ func (m *module) importBlock(b *hcl.Block) {
 				"The configuration declares no resource %s. Add a resource block for the object being imported.", static)
 			return
 		}
-		refs := m.resolve(target, traversals, repeatKind)
+		// The import's own references: the target's would bind its
+		// module's names, where these are the root module's.
+		refs := m.refs(target, traversals, repeatKind, true)
 		imp.Eval = func(scope config.Scope) ([]config.ImportTarget, hcl.Diagnostics) {
 			one := func(inst config.Instance) (config.ImportTarget, hcl.Diagnostics) {
-				ctx := m.evalContext(refs, scope, inst, cty.NilVal)
-				t := config.ImportTarget{Addr: static, Range: idExpr.Range()}
-				if keyExpr != nil {
-					k, diags := keyExpr.Value(ctx)
-					if diags.HasErrors() {
-						return t, diags
-					}
-					if !k.IsWhollyKnown() || k.IsNull() || (k.Type() != cty.String && k.Type() != cty.Number) {
-						return t, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid import address",
-							Detail: "The instance key of an import target must be a known string or number.", Subject: keyExpr.Range().Ptr()}}
-					}
-					t.Addr = static + addr.KeyString(k)
-				}
-				v, diags := idExpr.Value(ctx)
+				t := config.ImportTarget{Range: toExpr.Range()}
+				a, diags := to.instance(inst)
 				if diags.HasErrors() {
 					return t, diags
 				}
-				if !v.IsWhollyKnown() {
-					return t, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid import id argument",
-						Detail: "The import block's id depends on values that cannot be determined until apply; it must be known when planning.", Subject: idExpr.Range().Ptr()}}
+				t.Addr = a.String()
+				if d := importExpansion(target, a.Key, toExpr.Range()); d != nil {
+					return t, hcl.Diagnostics{d}
 				}
-				sv, err := convert.Convert(v, cty.String)
-				if err != nil || sv.IsNull() || sv.AsString() == "" {
-					return t, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid import id argument",
-						Detail: "The import block's id must be a non-empty string.", Subject: idExpr.Range().Ptr()}}
+				ctx := m.evalContext(refs, scope, config.NoInstance, cty.NilVal)
+				if inst.Key != cty.NilVal {
+					// each.key is a list's index: bound as each, never as
+					// count.
+					delete(ctx.Variables, "count")
+					ctx.Variables["each"] = cty.ObjectVal(map[string]cty.Value{"key": inst.Key, "value": inst.Each})
 				}
-				t.ID = sv.AsString()
-				return t, nil
+				id, d := importID(idExpr, ctx)
+				t.ID = id
+				return t, append(diags, d...)
 			}
 			if forEach == nil {
 				t, diags := one(config.NoInstance)
 				return []config.ImportTarget{t}, diags
 			}
-			coll, diags := forEach.Expr.Value(m.evalContext(refs, scope, config.NoInstance, cty.NilVal))
+			ctx := m.evalContext(refs, scope, config.NoInstance, cty.NilVal)
+			coll, diags := forEach.Expr.Value(ctx)
 			if diags.HasErrors() {
 				return nil, diags
 			}
-			if !coll.IsWhollyKnown() || coll.IsNull() || !(coll.Type().IsMapType() || coll.Type().IsObjectType() || coll.Type().IsSetType() || coll.Type().IsTupleType() || coll.Type().IsListType()) {
+			if !coll.IsWhollyKnown() {
 				return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid for_each argument",
-					Detail: "An import block's for_each must be a known map, set or list.", Subject: forEach.Expr.Range().Ptr()}}
+					Detail:      "The \"for_each\" expression includes values derived from other resource attributes that cannot be determined until apply, and so Tether cannot determine the full set of values that might be used to import this resource.",
+					Subject:     forEach.Expr.Range().Ptr(),
+					Expression:  forEach.Expr,
+					EvalContext: ctx,
+				}}
+			}
+			if coll.IsNull() {
+				return nil, diags
+			}
+			coll, _ = coll.Unmark()
+			if !coll.CanIterateElements() {
+				return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid for_each argument",
+					Detail: "The \"for_each\" expression must be a collection.", Subject: forEach.Expr.Range().Ptr()}}
 			}
 			var out []config.ImportTarget
 			for it := coll.ElementIterator(); it.Next(); {
 				k, v := it.Element()
-				if coll.Type().IsSetType() {
-					k = v
-				}
 				t, d := one(config.Instance{Key: k, Each: v})
 				diags = append(diags, d...)
-				if !d.HasErrors() {
-					out = append(out, t)
+				if d.HasErrors() {
+					return nil, diags
 				}
+				out = append(out, t)
 			}
 			return out, diags
 		}
@@ -124,27 +161,225 @@ func (m *module) importBlock(b *hcl.Block) {
 	})
 }
 
-// importTarget splits an import's to expression into the resource's static
-// address and the expression of its instance key, if any.
-func importTarget(expr hcl.Expression) (string, hcl.Expression, bool) {
-	if t, d := hcl.AbsTraversalForExpr(expr); !d.HasErrors() {
-		if _, err := addr.FromTraversal(t); err != nil {
-			return "", nil, false
+// importTo is an import target written without expressions, to find two
+// blocks importing the same instance.
+type importTo struct {
+	key string
+	rng hcl.Range
+}
+
+// importAddr is an import block's to address: static steps, and where
+// instance keys are written, either a constant or an expression of each.
+type importAddr struct {
+	static addr.Instance // every key removed
+	steps  []importStep
+}
+
+type importStep struct {
+	name string // a module call's name; "" for the resource
+	key  hcl.Expression
+}
+
+// parseImportTo reads to as Terraform does (configs.exprToResourceTraversal):
+// a traversal whose index steps may be expressions.
+func parseImportTo(expr hcl.Expression) (importAddr, bool) {
+	var parts []hcl.Traverser
+	var keys []hcl.Expression // one per part: the index expression after it
+	var walk func(e hcl.Expression) bool
+	appendTraversal := func(t hcl.Traversal) {
+		for _, s := range t {
+			if idx, ok := s.(hcl.TraverseIndex); ok && len(keys) > 0 && keys[len(keys)-1] == nil {
+				keys[len(keys)-1] = &hclsyntax.LiteralValueExpr{Val: idx.Key, SrcRange: idx.SrcRange}
+				continue
+			}
+			parts = append(parts, s)
+			keys = append(keys, nil)
 		}
-		if idx, ok := t[len(t)-1].(hcl.TraverseIndex); ok {
-			return traversalSource(t[:len(t)-1]), &hclsyntax.LiteralValueExpr{Val: idx.Key, SrcRange: idx.SrcRange}, true
+	}
+	walk = func(e hcl.Expression) bool {
+		switch e := e.(type) {
+		case *hclsyntax.ScopeTraversalExpr:
+			appendTraversal(e.Traversal)
+		case *hclsyntax.RelativeTraversalExpr:
+			if !walk(e.Source) {
+				return false
+			}
+			appendTraversal(e.Traversal)
+		case *hclsyntax.IndexExpr:
+			if !walk(e.Collection) || len(keys) == 0 || keys[len(keys)-1] != nil {
+				return false
+			}
+			keys[len(keys)-1] = e.Key
+		default:
+			t, d := hcl.AbsTraversalForExpr(e)
+			if d.HasErrors() {
+				return false
+			}
+			appendTraversal(t)
 		}
-		return traversalSource(t), nil, true
+		return true
 	}
-	ie, ok := expr.(*hclsyntax.IndexExpr)
-	if !ok {
-		return "", nil, false
+	if !walk(expr) {
+		return importAddr{}, false
 	}
-	t, d := hcl.AbsTraversalForExpr(ie.Collection)
+	var static hcl.Traversal
+	for _, p := range parts {
+		static = append(static, p)
+	}
+	ia, err := addr.FromTraversal(static)
+	if err != nil || ia.Resource == "" {
+		return importAddr{static: ia}, err == nil
+	}
+	// The module calls are the names after each "module"; the resource is
+	// the rest. A key may follow a module call's name or the resource's.
+	var a importAddr
+	a.static = ia
+	i := 0
+	for i+1 < len(parts) && traverserName(parts[i]) == "module" {
+		if keys[i] != nil {
+			return importAddr{}, false
+		}
+		a.steps = append(a.steps, importStep{name: traverserName(parts[i+1]), key: keys[i+1]})
+		i += 2
+	}
+	for j := i; j < len(parts)-1; j++ {
+		if keys[j] != nil {
+			return importAddr{}, false
+		}
+	}
+	a.steps = append(a.steps, importStep{key: keys[len(keys)-1]})
+	return a, true
+}
+
+func traverserName(t hcl.Traverser) string {
+	switch t := t.(type) {
+	case hcl.TraverseRoot:
+		return t.Name
+	case hcl.TraverseAttr:
+		return t.Name
+	}
+	return ""
+}
+
+// constant is the address when no key is an expression of each.
+func (a importAddr) constant() (string, bool) {
+	for _, s := range a.steps {
+		if s.key != nil && len(s.key.Variables()) > 0 {
+			return "", false
+		}
+	}
+	ia, d := a.instance(config.NoInstance)
 	if d.HasErrors() {
-		return "", nil, false
+		return "", false
 	}
-	return traversalSource(t), ie.Key, true
+	return ia.String(), true
+}
+
+// instance evaluates the address's keys for one element of for_each:
+// only each.key and each.value may be used in them.
+func (a importAddr) instance(inst config.Instance) (addr.Instance, hcl.Diagnostics) {
+	out := addr.Instance{Resource: a.static.Resource}
+	vars := map[string]cty.Value{}
+	if inst.Key != cty.NilVal {
+		vars["each"] = cty.ObjectVal(map[string]cty.Value{"key": inst.Key, "value": inst.Each})
+	}
+	ctx := &hcl.EvalContext{Variables: vars}
+	for _, s := range a.steps {
+		k := cty.NilVal
+		if s.key != nil {
+			v, diags := s.key.Value(ctx)
+			for _, d := range diags {
+				if d.Summary == "Unknown variable" || d.Summary == "Variables not allowed" {
+					d.Detail += " Only \"each.key\" and \"each.value\" can be used in import address index expressions."
+				}
+			}
+			if diags.HasErrors() {
+				return out, diags
+			}
+			if v.HasMark(marks.Sensitive) {
+				return out, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid index expression",
+					Detail: "Import address index expression cannot be sensitive.", Subject: s.key.Range().Ptr()}}
+			}
+			v, _ = v.Unmark()
+			if !v.IsKnown() || v.IsNull() || (v.Type() != cty.String && v.Type() != cty.Number) {
+				return out, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid import address",
+					Detail: "An instance key of an import target must be a known string or number.", Subject: s.key.Range().Ptr()}}
+			}
+			k = v
+		}
+		if s.name == "" {
+			out.Key = k
+		} else {
+			out.Module = append(out.Module, addr.Step{Name: s.name, Key: k})
+		}
+	}
+	return out, nil
+}
+
+// importExpansion is Terraform's check that the target's instance key
+// agrees with how the resource is repeated (validateImportTargetExpansion).
+func importExpansion(target *config.Node, key cty.Value, rng hcl.Range) *hcl.Diagnostic {
+	forEach := target.Repeat != nil && target.Repeat.ForEach
+	count := target.Repeat != nil && !target.Repeat.ForEach
+	detail := ""
+	switch {
+	case key != cty.NilVal && key.Type() == cty.String && !forEach:
+		detail = "The target resource does not use for_each."
+	case key != cty.NilVal && key.Type() == cty.Number && !count:
+		detail = "The target resource does not use count."
+	case key == cty.NilVal && forEach:
+		detail = "The target resource is using for_each."
+	case key == cty.NilVal && count:
+		detail = "The target resource is using count."
+	default:
+		return nil
+	}
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid import 'to' expression", Detail: detail, Subject: rng.Ptr()}
+}
+
+// importID evaluates an import's id, with Terraform's errors
+// (evaluateImportIdExpression).
+func importID(expr hcl.Expression, ctx *hcl.EvalContext) (string, hcl.Diagnostics) {
+	v, diags := expr.Value(ctx)
+	if diags.HasErrors() {
+		return "", diags
+	}
+	fail := func(detail string) (string, hcl.Diagnostics) {
+		return "", append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid import id argument", Detail: detail, Subject: expr.Range().Ptr()})
+	}
+	if v.IsNull() {
+		return fail("The import ID cannot be null.")
+	}
+	if !v.IsWhollyKnown() {
+		return fail(`The import block "id" argument depends on resource attributes that cannot be determined until apply, so Tether cannot plan to import this resource.`)
+	}
+	v, _ = v.Unmark()
+	sv, err := convert.Convert(v, cty.String)
+	if err != nil {
+		return fail("The import ID value is unsuitable: not a string.")
+	}
+	if sv.AsString() == "" {
+		return fail("The import ID value evaluates to an empty string, please provide a non-empty value.")
+	}
+	return sv.AsString(), diags
+}
+
+// unwrapJSONRef reads the string a *.tf.json file gives for to as the
+// expression it holds, as Terraform does.
+func unwrapJSONRef(expr hcl.Expression) (hcl.Expression, hcl.Diagnostics) {
+	if !hcljson.IsJSONExpression(expr) {
+		return expr, nil
+	}
+	v, diags := expr.Value(nil)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	if v.Type() != cty.String || v.IsNull() {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid reference expression",
+			Detail: "A single reference string is required.", Subject: expr.Range().Ptr()}}
+	}
+	rng := expr.Range()
+	return hclsyntax.ParseExpression([]byte(v.AsString()), rng.Filename, rng.Start)
 }
 
 var removedSchema = &hcl.BodySchema{

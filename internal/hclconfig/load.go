@@ -93,6 +93,9 @@ type loader struct {
 	pending []func()
 	// evalRefs are each node's resolved references, by node address.
 	evalRefs map[string][]evalRef
+	// importTos are the import targets written without expressions, to
+	// find duplicates.
+	importTos []importTo
 	// missing are the providers already reported as not available.
 	missing map[string]bool
 	// schemas caches each schema block's body schema for checkBody.
