@@ -124,8 +124,11 @@ func readRequiredProviders(b *hcl.Block) ([]requiredProvider, hcl.Diagnostics) {
 // impliedSource is the source address a local name implies when no
 // required_providers entry gives one.
 func impliedSource(name string) (tfaddr.Provider, error) {
-	if name == "tether" {
+	switch name {
+	case "tether":
 		return config.BuiltinSource, nil
+	case "terraform":
+		return config.TerraformSource, nil
 	}
 	return tfaddr.ParseProviderSource("hashicorp/" + name)
 }
