@@ -328,4 +328,3 @@ func readPG(ctx context.Context, settings map[string]string, ws string) (map[str
 	}
 	return readTether(ctx, b, ws)
 }
-
