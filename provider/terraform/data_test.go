@@ -15,8 +15,8 @@ func dataVal(input, output, trigger, id cty.Value) cty.Value {
 }
 
 var (
-	nullDyn = cty.NullVal(cty.DynamicPseudoType)
-	unknownID   = cty.UnknownVal(cty.String).RefineNotNull()
+	nullDyn   = cty.NullVal(cty.DynamicPseudoType)
+	unknownID = cty.UnknownVal(cty.String).RefineNotNull()
 )
 
 // TestPlanData checks terraform_data's plan rules, Terraform 1.11's: what
