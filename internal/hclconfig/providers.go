@@ -116,6 +116,15 @@ func readRequiredProviders(b *hcl.Block) ([]requiredProvider, hcl.Diagnostics) {
 			})
 			continue
 		}
+		if rp.source.IsBuiltIn() && rp.source != config.TerraformSource {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid dependency on built-in provider",
+				Detail:   fmt.Sprintf("Cannot use %s: Tether has no built-in provider named %q; the only one is %s.", rp.source, rp.source.Type, config.TerraformSource),
+				Subject:  a.Expr.Range().Ptr(),
+			})
+			continue
+		}
 		out = append(out, rp)
 	}
 	return out, diags
