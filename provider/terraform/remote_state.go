@@ -241,7 +241,7 @@ func readTetherFolder(ctx context.Context, dir, ws string) (map[string]remoteOut
 		}
 		s.Config[k] = v
 	}
-	b, err := backend.Open(ctx, stateDir, s)
+	b, err := backend.OpenForReading(ctx, stateDir, s)
 	if err != nil {
 		return nil, err
 	}
@@ -309,7 +309,7 @@ func terraformOutputs(f *tfstate.File) (map[string]remoteOutput, error) {
 // The connection string and schema default to PG_CONN_STR and
 // PG_SCHEMA_NAME, as the backend block's do.
 func readPG(ctx context.Context, settings map[string]string, ws string) (map[string]remoteOutput, error) {
-	b, err := backend.Open(ctx, "", backend.Settings{Type: "pg", Config: settings})
+	b, err := backend.OpenForReading(ctx, "", backend.Settings{Type: "pg", Config: settings})
 	if err != nil {
 		return nil, err
 	}
