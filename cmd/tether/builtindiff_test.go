@@ -75,3 +75,10 @@ func dataID(t *testing.T, s side, name string) string {
 	t.Fatalf("%s: no terraform_data.%s in state", s.name, name)
 	return ""
 }
+
+// TestDifferentialTerraformFunctions compares the built-in terraform
+// provider's functions (encode_expr, encode_tfvars, decode_tfvars) with
+// terraform's, through the outputs and a file they write.
+func TestDifferentialTerraformFunctions(t *testing.T) {
+	runDiffCase(t, differentialTools(t), filepath.Join("testdata", "builtin", "functions"))
+}

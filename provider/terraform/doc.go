@@ -13,4 +13,7 @@
 // local backend reads it, or the Tether state of another configuration
 // folder) and "pg" (Tether's PostgreSQL backend, or Terraform's states
 // table beside it). An output recorded as sensitive is sensitive here too.
+//
+// Its functions encode_expr, encode_tfvars and decode_tfvars write values
+// as expressions and .tfvars content, and read the latter back.
 package terraform

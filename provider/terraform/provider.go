@@ -35,6 +35,7 @@ func New() provider.Provider {
 			DataSources: provider.NewTypes(map[string]*provider.ResourceSchema{
 				remoteStateType: remoteStateSchema(),
 			}),
+			Functions: provider.NewFunctions(functions()),
 		},
 	}
 	p.dataType = dataSchema().Block.ImpliedType()
