@@ -82,3 +82,10 @@ func dataID(t *testing.T, s side, name string) string {
 func TestDifferentialTerraformFunctions(t *testing.T) {
 	runDiffCase(t, differentialTools(t), filepath.Join("testdata", "builtin", "functions"))
 }
+
+// TestDifferentialRemoteState compares terraform_remote_state over the
+// local backend, reading a Terraform state file, with terraform's: the
+// outputs and defaults, and the data source's result in state.
+func TestDifferentialRemoteState(t *testing.T) {
+	runDiffCase(t, differentialTools(t), filepath.Join("testdata", "builtin", "remote_state"))
+}
