@@ -30,11 +30,22 @@ type Backend struct {
 // schema; the connection string and schema come from the settings, else
 // from PG_CONN_STR and PG_SCHEMA_NAME, as with Terraform's pg backend.
 func Open(ctx context.Context, stateDir string, s Settings) (*Backend, error) {
+	return open(ctx, stateDir, s, false)
+}
+
+// OpenForReading opens a backend to read another configuration's state:
+// it creates nothing (no PostgreSQL tables), and a pg schema without
+// Tether's tables has no workspace.
+func OpenForReading(ctx context.Context, stateDir string, s Settings) (*Backend, error) {
+	return open(ctx, stateDir, s, true)
+}
+
+func open(ctx context.Context, stateDir string, s Settings, readOnly bool) (*Backend, error) {
 	b := &Backend{Settings: s, dir: stateDir}
 	if s.Type != "pg" {
 		return b, nil
 	}
-	cfg := pgstate.Config{ConnStr: s.Config["conn_str"], Schema: s.Config["schema_name"], SkipSchemaCreation: s.Config["skip_schema_creation"] == "true"}
+	cfg := pgstate.Config{ConnStr: s.Config["conn_str"], Schema: s.Config["schema_name"], SkipSchemaCreation: s.Config["skip_schema_creation"] == "true", ReadOnly: readOnly}
 	if cfg.ConnStr == "" {
 		cfg.ConnStr = os.Getenv("PG_CONN_STR")
 	}

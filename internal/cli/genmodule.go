@@ -169,7 +169,7 @@ func moduleName(source string) string {
 		for _, ext := range []string{".tar.gz", ".tgz", ".zip", ".tar"} {
 			src = strings.TrimSuffix(src, ext)
 		}
-		if !modules.IsLocal(source) && strings.Count(src, "/") >= 2 && !strings.Contains(src, "://") {
+		if !modules.IsLocal(source) && !filepath.IsAbs(source) && strings.Count(src, "/") >= 2 && !strings.Contains(src, "://") {
 			// A registry address: [HOST/]NAMESPACE/NAME/SYSTEM.
 			parts := strings.Split(src, "/")
 			src = parts[len(parts)-2]

@@ -136,7 +136,7 @@ func (e *env) init(ctx context.Context, args []string) int {
 	opts.Progress = func(line string) { fmt.Fprintln(e.stdout, line) }
 	var external []config.ProviderRequirement
 	for _, r := range reqs {
-		if r.Source != config.BuiltinSource {
+		if !config.InProcess(r.Source) {
 			external = append(external, r)
 		}
 	}

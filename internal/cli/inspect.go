@@ -439,12 +439,16 @@ func decodeObject(keys *secrets.Keys, obj *state.Object, providers provider.Fact
 	if err != nil {
 		return cty.NilVal, err
 	}
-	rs, ok, err := s.Resources.Get(obj.Type)
+	types, kind := s.Resources, "resource"
+	if obj.Mode == state.Data {
+		types, kind = s.DataSources, "data source"
+	}
+	rs, ok, err := types.Get(obj.Type)
 	if err != nil {
 		return cty.NilVal, fmt.Errorf("provider %s: %w", pc.Source.ForDisplay(), err)
 	}
 	if !ok {
-		return cty.NilVal, fmt.Errorf("provider %s has no resource type %q", pc.Source.ForDisplay(), obj.Type)
+		return cty.NilVal, fmt.Errorf("provider %s has no %s type %q", pc.Source.ForDisplay(), kind, obj.Type)
 	}
 	return engine.RecordedValue(keys, obj, rs)
 }

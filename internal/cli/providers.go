@@ -17,6 +17,7 @@ import (
 	"github.com/tetherhq/tether/internal/logging"
 	"github.com/tetherhq/tether/internal/plugin"
 	"github.com/tetherhq/tether/internal/provider"
+	terraformprovider "github.com/tetherhq/tether/provider/terraform"
 	tetherprovider "github.com/tetherhq/tether/provider/tether"
 )
 
@@ -52,8 +53,10 @@ type earlyStart struct {
 type pooled struct {
 	installOnce sync.Once
 	pkg         install.Package
-	builtin     bool
-	installErr  error
+	// inProcess starts a provider that runs in process (Tether's own,
+	// Terraform's built-in one); nil for a plugin.
+	inProcess  func() provider.Provider
+	installErr error
 
 	schemaOnce sync.Once
 	schema     *provider.Schema
@@ -206,13 +209,13 @@ func (pp *providerPool) takeEarly(exe string) (*plugin.Client, bool) {
 
 // launch installs a provider if needed (once) and starts an instance.
 func (pp *providerPool) launch(req config.ProviderRequirement, e *pooled) (provider.Provider, error) {
-	e.installOnce.Do(func() { e.pkg, e.builtin, e.installErr = pp.install(req) })
+	e.installOnce.Do(func() { e.pkg, e.inProcess, e.installErr = pp.install(req) })
 	if e.installErr != nil {
 		return nil, e.installErr
 	}
 	var p provider.Provider
-	if e.builtin {
-		p = tetherprovider.New()
+	if e.inProcess != nil {
+		p = e.inProcess()
 	} else {
 		opts := plugin.StartOptions{SchemaCacheDir: schemaCacheDir(pp.opts)}
 		c, early := pp.takeEarly(e.pkg.Executable)
@@ -276,24 +279,31 @@ func keepSchemas(ctx context.Context, pkgs map[tfaddr.Provider]install.Package, 
 // within it is left for the plan to report.
 const keepSchemaTimeout = time.Minute
 
-// install finds or installs the package of a provider: the built-in one
-// runs in process unless a development override names a build of it to
-// run as a plugin, as Terraform would.
-func (pp *providerPool) install(req config.ProviderRequirement) (install.Package, bool, error) {
+// install finds or installs the package of a provider, or says how to
+// start it in process: the built-in one runs in process unless a
+// development override names a build of it to run as a plugin, as
+// Terraform would; Terraform's built-in terraform provider always does.
+func (pp *providerPool) install(req config.ProviderRequirement) (install.Package, func() provider.Provider, error) {
+	if req.Source.IsBuiltIn() {
+		if req.Source != config.TerraformSource {
+			return install.Package{}, nil, fmt.Errorf("there is no built-in provider named %q: the only one is terraform (%s)", req.Source.Type, config.TerraformSource)
+		}
+		return install.Package{}, terraformprovider.New, nil
+	}
 	if req.Source == config.BuiltinSource {
 		dir := ""
 		if pp.opts.Config != nil {
 			dir = pp.opts.Config.DevOverrides[config.BuiltinSource]
 		}
 		if dir == "" {
-			return install.Package{}, true, nil
+			return install.Package{}, tetherprovider.New, nil
 		}
 		exe, err := overrideExecutable(dir)
 		if err != nil {
-			return install.Package{}, false, err
+			return install.Package{}, nil, err
 		}
 		pp.say(fmt.Sprintf("Warning: provider development overrides are in effect: %s runs from %s.", req.Source.ForDisplay(), dir))
-		return install.Package{Provider: req.Source, Dir: dir, Executable: exe, Dev: true}, false, nil
+		return install.Package{Provider: req.Source, Dir: dir, Executable: exe, Dev: true}, nil, nil
 	}
 	opts := pp.opts
 	opts.Progress = pp.say
@@ -302,13 +312,13 @@ func (pp *providerPool) install(req config.ProviderRequirement) (install.Package
 		pp.say("Warning: " + w)
 	}
 	if err != nil {
-		return install.Package{}, false, err
+		return install.Package{}, nil, err
 	}
 	pkg, ok := pkgs[req.Source]
 	if !ok {
-		return install.Package{}, false, fmt.Errorf("provider %s was not installed", req.Source.ForDisplay())
+		return install.Package{}, nil, fmt.Errorf("provider %s was not installed", req.Source.ForDisplay())
 	}
-	return pkg, false, nil
+	return pkg, nil, nil
 }
 
 // close stops every provider the pool started. Later starts fail.

@@ -95,7 +95,7 @@ func (e *env) lockableRequirements(ctx context.Context, cmd string) ([]config.Pr
 	}
 	var out []config.ProviderRequirement
 	for _, r := range all {
-		if r.Source != config.BuiltinSource {
+		if !config.InProcess(r.Source) {
 			out = append(out, r)
 		}
 	}

@@ -97,6 +97,10 @@ func (e *env) open(ctx context.Context, c *common, op string) (*session, bool) {
 	if ws == "" {
 		ws = backend.DefaultWorkspace
 	}
+	if dir == stateDir && (op == "plan" || op == "up" || op == "import") && e.refuseUnadopted(ctx, b, ws) {
+		s.close()
+		return nil, false
+	}
 	store, ok := e.openWorkspace(ctx, b, ws, false)
 	if !ok {
 		s.close()

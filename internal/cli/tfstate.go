@@ -92,19 +92,11 @@ func (e *env) terraformStates(ctx context.Context) ([]*terraformSource, error) {
 // terraformFile reads the Terraform state file at path, nil when there is
 // none, or, with skipEmpty, when it records nothing.
 func terraformFile(ws, path string, skipEmpty bool) (*terraformSource, error) {
-	r, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	f, err := readTerraformFile(path)
+	if f == nil || err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	f, err := tfstate.Read(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	if skipEmpty && len(f.Resources) == 0 && len(f.Outputs) == 0 {
+	if skipEmpty && f.Empty() {
 		return nil, nil
 	}
 	adopted := path + adoptedSuffix
@@ -120,6 +112,24 @@ func terraformFile(ws, path string, skipEmpty bool) (*terraformSource, error) {
 		},
 		close: func() {},
 	}, nil
+}
+
+// readTerraformFile reads the Terraform state file at path, nil when there
+// is none.
+func readTerraformFile(path string) (*tfstate.File, error) {
+	r, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	f, err := tfstate.Read(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return f, nil
 }
 
 // adoptableName refuses a Terraform workspace whose name Tether does not
@@ -169,7 +179,7 @@ func (e *env) terraformTable(ctx context.Context) ([]*terraformSource, error) {
 		src.close = func() { ts.Release(); release() }
 		if src.file, err = tfstate.Read(bytes.NewReader(ts.Data)); err != nil {
 			err = fmt.Errorf("%s: %v", ts.Where, err)
-		} else if len(src.file.Resources) == 0 && len(src.file.Outputs) == 0 {
+		} else if src.file.Empty() {
 			src.close()
 			continue
 		} else {

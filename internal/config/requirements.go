@@ -21,3 +21,17 @@ type ProviderRequirement struct {
 // runs in process and is never installed. The local name "tether" implies
 // it, as "aws" implies hashicorp/aws.
 var BuiltinSource = tfaddr.MustParseProviderSource("tetherhq/tether")
+
+// TerraformSource is Terraform's built-in provider,
+// terraform.io/builtin/terraform (terraform_data, terraform_remote_state),
+// which Tether runs in process as Terraform does. The local name
+// "terraform" implies it.
+var TerraformSource = tfaddr.NewProvider(tfaddr.BuiltInProviderHost, tfaddr.BuiltInProviderNamespace, "terraform")
+
+// InProcess reports whether a provider runs inside Tether rather than
+// being installed: Tether's own, and Terraform's built-in providers
+// (terraform.io/builtin/NAME; only "terraform" exists, and starting
+// another is an error that names it). Neither is installed nor locked.
+func InProcess(src tfaddr.Provider) bool {
+	return src == BuiltinSource || src.IsBuiltIn()
+}

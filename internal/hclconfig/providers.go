@@ -116,6 +116,15 @@ func readRequiredProviders(b *hcl.Block) ([]requiredProvider, hcl.Diagnostics) {
 			})
 			continue
 		}
+		if rp.source.IsBuiltIn() && rp.source != config.TerraformSource {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Invalid dependency on built-in provider",
+				Detail:   fmt.Sprintf("Cannot use %s: Tether has no built-in provider named %q; the only one is %s.", rp.source, rp.source.Type, config.TerraformSource),
+				Subject:  a.Expr.Range().Ptr(),
+			})
+			continue
+		}
 		out = append(out, rp)
 	}
 	return out, diags
@@ -124,8 +133,11 @@ func readRequiredProviders(b *hcl.Block) ([]requiredProvider, hcl.Diagnostics) {
 // impliedSource is the source address a local name implies when no
 // required_providers entry gives one.
 func impliedSource(name string) (tfaddr.Provider, error) {
-	if name == "tether" {
+	switch name {
+	case "tether":
 		return config.BuiltinSource, nil
+	case "terraform":
+		return config.TerraformSource, nil
 	}
 	return tfaddr.ParseProviderSource("hashicorp/" + name)
 }

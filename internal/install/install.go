@@ -269,7 +269,7 @@ func mergeReqs(reqs []config.ProviderRequirement) []config.ProviderRequirement {
 	var out []config.ProviderRequirement
 	idx := map[tfaddr.Provider]int{}
 	for _, r := range reqs {
-		if r.Source == config.BuiltinSource {
+		if config.InProcess(r.Source) {
 			continue
 		}
 		if i, ok := idx[r.Source]; ok {

@@ -63,6 +63,17 @@ type Call struct {
 	ParentDir string
 }
 
+// packageSource is a call's source as Terraform records it: an absolute
+// folder is a go-getter file:// package (fetched like any other package,
+// which for a folder is a link to it), not a folder relative to the
+// caller. Other sources are as written.
+func packageSource(src string) string {
+	if filepath.IsAbs(src) {
+		return "file://" + filepath.ToSlash(src)
+	}
+	return src
+}
+
 // IsLocal reports whether a source address is a local folder.
 func IsLocal(src string) bool {
 	return strings.HasPrefix(src, "./") || strings.HasPrefix(src, "../") ||
@@ -106,6 +117,7 @@ func (in *Installer) Resolve(ctx context.Context, c Call) (string, error) {
 		in.record(Record{Key: c.Key, Source: c.Source, Dir: in.rel(dir)})
 		return dir, nil
 	}
+	c.Source = packageSource(c.Source)
 	reg, isRegistry := registrySource(c.Source)
 	var constraints version.Constraints
 	if c.Version != "" {
@@ -220,15 +232,17 @@ func joinSubdir(a, b string) string {
 	return a + "/" + b
 }
 
-// fetch gets a package (a go-getter source: git::, an archive URL) into
-// dst. Only the getters Terraform uses for modules are offered: git and
-// HTTP, with HTTP's X-Terraform-Get redirection off, since a registry's
-// is followed above.
+// fetch gets a package (a go-getter source: git::, an archive URL, a
+// file:// folder, linked as Terraform links it) into dst. Only the
+// getters Terraform uses for modules are offered: git, HTTP and file,
+// with HTTP's X-Terraform-Get redirection off, since a registry's is
+// followed above.
 func (in *Installer) fetch(ctx context.Context, src, dst string) error {
 	client := &getter.Client{
 		Getters: []getter.Getter{
 			&getter.GitGetter{Detectors: []getter.Detector{new(getter.GitHubDetector), new(getter.GitDetector), new(getter.BitBucketDetector), new(getter.GitLabDetector)}},
 			&getter.HttpGetter{Client: in.client(), Netrc: true, XTerraformGetDisabled: true},
+			new(getter.FileGetter),
 		},
 	}
 	_, err := client.Get(ctx, &getter.Request{Src: src, Dst: dst, Pwd: in.Dir, GetMode: getter.ModeDir})

@@ -32,6 +32,12 @@ type File struct {
 	CheckResults []checks.Result `json:"check_results"`
 }
 
+// Empty reports whether the file records nothing: no resource, no
+// output (as Terraform writes a new workspace's state).
+func (f *File) Empty() bool {
+	return len(f.Resources) == 0 && len(f.Outputs) == 0
+}
+
 // Output is a root module output.
 type Output struct {
 	Value     json.RawMessage `json:"value"`

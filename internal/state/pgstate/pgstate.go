@@ -42,6 +42,11 @@ type Config struct {
 	// SkipSchemaCreation expects the schema to exist already, for a user
 	// who may create tables but not schemas.
 	SkipSchemaCreation bool
+	// ReadOnly creates nothing, for a reader of another configuration's
+	// state (terraform_remote_state): a schema without Tether's tables
+	// has no workspace and an empty ID; Terraform's states table is read
+	// all the same.
+	ReadOnly bool
 }
 
 func (c Config) schema() string {
@@ -210,7 +215,7 @@ func (t tables) checksDDL() string {
 // recognise is refused before anything is written.
 func (b *Backend) prepare(ctx context.Context) (string, error) {
 	id, version, err := b.inspect(ctx, b.conn)
-	if err != nil || version == formatVersion {
+	if err != nil || version == formatVersion || (version == 0 && b.cfg.ReadOnly) {
 		return id, err
 	}
 	tx, err := b.conn.Begin(ctx)

@@ -11,8 +11,11 @@ import (
 )
 
 // Workspaces lists the schema's workspaces, sorted; default is always
-// among them.
+// among them, unless the schema, opened ReadOnly, has no Tether tables.
 func (b *Backend) Workspaces(ctx context.Context) ([]string, error) {
+	if b.id == "" {
+		return nil, nil // opened ReadOnly, with none of Tether's tables
+	}
 	rows, err := b.conn.Query(ctx, `SELECT name FROM `+b.names.workspaces+` ORDER BY name`)
 	if err != nil {
 		return nil, b.fail("listing workspaces", err)

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tetherhq/tether/internal/tfstate"
+)
+
+// TestDifferentialTerraformData runs terraform_data (Terraform's built-in
+// provider, which Tether serves in process) under terraform 1.11 and
+// tether through a create with an import, a change of input (an update in
+// place that keeps the id), a change of triggers_replace (a replacement,
+// with replace_triggered_by following it) and a destroy, comparing the
+// summaries, outputs, state list, show -json and state pull after each,
+// and that the next plan is clean.
+func TestDifferentialTerraformData(t *testing.T) {
+	tools := differentialTools(t)
+	tf, tt := twoSides(t, tools, filepath.Join("testdata", "builtin", "terraform_data"))
+	steps := []struct {
+		label, tfvars string
+		// sameID says whether terraform_data.d keeps its id.
+		sameID bool
+	}{
+		{"create", "", false},
+		{"input changed", "in = \"b\"\n", true},
+		{"triggers_replace changed", "in = \"b\"\ntrig = \"2\"\n", false},
+	}
+	ids := map[string]string{}
+	for i, step := range steps {
+		for _, s := range []side{tf, tt} {
+			if err := os.WriteFile(filepath.Join(s.dir, "terraform.tfvars"), []byte(step.tfvars), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tfRes, ttRes := applyBoth(tf, tt)
+		checkApplied(t, step.label, tf, tt, tfRes, ttRes)
+		if t.Failed() {
+			return
+		}
+		for _, s := range []side{tf, tt} {
+			id := dataID(t, s, "d")
+			if i > 0 && (id == ids[s.name]) != step.sameID {
+				t.Errorf("%s: %s: terraform_data.d's id went from %s to %s; kept should be %v", step.label, s.name, ids[s.name], id, step.sameID)
+			}
+			ids[s.name] = id
+		}
+	}
+	destroyBoth(t, tf, tt)
+}
+
+// dataID is the id state records for terraform_data.NAME on one side.
+func dataID(t *testing.T, s side, name string) string {
+	t.Helper()
+	r := s.run("state", "pull")
+	mustSucceed(t, s.name+" state pull", r)
+	f, err := tfstate.Read(strings.NewReader(r.stdout))
+	if err != nil {
+		t.Fatalf("%s state pull: %v", s.name, err)
+	}
+	for _, res := range f.Resources {
+		if res.Type == "terraform_data" && res.Name == name && len(res.Instances) == 1 {
+			var attrs struct {
+				ID string `json:"id"`
+			}
+			if err := json.Unmarshal(res.Instances[0].Attributes, &attrs); err != nil {
+				t.Fatal(err)
+			}
+			return attrs.ID
+		}
+	}
+	t.Fatalf("%s: no terraform_data.%s in state", s.name, name)
+	return ""
+}
+
+// TestDifferentialTerraformFunctions compares the built-in terraform
+// provider's functions (encode_expr, encode_tfvars, decode_tfvars) with
+// terraform's, through the outputs and a file they write.
+func TestDifferentialTerraformFunctions(t *testing.T) {
+	runDiffCase(t, differentialTools(t), filepath.Join("testdata", "builtin", "functions"))
+}
+
+// TestDifferentialRemoteState compares terraform_remote_state over the
+// local backend, reading a Terraform state file, with terraform's: the
+// outputs and defaults, and the data source's result in state.
+func TestDifferentialRemoteState(t *testing.T) {
+	runDiffCase(t, differentialTools(t), filepath.Join("testdata", "builtin", "remote_state"))
+}
