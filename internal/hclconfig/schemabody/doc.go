@@ -8,6 +8,8 @@
 //     (ingress = [{...}], ingress = []) and the block form, one nested
 //     block per element (ingress { ... } ingress { ... }, or dynamic
 //     "ingress" blocks), at every nesting level.
+//   - Expand expands dynamic blocks at every depth (ext/dynblock), with
+//     Tether's rule for collections of unknown length.
 //   - Variables lists the references of a body with dynamic blocks
 //     expanded at any depth and attributes written as blocks looked into,
 //     for the dependency graph.

@@ -1,6 +1,7 @@
 package schemabody
 
 import (
+	"sort"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -296,12 +297,25 @@ func (e blocksExpr) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	return cty.ListVal(vals), diags
 }
 
+// Variables are the references of the blocks' arguments in the order
+// they are written (hcldec.Variables's order is a map's).
 func (e blocksExpr) Variables() []hcl.Traversal {
 	eb := elementBlock(e.elem)
-	spec := Spec(eb)
+	schema := infoOf(eb, false).schema
 	var out []hcl.Traversal
 	for _, blk := range e.blocks {
-		out = append(out, hcldec.Variables(fixup(blk.Body, eb, false), spec)...)
+		c, _, _ := fixup(blk.Body, eb, false).PartialContent(schema)
+		if c == nil {
+			continue
+		}
+		attrs := make([]*hcl.Attribute, 0, len(c.Attributes))
+		for _, a := range c.Attributes {
+			attrs = append(attrs, a)
+		}
+		sort.Slice(attrs, func(i, j int) bool { return attrs[i].Range.Start.Byte < attrs[j].Range.Start.Byte })
+		for _, a := range attrs {
+			out = append(out, a.Expr.Variables()...)
+		}
 	}
 	return out
 }
