@@ -56,7 +56,8 @@ func awsMirrorSides(t *testing.T, src string) (tf, tt side) {
 // in native and JSON syntax, with terraform and with tether through the
 // real hashicorp/aws 5.100.0 offline: show -json must show the same
 // planned values (after and after_unknown of every resource change) and
-// the same configuration expressions.
+// the same configuration expressions. What tether synth writes of it
+// plans under terraform to the same values.
 func TestAWSBlocksDifferential(t *testing.T) {
 	tf, tt := awsMirrorSides(t, filepath.Join("awsblocks", "plan"))
 	tfRes, ttRes := both(tf, tt, planAndShow)
@@ -74,6 +75,30 @@ func TestAWSBlocksDifferential(t *testing.T) {
 		}
 	}
 	compareJSON(t, "configuration", configurationOf(t, tfRes.stdout), configurationOf(t, ttRes.stdout))
+
+	// What tether synth writes of the native syntax's resources plans
+	// under terraform as the files themselves do.
+	if err := os.Remove(filepath.Join(tt.dir, "json.tf.json")); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "synth")
+	if r := tt.run("synth", "--out", out); r.code != 0 || r.err != nil {
+		t.Fatalf("tether synth: %v\n%s", r.err, r)
+	}
+	synth := tf
+	synth.dir = out
+	if r := synth.run("init", "-input=false", "-no-color"); r.code != 0 || r.err != nil {
+		t.Fatalf("terraform init of what synth wrote: %v\n%s", r.err, r)
+	}
+	r := planAndShow(synth)
+	mustSucceed(t, "terraform plan of what synth wrote", r)
+	synthPlan := plannedValues(t, r.stdout)
+	if len(synthPlan) != 12 {
+		t.Errorf("terraform plans %d resources of what synth wrote, want the 12 of main.tf", len(synthPlan))
+	}
+	for addr, got := range synthPlan {
+		compareJSON(t, addr+"'s planned values from what synth wrote", tfPlan[addr], got)
+	}
 }
 
 // plannedValues are a JSON plan's resource changes by address: the

@@ -91,6 +91,7 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	if schema == nil {
 		return
 	}
+	m.terraformBlock(n, b.Body, resourceArgs.withSchema(schema.Block))
 	n.AttrRange = attrRange(remain)
 	spec := l.spec(n, schema.Block)
 	content := l.checkBody(remain, spec, schema.Block)
@@ -414,7 +415,7 @@ func (m *module) provider(b *hcl.Block) {
 	if !l.declare(n) {
 		return
 	}
-	m.terraformBlock(n, b.Body, plainArgs)
+	m.terraformBlock(n, b.Body, plainArgs.withSchema(ps.Provider))
 	n.Syntax = &config.Syntax{Body: remain, Version: strings.Join(m.required[local].constraints, ", ")}
 	repeatKind := ""
 	if a, ok := meta.Attributes["for_each"]; ok {

@@ -1,6 +1,7 @@
 package hclconfig_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -465,4 +466,69 @@ func show(v cty.Value) string {
 		return "{" + strings.Join(parts, ", ") + "}"
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// TestTerraformJSONOfSchemaBodies checks how a resource body is written
+// back in Terraform's JSON syntax (tether synth): blocks of an attribute
+// become dynamic blocks of one element, since Terraform's JSON reads a
+// list under the attribute's name as the attribute form, whose objects
+// need every attribute; a dynamic block's iterator is a name and its
+// labels an array, as Terraform's JSON syntax reads them.
+func TestTerraformJSONOfSchemaBodies(t *testing.T) {
+	dir := t.TempDir()
+	main := `
+resource "x_group" "g" {
+  ingress {
+    from = 22
+  }
+  dynamic "ingress" {
+    for_each = var.ports
+    iterator = port
+    content {
+      from = port.value
+    }
+  }
+  rule {
+    dynamic "header" {
+      for_each = var.names
+      labels   = [header.key]
+      content {
+        value = header.value
+      }
+    }
+    tag {
+      key = "k"
+    }
+  }
+}
+`
+	for name, text := range map[string]string{"versions.tf": groupRequired, "main.tf": main, "vars.tf": "variable \"ports\" {\n  default = []\n}\nvariable \"names\" {\n  default = {}\n}\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, diags := hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{groupSource: groupSchema()}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for _, n := range cfg.Nodes {
+		if n.Addr != "x_group.g" {
+			continue
+		}
+		v, diags := n.Terraform()
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		got, _ := json.Marshal(v)
+		want := `{"dynamic":{"ingress":[` +
+			`{"content":[{"from":22}],"for_each":[0]},` +
+			`{"content":[{"from":"${port.value}"}],"for_each":"${var.ports}","iterator":"port"}]},` +
+			`"rule":[{"dynamic":{"header":[{"content":[{"value":"${header.value}"}],"for_each":"${var.names}","labels":["${header.key}"]}],` +
+			`"tag":[{"content":[{"key":"k"}],"for_each":[0]}]}}]}`
+		if string(got) != want {
+			t.Errorf("got  %s\nwant %s", got, want)
+		}
+		return
+	}
+	t.Fatal("no x_group.g")
 }

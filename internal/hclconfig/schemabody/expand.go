@@ -59,17 +59,21 @@ func (b lengthBody) wrap(c *hcl.BodyContent) *hcl.BodyContent {
 	return &out
 }
 
-// nested is the schema of the blocks of type typ in b, and whether they
-// are nested blocks of the schema rather than an attribute's; nil when b
-// has neither.
 func (b lengthBody) nested(typ string) (*provider.Block, bool) {
-	if b.block == nil {
+	return BlocksOf(b.block, typ)
+}
+
+// BlocksOf is the schema that blocks of type typ in a body of b are read
+// by, and whether they are nested blocks of the schema rather than the
+// blocks of an attribute (see Fixup); nil when b has neither.
+func BlocksOf(b *provider.Block, typ string) (*provider.Block, bool) {
+	if b == nil {
 		return nil, false
 	}
-	if nb, ok := b.block.BlockTypes[typ]; ok {
+	if nb, ok := b.BlockTypes[typ]; ok {
 		return &nb.Block, true
 	}
-	if a, ok := b.block.Attributes[typ]; ok && objectCollection(a.Type) {
+	if a, ok := b.Attributes[typ]; ok && objectCollection(a.Type) {
 		return elementBlock(a.Type.ElementType()), false
 	}
 	return nil, false
