@@ -255,6 +255,39 @@ func TestSchemaBodies(t *testing.T) {
 			refs: []string{"x_group.other"},
 		},
 		{
+			// Beyond Terraform, which plans a block per element: a set
+			// whose number of elements is unknown generates nested blocks
+			// unknown as a whole, and its blocks' labels, unknown, are no
+			// error. A list's elements, unknown or not, are as many blocks.
+			name: "nested dynamic block over a set of unknown length",
+			body: `
+  rule {
+    dynamic "transition" {
+      for_each = toset([x_group.other.id, "b"])
+      content {
+        days = 1
+      }
+    }
+    dynamic "header" {
+      for_each = toset([x_group.other.id, "b"])
+      labels   = [header.value]
+      content {
+        value = header.value
+      }
+    }
+  }
+  rule {
+    dynamic "transition" {
+      for_each = [x_group.other.id, "b"]
+      content {
+        days = length(transition.value)
+      }
+    }
+  }
+`,
+			want: map[string]string{"rule.0.transition": "?", "rule.0.header": "?", "rule.1.transition": "[{days = ?}, {days = 1}]"},
+		},
+		{
 			name: "both forms of an attribute",
 			body: `
   ingress = []
@@ -265,6 +298,20 @@ func TestSchemaBodies(t *testing.T) {
 			summary: "Unsupported block type",
 			detail:  `Blocks of type "ingress" are not expected here. Did you mean "egress"?`,
 			at:      "main.tf:8:3",
+		},
+		{
+			name: "both forms of an attribute in a nested block",
+			body: `
+  rule {
+    tag = []
+    tag {
+      key = "k"
+    }
+  }
+`,
+			summary: "Unsupported block type",
+			detail:  `Blocks of type "tag" are not expected here. Did you mean to define argument "tag"? If so, use the equals sign to assign it a value.`,
+			at:      "main.tf:9:5",
 		},
 		{
 			name: "attribute form and a dynamic block",
