@@ -346,6 +346,13 @@ func TestSchemaBodies(t *testing.T) {
 			at:      "main.tf:9:18",
 		},
 		{
+			name: "data source",
+			node: "data.x_group.d",
+			body: "\n  name = \"g\"\n",
+			want: map[string]string{"rule.0.transition": "[{days = 80}, {days = 443}]", "ingress": "{{cidrs = null, from = 1, to = null}}"},
+			refs: []string{"var.ports"},
+		},
+		{
 			name: "dynamic block in a provider block",
 			node: `provider["registry.terraform.io/example/x"]`,
 			body: "\n  name = \"g\"\n",
@@ -373,6 +380,20 @@ provider "x" {
 }
 
 resource "x_group" "other" {}
+
+data "x_group" "d" {
+  rule {
+    dynamic "transition" {
+      for_each = var.ports
+      content {
+        days = transition.value
+      }
+    }
+  }
+  ingress {
+    from = 1
+  }
+}
 `}
 				if syntax == "native" {
 					files["main.tf"] = "\n\n\n\n\nresource \"x_group\" \"g\" {" + tc.body + "}\n"
