@@ -183,3 +183,52 @@ resource "aws_default_route_table" "default" {
     }
   }
 }
+
+# As terraform-aws-modules/s3-bucket writes server-side encryption: a
+# dynamic rule whose nested block is dynamic over a try() of the rule.
+variable "sse" {
+  default = [
+    { bucket_key_enabled = true, apply_server_side_encryption_by_default = { sse_algorithm = "aws:kms", kms_master_key_id = "alias/x" } },
+  ]
+}
+
+resource "aws_s3_bucket_server_side_encryption_configuration" "sse" {
+  bucket = aws_s3_bucket.b.id
+  dynamic "rule" {
+    for_each = var.sse
+    content {
+      bucket_key_enabled = try(rule.value.bucket_key_enabled, null)
+      dynamic "apply_server_side_encryption_by_default" {
+        for_each = try([rule.value.apply_server_side_encryption_by_default], [])
+        content {
+          sse_algorithm     = apply_server_side_encryption_by_default.value.sse_algorithm
+          kms_master_key_id = try(apply_server_side_encryption_by_default.value.kms_master_key_id, null)
+        }
+      }
+    }
+  }
+}
+
+# As terraform-aws-modules/vpc writes its default security group: dynamic
+# attribute blocks over a list of maps read with lookup().
+variable "default_ingress" {
+  default = [
+    { self = true, from_port = 0, to_port = 0, protocol = "-1" },
+    { cidr_blocks = "10.0.0.0/8,10.1.0.0/16", from_port = 443, to_port = 443, protocol = "tcp", description = "https" },
+  ]
+}
+
+resource "aws_network_acl" "modules" {
+  vpc_id = aws_vpc.main.id
+  dynamic "ingress" {
+    for_each = var.default_ingress
+    content {
+      rule_no    = 100 + ingress.key
+      action     = "allow"
+      protocol   = ingress.value.protocol
+      from_port  = ingress.value.from_port
+      to_port    = ingress.value.to_port
+      cidr_block = try(split(",", ingress.value.cidr_blocks)[0], "0.0.0.0/0")
+    }
+  }
+}
