@@ -160,6 +160,9 @@ type labelsExpr struct {
 // ExprList is how dynblock reads labels (hcl.ExprList).
 func (e labelsExpr) ExprList() []hcl.Expression {
 	exprs, _ := hcl.ExprList(e.Expression)
+	if exprs == nil {
+		return nil // hcl.ExprList's error, as without the wrapper
+	}
 	out := make([]hcl.Expression, len(exprs))
 	for i, x := range exprs {
 		out[i] = labelExpr{Expression: x, unknown: e.unknown}
