@@ -36,13 +36,7 @@ func TestRealProvidersDifferential(t *testing.T) {
 		}
 	}
 
-	tfRes, ttRes := both(tf, tt, func(s side) cmdResult {
-		if s.name == "terraform" {
-			return s.run("init", "-input=false", "-no-color")
-		}
-		return s.run("init")
-	})
-	mustSucceed(t, "init", tfRes, ttRes)
+	initBoth(t, tf, tt, "init")
 	tfLock, ttLock := readLock(t, tf), readLock(t, tt)
 	if tfOnly := dropLocked(tfLock, "registry.terraform.io/tetherhq/tether"); !bytes.Equal(tfOnly, ttLock) {
 		t.Errorf("the lock files differ (apart from terraform's entry for the built-in provider's plugin)\nterraform:\n%s\ntether:\n%s", tfOnly, ttLock)
@@ -50,16 +44,7 @@ func TestRealProvidersDifferential(t *testing.T) {
 
 	// A saved plan's configuration section, with the version constraints
 	// of real providers in it.
-	tfRes, ttRes = both(tf, tt, func(s side) cmdResult {
-		plan := []string{"plan", "-out", "p.tfplan"}
-		if s.name == "terraform" {
-			plan = []string{"plan", "-input=false", "-no-color", "-out", "p.tfplan"}
-		}
-		if r := s.run(plan...); r.code != 0 || r.err != nil {
-			return r
-		}
-		return s.run("show", "-json", "p.tfplan")
-	})
+	tfRes, ttRes := both(tf, tt, planAndShow)
 	mustSucceed(t, "plan -out, show -json", tfRes, ttRes)
 	compareJSON(t, "configuration", configurationOf(t, tfRes.stdout), configurationOf(t, ttRes.stdout))
 
@@ -83,23 +68,14 @@ func TestRealProvidersDifferential(t *testing.T) {
 		}
 		return s
 	}
-	initBoth := func(tf, tt side, label string) {
-		tfRes, ttRes := both(tf, tt, func(s side) cmdResult {
-			if s.name == "terraform" {
-				return s.run("init", "-input=false", "-no-color")
-			}
-			return s.run("init")
-		})
-		mustSucceed(t, label, tfRes, ttRes)
-	}
 	tfOwn, ttOwn := fresh(tf, nil), fresh(tt, nil)
-	initBoth(tfOwn, ttOwn, "init of time and local")
+	initBoth(t, tfOwn, ttOwn, "init of time and local")
 	tfLock, ttLock = readLock(t, tfOwn), readLock(t, ttOwn)
 	if !bytes.Equal(tfLock, ttLock) {
 		t.Errorf("the lock files differ\nterraform:\n%s\ntether:\n%s", tfLock, ttLock)
 	}
 	tfSwap, ttSwap := fresh(tf, ttLock), fresh(tt, tfLock)
-	initBoth(tfSwap, ttSwap, "init with the other's lock file")
+	initBoth(t, tfSwap, ttSwap, "init with the other's lock file")
 	if got := readLock(t, ttSwap); !bytes.Equal(got, tfLock) {
 		t.Errorf("tether init rewrote terraform's lock file\nbefore:\n%s\nafter:\n%s", tfLock, got)
 	}
@@ -189,4 +165,29 @@ func readLock(t *testing.T, s side) []byte {
 		t.Fatalf("%s wrote no lock file: %v", s.name, err)
 	}
 	return b
+}
+
+// initBoth runs init with terraform and with tether, each in its folder;
+// both must succeed.
+func initBoth(t *testing.T, tf, tt side, label string) {
+	t.Helper()
+	tfRes, ttRes := both(tf, tt, func(s side) cmdResult {
+		if s.name == "terraform" {
+			return s.run("init", "-input=false", "-no-color")
+		}
+		return s.run("init")
+	})
+	mustSucceed(t, label, tfRes, ttRes)
+}
+
+// planAndShow saves a plan and shows it as JSON (show -json).
+func planAndShow(s side) cmdResult {
+	plan := []string{"plan", "-out", "p.tfplan"}
+	if s.name == "terraform" {
+		plan = []string{"plan", "-input=false", "-no-color", "-out", "p.tfplan"}
+	}
+	if r := s.run(plan...); r.code != 0 || r.err != nil {
+		return r
+	}
+	return s.run("show", "-json", "p.tfplan")
 }

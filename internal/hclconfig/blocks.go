@@ -5,13 +5,13 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/hclconfig/schemabody"
 	"github.com/tetherhq/tether/internal/provider"
 )
 
@@ -91,23 +91,15 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	if schema == nil {
 		return
 	}
+	m.terraformBlock(n, b.Body, resourceArgs.withSchema(schema.Block))
 	n.AttrRange = attrRange(remain)
 	spec := l.spec(n, schema.Block)
 	content := l.checkBody(remain, spec, schema.Block)
-	dynamicTypes := dynamicBlockTypes(remain)
-	decodeSpec := spec
-	if len(dynamicTypes) == 0 && content != nil {
-		decodeSpec = l.bodySpec(n, spec, content)
+	decode := newSchemaDecoder(remain, spec, schema.Block)
+	if decode.plain && content != nil {
+		decode.spec = l.bodySpec(n, spec, content)
 	}
-	// dynblock's walk costs a copy of every body; only bodies with
-	// dynamic blocks need it. The others' references are those of what
-	// they set: decodeSpec's.
-	var traversals []hcl.Traversal
-	if len(dynamicTypes) > 0 {
-		traversals = dynblock.VariablesHCLDec(remain, spec)
-	} else {
-		traversals = hcldec.Variables(remain, decodeSpec)
-	}
+	traversals := decode.variables()
 	var lifecycleTraversals []hcl.Traversal
 	if lc != nil {
 		lifecycleTraversals = m.lifecycle(n, lc, schema.Block, repeatKind)
@@ -117,72 +109,46 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 		m.resolveDependsOn(n)
 		m.providerKey(n, providerKey, rng, repeatKind)
 		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
-			ctx := m.evalContext(refs, scope, inst, cty.NilVal)
-			if len(dynamicTypes) == 0 {
-				return hcldec.Decode(referenceBody{remain}, decodeSpec, ctx)
-			}
-			return decodeDynamic(remain, spec, ctx, schema.Block, dynamicTypes)
+			return decode.decode(m.evalContext(refs, scope, inst, cty.NilVal))
 		}
 	})
 }
 
-// dynamicBlockTypes returns the block types that top-level dynamic blocks
-// of body generate, keyed by the start of their for_each expression.
-func dynamicBlockTypes(body hcl.Body) map[hcl.Pos]string {
-	content, _, _ := body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "dynamic", LabelNames: []string{"type"}}}})
-	if content == nil || len(content.Blocks) == 0 {
-		return nil
-	}
-	out := map[hcl.Pos]string{}
-	for _, b := range content.Blocks {
-		attrs, _ := b.Body.JustAttributes()
-		if a, ok := attrs["for_each"]; ok {
-			out[a.Expr.Range().Start] = b.Labels[0]
-		}
-	}
-	return out
+// schemaDecoder decodes a body by a provider's schema, as Terraform does:
+// its dynamic blocks expanded at any depth, then its attributes written as
+// blocks read as attributes (schemabody.Fixup), then hcldec. A body with
+// neither, most of them, is decoded by hcldec alone: dynblock's walk costs
+// a copy of every body.
+type schemaDecoder struct {
+	body    hcl.Body
+	spec    hcldec.Spec
+	block   *provider.Block
+	dynamic bool // the body has a dynamic block at some depth
+	// plain is set when the body needs neither expansion nor fixup; spec
+	// may then be narrowed to what the body sets (loader.bodySpec).
+	plain bool
 }
 
-// decodeDynamic expands dynamic blocks and decodes the result. A dynamic
-// block whose collection is unknown stands for an unknown number of
-// blocks: rather than dynblock's single placeholder block, the whole block
-// collection it generates is decoded as unknown, so that the plan says the
-// blocks are known only after apply.
-func decodeDynamic(body hcl.Body, spec hcldec.Spec, ctx *hcl.EvalContext, block *provider.Block, types map[hcl.Pos]string) (cty.Value, hcl.Diagnostics) {
-	unknown := map[string]bool{}
-	check := dynblock.OptCheckForEach(func(v cty.Value, expr hcl.Expression, _ *hcl.EvalContext) hcl.Diagnostics {
-		if !v.IsWhollyKnown() || !v.IsKnown() {
-			if name, ok := types[expr.Range().Start]; ok {
-				unknown[name] = true
-			}
-		}
-		return nil
-	})
-	val, diags := hcldec.Decode(referenceBody{dynblock.Expand(body, ctx, check)}, spec, ctx)
-	if len(unknown) > 0 {
-		// A placeholder block over an unknown collection cannot have known
-		// labels; its blocks are unknown as a whole, so that is no error.
-		kept := diags[:0]
-		for _, d := range diags {
-			if d.Summary != "Invalid dynamic block label" {
-				kept = append(kept, d)
-			}
-		}
-		diags = kept
-		if !diags.HasErrors() && (val == cty.NilVal || val.IsNull() || !val.Type().IsObjectType()) {
-			val = cty.UnknownVal(block.ImpliedType())
-		}
+func newSchemaDecoder(body hcl.Body, spec hcldec.Spec, block *provider.Block) *schemaDecoder {
+	d := &schemaDecoder{body: body, spec: spec, block: block, dynamic: schemabody.HasDynamic(body)}
+	d.plain = !d.dynamic && !schemabody.AsBlocks(block)
+	return d
+}
+
+// variables are the references of the body's expressions.
+func (d *schemaDecoder) variables() []hcl.Traversal {
+	if d.plain {
+		return hcldec.Variables(d.body, d.spec)
 	}
-	if diags.HasErrors() || len(unknown) == 0 || !val.IsKnown() || !val.Type().IsObjectType() {
-		return val, diags
+	return schemabody.Variables(d.body, d.block)
+}
+
+func (d *schemaDecoder) decode(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	body := d.body
+	if d.dynamic {
+		body = schemabody.Expand(body, d.block, ctx)
 	}
-	attrs := val.AsValueMap()
-	for name := range unknown {
-		if _, ok := block.BlockTypes[name]; ok {
-			attrs[name] = cty.UnknownVal(attrs[name].Type())
-		}
-	}
-	return cty.ObjectVal(attrs), diags
+	return hcldec.Decode(schemabody.Fixup(referenceBody{body}, d.block), d.spec, ctx)
 }
 
 // impliedProvider is Terraform's rule: a resource type belongs to the
@@ -225,7 +191,7 @@ func (l *loader) spec(n *config.Node, b *provider.Block) hcldec.Spec {
 	if s, ok := l.specs[key]; ok {
 		return s
 	}
-	s := decoderSpec(b)
+	s := schemabody.Spec(b)
 	l.specs[key] = s
 	return s
 }
@@ -301,6 +267,10 @@ func (l *loader) checkBody(body hcl.Body, spec hcldec.Spec, block *provider.Bloc
 		schema.Blocks = append(schema.Blocks, hcl.BlockHeaderSchema{Type: "dynamic", LabelNames: []string{"type"}})
 		l.schemas[block] = schema
 	}
+	// An attribute the provider lets configurations write as blocks is
+	// blocks here unless the body sets it as an attribute.
+	asBlocks := schemabody.Names(block)
+	schema = schemabody.Effective(schema, body, asBlocks, true)
 	before := len(l.diags)
 	content, d := body.Content(schema)
 	for _, diag := range d {
@@ -313,7 +283,7 @@ func (l *loader) checkBody(body hcl.Body, spec hcldec.Spec, block *provider.Bloc
 	if content == nil {
 		return nil
 	}
-	co := computedOnly(block)
+	co := schemabody.ComputedOnly(block)
 	for name, a := range content.Attributes {
 		if co[name] {
 			l.errorf(a.NameRange, fmt.Sprintf("Value for unconfigurable attribute %q", name),
@@ -321,10 +291,20 @@ func (l *loader) checkBody(body hcl.Body, spec hcldec.Spec, block *provider.Bloc
 		}
 	}
 	for _, b := range content.Blocks {
+		if co[b.Type] {
+			l.errorf(b.TypeRange, fmt.Sprintf("Value for unconfigurable attribute %q", b.Type),
+				"%q is computed by the provider after apply; remove it from the configuration.", b.Type)
+		}
 		if b.Type != "dynamic" {
 			continue
 		}
-		if _, ok := block.BlockTypes[b.Labels[0]]; !ok {
+		if asBlocks[b.Labels[0]] && content.Attributes[b.Labels[0]] != nil {
+			// Written as an attribute too, it is one (as in Terraform,
+			// whose message this is).
+			l.errorf(b.LabelRanges[0], "Unsupported block type", "Blocks of type %q are not expected here.", b.Labels[0])
+			continue
+		}
+		if _, ok := block.BlockTypes[b.Labels[0]]; !ok && !asBlocks[b.Labels[0]] {
 			l.errorf(b.LabelRanges[0], fmt.Sprintf("Unsupported block type %q", b.Labels[0]),
 				"A dynamic block generates blocks of the type named by its label, and this resource has no %q blocks.%s", b.Labels[0], didYouMean(b.Labels[0], block.BlockTypeNames()))
 			continue
@@ -435,7 +415,7 @@ func (m *module) provider(b *hcl.Block) {
 	if !l.declare(n) {
 		return
 	}
-	m.terraformBlock(n, b.Body, plainArgs)
+	m.terraformBlock(n, b.Body, plainArgs.withSchema(ps.Provider))
 	n.Syntax = &config.Syntax{Body: remain, Version: strings.Join(m.required[local].constraints, ", ")}
 	repeatKind := ""
 	if a, ok := meta.Attributes["for_each"]; ok {
@@ -446,14 +426,15 @@ func (m *module) provider(b *hcl.Block) {
 		}
 		n.Repeat, repeatKind = l.repeatOf(m, n, a.Expr, true, checkForEach), "for_each"
 	}
-	spec := decoderSpec(ps.Provider)
+	spec := schemabody.Spec(ps.Provider)
 	l.checkBody(remain, spec, orEmpty(ps.Provider))
 	n.AttrRange = attrRange(remain)
-	traversals := hcldec.Variables(remain, spec)
+	decode := newSchemaDecoder(remain, spec, orEmpty(ps.Provider))
+	traversals := decode.variables()
 	l.pending = append(l.pending, func() {
 		refs := m.resolve(n, traversals, repeatKind)
 		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
-			return hcldec.Decode(referenceBody{remain}, spec, m.evalContext(refs, scope, inst, cty.NilVal))
+			return decode.decode(m.evalContext(refs, scope, inst, cty.NilVal))
 		}
 	})
 }
@@ -501,7 +482,7 @@ func (l *loader) implicitProviders() {
 		if ps == nil {
 			continue
 		}
-		spec := decoderSpec(ps.Provider)
+		spec := schemabody.Spec(ps.Provider)
 		n := &config.Node{Kind: config.Provider, Addr: pa, Name: use.local, Provider: pa, Source: use.source.String(), DeclRange: use.rng}
 		n.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
 			return hcldec.Decode(hcl.EmptyBody(), spec, nil)

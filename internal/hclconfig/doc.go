@@ -5,7 +5,9 @@
 // its expressions make.
 //
 // Resource bodies are decoded against the provider's schema with hcldec, so
-// an unknown argument or a wrong type is reported at its file:line:column.
+// an unknown argument or a wrong type is reported at its file:line:column;
+// internal/hclconfig/schemabody reads them first as Terraform does (dynamic
+// blocks at any depth, attributes written as blocks).
 //
 // Providers are named per module, as in Terraform: required_providers maps
 // local names to source addresses (a name without an entry implies

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/refs"
@@ -14,6 +15,14 @@ import (
 // instead, which hcldec can check against the argument's type and the
 // engine resolves right before the provider call.
 type referenceBody struct{ hcl.Body }
+
+// Unknown passes on that the body stands for the blocks of a dynamic
+// block whose for_each is unknown: hcldec then makes their value unknown
+// as a whole, as Terraform does.
+func (b referenceBody) Unknown() bool {
+	u, ok := b.Body.(hcldec.UnknownBody)
+	return ok && u.Unknown()
+}
 
 func (b referenceBody) Content(s *hcl.BodySchema) (*hcl.BodyContent, hcl.Diagnostics) {
 	c, d := b.Body.Content(s)

@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/hclconfig/schemabody"
 	"github.com/tetherhq/tether/internal/provider"
 )
 
@@ -48,7 +49,7 @@ func TestBodySpecDecodesAsTheSchemaSpec(t *testing.T) {
 			"object":   nested(true, provider.NestingMap, 0),
 		},
 	}
-	spec := decoderSpec(block)
+	spec := schemabody.Spec(block)
 	l := newLoader(t.TempDir(), Options{})
 	n := &config.Node{Kind: config.Resource, Source: "example.com/x/x", Type: "x_thing"}
 	for _, c := range []struct{ name, src string }{

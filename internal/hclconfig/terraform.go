@@ -10,6 +10,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/hclconfig/schemabody"
+	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/synth"
 )
 
@@ -33,7 +35,26 @@ type argKinds struct {
 	// lists are lists of references or names, each kept as text
 	// (depends_on, ignore_changes).
 	lists map[string]bool
+	// tuples are lists of expressions, written as JSON arrays of them (a
+	// dynamic block's labels, which Terraform reads only from an array).
+	tuples map[string]bool
+	// schema, when set, is the provider schema that reads the body (a
+	// resource's, a provider's), for its attributes written as blocks.
+	schema *provider.Block
+	// dynamic is set for a dynamic block's body, whose content block
+	// schema reads.
+	dynamic bool
 }
+
+// withSchema is kinds for a body that schema reads.
+func (k argKinds) withSchema(schema *provider.Block) argKinds {
+	k.schema = schema
+	return k
+}
+
+// dynamicArgs are a dynamic block's: iterator is a name, written as its
+// text, and labels an array.
+var dynamicArgs = argKinds{raw: set("iterator"), tuples: set("labels"), dynamic: true}
 
 var (
 	resourceArgs = argKinds{raw: set("provider"), lists: set("depends_on", "ignore_changes", "replace_triggered_by")}
@@ -160,6 +181,17 @@ func bodyJSON(body *hclsyntax.Body, kinds argKinds, src map[string][]byte) (map[
 			}
 		case kinds.raw[name]:
 			out[name] = text(a.Expr.Range(), src)
+		case kinds.tuples[name]:
+			tuple, ok := a.Expr.(*hclsyntax.TupleConsExpr)
+			if !ok {
+				out[name] = exprJSON(a.Expr, src)
+				continue
+			}
+			items := []any{}
+			for _, e := range tuple.Exprs {
+				items = append(items, exprJSON(e, src))
+			}
+			out[name] = items
 		case kinds.lists[name]:
 			tuple, ok := a.Expr.(*hclsyntax.TupleConsExpr)
 			if !ok {
@@ -178,8 +210,28 @@ func bodyJSON(body *hclsyntax.Body, kinds argKinds, src map[string][]byte) (map[
 	}
 	for _, b := range body.Blocks {
 		inner := plainArgs
-		if b.Type == "lifecycle" {
+		switch {
+		case b.Type == "lifecycle":
 			inner = resourceArgs
+		case b.Type == "dynamic" && len(b.Labels) == 1:
+			nested, _ := schemabody.BlocksOf(kinds.schema, b.Labels[0])
+			inner = dynamicArgs.withSchema(nested)
+		case kinds.schema == nil:
+		case schemabody.Names(kinds.schema)[b.Type]:
+			// Terraform's JSON syntax reads a list under an attribute's
+			// name as the attribute form, whose objects must have every
+			// attribute; what reads as blocks there is a dynamic block.
+			nested, _ := schemabody.BlocksOf(kinds.schema, b.Type)
+			bj, d := bodyJSON(b.Body, plainArgs.withSchema(nested), src)
+			diags = append(diags, d...)
+			addBlock(out, "dynamic", []string{b.Type}, map[string]any{"for_each": []any{0}, "content": []any{bj}})
+			continue
+		default:
+			nested, _ := schemabody.BlocksOf(kinds.schema, b.Type)
+			inner = plainArgs.withSchema(nested)
+		}
+		if kinds.dynamic && b.Type == "content" {
+			inner = plainArgs.withSchema(kinds.schema)
 		}
 		bj, d := bodyJSON(b.Body, inner, src)
 		diags = append(diags, d...)

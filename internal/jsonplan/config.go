@@ -13,6 +13,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/hclconfig/schemabody"
 	"github.com/tetherhq/tether/internal/install"
 	"github.com/tetherhq/tether/internal/provider"
 )
@@ -519,7 +520,9 @@ func expressions(body hcl.Body, schema *provider.Block) map[string]any {
 		}
 		low.Blocks = append(low.Blocks, h)
 	}
-	content, _, _ := body.PartialContent(low)
+	// Attributes written as blocks are shown as the attributes they are,
+	// as Terraform shows them.
+	content, _, _ := schemabody.Fixup(body, schema).PartialContent(low)
 	if content == nil {
 		return nil
 	}

@@ -7,6 +7,9 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/provider"
 )
 
 func TestExpression(t *testing.T) {
@@ -48,6 +51,76 @@ func TestExpression(t *testing.T) {
 			json.Unmarshal([]byte(tt.want), &w)
 			if !reflect.DeepEqual(g, w) {
 				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestExpressions checks a body's expressions as Terraform's configuration
+// section shows them: an attribute written as blocks (an SDKv2 provider's
+// list of objects) is one attribute, its constant value the blocks'
+// objects, or the references inside them; dynamic blocks are left out.
+func TestExpressions(t *testing.T) {
+	rule := cty.Object(map[string]cty.Type{"from": cty.Number, "cidrs": cty.List(cty.String)})
+	schema := &provider.Block{
+		Attributes: map[string]*provider.Attribute{
+			"name":    {Type: cty.String, Optional: true},
+			"ingress": {Type: cty.Set(rule), Optional: true, Computed: true},
+		},
+		BlockTypes: map[string]*provider.NestedBlock{
+			"rule": {Nesting: provider.NestingList, Block: provider.Block{Attributes: map[string]*provider.Attribute{
+				"egress": {Type: cty.List(rule), Optional: true},
+			}}},
+		},
+	}
+	for _, tc := range []struct{ name, src, want string }{
+		{"blocks", `
+ingress {
+  from = 1
+}
+ingress {
+  from  = 2
+  cidrs = ["a"]
+}
+`, `{"ingress":{"constant_value":[{"cidrs":null,"from":1},{"cidrs":["a"],"from":2}]}}`},
+		{"references inside blocks", `
+ingress {
+  from  = var.port
+  cidrs = [aws_vpc.main.cidr_block]
+}
+`, `{"ingress":{"references":["var.port","aws_vpc.main.cidr_block","aws_vpc.main"]}}`},
+		{"attribute form", `ingress = []`, `{"ingress":{"constant_value":[]}}`},
+		{"dynamic blocks", `
+name = "n"
+dynamic "ingress" {
+  for_each = var.ports
+  content {
+    from = ingress.value
+  }
+}
+`, `{"name":{"constant_value":"n"}}`},
+		{"in a nested block", `
+rule {
+  egress {
+    from = 3
+  }
+}
+`, `{"rule":[{"egress":{"constant_value":[{"cidrs":null,"from":3}]}}]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, diags := hclsyntax.ParseConfig([]byte(tc.src), "main.tf", hcl.InitialPos)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			got, err := json.Marshal(expressions(f.Body, schema))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var g, w any
+			json.Unmarshal(got, &g)
+			json.Unmarshal([]byte(tc.want), &w)
+			if !reflect.DeepEqual(g, w) {
+				t.Errorf("got %s, want %s", got, tc.want)
 			}
 		})
 	}

@@ -1,18 +1,17 @@
-package hclconfig
+package schemabody
 
 import (
 	"github.com/hashicorp/hcl/v2/hcldec"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/provider"
 )
 
-// decoderSpec turns a schema block into the hcldec specification that
+// Spec turns a schema block into the hcldec specification that
 // decodes a configuration body into an object of the block's implied type.
 // Computed-only attributes are in the spec as optional so that decoded
 // objects conform to the implied type; setting one is rejected separately
 // with a clearer message than "unsupported argument".
-func decoderSpec(b *provider.Block) hcldec.Spec {
+func Spec(b *provider.Block) hcldec.Spec {
 	ret := hcldec.ObjectSpec{}
 	if b == nil {
 		return ret
@@ -21,7 +20,7 @@ func decoderSpec(b *provider.Block) hcldec.Spec {
 		ret[name] = &hcldec.AttrSpec{Name: name, Type: a.Type, Required: a.Required}
 	}
 	for name, nb := range b.BlockTypes {
-		child := decoderSpec(&nb.Block)
+		child := Spec(&nb.Block)
 		switch nb.Nesting {
 		case provider.NestingSingle, provider.NestingGroup:
 			ret[name] = &hcldec.BlockSpec{TypeName: name, Nested: child, Required: nb.MinItems == 1}
@@ -44,8 +43,8 @@ func decoderSpec(b *provider.Block) hcldec.Spec {
 	return ret
 }
 
-// computedOnly lists the attributes of b that configuration may not set.
-func computedOnly(b *provider.Block) map[string]bool {
+// ComputedOnly lists the attributes of b that configuration may not set.
+func ComputedOnly(b *provider.Block) map[string]bool {
 	out := map[string]bool{}
 	for name, a := range b.Attributes {
 		if a.Computed && !a.Optional && !a.Required {
@@ -54,7 +53,3 @@ func computedOnly(b *provider.Block) map[string]bool {
 	}
 	return out
 }
-
-// nullObject is used where a schema is missing, so that evaluation can go on
-// and report everything else.
-var nullObject = cty.NullVal(cty.DynamicPseudoType)

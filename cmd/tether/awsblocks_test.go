@@ -1,0 +1,161 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tetherhq/tether/internal/providertest"
+)
+
+// awsMirrorSides are terraform and tether each in a copy of the testdata
+// folder src, with an environment that installs hashicorp/aws from this
+// machine's filesystem mirror and sends the provider nowhere (fake keys,
+// the provider's skip_* settings in the configuration, a proxy on
+// loopback that answers nothing). It skips t where that cannot run.
+func awsMirrorSides(t *testing.T, src string) (tf, tt side) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs terraform and tether with the real hashicorp/aws provider: skipped with -short")
+	}
+	if _, err := exec.LookPath("terraform"); err != nil {
+		t.Skip("terraform not on PATH: the differential tests compare tether with the terraform 1.11 binary")
+	}
+	mirror := providertest.AWSMirror()
+	if mirror == "" {
+		t.Skip("no filesystem mirror on this machine (such as /opt/tf-plugins) holds hashicorp/aws 5.100.0")
+	}
+	tools := buildDiffTools(t)
+	rc := filepath.Join(t.TempDir(), "terraformrc")
+	if err := os.WriteFile(rc, []byte(fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := append(diffEnv(tools), "TF_CLI_CONFIG_FILE="+rc, "AWS_EC2_METADATA_DISABLED=true",
+		"HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "NO_PROXY=")
+	tf = side{name: "terraform", bin: tools.terraform, dir: filepath.Join(t.TempDir(), "terraform"), env: env, timeout: 5 * time.Minute}
+	tt = side{name: "tether", bin: tools.tether, dir: filepath.Join(t.TempDir(), "tether"), env: env, timeout: 5 * time.Minute}
+	for _, s := range []side{tf, tt} {
+		if err := copyTree(filepath.Join("testdata", src), s.dir, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	initBoth(t, tf, tt, "init")
+	return tf, tt
+}
+
+// TestAWSBlocksDifferential plans testdata/awsblocks/plan, attributes
+// written as blocks (aws_security_group's ingress, aws_route_table's
+// route, aws_network_acl's rules, their aws_default_* forms; as blocks,
+// dynamic blocks and attributes) and dynamic blocks nested in static ones
+// (aws_s3_bucket_lifecycle_configuration's rule { dynamic "transition" }),
+// in native and JSON syntax, with terraform and with tether through the
+// real hashicorp/aws 5.100.0 offline: show -json must show the same
+// planned values (after and after_unknown of every resource change) and
+// the same configuration expressions. What tether synth writes of it
+// plans under terraform to the same values.
+func TestAWSBlocksDifferential(t *testing.T) {
+	tf, tt := awsMirrorSides(t, filepath.Join("awsblocks", "plan"))
+	tfRes, ttRes := both(tf, tt, planAndShow)
+	mustSucceed(t, "plan -out, show -json", tfRes, ttRes)
+	tfPlan, ttPlan := plannedValues(t, tfRes.stdout), plannedValues(t, ttRes.stdout)
+	if len(tfPlan) != 16 {
+		t.Errorf("terraform plans %d resources, want 16", len(tfPlan))
+	}
+	for addr, want := range tfPlan {
+		compareJSON(t, addr+"'s planned values", want, ttPlan[addr])
+	}
+	for addr := range ttPlan {
+		if _, ok := tfPlan[addr]; !ok {
+			t.Errorf("tether plans %s, terraform does not", addr)
+		}
+	}
+	compareJSON(t, "configuration", configurationOf(t, tfRes.stdout), configurationOf(t, ttRes.stdout))
+
+	// What tether synth writes of the native syntax's resources plans
+	// under terraform as the files themselves do.
+	if err := os.Remove(filepath.Join(tt.dir, "json.tf.json")); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "synth")
+	if r := tt.run("synth", "--out", out); r.code != 0 || r.err != nil {
+		t.Fatalf("tether synth: %v\n%s", r.err, r)
+	}
+	synth := tf
+	synth.dir = out
+	if r := synth.run("init", "-input=false", "-no-color"); r.code != 0 || r.err != nil {
+		t.Fatalf("terraform init of what synth wrote: %v\n%s", r.err, r)
+	}
+	r := planAndShow(synth)
+	mustSucceed(t, "terraform plan of what synth wrote", r)
+	synthPlan := plannedValues(t, r.stdout)
+	if len(synthPlan) != 14 {
+		t.Errorf("terraform plans %d resources of what synth wrote, want the 14 of main.tf", len(synthPlan))
+	}
+	for addr, got := range synthPlan {
+		compareJSON(t, addr+"'s planned values from what synth wrote", tfPlan[addr], got)
+	}
+}
+
+// plannedValues are a JSON plan's resource changes by address: the
+// actions and the planned values, known and unknown.
+func plannedValues(t *testing.T, planJSON string) map[string]any {
+	t.Helper()
+	var doc struct {
+		ResourceChanges []struct {
+			Address string `json:"address"`
+			Change  struct {
+				Actions      any `json:"actions"`
+				After        any `json:"after"`
+				AfterUnknown any `json:"after_unknown"`
+			} `json:"change"`
+		} `json:"resource_changes"`
+	}
+	if err := json.Unmarshal([]byte(planJSON), &doc); err != nil {
+		t.Fatalf("plan JSON: %v", err)
+	}
+	out := map[string]any{}
+	for _, rc := range doc.ResourceChanges {
+		out[rc.Address] = map[string]any{"actions": rc.Change.Actions, "after": rc.Change.After, "after_unknown": rc.Change.AfterUnknown}
+	}
+	return out
+}
+
+// TestAWSBlocksMixedForms plans testdata/awsblocks/mixed, where one body
+// writes an argument both as an attribute and as blocks (static or
+// dynamic): terraform and tether refuse it with the same errors at the
+// same places.
+func TestAWSBlocksMixedForms(t *testing.T) {
+	tf, tt := awsMirrorSides(t, filepath.Join("awsblocks", "mixed"))
+	tfRes := tf.run("validate", "-json", "-no-color")
+	var doc struct {
+		Diagnostics []struct {
+			Severity, Summary, Detail string
+			Range                     struct {
+				Filename string
+				Start    struct{ Line, Column int }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(tfRes.stdout), &doc); err != nil || len(doc.Diagnostics) != 2 {
+		t.Fatalf("terraform validate -json: want two errors\n%s", tfRes)
+	}
+	ttRes := tt.run("plan", "--no-color")
+	if ttRes.code != 1 {
+		t.Errorf("tether plan exits %d, want 1", ttRes.code)
+	}
+	stderr := strings.Join(strings.Fields(ttRes.stderr), " ")
+	for _, d := range doc.Diagnostics {
+		want := fmt.Sprintf("Error: %s:%d:%d: %s", d.Range.Filename, d.Range.Start.Line, d.Range.Start.Column, d.Summary)
+		if !strings.Contains(stderr, want) || !strings.Contains(stderr, strings.Join(strings.Fields(d.Detail), " ")) {
+			t.Errorf("tether does not say %q, %q\n%s", want, d.Detail, ttRes.stderr)
+		}
+	}
+	if n := strings.Count(ttRes.stderr, "Error: "); n != len(doc.Diagnostics) {
+		t.Errorf("tether reports %d errors, terraform %d\n%s", n, len(doc.Diagnostics), ttRes.stderr)
+	}
+}
