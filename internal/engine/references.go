@@ -440,9 +440,5 @@ func scrubSecrets(diags hcl.Diagnostics, secrets []string) hcl.Diagnostics {
 	if len(secrets) == 0 || len(diags) == 0 {
 		return diags
 	}
-	var set redact.Set
-	for _, s := range secrets {
-		set.Add(s, "(sensitive value)")
-	}
-	return redactDiags(diags, &set)
+	return redactDiags(diags, secretSet(secrets))
 }

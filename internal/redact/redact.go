@@ -27,6 +27,8 @@ type Set struct {
 	// how far a match reaches past it.
 	grams map[int]map[string]gram
 	seen  map[string]bool
+	// whole are the forms of each secret, whole and folded, for Holds.
+	whole []string
 }
 
 // gram is what a run of a form of a secret stands for.
@@ -60,6 +62,7 @@ func (s *Set) Add(secret, label string) {
 	s.seen[secret] = true
 	for _, f := range forms(secret) {
 		text := fold(f.text)
+		s.whole = append(s.whole, text)
 		n := runLength(len(text))
 		if s.grams[n] == nil {
 			s.grams[n] = map[string]gram{}
@@ -88,6 +91,30 @@ func (s *Set) Empty() bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return len(s.seen) == 0
+}
+
+// Holds reports whether text holds a secret of the set whole, in one of
+// its forms: as it is in any letter case, hex- or base64-encoded, or as
+// one of its common digests. Unlike String it does not look for parts: it
+// is the test of a value derived from a secret (a provider's echo or
+// checksum of it), where a run shared by chance with an ordinary word
+// must not make the value secret.
+func (s *Set) Holds(text string) bool {
+	if s == nil || text == "" {
+		return false
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if len(s.whole) == 0 {
+		return false
+	}
+	folded := fold(text)
+	for _, f := range s.whole {
+		if strings.Contains(folded, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // runLength is how long a run of a form of length n must be to be
