@@ -547,6 +547,20 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 	in.recordedVal = v
 	in.prior = v
 	in.priorPrivate, in.recordedPrivate = priv, priv
+	if in.res.empty() && (cn == nil || in.gone) {
+		// No configuration says where its references are now (a
+		// destroy, or an object whose resource or key is gone): those
+		// recorded with it are resolved, as plan resolves the
+		// configuration's, so that the provider reads and deletes the
+		// object with the values it was made with, never their
+		// descriptions (a provider that compares them answers "gone").
+		if in.res, d = e.resolveRecorded(ctx, in.addr, cn, meta.Refs); d.HasErrors() {
+			return append(diags, d...)
+		}
+		if !in.res.empty() {
+			defer func() { in.providerPrior = in.res.priorFor(in.prior, meta.Refs) }()
+		}
+	}
 	if p.opts.SkipRefresh || !p.targeted(n, in.addr) {
 		return diags
 	}
