@@ -1,0 +1,132 @@
+package engine_test
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/canary"
+	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/engine"
+	"github.com/tetherhq/tether/internal/hclconfig"
+	"github.com/tetherhq/tether/internal/marks"
+	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/secrets"
+	"github.com/tetherhq/tether/internal/state"
+	tetherprovider "github.com/tetherhq/tether/provider/tether"
+)
+
+// echoing is the built-in provider with a provider setting its schema
+// does not mark sensitive, token, and a data source, tether_echoed, whose
+// result repeats it hex-encoded: a careless provider.
+type echoing struct {
+	provider.Provider
+	token string
+}
+
+func (p *echoing) GetSchema() (*provider.Schema, hcl.Diagnostics) {
+	s, d := p.Provider.GetSchema()
+	out := *s
+	out.Provider = &provider.Block{Attributes: map[string]*provider.Attribute{
+		"token": {Type: cty.String, Optional: true},
+	}}
+	out.DataSources = provider.NewTypes(map[string]*provider.ResourceSchema{
+		"tether_echoed": {Block: &provider.Block{Attributes: map[string]*provider.Attribute{
+			"echo": {Type: cty.String, Computed: true},
+		}}},
+	})
+	return &out, d
+}
+
+func (p *echoing) ValidateProviderConfig(cty.Value) hcl.Diagnostics           { return nil }
+func (p *echoing) ValidateDataSourceConfig(string, cty.Value) hcl.Diagnostics { return nil }
+
+func (p *echoing) ConfigureProvider(_ context.Context, c cty.Value) hcl.Diagnostics {
+	if t := c.GetAttr("token"); !t.IsNull() {
+		p.token = t.AsString()
+	}
+	return nil
+}
+
+func (p *echoing) ReadDataSource(_ context.Context, _ provider.ReadDataRequest) provider.ReadDataResponse {
+	return provider.ReadDataResponse{State: cty.ObjectVal(map[string]cty.Value{
+		"echo": cty.StringVal("token " + hexOf(p.token)),
+	})}
+}
+
+func hexOf(s string) string {
+	const digits = "0123456789abcdef"
+	out := make([]byte, 0, 2*len(s))
+	for _, c := range []byte(s) {
+		out = append(out, digits[c>>4], digits[c&15])
+	}
+	return string(out)
+}
+
+// TestDataSourceEchoOfProviderSecret reads a data source whose result
+// encodes a secret of its provider's configuration, from a sensitive
+// variable or an ephemeral one: by the rule for derived values the
+// result is sensitive, so state seals it and nothing in the state folder
+// holds the secret in any form.
+func TestDataSourceEchoOfProviderSecret(t *testing.T) {
+	const secret = "CANARY-echoed-0b7d2e95c1"
+	for _, kind := range []string{"sensitive", "ephemeral"} {
+		t.Run(kind, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{"main.tf": `
+variable "tok" {
+  type    = string
+  default = "` + secret + `"
+  ` + kind + ` = true
+}
+
+provider "tether" {
+  token = var.tok
+}
+
+data "tether_echoed" "e" {}
+`})
+			store, err := state.OpenSQLite(filepath.Join(dir, ".tether", "state.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := &echoing{Provider: tetherprovider.New()}
+			schema, _ := p.GetSchema()
+			keys, err := secrets.New(bytes.Repeat([]byte{7}, 32), "test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			eng := &engine.Engine{
+				Providers: provider.Only(config.BuiltinSource.String(), func() provider.Provider { return p }),
+				Store:     store,
+				Keys:      keys,
+			}
+			cfg, diags := hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{config.BuiltinSource.String(): schema}})
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			planned, diags := eng.Plan(context.Background(), cfg, engine.PlanOptions{})
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			if v := planned.RootScope().Value("data.tether_echoed.e"); !marks.ContainsSensitive(v) {
+				t.Errorf("the data source's result is not sensitive: %#v", v)
+			}
+			if _, diags := eng.Apply(context.Background(), planned); diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			store.Close()
+			leaks, err := canary.ScanDir(filepath.Join(dir, ".tether"), []string{secret})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range leaks {
+				t.Error(l)
+			}
+		})
+	}
+}
