@@ -20,7 +20,7 @@ import (
 //   - it is an unkeyed digest (MD5, SHA-1, SHA-256, SHA-512, in hex or
 //     base64) of one: anyone can hash guesses and compare.
 //
-// The forms are those package redact knows (redact.Set.Holds). What the
+// The forms are those package redact knows (redact.Whole). What the
 // rule marks is sealed in state like any sensitive value, shown as
 // "(sensitive value)" in every view, and left out of the [id=...] of
 // progress lines. A value computed from a secret by a function of the
@@ -66,19 +66,19 @@ func (in *instance) shownID(n *node, v cty.Value) string {
 			return ""
 		}
 	}
-	if secretSet(in.sourcesFor(n)).Holds(id) {
+	if redact.NewWhole(in.sourcesFor(n)...).Holds(id) {
 		return ""
 	}
 	return id
 }
 
 // markDerived marks as sensitive every string of v that holds one of
-// secrets, whole or encoded, or a digest of one (see redact.Set.Holds).
+// secrets, whole or encoded, or a digest of one (see redact.Whole).
 func markDerived(v cty.Value, secrets []string) cty.Value {
 	if len(secrets) == 0 || v == cty.NilVal || v.IsNull() || !v.IsKnown() {
 		return v
 	}
-	set := secretSet(secrets)
+	set := redact.NewWhole(secrets...)
 	if set.Empty() {
 		return v
 	}

@@ -27,8 +27,6 @@ type Set struct {
 	// how far a match reaches past it.
 	grams map[int]map[string]gram
 	seen  map[string]bool
-	// whole are the forms of each secret, whole and folded, for Holds.
-	whole []string
 }
 
 // gram is what a run of a form of a secret stands for.
@@ -62,7 +60,6 @@ func (s *Set) Add(secret, label string) {
 	s.seen[secret] = true
 	for _, f := range forms(secret) {
 		text := fold(f.text)
-		s.whole = append(s.whole, text)
 		n := runLength(len(text))
 		if s.grams[n] == nil {
 			s.grams[n] = map[string]gram{}
@@ -93,23 +90,41 @@ func (s *Set) Empty() bool {
 	return len(s.seen) == 0
 }
 
-// Holds reports whether text holds a secret of the set whole, in one of
-// its forms: as it is in any letter case, hex- or base64-encoded, or as
-// one of its common digests. Unlike String it does not look for parts: it
-// is the test of a value derived from a secret (a provider's echo or
-// checksum of it), where a run shared by chance with an ordinary word
-// must not make the value secret.
-func (s *Set) Holds(text string) bool {
-	if s == nil || text == "" {
-		return false
+// Whole holds secrets to be found whole in a value, in one of the forms a
+// Set looks for: as they are in any letter case, hex- or base64-encoded,
+// or as one of their common digests. Unlike a Set it does not look for
+// parts: it is the test of a value derived from a secret (a provider's
+// echo or checksum of it), where a run shared by chance with an ordinary
+// word must not make the value secret. The zero Whole holds none.
+type Whole struct {
+	forms []string // folded
+}
+
+// NewWhole holds secrets; those shorter than MinSecret are ignored.
+func NewWhole(secrets ...string) *Whole {
+	w := &Whole{}
+	for _, s := range secrets {
+		if len(s) < MinSecret {
+			continue
+		}
+		for _, f := range forms(s) {
+			w.forms = append(w.forms, fold(f.text))
+		}
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if len(s.whole) == 0 {
+	return w
+}
+
+// Empty reports whether w holds no secret.
+func (w *Whole) Empty() bool { return w == nil || len(w.forms) == 0 }
+
+// Holds reports whether text holds one of w's secrets whole, in any of
+// their forms.
+func (w *Whole) Holds(text string) bool {
+	if w.Empty() || text == "" {
 		return false
 	}
 	folded := fold(text)
-	for _, f := range s.whole {
+	for _, f := range w.forms {
 		if strings.Contains(folded, f) {
 			return true
 		}

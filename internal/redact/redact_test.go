@@ -62,7 +62,7 @@ func TestEmptySet(t *testing.T) {
 	}
 }
 
-func TestHolds(t *testing.T) {
+func TestWholeHolds(t *testing.T) {
 	const secret = "CANARY-5f1e9a77c2"
 	sum := sha256.Sum256([]byte(secret))
 	tests := []struct {
@@ -79,17 +79,16 @@ func TestHolds(t *testing.T) {
 		{"a third", "starts " + secret[:8], false},
 		{"unrelated", "nothing to see", false},
 	}
-	var s Set
-	s.Add(secret, "(sensitive value)")
+	w := NewWhole(secret, "abc")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := s.Holds(tt.in); got != tt.want {
+			if got := w.Holds(tt.in); got != tt.want {
 				t.Errorf("Holds(%q) = %v, want %v", tt.in, got, tt.want)
 			}
 		})
 	}
-	var empty *Set
-	if empty.Holds(secret) {
-		t.Error("a nil set holds a secret")
+	var empty *Whole
+	if empty.Holds(secret) || NewWhole("abc").Holds("abc") {
+		t.Error("an empty Whole holds a secret")
 	}
 }
