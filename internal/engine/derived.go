@@ -94,12 +94,3 @@ func markDerived(v cty.Value, secrets []string) cty.Value {
 	})
 	return out
 }
-
-// secretSet holds secrets, each to be replaced by "(sensitive value)".
-func secretSet(secrets []string) *redact.Set {
-	set := &redact.Set{}
-	for _, s := range secrets {
-		set.Add(s, "(sensitive value)")
-	}
-	return set
-}

@@ -482,3 +482,12 @@ func scrubSecrets(diags hcl.Diagnostics, secrets []string) hcl.Diagnostics {
 	}
 	return redactDiags(diags, secretSet(secrets))
 }
+
+// secretSet holds secrets, each to be replaced by "(sensitive value)".
+func secretSet(secrets []string) *redact.Set {
+	set := &redact.Set{}
+	for _, s := range secrets {
+		set.Add(s, "(sensitive value)")
+	}
+	return set
+}
