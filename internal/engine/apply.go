@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -436,11 +437,25 @@ func (e *Engine) keep(ctx context.Context, n *node, in *instance) hcl.Diagnostic
 		}
 		return nil
 	}
-	if in.prior.RawEquals(in.recordedVal) && sameStrings(in.recorded.Dependencies, in.resourceDeps) && in.recorded.SchemaVersion == n.schema.Version {
+	_, sens := marks.Unmark(in.value)
+	if in.prior.RawEquals(in.recordedVal) && sameStrings(in.recorded.Dependencies, in.resourceDeps) && in.recorded.SchemaVersion == n.schema.Version &&
+		coveredPaths(sens, in.meta.Sensitive) {
 		return nil
 	}
-	_, sens := marks.Unmark(in.value)
 	return e.put(ctx, n, in, in.prior, in.priorPrivate, sens, in.meta.Refs, state.Ready)
+}
+
+// coveredPaths reports whether every path of sens is among recorded: if
+// not, something became sensitive (a variable marked sensitive, what the
+// rule for derived values finds) that state recorded in clear, and the
+// object is recorded again, sealed.
+func coveredPaths(sens, recorded []cty.Path) bool {
+	for _, p := range sens {
+		if !slices.ContainsFunc(recorded, p.Equals) {
+			return false
+		}
+	}
+	return true
 }
 
 func sameStrings(a, b []string) bool {
