@@ -139,6 +139,7 @@ data "tether_echoed" "e" {}
 // the rule for derived values marks the SHA-256 now.
 func TestSensitiveLaterIsSealed(t *testing.T) {
 	const secret = "CANARY-later-8d13f06a2e"
+	out := filepath.Join(t.TempDir(), "f.txt")
 	config := func(sensitive bool) string {
 		return fmt.Sprintf(`
 variable "pw" {
@@ -147,10 +148,10 @@ variable "pw" {
 }
 
 resource "tether_file" "f" {
-  path    = "out/f.txt"
+  path    = %q
   content = var.pw
 }
-`, secret, sensitive)
+`, secret, sensitive, out)
 	}
 	f := newFixture(t, config(false))
 	keys, err := secrets.New(bytes.Repeat([]byte{7}, 32), "test")
