@@ -55,6 +55,9 @@ func (e *env) console(ctx context.Context, args []string) int {
 			return code
 		}
 		v, d := s.cfg.Evaluate(line, scope)
+		// An error may quote a sensitive value it was given
+		// (tonumber(var.password)): scrubbed as plan scrubs its own.
+		d = planned.ScrubSecrets(d)
 		if len(d) > 0 {
 			srcs := map[string][]byte{"<console-input>": []byte(line)}
 			for name, src := range s.cfg.Sources {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -472,11 +473,25 @@ func (e *Engine) keep(ctx context.Context, n *node, in *instance) hcl.Diagnostic
 		}
 		return nil
 	}
-	if in.prior.RawEquals(in.recordedVal) && sameStrings(in.recorded.Dependencies, in.resourceDeps) && in.recorded.SchemaVersion == n.schema.Version {
+	_, sens := marks.Unmark(in.value)
+	if in.prior.RawEquals(in.recordedVal) && sameStrings(in.recorded.Dependencies, in.resourceDeps) && in.recorded.SchemaVersion == n.schema.Version &&
+		coveredPaths(sens, in.meta.Sensitive) {
 		return nil
 	}
-	_, sens := marks.Unmark(in.value)
 	return e.put(ctx, n, in, in.prior, in.priorPrivate, sens, in.meta.Refs, state.Ready)
+}
+
+// coveredPaths reports whether every path of sens is among recorded: if
+// not, something became sensitive (a variable marked sensitive, what the
+// rule for derived values finds) that state recorded in clear, and the
+// object is recorded again, sealed.
+func coveredPaths(sens, recorded []cty.Path) bool {
+	for _, p := range sens {
+		if !slices.ContainsFunc(recorded, p.Equals) {
+			return false
+		}
+	}
+	return true
 }
 
 func sameStrings(a, b []string) bool {
@@ -520,16 +535,17 @@ func (e *Engine) readNow(ctx context.Context, p *Planned, n *node, ni *nodeInst,
 		e.failed(in.addr, plan.Read, start, d)
 		return d
 	}
-	_, cfgMarks := marks.Unmark(cfgVal)
+	uv, cfgMarks := marks.Unmark(cfgVal)
+	in.judgeBy(n, uv, cfgMarks)
 	resp, d := e.readData(ctx, in.provider(n), in.addr, n.cfg, cfgVal)
 	diags = append(diags, attribute(in.addr, n.cfg, d)...)
 	if d.HasErrors() {
 		e.failed(in.addr, plan.Read, start, diags)
 		return diags
 	}
-	in.value = withMarks(n.schema.Block, resp.State, cfgMarks)
+	in.value = in.returned(n, resp.State, cfgMarks)
 	in.result = in.value
-	e.event(plan.Event{Addr: in.addr, Action: plan.Read, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: idOf(resp.State)})
+	e.event(plan.Event{Addr: in.addr, Action: plan.Read, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: idOf(in.value)})
 	return append(diags, attribute(in.addr, n.cfg, p.conditions(n, ni.mi, inst, n.cfg.Postconditions, in.value, "Resource postcondition failed"))...)
 }
 
@@ -551,7 +567,7 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 			start = time.Now()
 			ev := plan.Event{Addr: in.addr, Action: action, Phase: plan.Started}
 			if action != plan.Create {
-				ev.ID = idOf(in.prior)
+				ev.ID = in.shownID(n, in.prior)
 			}
 			e.event(ev)
 		}
@@ -586,9 +602,10 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 		diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))...)
 		// Nothing the provider returned is kept with a referenced value
 		// in it.
-		newState := resp.NewState
+		newState, sens := resp.NewState, sens
 		if newState != cty.NilVal {
 			newState = e.scrub(newState, in.res, nil)
+			_, sens = marks.Unmark(in.returned(n, newState, sens))
 		}
 		if resp.Diagnostics.HasErrors() {
 			if newState != cty.NilVal && !newState.IsNull() {
@@ -639,12 +656,12 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 	case plan.Delete:
 		ok = destroy(in.providerPriorOr(), in.priorPrivate) && forget()
 	case plan.DeleteThenCreate:
-		ok = e.step(in, action, plan.Delete, func() bool { return destroy(in.providerPriorOr(), in.priorPrivate) && forget() }) &&
-			e.step(in, action, plan.Create, func() bool { return create(cty.NullVal(ty)) })
+		ok = e.step(n, in, action, plan.Delete, func() bool { return destroy(in.providerPriorOr(), in.priorPrivate) && forget() }) &&
+			e.step(n, in, action, plan.Create, func() bool { return create(cty.NullVal(ty)) })
 	case plan.CreateThenDelete:
-		old, oldPriv, oldID := in.providerPriorOr(), in.priorPrivate, idOf(in.prior)
-		ok = e.step(in, action, plan.Create, func() bool { return create(cty.NullVal(ty)) }) &&
-			e.stepWithID(in, action, plan.Delete, oldID, func() bool { return destroy(old, oldPriv) })
+		old, oldPriv, oldID := in.providerPriorOr(), in.priorPrivate, in.shownID(n, in.prior)
+		ok = e.step(n, in, action, plan.Create, func() bool { return create(cty.NullVal(ty)) }) &&
+			e.stepWithID(n, in, action, plan.Delete, oldID, func() bool { return destroy(old, oldPriv) })
 	}
 	if !ok {
 		e.failed(in.addr, action, start, diags)
@@ -653,20 +670,20 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 	// Done with what planning needed; at 100,000 instances these copies
 	// are most of the memory an apply holds.
 	in.planned, in.configVal = cty.NilVal, cty.NilVal
-	e.event(plan.Event{Addr: in.addr, Action: action, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: idOf(in.prior)})
+	e.event(plan.Event{Addr: in.addr, Action: action, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: in.shownID(n, in.prior)})
 	return diags
 }
 
 // step runs one part of a replacement, reporting it as such.
-func (e *Engine) step(in *instance, action, step plan.Action, do func() bool) bool {
+func (e *Engine) step(n *node, in *instance, action, step plan.Action, do func() bool) bool {
 	id := ""
 	if step == plan.Delete {
-		id = idOf(in.prior)
+		id = in.shownID(n, in.prior)
 	}
-	return e.stepWithID(in, action, step, id, do)
+	return e.stepWithID(n, in, action, step, id, do)
 }
 
-func (e *Engine) stepWithID(in *instance, action, step plan.Action, id string, do func() bool) bool {
+func (e *Engine) stepWithID(n *node, in *instance, action, step plan.Action, id string, do func() bool) bool {
 	start := time.Now()
 	e.event(plan.Event{Addr: in.addr, Action: action, Step: step, Phase: plan.Started, ID: id})
 	if !do() {
@@ -674,7 +691,7 @@ func (e *Engine) stepWithID(in *instance, action, step plan.Action, id string, d
 		return false
 	}
 	if step == plan.Create {
-		id = idOf(in.prior)
+		id = in.shownID(n, in.prior)
 	}
 	e.event(plan.Event{Addr: in.addr, Action: action, Step: step, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: id})
 	return true

@@ -119,50 +119,30 @@ func markWriteOnly(b *provider.Block, after, config cty.Value) cty.Value {
 }
 
 // sensitiveStrings are the strings of a configuration at sensitive paths,
-// long enough to recognise elsewhere.
+// or inside a collection or object there, long enough to recognise
+// elsewhere.
 func sensitiveStrings(config cty.Value, paths []cty.Path) []string {
 	var out []string
 	for _, p := range paths {
 		v, err := p.Apply(config)
-		if err != nil || v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		if err != nil {
 			continue
 		}
-		if s := v.AsString(); len(s) >= 4 {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// markDerived marks as sensitive every string of a planned object that
-// holds a sensitive input or a digest of it (a provider's checksum of a
-// password, say): what is computed from a secret is as secret as it is,
-// in plans, in state and in what depends on it.
-func markDerived(v cty.Value, secrets []string) cty.Value {
-	if len(secrets) == 0 || v.IsNull() || !v.IsKnown() {
-		return v
-	}
-	digests := map[string]bool{}
-	for _, s := range secrets {
-		for _, d := range digestsOf(s) {
-			digests[d.text] = true
-		}
-	}
-	out, _ := cty.Transform(v, func(_ cty.Path, leaf cty.Value) (cty.Value, error) {
-		u, _ := leaf.Unmark()
-		if u.Type() != cty.String || u.IsNull() || !u.IsKnown() || leaf.HasMark(marks.Sensitive) {
-			return leaf, nil
-		}
-		s := u.AsString()
-		if digests[s] {
-			return leaf.Mark(marks.Sensitive), nil
-		}
-		for _, secret := range secrets {
-			if strings.Contains(s, secret) {
-				return leaf.Mark(marks.Sensitive), nil
+		if v.Type() == cty.String {
+			if !v.IsNull() && v.IsKnown() && len(v.AsString()) >= 4 {
+				out = append(out, v.AsString())
 			}
+			continue
 		}
-		return leaf, nil
-	})
+		if v.Type().IsPrimitiveType() {
+			continue
+		}
+		_ = cty.Walk(v, func(_ cty.Path, leaf cty.Value) (bool, error) {
+			if leaf.Type() == cty.String && !leaf.IsNull() && leaf.IsKnown() && len(leaf.AsString()) >= 4 {
+				out = append(out, leaf.AsString())
+			}
+			return true, nil
+		})
+	}
 	return out
 }

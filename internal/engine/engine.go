@@ -229,6 +229,9 @@ type instance struct {
 	// variables and locals it uses (inputs), scrubbed from whatever its
 	// provider says.
 	secrets, inputs []string
+	// sources are the secrets what its provider returns is judged by
+	// (see the rule for derived values, derived.go).
+	sources []string
 	// checkAfterApply holds postconditions that were unknown at plan.
 	checkAfterApply bool
 	resourceDeps    []string

@@ -55,6 +55,7 @@ func (e *Engine) openEphemeral(ctx context.Context, p *Planned, n *node, ni *nod
 	}
 	uv, cfgMarks := marks.Unmark(cfgVal)
 	in.secrets = append(sensitiveStrings(uv, cfgMarks), providerSecrets(in.provider(n))...)
+	in.judgeBy(n, uv, cfgMarks)
 	if validate {
 		diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(in.provider(n).ValidateEphemeralConfig(n.cfg.Type, uv)))...)
 		if diags.HasErrors() {
@@ -72,7 +73,7 @@ func (e *Engine) openEphemeral(ctx context.Context, p *Planned, n *node, ni *nod
 	// well as the configuration's.
 	var result cty.Value
 	if resp.Result != cty.NilVal {
-		result = withMarks(n.schema.Block, resp.Result, cfgMarks)
+		result = in.returned(n, resp.Result, cfgMarks)
 		u, paths := marks.Unmark(result)
 		in.secrets = append(in.secrets, sensitiveStrings(u, paths)...)
 	}

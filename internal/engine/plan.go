@@ -563,18 +563,32 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 	in.recordedVal = v
 	in.prior = v
 	in.priorPrivate, in.recordedPrivate = priv, priv
+	if in.res.empty() && (cn == nil || in.gone) {
+		// No configuration says where its references are now (a
+		// destroy, or an object whose resource or key is gone): those
+		// recorded with it are resolved, as plan resolves the
+		// configuration's, so that the provider reads and deletes the
+		// object with the values it was made with, never their
+		// descriptions (a provider that compares them answers "gone").
+		if in.res, d = e.resolveRecorded(ctx, in.addr, cn, meta.Refs); d.HasErrors() {
+			return append(diags, d...)
+		}
+		if !in.res.empty() {
+			defer func() { in.providerPrior = in.res.priorFor(in.prior, meta.Refs) }()
+		}
+	}
 	if p.opts.SkipRefresh || !p.targeted(n, in.addr) {
 		return diags
 	}
 	start := time.Now()
-	e.event(plan.Event{Addr: in.addr, Action: plan.NoOp, Phase: plan.Started, ID: idOf(in.recordedVal)})
+	e.event(plan.Event{Addr: in.addr, Action: plan.NoOp, Phase: plan.Started, ID: in.shownID(n, in.recordedVal)})
 	resp := prov.ReadResource(ctx, provider.ReadRequest{TypeName: in.recorded.Type, PriorState: in.res.priorFor(v, meta.Refs), Private: priv})
 	diags = append(diags, attribute(in.addr, cn, in.scrubDiags(resp.Diagnostics))...)
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
 	defer func() {
-		e.event(plan.Event{Addr: in.addr, Action: plan.NoOp, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: idOf(in.prior)})
+		e.event(plan.Event{Addr: in.addr, Action: plan.NoOp, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: in.shownID(n, in.prior)})
 	}()
 	if resp.Deferred != "" {
 		in.deferredBy = resp.Deferred
@@ -660,6 +674,7 @@ func (e *Engine) planDataRead(ctx context.Context, p *Planned, n *node, ni *node
 	}
 	uv, cfgMarks := marks.Unmark(cfgVal)
 	in.secrets = append(sensitiveStrings(uv, cfgMarks), providerSecrets(in.provider(n))...)
+	in.judgeBy(n, uv, cfgMarks)
 	diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(in.provider(n).ValidateDataSourceConfig(n.cfg.Type, uv)))...)
 	if diags.HasErrors() {
 		return diags
@@ -689,12 +704,13 @@ func (e *Engine) planDataRead(ctx context.Context, p *Planned, n *node, ni *node
 		e.failed(in.addr, plan.Read, start, diags)
 		return diags
 	}
-	e.event(plan.Event{Addr: in.addr, Action: plan.Read, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: idOf(resp.State)})
+	value := in.returned(n, resp.State, cfgMarks)
+	e.event(plan.Event{Addr: in.addr, Action: plan.Read, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: idOf(value)})
 	if resp.Deferred != "" {
 		in.deferredBy = resp.Deferred
 		return diags
 	}
-	in.value = withMarks(n.schema.Block, resp.State, cfgMarks)
+	in.value = value
 	in.result = in.value
 	return append(diags, attribute(in.addr, n.cfg, p.conditions(n, ni.mi, inst, n.cfg.Postconditions, in.value, "Resource postcondition failed"))...)
 }
@@ -753,6 +769,7 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		u, m := marks.Unmark(cfgVal)
 		in.inputs = append(p.sensitiveInputs(n, ni.mi), providerSecrets(in.provider(n))...)
 		in.secrets = append(sensitiveStrings(u, m), in.inputs...)
+		in.judgeBy(n, u, m)
 		if in.res, d = e.resolveRefs(ctx, in.addr, n.cfg, cfgVal); d.HasErrors() {
 			return append(diags, d...)
 		}
@@ -769,7 +786,7 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		}
 	}
 	in.resourceDeps = p.resourceDeps(n)
-	before := withMarks(block, in.prior, in.meta.Sensitive)
+	before := in.returned(n, in.prior, in.meta.Sensitive)
 	in.value = before
 
 	// An instance whose key left count or for_each is destroyed.
@@ -876,6 +893,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 	ty := block.ImpliedType()
 	uv, cfgMarks := marks.Unmark(cfgVal)
 	in.secrets = append(sensitiveStrings(uv, cfgMarks), in.inputs...)
+	in.judgeBy(n, uv, cfgMarks)
 	uv = in.res.substitute(uv)
 	prior := in.res.priorFor(in.prior, in.meta.Refs)
 	in.providerPrior = prior
@@ -944,9 +962,8 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 	// The plan shows, and dependents see, descriptions where the
 	// configuration had references; the resolved object stays in memory
 	// for the apply.
-	change.After = in.res.remark(withMarks(block, e.scrub(planned, in.res, nil), cfgMarks))
+	change.After = in.res.remark(in.returned(n, e.scrub(planned, in.res, nil), cfgMarks))
 	change.After = markWriteOnly(block, change.After, uv)
-	change.After = markDerived(change.After, append(sensitiveStrings(uv, cfgMarks), providerSecrets(in.provider(n))...))
 	return change, planned, priv, diags
 }
 
@@ -1124,8 +1141,8 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 			in.change = &plan.ResourceChange{
 				Addr: in.addr, Mode: plan.Managed, Type: in.recorded.Type, Provider: in.recorded.Provider,
 				Action: plan.Forget, Reason: "destroy = false is set in the configuration",
-				Before: withMarks(n.schema.Block, in.prior, in.meta.Sensitive),
-				After:  withMarks(n.schema.Block, in.prior, in.meta.Sensitive),
+				Before: in.returned(n, in.prior, in.meta.Sensitive),
+				After:  in.returned(n, in.prior, in.meta.Sensitive),
 			}
 			return
 		}
@@ -1134,7 +1151,7 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 			in.change = &plan.ResourceChange{
 				Addr: in.addr, Mode: plan.Managed, Type: in.recorded.Type, Provider: in.recorded.Provider,
 				Action: plan.Delete,
-				Before: withMarks(n.schema.Block, in.prior, in.meta.Sensitive),
+				Before: in.returned(n, in.prior, in.meta.Sensitive),
 				After:  cty.NullVal(n.schema.Block.ImpliedType()),
 			}
 			if !p.opts.Destroy {
@@ -1615,6 +1632,26 @@ func (p *Planned) Variables() map[string]cty.Value {
 		}
 	}
 	return out
+}
+
+// ScrubSecrets replaces every sensitive string of the values the plan
+// evaluated (variables, locals, outputs, resources and data sources, in
+// every module instance), whole, encoded, digested or in part, with
+// "(sensitive value)" in what diags say: what console evaluates in
+// RootScope may quote any of them in an error, as plan's own evaluation
+// may, and is scrubbed the same way.
+func (p *Planned) ScrubSecrets(diags hcl.Diagnostics) hcl.Diagnostics {
+	var secrets []string
+	for _, n := range p.nodes {
+		for _, ni := range n.per {
+			if ni.value == cty.NilVal {
+				continue
+			}
+			u, paths := marks.Unmark(ni.value)
+			secrets = append(secrets, sensitiveStrings(u, paths)...)
+		}
+	}
+	return scrubSecrets(diags, secrets)
 }
 
 // RootScope gives the values of the root module's nodes as planned: what

@@ -131,6 +131,9 @@ func (e *Engine) configureProvider(ctx context.Context, address string, cn *conf
 		}
 	}
 	uv, paths := marks.Unmark(v)
+	// An ephemeral value is never recorded: one the provider echoes is
+	// judged as a sensitive one is, and sealed.
+	paths = append(paths, marks.EphemeralPaths(v)...)
 	known = uv.IsWhollyKnown() && !marks.ContainsEphemeral(v)
 	uv = res.substitute(uv)
 	var resolved []string

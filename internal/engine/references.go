@@ -36,6 +36,13 @@ type refRecord struct {
 	Path cty.Path
 	Hash string
 	Desc string
+	// Ref is the reference itself (where its value is, never the value),
+	// so that an object no configuration describes any more (during a
+	// destroy, or once its resource is removed) is read and deleted with
+	// the value it was made with; nil in records written before it was
+	// kept, or for a reference whose arguments cannot be recorded (see
+	// refs.Encode).
+	Ref *refs.Ref
 	// Digests maps the keyed hash of each digest of the value (its MD5,
 	// SHA-1, SHA-256 and SHA-512, hex and base64) to the label that stands
 	// for it, "(sha256 of ...)": after the value changes, refresh still
@@ -78,7 +85,27 @@ func (r *resolution) empty() bool { return r == nil || len(r.found) == 0 }
 // resolveRefs resolves every reference placeholder in a configuration.
 // A failure names the reference and the resource, never a value.
 func (e *Engine) resolveRefs(ctx context.Context, address string, cn *config.Node, cfg cty.Value) (*resolution, hcl.Diagnostics) {
-	found := refs.Find(cfg)
+	return e.resolve(ctx, address, cn, refs.Find(cfg))
+}
+
+// resolveRecorded resolves the references recorded with an object, for
+// the calls made about it when no configuration describes it: the
+// refresh and delete of a destroy, or of a resource that left the
+// configuration. Plan and up resolve those of the configuration; these
+// are the same references as long as it has not changed, and the ones
+// the object was made with when it has.
+func (e *Engine) resolveRecorded(ctx context.Context, address string, cn *config.Node, recorded []refRecord) (*resolution, hcl.Diagnostics) {
+	var found []refs.Found
+	for _, rec := range recorded {
+		if rec.Ref != nil {
+			found = append(found, refs.Found{Path: rec.Path, Ref: rec.Ref})
+		}
+	}
+	return e.resolve(ctx, address, cn, found)
+}
+
+// resolve resolves found references, for one resource instance.
+func (e *Engine) resolve(ctx context.Context, address string, cn *config.Node, found []refs.Found) (*resolution, hcl.Diagnostics) {
 	if len(found) == 0 {
 		return nil, nil
 	}
@@ -305,7 +332,7 @@ func (r *resolution) records() []refRecord {
 	}
 	out := make([]refRecord, len(r.found))
 	for i, f := range r.found {
-		out[i] = refRecord{Path: f.Path, Hash: r.hashes[i], Desc: f.Ref.Description(), Digests: r.digestHashes[i]}
+		out[i] = refRecord{Path: f.Path, Hash: r.hashes[i], Desc: f.Ref.Description(), Digests: r.digestHashes[i], Ref: f.Ref}
 	}
 	return out
 }
@@ -356,6 +383,7 @@ type refJSON struct {
 	Hash    string            `json:"hash"`
 	Desc    string            `json:"desc"`
 	Digests map[string]string `json:"digests,omitempty"`
+	Ref     json.RawMessage   `json:"ref,omitempty"`
 }
 
 func encodeMeta(m objectMeta) ([]byte, error) {
@@ -372,7 +400,13 @@ func encodeMeta(m objectMeta) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		out.Refs = append(out.Refs, refJSON{Path: p, Hash: r.Hash, Desc: r.Desc, Digests: r.Digests})
+		rj := refJSON{Path: p, Hash: r.Hash, Desc: r.Desc, Digests: r.Digests}
+		if r.Ref != nil {
+			if b, ok := refs.Encode(r.Ref); ok {
+				rj.Ref = b
+			}
+		}
+		out.Refs = append(out.Refs, rj)
 	}
 	return json.Marshal(out)
 }
@@ -403,7 +437,13 @@ func decodeMeta(b []byte) (objectMeta, error) {
 		if err != nil || len(ps) != 1 {
 			continue
 		}
-		m.Refs = append(m.Refs, refRecord{Path: ps[0], Hash: r.Hash, Desc: r.Desc, Digests: r.Digests})
+		rec := refRecord{Path: ps[0], Hash: r.Hash, Desc: r.Desc, Digests: r.Digests}
+		if len(r.Ref) > 0 {
+			if rec.Ref, err = refs.Decode(r.Ref); err != nil {
+				return m, err
+			}
+		}
+		m.Refs = append(m.Refs, rec)
 	}
 	return m, nil
 }
@@ -440,9 +480,14 @@ func scrubSecrets(diags hcl.Diagnostics, secrets []string) hcl.Diagnostics {
 	if len(secrets) == 0 || len(diags) == 0 {
 		return diags
 	}
-	var set redact.Set
+	return redactDiags(diags, secretSet(secrets))
+}
+
+// secretSet holds secrets, each to be replaced by "(sensitive value)".
+func secretSet(secrets []string) *redact.Set {
+	set := &redact.Set{}
 	for _, s := range secrets {
 		set.Add(s, "(sensitive value)")
 	}
-	return redactDiags(diags, &set)
+	return set
 }

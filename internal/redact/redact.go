@@ -90,6 +90,48 @@ func (s *Set) Empty() bool {
 	return len(s.seen) == 0
 }
 
+// Whole holds secrets to be found whole in a value, in one of the forms a
+// Set looks for: as they are in any letter case, hex- or base64-encoded,
+// or as one of their common digests. Unlike a Set it does not look for
+// parts: it is the test of a value derived from a secret (a provider's
+// echo or checksum of it), where a run shared by chance with an ordinary
+// word must not make the value secret. The zero Whole holds none.
+type Whole struct {
+	forms []string // folded
+}
+
+// NewWhole holds secrets; those shorter than MinSecret are ignored.
+func NewWhole(secrets ...string) *Whole {
+	w := &Whole{}
+	for _, s := range secrets {
+		if len(s) < MinSecret {
+			continue
+		}
+		for _, f := range forms(s) {
+			w.forms = append(w.forms, fold(f.text))
+		}
+	}
+	return w
+}
+
+// Empty reports whether w holds no secret.
+func (w *Whole) Empty() bool { return w == nil || len(w.forms) == 0 }
+
+// Holds reports whether text holds one of w's secrets whole, in any of
+// their forms.
+func (w *Whole) Holds(text string) bool {
+	if w.Empty() || text == "" {
+		return false
+	}
+	folded := fold(text)
+	for _, f := range w.forms {
+		if strings.Contains(folded, f) {
+			return true
+		}
+	}
+	return false
+}
+
 // runLength is how long a run of a form of length n must be to be
 // replaced: the whole of a short form, a third of a long one.
 func runLength(n int) int {

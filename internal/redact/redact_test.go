@@ -61,3 +61,34 @@ func TestEmptySet(t *testing.T) {
 		t.Error("a secret shorter than MinSecret was registered")
 	}
 }
+
+func TestWholeHolds(t *testing.T) {
+	const secret = "CANARY-5f1e9a77c2"
+	sum := sha256.Sum256([]byte(secret))
+	tests := []struct {
+		name, in string
+		want     bool
+	}{
+		{"whole", "key=" + secret, true},
+		{"upper case", strings.ToUpper(secret), true},
+		{"hex", hex.EncodeToString([]byte(secret)), true},
+		{"base64 inside a longer text", base64.StdEncoding.EncodeToString([]byte("user:" + secret)), true},
+		{"sha256", hex.EncodeToString(sum[:]), true},
+		{"sha256 base64", base64.StdEncoding.EncodeToString(sum[:]), true},
+		// A part is scrubbed from text, but does not make a value secret.
+		{"a third", "starts " + secret[:8], false},
+		{"unrelated", "nothing to see", false},
+	}
+	w := NewWhole(secret, "abc")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := w.Holds(tt.in); got != tt.want {
+				t.Errorf("Holds(%q) = %v, want %v", tt.in, got, tt.want)
+			}
+		})
+	}
+	var empty *Whole
+	if empty.Holds(secret) || NewWhole("abc").Holds("abc") {
+		t.Error("an empty Whole holds a secret")
+	}
+}

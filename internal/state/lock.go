@@ -55,8 +55,46 @@ func (s *SQLite) Lock(ctx context.Context, info LockInfo) (Unlocker, error) {
 	}
 	id := info.ID
 	s.lockID.Store(&id)
+	s.reserve()
 	return &sqliteUnlocker{s: s, id: info.ID}, nil
 }
+
+// The release of a lock is a write, and a write to a full disk fails: an
+// up that filled the disk would leave the lock behind and stop every later
+// command. So while a lock is held, a file beside the state holds some
+// room on its file system, and releasing the lock (Unlock, or ForceUnlock
+// by anyone) frees that room first: the release then has the space its
+// few pages of write-ahead log need, whatever filled the disk meanwhile.
+
+// reserveSize is the room held: many times what deleting the lock's row
+// writes to the write-ahead log.
+const reserveSize = 64 << 10
+
+// reservePath is the file that holds the room.
+func (s *SQLite) reservePath() string { return s.path + "-reserve" }
+
+// reserve takes the room, written out so that the file system allocates
+// it. A disk already too full for it gets none: the release then tries as
+// before.
+func (s *SQLite) reserve() {
+	f, err := os.OpenFile(s.reservePath(), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return
+	}
+	_, err = f.Write(make([]byte, reserveSize))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(s.reservePath())
+	}
+}
+
+// freeReserve gives the room back, for the release of the lock to use.
+func (s *SQLite) freeReserve() { os.Remove(s.reservePath()) }
 
 // ForceUnlock removes the lock held (of ID id, when id is set) and
 // returns it, or nil, nil when there was none. It is what `tether state
@@ -82,6 +120,7 @@ func (s *SQLite) ForceUnlock(ctx context.Context, id string) (*LockInfo, error) 
 	if id != "" && holder.ID != id {
 		return holder, &LockIDError{ID: id, Holder: *holder}
 	}
+	s.freeReserve()
 	if _, err := tx.ExecContext(ctx, `DELETE FROM lock`); err != nil {
 		return nil, fileError(s.path, "unlock", err)
 	}
@@ -189,6 +228,7 @@ func (u *sqliteUnlocker) unlock() error {
 	}
 	defer s.w.Leave()
 	ctx := context.Background()
+	s.freeReserve()
 	res, err := s.db.ExecContext(ctx, `DELETE FROM lock WHERE id = ?`, u.id)
 	if err != nil {
 		// Most likely the disk is full and the WAL cannot grow. Copying

@@ -152,14 +152,28 @@ func (r routeResource) apply(ctx context.Context, req provider.ApplyRequest) pro
 		}
 		priv.RouterDir = dir
 	}
-	if e.ID == "" {
+	created := e.ID == ""
+	if created {
+		// Added as pending, then confirmed: a run interrupted in between
+		// leaves a route that the next run's create replaces.
 		e.ID = newID()
+		me := identify(os.Getpid())
+		e.Pending = &me
 	}
 	if err := putRoute(ctx, priv.RouterDir, routerID, e); err != nil {
 		return provider.ApplyResponse{NewState: failed, Private: req.PlannedPrivate, Diagnostics: opError("Cannot add route", fmt.Sprintf("adding the route %s", e.key()), err)}
 	}
 	b, _ := json.Marshal(priv)
-	return provider.ApplyResponse{NewState: routeObject(planned, cty.StringVal(e.ID)), Private: b}
+	newState := routeObject(planned, cty.StringVal(e.ID))
+	if created {
+		e.Pending = nil
+		if err := putRoute(ctx, priv.RouterDir, routerID, e); err != nil {
+			// The route is there, under the id returned: recorded, the
+			// create failed, and the next up replaces it.
+			return provider.ApplyResponse{NewState: newState, Private: b, Diagnostics: opError("Cannot add route", fmt.Sprintf("confirming the route %s", e.key()), err)}
+		}
+	}
+	return provider.ApplyResponse{NewState: newState, Private: b}
 }
 
 func entryOf(obj cty.Value) routeEntry {

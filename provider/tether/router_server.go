@@ -38,7 +38,16 @@ type routeEntry struct {
 	Method string `json:"method"`
 	Path   string `json:"path"`
 	Target string `json:"target"`
+	// Pending names the process adding the route until it confirms it: a
+	// run interrupted between the two (SIGTERM while the route is added)
+	// leaves a route no state records, and another route for the same
+	// method and path replaces it once that process is gone.
+	Pending *procInfo `json:"pending,omitempty"`
 }
+
+// abandoned reports whether the route was being added by a process that
+// ended before confirming it.
+func (e routeEntry) abandoned() bool { return e.Pending != nil && !e.Pending.running() }
 
 func (e routeEntry) key() string { return e.Method + " " + e.Path }
 
@@ -221,7 +230,7 @@ func (s *routerServer) admin() http.Handler {
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if old, ok := s.routes[e.key()]; ok && old.ID != e.ID {
+		if old, ok := s.routes[e.key()]; ok && old.ID != e.ID && !old.abandoned() {
 			http.Error(w, fmt.Sprintf("%s is already routed to %s by another tether_route (id %s); each method and path can have one route", e.key(), old.Target, old.ID), http.StatusConflict)
 			return
 		}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -292,6 +293,53 @@ func TestRouterEmptyTokenFile(t *testing.T) {
 		t.Fatalf("GET /echo after the restart: %d %q", code, body)
 	}
 	r.Down(route)
+	r.Down(fn)
+	r.Down(router)
+}
+
+// TestRouteLeftByAnInterruptedCreate puts on the router what a run
+// interrupted while adding a route leaves there: the route, still pending
+// on a process that is gone, and in no state. The next run's route for
+// the same method and path replaces it; a route still being added by a
+// live process is refused as before.
+func TestRouteLeftByAnInterruptedCreate(t *testing.T) {
+	r := newRT(t)
+	router := r.Up("tether_router", nil, nil)
+	routerID, url := providercheck.String(t, router.State, "id"), providercheck.String(t, router.State, "url")
+	fn := r.Up("tether_function", nil, map[string]cty.Value{"command": r.echo()})
+	fnURL := providercheck.String(t, fn.State, "url")
+
+	ended := exec.Command("true")
+	if err := ended.Run(); err != nil {
+		t.Fatal(err)
+	}
+	gone := procInfo{PID: ended.Process.Pid, Start: "0"}
+	live := identify(os.Getpid())
+	for _, e := range []routeEntry{
+		{ID: "interrupted", Method: "GET", Path: "/echo", Target: "http://127.0.0.1:1", Pending: &gone},
+		{ID: "in-progress", Method: "GET", Path: "/busy", Target: fnURL, Pending: &live},
+	} {
+		a, err := openRouter(filepath.Join(r.root, routerID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := a.call(context.Background(), http.MethodPut, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	echo := r.Up("tether_route", nil, routeAttrs(routerID, "GET", "/echo", fnURL))
+	if code, body := get(t, "GET", url+"/echo?message=again"); code != 200 || body != "again" {
+		t.Errorf("GET /echo after the route was replaced: %d %q", code, body)
+	}
+	if again, _ := r.Refresh(echo); again == nil {
+		t.Error("the route that replaced the interrupted one is not on record")
+	}
+	_, diags := r.Try("tether_route", nil, routeAttrs(routerID, "GET", "/busy", fnURL))
+	if !strings.Contains(diags.Error(), "GET /busy is already routed") {
+		t.Errorf("a route for GET /busy, still being added by a live process: %s", diags.Error())
+	}
+	r.Down(echo)
 	r.Down(fn)
 	r.Down(router)
 }
