@@ -204,6 +204,10 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 		return e.applyInstance(ctx, p, n, nil, n.orphan, count)
 	}
 	cn := n.cfg
+	if p.opts.Destroy && cn.Kind != config.Provider {
+		// A destroy evaluates nothing again (see destroy.go).
+		return nil
+	}
 	var diags hcl.Diagnostics
 	switch cn.Kind {
 	case config.Module:
@@ -233,9 +237,6 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 			diags = append(diags, attribute(n.addr, cn, d)...)
 		}
 		return diags
-	}
-	if p.opts.Destroy {
-		return nil
 	}
 	if d := p.refreshEach(n, false); d.HasErrors() {
 		return d

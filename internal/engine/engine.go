@@ -114,6 +114,11 @@ type Planned struct {
 	// recordedChecks are those state recorded before.
 	checks         *checkRecord
 	recordedChecks []byte
+	// refreshed are the recorded objects a destroy's walk refreshed, by
+	// address, for planOrphans to plan their deletion without reading
+	// them again (see destroy.go).
+	refreshed   map[string]*instance
+	refreshedMu sync.Mutex
 }
 
 // node is one vertex of the plan and apply graphs: a configuration node
