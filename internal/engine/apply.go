@@ -342,6 +342,15 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 		}
 		return nil
 	}
+	inst := config.Instance{Key: in.key, Each: in.each}
+	if in.change.Action != plan.Delete && cn != nil {
+		// As in Terraform, the preconditions are evaluated again with
+		// the values known now: one not known at plan is decided here,
+		// and a failure stops the change before the provider is asked.
+		if d := p.conditions(n, ni.mi, inst, cn.Preconditions, cty.NilVal, "Resource precondition failed"); d.HasErrors() {
+			return attribute(in.addr, cn, d)
+		}
+	}
 	if in.change.Action == plan.NoOp {
 		d := e.keep(ctx, n, in)
 		if !d.HasErrors() && in.importID != "" {
@@ -351,7 +360,6 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 	}
 	change := in.change
 	planned, priv := in.planned, in.plannedPriv
-	inst := config.Instance{Key: in.key, Each: in.each}
 	if change.Action != plan.Delete {
 		cfgVal, diags := cn.Eval(p.scopeAt(ni.mi), inst)
 		if diags.HasErrors() {
@@ -473,9 +481,13 @@ func (e *Engine) readDeferred(ctx context.Context, p *Planned, n *node, ni *node
 
 // readNow reads a data source during apply.
 func (e *Engine) readNow(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
+	inst := config.Instance{Key: in.key, Each: in.each}
+	// Its preconditions are decided before it is read, as in Terraform.
+	if d := p.conditions(n, ni.mi, inst, n.cfg.Preconditions, cty.NilVal, "Resource precondition failed"); d.HasErrors() {
+		return attribute(in.addr, n.cfg, d)
+	}
 	start := time.Now()
 	e.event(plan.Event{Addr: in.addr, Action: plan.Read, Phase: plan.Started})
-	inst := config.Instance{Key: in.key, Each: in.each}
 	cfgVal, diags := n.cfg.Eval(p.scopeAt(ni.mi), inst)
 	if diags.HasErrors() {
 		e.failed(in.addr, plan.Read, start, diags)
