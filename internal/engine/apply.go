@@ -248,6 +248,11 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 			continue
 		}
 		for _, in := range ni.insts {
+			if in.change != nil && !p.applies(n, in) {
+				// Planned with its node, but no target needs it: as in
+				// Terraform, its change is left out (see instanceNeeds).
+				continue
+			}
 			all = append(all, in)
 			owner[in] = ni
 		}

@@ -216,6 +216,10 @@ type instance struct {
 	// gone is set on a recorded instance whose key left count or
 	// for_each; it is destroyed.
 	gone bool
+	// leftOut is set on an instance -target leaves out whose object does
+	// not exist: as in Terraform, whose targeted plan never expands it,
+	// its resource's value has no such instance.
+	leftOut bool
 	// importID is set on an instance an import adopts: prior is then the
 	// imported object, which apply records.
 	importID string

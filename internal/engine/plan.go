@@ -484,11 +484,11 @@ func (p *Planned) eachInstance(all []*instance, owner map[*instance]*nodeInst, f
 }
 
 // live drops the instances that are being destroyed because their key is
-// gone.
+// gone, and those -target leaves out that do not exist.
 func live(insts []*instance) []*instance {
 	out := make([]*instance, 0, len(insts))
 	for _, in := range insts {
-		if !in.gone {
+		if !in.gone && !in.leftOut {
 			out = append(out, in)
 		}
 	}
