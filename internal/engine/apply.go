@@ -348,7 +348,7 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 		return nil
 	}
 	inst := config.Instance{Key: in.key, Each: in.each}
-	if in.change.Action != plan.Delete && cn != nil {
+	if in.change.Action != plan.Delete && cn != nil && !p.opts.RefreshOnly {
 		// As in Terraform, the preconditions are evaluated again with
 		// the values known now: one not known at plan is decided here,
 		// and a failure stops the change before the provider is asked.
