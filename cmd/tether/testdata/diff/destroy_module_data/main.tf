@@ -1,11 +1,18 @@
 # destroy of a module whose for_each comes from a data source, called by a
 # module that indexes its instances, with root locals calling functions on
 # module outputs: Terraform destroys it, reading the data sources again
-# (in the modules too) and evaluating the module outputs from state.
+# (in the modules too) and evaluating the module outputs from state. The
+# configuration of the provider module.app uses needs module.role's
+# instances during the destroy.
 terraform {
   required_providers {
     tether = { source = "tetherhq/tether" }
   }
+}
+
+provider "tether" {
+  alias       = "app"
+  runtime_dir = ".tether/rt-${keys(module.role)[0]}"
 }
 
 data "tether_file" "roles" { path = "roles.txt" }
@@ -17,9 +24,10 @@ module "role" {
 }
 
 module "app" {
-  source = "./modules/app"
-  arns   = [module.role["admin"].arn, module.role["reader"].arn]
-  first  = module.role["admin"].arn
+  source    = "./modules/app"
+  providers = { tether = tether.app }
+  arns      = [module.role["admin"].arn, module.role["reader"].arn]
+  first     = module.role["admin"].arn
 }
 
 locals {
