@@ -115,10 +115,11 @@ func (e *Engine) destroyRefresh(ctx context.Context, p *Planned, n *node, in *in
 // destroyData reads a data source instance for a destroy, as Terraform's
 // refresh before a destroy does. With -refresh=false, under -target when
 // the target does not need it, or when its configuration is not known,
-// its value is the result state records. A check block's data source
+// its value is the result state records; when state records nothing,
+// there is no refresh, and nothing is read. A check block's data source
 // neither fails the destroy nor records a result: no check is evaluated.
 func (e *Engine) destroyData(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
-	if p.opts.SkipRefresh || !p.targeted(n, in.addr) {
+	if p.opts.SkipRefresh || p.noRefresh || !p.targeted(n, in.addr) {
 		in.value = p.untargetedData(n, in)
 		return nil
 	}

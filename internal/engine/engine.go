@@ -119,6 +119,9 @@ type Planned struct {
 	// them again (see destroy.go).
 	refreshed   map[string]*instance
 	refreshedMu sync.Mutex
+	// noRefresh is set on a destroy of a state that records nothing:
+	// as Terraform's, it reads no data source.
+	noRefresh bool
 }
 
 // node is one vertex of the plan and apply graphs: a configuration node
@@ -322,6 +325,7 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 		run:              config.Run{PlanTime: planTime(opts)},
 		checks:           newCheckRecord(cfg),
 		recordedChecks:   snap.Checks,
+		noRefresh:        opts.Destroy && len(snap.Objects) == 0 && len(snap.Outputs) == 0,
 	}
 	var diags hcl.Diagnostics
 	p.moves, diags = applyMoves(cfg.Moved, snap)
