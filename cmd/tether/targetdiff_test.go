@@ -85,6 +85,7 @@ func TestDifferentialTargetInstances(t *testing.T) {
 		{name: "module_output", targets: []string{"tether_value.usem"}},
 		{name: "two", targets: []string{"tether_value.onlya", `module.m["c"].tether_value.r["q"]`}, fails: true},
 		{name: "sibling_indexed", targets: []string{`tether_value.x["b"]`}, fails: true},
+		{name: "module_sibling", targets: []string{`module.m["a"]`}, fails: true},
 		{name: "destroy_instance", targets: []string{`tether_value.v["a"]`}, destroy: true},
 		{name: "destroy_module", targets: []string{`module.m["b"]`}, destroy: true},
 	} {
