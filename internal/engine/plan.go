@@ -229,7 +229,7 @@ func (p *Planned) planOutput(n *node, ni *nodeInst) hcl.Diagnostics {
 		ni.value = cty.NullVal(cty.DynamicPseudoType)
 		return nil
 	}
-	if d := p.conditions(n, ni.mi, config.NoInstance, n.cfg.Preconditions, cty.NilVal, "Output precondition failed"); d.HasErrors() {
+	if d := p.conditions(n, ni.mi, config.NoInstance, n.cfg.Preconditions, cty.NilVal, "Module output value precondition failed"); d.HasErrors() {
 		return d
 	}
 	v, diags := evalNode(p, n, ni.mi)
