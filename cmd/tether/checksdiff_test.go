@@ -13,10 +13,10 @@ import (
 // terraform and tether through a saved plan, its apply, a second plan and
 // a destroy, and compares the check results they write: `checks` in `show
 // -json` of each plan and of the state, and `check_results` of `state
-// pull` (in any order: Terraform writes them in map order). Both must exit
-// alike, and both must warn of a failed check block assertion. A case with
-// a target.args file also applies with those arguments (-target) after
-// the second plan.
+// pull` (in any order: Terraform writes them in map order), and the
+// addresses state records after the apply. Both must exit alike, and both
+// must warn of a failed check block assertion. A case with a target.args
+// file also applies with those arguments (-target) after the second plan.
 func TestDifferentialChecks(t *testing.T) {
 	tools := differentialTools(t)
 	cases, err := filepath.Glob(filepath.Join("testdata", "checks", "*", "main.tf"))
@@ -58,6 +58,7 @@ func TestDifferentialChecks(t *testing.T) {
 				}
 			}
 			compareCheckResults(t, "state after apply", tf, tt)
+			compareStateList(t, "state after apply", tf, tt)
 			compareChecks(t, "the state's checks", tf, tt, "show", "-json")
 			if a.code == 0 {
 				step("second plan", append(tfPlan, "-out", "p2.tfplan"), append(ttPlan, "-out", "p2.tfplan"))

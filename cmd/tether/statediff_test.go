@@ -13,17 +13,23 @@ import (
 // `state pull`, data sources' results included.
 func compareState(t *testing.T, label string, tf, tt side) {
 	t.Helper()
-	a, b := both(tf, tt, func(s side) cmdResult { return s.run("state", "list") })
-	mustSucceed(t, label+": state list", a, b)
-	if strings.TrimSpace(a.stdout) != strings.TrimSpace(b.stdout) {
-		t.Errorf("%s: state list differs\nterraform:\n%s\ntether:\n%s", label, a.stdout, b.stdout)
-	}
-	a, b = both(tf, tt, func(s side) cmdResult { return s.run("show", "-json") })
+	compareStateList(t, label, tf, tt)
+	a, b := both(tf, tt, func(s side) cmdResult { return s.run("show", "-json") })
 	mustSucceed(t, label+": show -json", a, b)
 	compareStates(t, a.stdout, b.stdout)
 	a, b = both(tf, tt, func(s side) cmdResult { return s.run("state", "pull") })
 	mustSucceed(t, label+": state pull", a, b)
 	compareJSON(t, label+": state pull resources", pulledResources(t, "terraform", a.stdout), pulledResources(t, "tether", b.stdout))
+}
+
+// compareStateList compares the addresses state records.
+func compareStateList(t *testing.T, label string, tf, tt side) {
+	t.Helper()
+	a, b := both(tf, tt, func(s side) cmdResult { return s.run("state", "list") })
+	mustSucceed(t, label+": state list", a, b)
+	if strings.TrimSpace(a.stdout) != strings.TrimSpace(b.stdout) {
+		t.Errorf("%s: state list differs\nterraform:\n%s\ntether:\n%s", label, a.stdout, b.stdout)
+	}
 }
 
 // pulledResources keeps what both tools must write alike in a state file:

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -62,4 +63,80 @@ func sameApply(t *testing.T, label string, tf, tt side, tfRes, ttRes cmdResult) 
 	}
 	compareOutputs(t, label, tf, tt)
 	compareState(t, label, tf, tt)
+}
+
+// TestDifferentialTargetInstances applies testdata/target_instances with
+// -target on both sides, each case on a fresh copy: the same summary,
+// root outputs and state after the apply, or the same failure with
+// nothing recorded (an output that indexes an instance the target leaves
+// out); then, for a destroy case, applies it whole and destroys with
+// -target. Before, tether applied every instance of a needed for_each
+// resource, where Terraform applies the instances the target needs.
+func TestDifferentialTargetInstances(t *testing.T) {
+	tools := differentialTools(t)
+	for _, c := range []struct {
+		name    string
+		targets []string
+		destroy bool
+		fails   bool
+	}{
+		{name: "constant_key", targets: []string{"tether_value.onlya"}},
+		{name: "instance", targets: []string{`tether_value.x["a"]`}},
+		{name: "module_output", targets: []string{"tether_value.usem"}},
+		{name: "two", targets: []string{"tether_value.onlya", `module.m["c"].tether_value.r["q"]`}, fails: true},
+		{name: "sibling_indexed", targets: []string{`tether_value.x["b"]`}, fails: true},
+		{name: "module_sibling", targets: []string{`module.m["a"]`}, fails: true},
+		{name: "destroy_instance", targets: []string{`tether_value.v["a"]`}, destroy: true},
+		{name: "destroy_module", targets: []string{`module.m["b"]`}, destroy: true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			tf, tt := twoSides(t, tools, filepath.Join("testdata", "target_instances"))
+			if r := tf.run("get", "-no-color"); r.code != 0 {
+				t.Fatalf("terraform get: %s", r)
+			}
+			var args []string
+			for _, a := range c.targets {
+				args = append(args, "-target", a)
+			}
+			if c.destroy {
+				tfRes, ttRes := applyBoth(tf, tt)
+				mustSucceed(t, "apply", tfRes, ttRes)
+			}
+			tfRes, ttRes := both(tf, tt, func(s side) cmdResult {
+				base := ttApply
+				switch {
+				case s.name == "terraform" && c.destroy:
+					base = tfDestroy
+				case s.name == "terraform":
+					base = tfApply
+				case c.destroy:
+					base = ttDestroy
+				}
+				return s.run(append(append([]string{}, base...), args...)...)
+			})
+			if c.fails {
+				for _, r := range []cmdResult{tfRes, ttRes} {
+					if r.code != 1 || !strings.Contains(r.stdout+r.stderr, "Invalid index") {
+						t.Errorf("the plan fails on an output's Invalid index:\n%s", r)
+					}
+				}
+				// Terraform wrote no state: nothing was applied.
+				if r := tt.run("state", "list"); strings.TrimSpace(r.stdout) != "" {
+					t.Errorf("the failed plan applied nothing: tether's state lists\n%s", r.stdout)
+				}
+				return
+			}
+			if c.destroy {
+				mustSucceed(t, "targeted destroy", tfRes, ttRes)
+				if tfSum, ttSum := destroySummary(tfRes.stdout), destroySummary(ttRes.stdout); tfSum != ttSum {
+					t.Errorf("targeted destroy: terraform reports %q, tether %q\n%s\n%s", tfSum, ttSum, tfRes, ttRes)
+				}
+				compareOutputs(t, "targeted destroy", tf, tt)
+				compareState(t, "targeted destroy", tf, tt)
+				return
+			}
+			sameApply(t, "targeted apply", tf, tt, tfRes, ttRes)
+		})
+	}
 }

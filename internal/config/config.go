@@ -175,6 +175,13 @@ type Node struct {
 	// DependsOn are explicit dependencies (depends_on), for ordering that
 	// the values cannot show.
 	DependsOn []Ref
+	// RefKeys narrows references to instances: for a resource or data
+	// source in Refs that every reference names with a constant key
+	// (tether_file.a["x"], tether_file.b[0]), the keys named, by its
+	// address. A node not here is referenced as a whole. A targeted
+	// apply follows it, as Terraform's does, to apply only the instances
+	// a target needs.
+	RefKeys map[string][]cty.Value
 
 	// Check is set on a data source declared inside a check block (a
 	// scoped data source) to the check's address: only that check's

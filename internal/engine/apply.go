@@ -212,6 +212,10 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 		return e.applyInstance(ctx, p, n, nil, n.orphan, count)
 	}
 	cn := n.cfg
+	if p.opts.Destroy && cn.Kind != config.Provider {
+		// A destroy evaluates nothing again (see destroy.go).
+		return nil
+	}
 	var diags hcl.Diagnostics
 	switch cn.Kind {
 	case config.Module:
@@ -242,9 +246,6 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 		}
 		return diags
 	}
-	if p.opts.Destroy {
-		return nil
-	}
 	if d := p.refreshEach(n, false); d.HasErrors() {
 		return d
 	}
@@ -255,6 +256,11 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 			continue
 		}
 		for _, in := range ni.insts {
+			if in.change != nil && !p.applies(n, in) {
+				// Planned with its node, but no target needs it: as in
+				// Terraform, its change is left out (see instanceNeeds).
+				continue
+			}
 			all = append(all, in)
 			owner[in] = ni
 		}
@@ -378,6 +384,15 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 		}
 		return nil
 	}
+	inst := config.Instance{Key: in.key, Each: in.each}
+	if in.change.Action != plan.Delete && cn != nil && !p.opts.RefreshOnly {
+		// As in Terraform, the preconditions are evaluated again with
+		// the values known now: one not known at plan is decided here,
+		// and a failure stops the change before the provider is asked.
+		if d := p.conditions(n, ni.mi, inst, cn.Preconditions, cty.NilVal, "Resource precondition failed"); d.HasErrors() {
+			return attribute(in.addr, cn, d)
+		}
+	}
 	if in.change.Action == plan.NoOp {
 		d := e.keep(ctx, n, in)
 		if !d.HasErrors() && in.importID != "" {
@@ -387,7 +402,6 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 	}
 	change := in.change
 	planned, priv := in.planned, in.plannedPriv
-	inst := config.Instance{Key: in.key, Each: in.each}
 	if change.Action != plan.Delete {
 		cfgVal, diags := cn.Eval(p.scopeAt(ni.mi), inst)
 		if diags.HasErrors() {
@@ -523,9 +537,13 @@ func (e *Engine) readDeferred(ctx context.Context, p *Planned, n *node, ni *node
 
 // readNow reads a data source during apply.
 func (e *Engine) readNow(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
+	inst := config.Instance{Key: in.key, Each: in.each}
+	// Its preconditions are decided before it is read, as in Terraform.
+	if d := p.conditions(n, ni.mi, inst, n.cfg.Preconditions, cty.NilVal, "Resource precondition failed"); d.HasErrors() {
+		return attribute(in.addr, n.cfg, d)
+	}
 	start := time.Now()
 	e.event(plan.Event{Addr: in.addr, Action: plan.Read, Phase: plan.Started})
-	inst := config.Instance{Key: in.key, Each: in.each}
 	cfgVal, diags := n.cfg.Eval(p.scopeAt(ni.mi), inst)
 	if diags.HasErrors() {
 		e.failed(in.addr, plan.Read, start, diags)

@@ -115,6 +115,14 @@ type Planned struct {
 	// recordedChecks are those state recorded before.
 	checks         *checkRecord
 	recordedChecks []byte
+	// refreshed are the recorded objects a destroy's walk refreshed, by
+	// address, for planOrphans to plan their deletion without reading
+	// them again (see destroy.go).
+	refreshed   map[string]*instance
+	refreshedMu sync.Mutex
+	// noRefresh is set on a destroy of a state that records nothing:
+	// as Terraform's, it reads no data source.
+	noRefresh bool
 }
 
 // node is one vertex of the plan and apply graphs: a configuration node
@@ -219,6 +227,10 @@ type instance struct {
 	// gone is set on a recorded instance whose key left count or
 	// for_each; it is destroyed.
 	gone bool
+	// leftOut is set on an instance -target leaves out whose object does
+	// not exist: as in Terraform, whose targeted plan never expands it,
+	// its resource's value has no such instance.
+	leftOut bool
 	// importID is set on an instance an import adopts: prior is then the
 	// imported object, which apply records.
 	importID string
@@ -324,6 +336,7 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 		run:              config.Run{PlanTime: planTime(opts)},
 		checks:           newCheckRecord(cfg),
 		recordedChecks:   snap.Checks,
+		noRefresh:        opts.Destroy && len(snap.Objects) == 0 && len(snap.Outputs) == 0,
 	}
 	var diags hcl.Diagnostics
 	p.moves, diags = applyMoves(append(slices.Clone(cfg.Moved), impliedMoves(cfg, snap)...), snap)

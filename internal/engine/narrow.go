@@ -52,7 +52,15 @@ func (p *Planned) narrow() hcl.Diagnostics {
 			if in.change == nil || kept(n, in) {
 				continue
 			}
-			if p.drop(n, in) {
+			changed := p.drop(n, in)
+			if len(o.Targets) > 0 && p.targets.seeds[n.id] {
+				// A target's sibling instance: Terraform's plan does not
+				// expand it, so nothing computed from the resource waits
+				// for it, and one that does not exist is not in its value.
+				in.leftOut = in.recorded == nil
+				continue
+			}
+			if changed {
 				dropped[n.id] = true
 			}
 		}
@@ -89,7 +97,66 @@ func (p *Planned) narrow() hcl.Diagnostics {
 			}
 		}
 	}
-	return nil
+	return p.withoutLeftOut()
+}
+
+// withoutLeftOut evaluates again, without the instances -target leaves
+// out that do not exist, the values computed from their resources that
+// are not held: as in Terraform, whose targeted plan never expands them,
+// `[for x in tether_value.x : x.id]` lists the targeted ones alone, and
+// an output that indexes one left out fails the plan.
+func (p *Planned) withoutLeftOut() hcl.Diagnostics {
+	changed := make([]bool, len(p.nodes))
+	any := false
+	for _, n := range p.nodes {
+		if n.cfg == nil || !isResourceNode(n) {
+			continue
+		}
+		for _, ni := range n.per {
+			for _, in := range ni.insts {
+				if in.leftOut && !ni.deferred {
+					changed[n.id], any = true, true
+				}
+			}
+			if changed[n.id] && !ni.deferred {
+				ni.value = aggregate(n.cfg, live(ni.insts))
+			}
+		}
+	}
+	if !any {
+		return nil
+	}
+	_, order, diags := p.graph()
+	for _, id := range order {
+		n := p.nodes[id]
+		if n.cfg == nil || n.held {
+			continue
+		}
+		switch n.cfg.Kind {
+		case config.Variable, config.Local, config.Output:
+		default:
+			continue
+		}
+		for _, d := range n.deps {
+			changed[id] = changed[id] || changed[d]
+		}
+		if !changed[id] {
+			continue
+		}
+		for _, ni := range n.per {
+			if ni.deferred {
+				continue
+			}
+			var d hcl.Diagnostics
+			if n.cfg.Kind == config.Output {
+				d = p.planOutput(n, ni)
+			} else {
+				ni.value, d = p.evalValue(n, ni.mi)
+			}
+			diags = append(diags, attribute(n.addr, n.cfg, d)...)
+		}
+	}
+	return diags
 }
 
 // targetSet is what -target keeps: the nodes kept whole (see
@@ -99,6 +166,16 @@ type targetSet struct {
 	// seeds are the nodes the addresses name (a resource, or one of its
 	// instances) or hold (a module).
 	seeds []bool
+	// need is, by node, which of its instances the targets need (see
+	// instanceNeeds); nil for a node they do not need, and for a destroy.
+	need []*keyNeed
+}
+
+// keyNeed is which instances of a node a targeted apply needs: all, or
+// those with the keys (addr.KeyString) listed, in every module instance.
+type keyNeed struct {
+	all  bool
+	keys map[string]bool
 }
 
 // targeted reports whether the plan may change the instance at a of node
@@ -149,6 +226,82 @@ func (p *Planned) outputTargeted(out *node) bool {
 	}
 	walk(out)
 	return in && !outside
+}
+
+// refNeed is which instances of node d a reference from n names: those
+// of the constant keys every reference of n to d gives (tether_value.x["a"]),
+// or all (all true).
+func refNeed(n, d *node) (keys []cty.Value, all bool) {
+	if n.cfg == nil {
+		return nil, true
+	}
+	keys, narrowed := n.cfg.RefKeys[d.addr]
+	if !narrowed {
+		return nil, true
+	}
+	for _, r := range n.cfg.DependsOn {
+		if r.Addr == d.addr {
+			return nil, true // depends_on waits for every instance
+		}
+	}
+	return keys, false
+}
+
+// instanceNeeds follows the references of the targets' nodes down to
+// instances, as Terraform's apply graph does, where a reference with a
+// constant key (tether_value.x["a"]) leads to that instance of x alone
+// (in every instance of its module) and any other reference to them all:
+// a targeted apply carries out the changes of the instances needed, and
+// leaves out those of their siblings that a whole plan of the node
+// planned (see applies).
+func (p *Planned) instanceNeeds(seeds []bool) []*keyNeed {
+	need := make([]*keyNeed, len(p.nodes))
+	visited := make([]bool, len(p.nodes))
+	var visit func(id int)
+	visit = func(id int) {
+		if visited[id] {
+			return
+		}
+		visited[id] = true
+		n := p.nodes[id]
+		for _, d := range n.deps {
+			kn := need[d]
+			if kn == nil {
+				kn = &keyNeed{keys: map[string]bool{}}
+				need[d] = kn
+			}
+			keys, all := refNeed(n, p.nodes[d])
+			kn.all = kn.all || all
+			for _, k := range keys {
+				kn.keys[addr.KeyString(k)] = true
+			}
+			visit(d)
+		}
+	}
+	for id, s := range seeds {
+		if s {
+			visit(id)
+		}
+	}
+	return need
+}
+
+// applies reports whether a targeted apply carries out the planned change
+// of instance in of node n: one an address covers, or one the targets
+// need (see instanceNeeds). An instance whose key left count or
+// for_each goes with its node's other instances, when all are needed.
+func (p *Planned) applies(n *node, in *instance) bool {
+	t := p.targets
+	if len(p.opts.Targets) == 0 || t == nil || t.need == nil || n.id >= len(t.need) {
+		return p.targeted(n, in.addr)
+	}
+	for _, a := range p.opts.Targets {
+		if addr.Covers(a, in.addr) {
+			return true
+		}
+	}
+	kn := t.need[n.id]
+	return kn != nil && (kn.all || (!in.gone && kn.keys[addr.KeyString(in.key)]))
 }
 
 func isResourceNode(n *node) bool {
@@ -258,7 +411,11 @@ func (p *Planned) targetClosure() (*targetSet, hcl.Diagnostics) {
 			mark(id)
 		}
 	}
-	return &targetSet{whole: whole, seeds: seeds}, diags
+	set := &targetSet{whole: whole, seeds: seeds}
+	if !p.opts.Destroy {
+		set.need = p.instanceNeeds(seeds)
+	}
+	return set, diags
 }
 
 // replaceRequested reports whether -replace names the instance.

@@ -144,21 +144,8 @@ func (p *Planned) depsState(n *node, mi *modInstance) (pending bool, waiting str
 func (e *Engine) planNode(ctx context.Context, p *Planned, n *node) hcl.Diagnostics {
 	cn := n.cfg
 	if cn.Kind == config.Module {
-		if p.opts.Destroy && cn.Repeat == nil {
-			// A module called once has its one instance without
-			// evaluating anything: its own provider configurations need
-			// it to be configured for the destroy.
-			return p.expandModule(n)
-		}
-		if p.opts.Destroy {
-			// Destroy removes what state records; module instances need
-			// not be known, and waiting for them would keep objects.
-			n.per = make([]*nodeInst, len(n.mod.instances))
-			for i, mi := range n.mod.instances {
-				n.per[i] = &nodeInst{mi: mi}
-			}
-			return nil
-		}
+		// A destroy expands modules too (see destroy.go); what it
+		// destroys is what state records, whatever their instances.
 		return p.expandModule(n)
 	}
 	if len(n.mod.deferredIn) > 0 {
@@ -181,6 +168,9 @@ func (e *Engine) planNode(ctx context.Context, p *Planned, n *node) hcl.Diagnost
 			return nil // its configuration failed, and said so
 		default:
 			n.prov = pn.prov
+		}
+		if p.opts.Destroy {
+			return e.destroyResources(ctx, p, n)
 		}
 		return e.planResources(ctx, p, n)
 	}
@@ -244,11 +234,12 @@ func (p *Planned) evalValue(n *node, mi *modInstance) (cty.Value, hcl.Diagnostic
 }
 
 func (p *Planned) planOutput(n *node, ni *nodeInst) hcl.Diagnostics {
-	if p.opts.Destroy {
+	if p.opts.Destroy && n.cfg.Module == "" {
+		// Removed; a module's output is evaluated, for what uses it.
 		ni.value = cty.NullVal(cty.DynamicPseudoType)
 		return nil
 	}
-	if d := p.conditions(n, ni.mi, config.NoInstance, n.cfg.Preconditions, cty.NilVal, "Output precondition failed"); d.HasErrors() {
+	if d := p.conditions(n, ni.mi, config.NoInstance, n.cfg.Preconditions, cty.NilVal, "Module output value precondition failed"); d.HasErrors() {
 		return d
 	}
 	v, diags := evalNode(p, n, ni.mi)
@@ -281,7 +272,8 @@ func (p *Planned) planOutput(n *node, ni *nodeInst) hcl.Diagnostics {
 // each came out (see checkRecord). A condition that is not known yet
 // passes here and is checked again after apply.
 func (p *Planned) conditions(n *node, mi *modInstance, inst config.Instance, conds []config.Condition, self cty.Value, summary string) hcl.Diagnostics {
-	if len(conds) == 0 {
+	if len(conds) == 0 || p.opts.Destroy {
+		// A destroy evaluates no rule, as in Terraform.
 		return nil
 	}
 	var diags hcl.Diagnostics
@@ -465,25 +457,15 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 			}
 		}
 	}
-	var mu sync.Mutex
-	p.forEach(len(all), func(i int) {
-		in := all[i]
-		ni := owner[in]
-		var d hcl.Diagnostics
+	diags = append(diags, p.eachInstance(all, owner, func(ni *nodeInst, in *instance) hcl.Diagnostics {
 		switch n.cfg.Kind {
 		case config.DataSource:
-			d = e.planData(ctx, p, n, ni, in)
+			return e.planData(ctx, p, n, ni, in)
 		case config.Ephemeral:
-			d = e.openEphemeral(ctx, p, n, ni, in, true)
-		default:
-			d = e.planInstance(ctx, p, n, ni, in)
+			return e.openEphemeral(ctx, p, n, ni, in, true)
 		}
-		if len(d) > 0 {
-			mu.Lock()
-			diags = append(diags, d...)
-			mu.Unlock()
-		}
-	})
+		return e.planInstance(ctx, p, n, ni, in)
+	})...)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -502,12 +484,27 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 	return diags
 }
 
+// eachInstance runs f for every instance in all, in parallel, with the
+// node instance that owns it, and collects what they say.
+func (p *Planned) eachInstance(all []*instance, owner map[*instance]*nodeInst, f func(ni *nodeInst, in *instance) hcl.Diagnostics) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	var mu sync.Mutex
+	p.forEach(len(all), func(i int) {
+		if d := f(owner[all[i]], all[i]); len(d) > 0 {
+			mu.Lock()
+			diags = append(diags, d...)
+			mu.Unlock()
+		}
+	})
+	return diags
+}
+
 // live drops the instances that are being destroyed because their key is
-// gone.
+// gone, and those -target leaves out that do not exist.
 func live(insts []*instance) []*instance {
 	out := make([]*instance, 0, len(insts))
 	for _, in := range insts {
-		if !in.gone {
+		if !in.gone && !in.leftOut {
 			out = append(out, in)
 		}
 	}
@@ -1146,7 +1143,14 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 			}
 			return
 		}
-		d := e.refresh(ctx, p, n.prov, n, in)
+		var d hcl.Diagnostics
+		if r := p.refreshed[in.addr]; r != nil && r.recorded == in.recorded {
+			// The destroy's walk refreshed it already.
+			in.meta, in.recordedVal, in.prior = r.meta, r.recordedVal, r.prior
+			in.priorPrivate, in.recordedPrivate = r.priorPrivate, r.recordedPrivate
+		} else {
+			d = e.refresh(ctx, p, n.prov, n, in)
+		}
 		if !d.HasErrors() {
 			in.change = &plan.ResourceChange{
 				Addr: in.addr, Mode: plan.Managed, Type: in.recorded.Type, Provider: in.recorded.Provider,
@@ -1277,7 +1281,7 @@ func (p *Planned) assemble() *plan.Plan {
 			continue
 		}
 		for _, ni := range n.per {
-			if ni.deferred && !n.held && (n.cfg.Kind == config.Resource || n.cfg.Kind == config.DataSource || n.cfg.Kind == config.Module) {
+			if ni.deferred && !n.held && !p.opts.Destroy && (n.cfg.Kind == config.Resource || n.cfg.Kind == config.DataSource || n.cfg.Kind == config.Module) {
 				pl.Deferred = append(pl.Deferred, p.deferredChange(n, ni))
 			}
 			for _, in := range ni.insts {

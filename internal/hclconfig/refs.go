@@ -166,6 +166,9 @@ func (m *module) refs(n *config.Node, traversals []hcl.Traversal, repeatKind str
 			n.Refs = append(n.Refs, config.Ref{Addr: addr, Range: rng})
 		}
 	}
+	// first records whether a resource is referenced for the first time,
+	// for refKey.
+	first := func(addr string) bool { return !seen[addr] }
 	for _, t := range traversals {
 		rng := t.SourceRange()
 		root := t.RootName()
@@ -259,9 +262,38 @@ func (m *module) refs(n *config.Node, traversals []hcl.Traversal, repeatKind str
 			l.errorf(rng, "Self-referential block", "%s cannot refer to itself; remove the reference to %s.", n.Addr, rel)
 			continue
 		}
+		isNew := first(addr)
 		add(addr, rng, strings.Split(rel, "."), "")
+		if target.Kind == config.Resource || target.Kind == config.DataSource {
+			refKey(n, addr, t, len(strings.Split(rel, ".")), isNew)
+		}
 	}
 	return refs
+}
+
+// refKey records in n.RefKeys the constant instance key a traversal of a
+// resource (named by its first size steps) gives, as long as every
+// reference n makes to it has one; a reference without one, or a first
+// reference recorded elsewhere, makes it a whole reference.
+func refKey(n *config.Node, addr string, t hcl.Traversal, size int, isNew bool) {
+	var key cty.Value
+	if len(t) > size {
+		if idx, ok := t[size].(hcl.TraverseIndex); ok && idx.Key.IsKnown() && !idx.Key.IsNull() {
+			key = idx.Key
+		}
+	}
+	keys, narrowed := n.RefKeys[addr]
+	switch {
+	case key == cty.NilVal || (!isNew && !narrowed):
+		delete(n.RefKeys, addr)
+	case isNew:
+		if n.RefKeys == nil {
+			n.RefKeys = map[string][]cty.Value{}
+		}
+		n.RefKeys[addr] = []cty.Value{key}
+	default:
+		n.RefKeys[addr] = append(keys, key)
+	}
 }
 
 func (m *module) outputNames() []string {

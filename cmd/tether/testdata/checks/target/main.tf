@@ -1,9 +1,8 @@
 # -target: after a whole apply, an apply of one instance records the
 # results of what it walks (the target and what it depends on); the other
 # instance of the same resource is unknown, and what it leaves out (a check
-# block, another resource) has no instances. (A root output with a
-# precondition is left out of this case: under -target Tether holds one
-# that Terraform evaluates.)
+# block, another resource) has no instances; a root output computed from
+# the targeted instance is evaluated, its precondition with it.
 terraform {
   required_providers {
     tether = { source = "tetherhq/tether" }
@@ -47,4 +46,16 @@ check "first" {
     condition     = tether_file.f[0].content == "hello"
     error_message = "content is ${tether_file.f[0].content}"
   }
+}
+
+output "first" {
+  value = tether_file.f[0].content
+  precondition {
+    condition     = tether_file.f[0].content != ""
+    error_message = "Empty."
+  }
+}
+
+output "both" {
+  value = tether_file.f[*].content
 }
