@@ -8,18 +8,23 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/addr"
+	"github.com/tetherhq/tether/internal/logging"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/provider"
 )
 
-// invalidPlan is the error for a plan that breaks the configuration, or
-// nil.
-func invalidPlan(n *node, in *instance, config cty.Value, resp provider.PlanResponse) *hcl.Diagnostic {
-	if resp.LegacyTypeSystem {
+// invalidPlan is the error for a plan that breaks the configuration or
+// the prior object it was planned from, or nil. A provider on the legacy
+// SDK is let off with a warning in the log, as Terraform lets it off: its
+// type system cannot keep the promises exactly.
+func invalidPlan(n *node, in *instance, prior, config cty.Value, resp provider.PlanResponse) *hcl.Diagnostic {
+	problems := provider.PlanProblems(n.schema.Block, prior, config, resp.PlannedState)
+	if len(problems) == 0 {
 		return nil
 	}
-	problems := provider.PlanProblems(n.schema.Block, config, resp.PlannedState)
-	if len(problems) == 0 {
+	if resp.LegacyTypeSystem {
+		logging.Core().Warn("tolerating an invalid plan from a provider on the legacy plugin SDK; these problems may explain confusing errors later",
+			"provider", displayProvider(n, in), "address", in.addr, "problems", strings.Join(problems, "; "))
 		return nil
 	}
 	return errorDiag(in.addr, n.cfg, "Provider produced invalid plan",

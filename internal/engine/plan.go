@@ -652,7 +652,7 @@ func (e *Engine) planDataRead(ctx context.Context, p *Planned, n *node, ni *node
 	if !uv.IsWhollyKnown() || pending {
 		// Reading now would see the world before the pending changes it
 		// depends on; read it during apply, right after them.
-		in.planned = provider.ProposedNew(n.schema.Block, cty.NullVal(ty), uv)
+		in.planned = provider.PlannedDataObject(n.schema.Block, uv)
 		in.value = withMarks(n.schema.Block, in.planned, cfgMarks)
 		reason := plan.ReasonConfigUnknown
 		if uv.IsWhollyKnown() {
@@ -884,7 +884,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 		in.deferredBy = resp.Deferred
 		return &plan.ResourceChange{Addr: in.addr, Mode: plan.Managed, Type: n.cfg.Type, Provider: n.cfg.Provider, Action: plan.NoOp, Before: in.prior, After: in.prior}, in.prior, nil, diags
 	}
-	if d := invalidPlan(n, in, uv, resp); d != nil {
+	if d := invalidPlan(n, in, prior, uv, resp); d != nil {
 		return nil, cty.NilVal, nil, append(diags, d)
 	}
 	change := &plan.ResourceChange{Addr: in.addr, Mode: plan.Managed, Type: n.cfg.Type, Provider: n.cfg.Provider}
@@ -919,7 +919,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 			if resp.Diagnostics.HasErrors() {
 				return nil, cty.NilVal, nil, diags
 			}
-			if d := invalidPlan(n, in, uv, resp); d != nil {
+			if d := invalidPlan(n, in, cty.NullVal(ty), uv, resp); d != nil {
 				return nil, cty.NilVal, nil, append(diags, d)
 			}
 			planned, priv = resp.PlannedState, resp.PlannedPrivate
