@@ -889,6 +889,12 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 	}
 	change := &plan.ResourceChange{Addr: in.addr, Mode: plan.Managed, Type: n.cfg.Type, Provider: n.cfg.Provider}
 	planned, priv := resp.PlannedState, resp.PlannedPrivate
+	if resp.LegacyTypeSystem {
+		// A legacy SDK provider may change what ignore_changes kept (a
+		// value stored as its hash, say): put the prior values back once
+		// more, as Terraform does.
+		planned = ignoreChanges(n.cfg.Lifecycle, nil, prior, planned)
+	}
 	switch {
 	case in.prior.IsNull():
 		change.Action = plan.Create
@@ -971,39 +977,6 @@ type validation struct {
 	prov       *redacting
 	configured uint64 // prov.configured when it validated
 	config     cty.Value
-}
-
-// ignoreChanges puts the prior values back into a configuration where the
-// lifecycle says to ignore changes.
-func ignoreChanges(lc config.Lifecycle, block *provider.Block, prior, cfg cty.Value) cty.Value {
-	if lc.IgnoreAllChanges {
-		attrs := map[string]cty.Value{}
-		for name, a := range block.Attributes {
-			if a.Computed && !a.Optional && !a.Required {
-				attrs[name] = cty.NullVal(a.Type)
-			} else {
-				attrs[name] = prior.GetAttr(name)
-			}
-		}
-		for name := range block.BlockTypes {
-			attrs[name] = prior.GetAttr(name)
-		}
-		return cty.ObjectVal(attrs)
-	}
-	if len(lc.IgnoreChanges) == 0 {
-		return cfg
-	}
-	out, _ := cty.Transform(cfg, func(p cty.Path, v cty.Value) (cty.Value, error) {
-		for _, ig := range lc.IgnoreChanges {
-			if p.Equals(ig) {
-				if pv, err := ig.Apply(prior); err == nil {
-					return pv, nil
-				}
-			}
-		}
-		return v, nil
-	})
-	return out
 }
 
 func pathChanged(path cty.Path, before, after cty.Value) bool {
