@@ -1263,6 +1263,10 @@ func (p *Planned) outputChanges() []*plan.OutputChange {
 		switch {
 		case !ok && p.opts.Destroy:
 			continue
+		case !ok && unmarked(oc.After).IsNull():
+			// Null and not recorded (null root outputs never are): no
+			// change, as in Terraform, whatever its sensitivity.
+			oc.Action = plan.NoOp
 		case !ok:
 			oc.Action = plan.Create
 		default:
