@@ -863,6 +863,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 	uv = in.res.substitute(uv)
 	prior := in.res.priorFor(in.prior, in.meta.Refs)
 	in.providerPrior = prior
+	unignored := uv
 	if !prior.IsNull() {
 		uv = ignoreChanges(n.cfg.Lifecycle, block, prior, uv)
 	}
@@ -916,16 +917,18 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 			}
 			change.Action = replaceAction(n.cfg)
 			// A replacement is a create: plan it again from nothing so that
-			// computed attributes are unknown rather than carried over.
+			// computed attributes are unknown rather than carried over. As
+			// in Terraform, from the configuration as written: with no
+			// prior object, nothing is ignored.
 			resp := in.provider(n).PlanResourceChange(ctx, provider.PlanRequest{
-				TypeName: n.cfg.Type, PriorState: cty.NullVal(ty), ProposedNewState: provider.ProposedNew(block, cty.NullVal(ty), uv),
-				Config: uv,
+				TypeName: n.cfg.Type, PriorState: cty.NullVal(ty), ProposedNewState: provider.ProposedNew(block, cty.NullVal(ty), unignored),
+				Config: unignored,
 			})
 			diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))...)
 			if resp.Diagnostics.HasErrors() {
 				return nil, cty.NilVal, nil, diags
 			}
-			if d := invalidPlan(n, in, cty.NullVal(ty), uv, resp); d != nil {
+			if d := invalidPlan(n, in, cty.NullVal(ty), unignored, resp); d != nil {
 				return nil, cty.NilVal, nil, append(diags, d)
 			}
 			planned, priv = resp.PlannedState, resp.PlannedPrivate
