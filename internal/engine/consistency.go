@@ -32,6 +32,21 @@ func invalidPlan(n *node, in *instance, prior, config cty.Value, resp provider.P
 			displayProvider(n, in), in.addr, strings.Join(problems, "\n  ")))
 }
 
+// refreshed is an object a provider read, its nested blocks in the
+// configuration language's shape (provider.NormalizeBlocks), as Terraform
+// takes every refreshed object; a fix-up is logged as a warning, as
+// Terraform logs it.
+func refreshed(n *node, in *instance, v cty.Value) cty.Value {
+	if v == cty.NilVal || v.IsNull() || n.schema == nil {
+		return v
+	}
+	out := provider.NormalizeBlocks(n.schema.Block, v)
+	if !out.RawEquals(v) {
+		logging.Core().Warn("a provider returned null or unknown blocks when reading an object; they were made empty", "address", in.addr)
+	}
+	return out
+}
+
 // displayProvider names the provider of an instance for messages.
 func displayProvider(n *node, in *instance) string {
 	a := providerOf(n, in)

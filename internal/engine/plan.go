@@ -567,7 +567,7 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 	// What the real world holds at a referenced path is the referenced
 	// value (current or earlier): it is stored and shown as the
 	// description only.
-	in.prior = e.scrub(resp.NewState, in.res, meta.Refs)
+	in.prior = e.scrub(refreshed(n, in, resp.NewState), in.res, meta.Refs)
 	if in.prior.RawEquals(in.recordedVal) {
 		in.prior = in.recordedVal // share: refresh found no drift
 	}
@@ -1356,7 +1356,7 @@ func (e *Engine) importObject(ctx context.Context, n *node, in *instance) hcl.Di
 		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot import non-existent remote object",
 			fmt.Sprintf("The provider found no %s with the id %q to import. Check the id, and that the object exists.", n.cfg.Type, in.importID))}
 	}
-	in.prior, in.priorPrivate = read.NewState, read.Private
+	in.prior, in.priorPrivate = refreshed(n, in, read.NewState), read.Private
 	return append(resp.Diagnostics, read.Diagnostics...)
 }
 
