@@ -21,18 +21,15 @@ func ignoreChanges(lc config.Lifecycle, block *provider.Block, prior, cfg cty.Va
 		if block == nil {
 			return prior
 		}
-		attrs := map[string]cty.Value{}
-		for name, a := range block.Attributes {
-			if a.Computed && !a.Optional && !a.Required {
-				attrs[name] = cty.NullVal(a.Type)
-			} else {
-				attrs[name] = prior.GetAttr(name)
+		// What the provider alone sets, at any depth, is not
+		// configuration: it is null in the configuration sent.
+		out, _ := cty.Transform(prior, func(p cty.Path, v cty.Value) (cty.Value, error) {
+			if a := block.AttributeByPath(p); a != nil && a.Computed && !a.Optional {
+				return cty.NullVal(v.Type()), nil
 			}
-		}
-		for name := range block.BlockTypes {
-			attrs[name] = prior.GetAttr(name)
-		}
-		return cty.ObjectVal(attrs)
+			return v, nil
+		})
+		return out
 	}
 	// ignored is a value to keep at a path: the whole value, or the
 	// element key of a map there.

@@ -6,6 +6,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/provider"
 )
 
 // TestIgnoreChanges checks ignore_changes against Terraform 1.11's
@@ -44,5 +45,34 @@ func TestIgnoreChanges(t *testing.T) {
 				t.Errorf("got  %#v\nwant %#v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestIgnoreAllChanges checks ignore_changes = all: the prior object is
+// the configuration, less what only the provider sets, at any depth, as
+// in Terraform.
+func TestIgnoreAllChanges(t *testing.T) {
+	block := &provider.Block{
+		Attributes: map[string]*provider.Attribute{
+			"name": {Type: cty.String, Required: true},
+			"zone": {Type: cty.String, Optional: true, Computed: true},
+			"arn":  {Type: cty.String, Computed: true},
+		},
+		BlockTypes: map[string]*provider.NestedBlock{
+			"rule": {Nesting: provider.NestingList, Block: provider.Block{Attributes: map[string]*provider.Attribute{
+				"port": {Type: cty.Number, Required: true},
+				"id":   {Type: cty.String, Computed: true},
+			}}},
+		},
+	}
+	s, null := cty.StringVal, cty.NullVal(cty.String)
+	obj := func(name, zone, arn, id cty.Value) cty.Value {
+		return cty.ObjectVal(map[string]cty.Value{"name": name, "zone": zone, "arn": arn,
+			"rule": cty.ListVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"port": cty.NumberIntVal(80), "id": id})})})
+	}
+	prior := obj(s("a"), s("z1"), s("arn:a"), s("r-1"))
+	got := ignoreChanges(config.Lifecycle{IgnoreAllChanges: true}, block, prior, obj(s("b"), null, null, null))
+	if want := obj(s("a"), s("z1"), null, null); !got.RawEquals(want) {
+		t.Errorf("got  %#v\nwant %#v", got, want)
 	}
 }

@@ -72,7 +72,7 @@ func proposedBlock(b *Block, prior, config cty.Value) cty.Value {
 // nestedSchema is a block's schema or a nested attribute's: what set
 // elements are paired by and merged with.
 type nestedSchema interface {
-	attributeByPath(cty.Path) *Attribute
+	AttributeByPath(cty.Path) *Attribute
 	propose(prior, config cty.Value) cty.Value
 }
 
@@ -246,7 +246,7 @@ func wasConfigured(a *Attribute, prior cty.Value) bool {
 		if v.IsNull() {
 			return true, nil
 		}
-		inner := a.Nested.attributeByPath(path)
+		inner := a.Nested.AttributeByPath(path)
 		if inner == nil {
 			return true, nil
 		}
@@ -284,7 +284,7 @@ func couldBecome(s nestedSchema, prior, config cty.Value) bool {
 			ok = false
 			return false, errStop
 		}
-		a := s.attributeByPath(path)
+		a := s.AttributeByPath(path)
 		switch {
 		case a == nil, a.Nested != nil:
 			// Not at an attribute yet, or one with attributes inside:
@@ -311,10 +311,10 @@ func unrefined(v cty.Value) cty.Value {
 	return out
 }
 
-// attributeByPath is the attribute a path inside a block's object leads
+// AttributeByPath is the attribute a path inside a block's object leads
 // to, through nested blocks and nested attributes; nil where the path ends
 // short of an attribute or goes past one.
-func (b *Block) attributeByPath(path cty.Path) *Attribute {
+func (b *Block) AttributeByPath(path cty.Path) *Attribute {
 	block := b
 	for i, step := range path {
 		s, ok := step.(cty.GetAttrStep)
@@ -333,10 +333,10 @@ func (b *Block) attributeByPath(path cty.Path) *Attribute {
 	return nil
 }
 
-// attributeByPath is the attribute a path inside a nested attribute's
+// AttributeByPath is the attribute a path inside a nested attribute's
 // value leads to. Steps naming nothing here are passed over, as
 // Terraform passes them over.
-func (na *NestedAttributes) attributeByPath(path cty.Path) *Attribute {
+func (na *NestedAttributes) AttributeByPath(path cty.Path) *Attribute {
 	for i, step := range path {
 		s, ok := step.(cty.GetAttrStep)
 		if !ok {
@@ -356,7 +356,7 @@ func attributeAt(a *Attribute, path cty.Path, i int) *Attribute {
 	case i == len(path)-1:
 		return a
 	case a.Nested != nil:
-		return a.Nested.attributeByPath(path[i+1:])
+		return a.Nested.AttributeByPath(path[i+1:])
 	}
 	return nil
 }
