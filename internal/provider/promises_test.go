@@ -88,3 +88,49 @@ func TestPromises(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanProblemsNested checks the rules for nested blocks and nested
+// attributes, as Terraform's AssertPlanValid has them.
+func TestPlanProblemsNested(t *testing.T) {
+	inner := func() Block {
+		return Block{Attributes: map[string]*Attribute{"v": {Type: cty.String, Optional: true}}}
+	}
+	obj := cty.Object(map[string]cty.Type{"v": cty.String})
+	b := &Block{
+		Attributes: map[string]*Attribute{
+			"one": {Type: obj, Optional: true, Nested: &NestedAttributes{Nesting: NestingSingle,
+				Attributes: map[string]*Attribute{"v": {Type: cty.String, Optional: true}}}},
+		},
+		BlockTypes: map[string]*NestedBlock{
+			"list": {Nesting: NestingList, Block: inner()},
+			"map":  {Nesting: NestingMap, Block: inner()},
+		},
+	}
+	el := func(v string) cty.Value { return cty.ObjectVal(map[string]cty.Value{"v": cty.StringVal(v)}) }
+	val := func(one, list, m cty.Value) cty.Value {
+		return cty.ObjectVal(map[string]cty.Value{"one": one, "list": list, "map": m})
+	}
+	none := cty.NullVal(b.ImpliedType())
+	config := val(el("a"), cty.ListVal([]cty.Value{el("l")}), cty.MapVal(map[string]cty.Value{"k": el("m")}))
+	for _, tc := range []struct {
+		name    string
+		planned cty.Value
+		want    []string
+	}{
+		{"as configured", config, nil},
+		{"a nested attribute planned unknown", val(cty.UnknownVal(obj), cty.ListVal([]cty.Value{el("l")}), cty.MapVal(map[string]cty.Value{"k": el("m")})),
+			[]string{".one: planned unknown for a configured value"}},
+		{"a block planned unknown", val(el("a"), cty.ListVal([]cty.Value{cty.UnknownVal(obj)}), cty.MapVal(map[string]cty.Value{"k": el("m")})),
+			[]string{".list[0]: planned the nested block itself as unknown, where only its attributes may be"}},
+		{"a map block renamed", val(el("a"), cty.ListVal([]cty.Value{el("l")}), cty.MapVal(map[string]cty.Value{"j": el("m")})),
+			[]string{`.map: planned the block "j", which the configuration does not have`, `.map: planned without the block "k" of the configuration`}},
+		{"a list of blocks planned null", val(el("a"), cty.NullVal(cty.List(obj)), cty.MapVal(map[string]cty.Value{"k": el("m")})),
+			[]string{".list: planned null where no blocks must be an empty collection"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := PlanProblems(b, none, config, tc.planned); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -204,6 +204,17 @@ func TestProposedNew(t *testing.T) {
 			want:   o(map[string]cty.Value{"name": s("x"), "oc": ela(null, s("id"))}),
 		},
 		{
+			name: "a set element pairs only with a prior one that differs where the provider computes what the configuration leaves null",
+			prior: o(map[string]cty.Value{"name": s("x"), "byset": cty.SetVal([]cty.Value{ela(s("p"), s("id-p"))}),
+				"set": cty.SetVal([]cty.Value{el(s("a"), s("id-a"), null)})}),
+			config: o(map[string]cty.Value{"name": s("x"), "byset": cty.SetVal([]cty.Value{ela(s("p"), null)}),
+				"set": cty.SetVal([]cty.Value{el(s("a"), null, s("m"))})}),
+			// mode is optional+computed: set in the configuration, it must
+			// match; id is computed-only and may differ.
+			want: o(map[string]cty.Value{"name": s("x"), "byset": cty.SetVal([]cty.Value{ela(s("p"), s("id-p"))}),
+				"set": cty.SetVal([]cty.Value{el(s("a"), null, s("m"))})}),
+		},
+		{
 			name:   "an unknown nested attribute collection stays unknown",
 			prior:  o(map[string]cty.Value{"name": s("x"), "rules": cty.ListVal([]cty.Value{ela(s("r"), s("id-r"))})}),
 			config: o(map[string]cty.Value{"name": s("x"), "rules": cty.UnknownVal(cty.List(ela(null, null).Type()))}),
