@@ -896,21 +896,25 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 		// more, as Terraform does.
 		planned = ignoreChanges(n.cfg.Lifecycle, nil, prior, planned)
 	}
+	var requiresReplace []cty.Path
+	for _, path := range resp.RequiresReplace {
+		// A write-only value is never recorded, so it cannot be
+		// compared: the provider's word is taken, as Terraform takes it.
+		if a := block.AttributeByPath(path); !prior.IsNull() && ((a != nil && a.WriteOnly) || pathChanged(path, prior, planned)) {
+			requiresReplace = append(requiresReplace, path)
+		}
+	}
 	switch {
 	case in.prior.IsNull():
 		change.Action = plan.Create
 		if in.recorded != nil {
 			change.Reason = "it was deleted outside Tether"
 		}
-	case planned.RawEquals(prior) && !in.forceReplace:
+	case planned.RawEquals(prior) && !in.forceReplace && len(requiresReplace) == 0:
 		change.Action = plan.NoOp
 	default:
 		change.Action = plan.Update
-		for _, path := range resp.RequiresReplace {
-			if pathChanged(path, prior, planned) {
-				change.RequiresReplace = append(change.RequiresReplace, path)
-			}
-		}
+		change.RequiresReplace = requiresReplace
 		if len(change.RequiresReplace) > 0 || in.forceReplace {
 			if len(change.RequiresReplace) == 0 {
 				change.Reason = "a resource in its replace_triggered_by changed"
@@ -982,16 +986,23 @@ type validation struct {
 	config     cty.Value
 }
 
+// pathChanged reports whether the value at path differs between before
+// and after, as Terraform decides it for requires-replace paths and
+// replace_triggered_by: a path missing on one side is null there; a value
+// not known yet may differ.
 func pathChanged(path cty.Path, before, after cty.Value) bool {
 	b, errB := path.Apply(before)
 	a, errA := path.Apply(after)
-	if errA != nil || errB != nil {
-		return errA == nil || errB == nil
+	switch {
+	case errA != nil && errB != nil:
+		return false
+	case errB != nil:
+		b = cty.NullVal(a.Type())
+	case errA != nil:
+		a = cty.NullVal(b.Type())
 	}
-	if !a.IsWhollyKnown() || !b.IsWhollyKnown() {
-		return true
-	}
-	return !a.RawEquals(b)
+	eq := a.Equals(b)
+	return !eq.IsKnown() || eq.False()
 }
 
 // resourceDeps collects the resources, data sources and ephemeral
