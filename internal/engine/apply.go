@@ -19,6 +19,7 @@ import (
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/graph"
+	"github.com/tetherhq/tether/internal/logging"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/plan"
 	"github.com/tetherhq/tether/internal/provider"
@@ -639,15 +640,19 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 			diags = append(diags, d...)
 			return false
 		}
-		if !resp.LegacyTypeSystem {
+		switch problems := provider.ResultProblems(n.schema.Block, planned, resp.NewState); {
+		case len(problems) == 0:
+		case resp.LegacyTypeSystem:
+			// Let off as Terraform lets it off, with a warning in the log.
+			logging.Core().Warn("tolerating an inconsistent result from a provider on the legacy plugin SDK; these problems may explain confusing errors later",
+				"provider", displayProvider(n, in), "address", in.addr, "problems", strings.Join(problems, "; "))
+		default:
 			// Recorded as the provider returned it, but nothing that
 			// depends on it goes on from a result the plan did not promise.
-			if problems := provider.ResultProblems(n.schema.Block, planned, resp.NewState); len(problems) > 0 {
-				diags = append(diags, errorDiag(in.addr, n.cfg, "Provider produced inconsistent result after apply",
-					fmt.Sprintf("When applying changes to %s, provider %s produced an unexpected new value:\n  %s\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
-						in.addr, displayProvider(n, in), strings.Join(problems, "\n  "))))
-				return false
-			}
+			diags = append(diags, errorDiag(in.addr, n.cfg, "Provider produced inconsistent result after apply",
+				fmt.Sprintf("When applying changes to %s, provider %s produced an unexpected new value:\n  %s\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
+					in.addr, displayProvider(n, in), strings.Join(problems, "\n  "))))
+			return false
 		}
 		in.value = in.res.remark(withMarks(n.schema.Block, newState, sens))
 		in.prior = newState

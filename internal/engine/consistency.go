@@ -8,23 +8,43 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/addr"
+	"github.com/tetherhq/tether/internal/logging"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/provider"
 )
 
-// invalidPlan is the error for a plan that breaks the configuration, or
-// nil.
-func invalidPlan(n *node, in *instance, config cty.Value, resp provider.PlanResponse) *hcl.Diagnostic {
-	if resp.LegacyTypeSystem {
+// invalidPlan is the error for a plan that breaks the configuration or
+// the prior object it was planned from, or nil. A provider on the legacy
+// SDK is let off with a warning in the log, as Terraform lets it off: its
+// type system cannot keep the promises exactly.
+func invalidPlan(n *node, in *instance, prior, config cty.Value, resp provider.PlanResponse) *hcl.Diagnostic {
+	problems := provider.PlanProblems(n.schema.Block, prior, config, resp.PlannedState)
+	if len(problems) == 0 {
 		return nil
 	}
-	problems := provider.PlanProblems(n.schema.Block, config, resp.PlannedState)
-	if len(problems) == 0 {
+	if resp.LegacyTypeSystem {
+		logging.Core().Warn("tolerating an invalid plan from a provider on the legacy plugin SDK; these problems may explain confusing errors later",
+			"provider", displayProvider(n, in), "address", in.addr, "problems", strings.Join(problems, "; "))
 		return nil
 	}
 	return errorDiag(in.addr, n.cfg, "Provider produced invalid plan",
 		fmt.Sprintf("Provider %s planned an invalid value for %s:\n  %s\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
 			displayProvider(n, in), in.addr, strings.Join(problems, "\n  ")))
+}
+
+// refreshed is an object a provider read, its nested blocks in the
+// configuration language's shape (provider.NormalizeBlocks), as Terraform
+// takes every refreshed object; a fix-up is logged as a warning, as
+// Terraform logs it.
+func refreshed(n *node, in *instance, v cty.Value) cty.Value {
+	if v == cty.NilVal || v.IsNull() || n.schema == nil {
+		return v
+	}
+	out := provider.NormalizeBlocks(n.schema.Block, v)
+	if !out.RawEquals(v) {
+		logging.Core().Warn("a provider returned null or unknown blocks when reading an object; they were made empty", "address", in.addr)
+	}
+	return out
 }
 
 // displayProvider names the provider of an instance for messages.

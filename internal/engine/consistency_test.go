@@ -21,10 +21,10 @@ func TestWriteOnlyAttributes(t *testing.T) {
 		return cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("db"), "password_wo": pw})
 	}
 	secret, null := cty.StringVal("hunter2"), cty.NullVal(cty.String)
-	if got := provider.PlanProblems(block, obj(secret), obj(null)); len(got) != 0 {
+	if got := provider.PlanProblems(block, cty.NullVal(block.ImpliedType()), obj(secret), obj(null)); len(got) != 0 {
 		t.Errorf("a plan with null for the write-only attribute: %q", got)
 	}
-	if got := provider.PlanProblems(block, obj(secret), obj(secret)); len(got) != 1 {
+	if got := provider.PlanProblems(block, cty.NullVal(block.ImpliedType()), obj(secret), obj(secret)); len(got) != 1 {
 		t.Errorf("a plan that returns the write-only value must be refused; got %q", got)
 	}
 	if got := provider.ResultProblems(block, obj(null), obj(secret)); len(got) != 1 {

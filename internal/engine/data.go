@@ -132,7 +132,7 @@ func (p *Planned) configuredData(n *node, ni *nodeInst, in *instance) cty.Value 
 	if len(refs.Find(uv)) > 0 {
 		return cty.UnknownVal(ty)
 	}
-	return withMarks(n.schema.Block, provider.ProposedNew(n.schema.Block, cty.NullVal(ty), uv), cfgMarks)
+	return withMarks(n.schema.Block, provider.PlannedDataObject(n.schema.Block, uv), cfgMarks)
 }
 
 // withoutUnknowns replaces what is unknown in v with null, as Terraform

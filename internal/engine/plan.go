@@ -594,7 +594,7 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 	// What the real world holds at a referenced path is the referenced
 	// value (current or earlier): it is stored and shown as the
 	// description only.
-	in.prior = e.scrub(resp.NewState, in.res, meta.Refs)
+	in.prior = e.scrub(refreshed(n, in, resp.NewState), in.res, meta.Refs)
 	if in.prior.RawEquals(in.recordedVal) {
 		in.prior = in.recordedVal // share: refresh found no drift
 	}
@@ -680,7 +680,7 @@ func (e *Engine) planDataRead(ctx context.Context, p *Planned, n *node, ni *node
 	if !uv.IsWhollyKnown() || pending {
 		// Reading now would see the world before the pending changes it
 		// depends on; read it during apply, right after them.
-		in.planned = provider.ProposedNew(n.schema.Block, cty.NullVal(ty), uv)
+		in.planned = provider.PlannedDataObject(n.schema.Block, uv)
 		in.value = withMarks(n.schema.Block, in.planned, cfgMarks)
 		reason := plan.ReasonConfigUnknown
 		if uv.IsWhollyKnown() {
@@ -894,6 +894,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 	uv = in.res.substitute(uv)
 	prior := in.res.priorFor(in.prior, in.meta.Refs)
 	in.providerPrior = prior
+	unignored := uv
 	if !prior.IsNull() {
 		uv = ignoreChanges(n.cfg.Lifecycle, block, prior, uv)
 	}
@@ -915,42 +916,54 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 		in.deferredBy = resp.Deferred
 		return &plan.ResourceChange{Addr: in.addr, Mode: plan.Managed, Type: n.cfg.Type, Provider: n.cfg.Provider, Action: plan.NoOp, Before: in.prior, After: in.prior}, in.prior, nil, diags
 	}
-	if d := invalidPlan(n, in, uv, resp); d != nil {
+	if d := invalidPlan(n, in, prior, uv, resp); d != nil {
 		return nil, cty.NilVal, nil, append(diags, d)
 	}
 	change := &plan.ResourceChange{Addr: in.addr, Mode: plan.Managed, Type: n.cfg.Type, Provider: n.cfg.Provider}
 	planned, priv := resp.PlannedState, resp.PlannedPrivate
+	if resp.LegacyTypeSystem {
+		// A legacy SDK provider may change what ignore_changes kept (a
+		// value stored as its hash, say): put the prior values back once
+		// more, as Terraform does.
+		planned = ignoreChanges(n.cfg.Lifecycle, nil, prior, planned)
+	}
+	var requiresReplace []cty.Path
+	for _, path := range resp.RequiresReplace {
+		// A write-only value is never recorded, so it cannot be
+		// compared: the provider's word is taken, as Terraform takes it.
+		if a := block.AttributeByPath(path); !prior.IsNull() && ((a != nil && a.WriteOnly) || pathChanged(path, prior, planned)) {
+			requiresReplace = append(requiresReplace, path)
+		}
+	}
 	switch {
 	case in.prior.IsNull():
 		change.Action = plan.Create
 		if in.recorded != nil {
 			change.Reason = "it was deleted outside Tether"
 		}
-	case planned.RawEquals(prior) && !in.forceReplace:
+	case planned.RawEquals(prior) && !in.forceReplace && len(requiresReplace) == 0:
 		change.Action = plan.NoOp
 	default:
 		change.Action = plan.Update
-		for _, path := range resp.RequiresReplace {
-			if pathChanged(path, prior, planned) {
-				change.RequiresReplace = append(change.RequiresReplace, path)
-			}
-		}
+		change.RequiresReplace = requiresReplace
 		if len(change.RequiresReplace) > 0 || in.forceReplace {
 			if len(change.RequiresReplace) == 0 {
 				change.Reason = "a resource in its replace_triggered_by changed"
 			}
 			change.Action = replaceAction(n.cfg)
 			// A replacement is a create: plan it again from nothing so that
-			// computed attributes are unknown rather than carried over.
+			// computed attributes are unknown rather than carried over. As
+			// in Terraform, from the configuration as written: with no
+			// prior object, nothing is ignored.
 			resp := in.provider(n).PlanResourceChange(ctx, provider.PlanRequest{
-				TypeName: n.cfg.Type, PriorState: cty.NullVal(ty), ProposedNewState: provider.ProposedNew(block, cty.NullVal(ty), uv),
-				Config: uv,
+				TypeName: n.cfg.Type, PriorState: cty.NullVal(ty), ProposedNewState: provider.ProposedNew(block, cty.NullVal(ty), unignored),
+				Config: unignored,
 			})
 			diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))...)
 			if resp.Diagnostics.HasErrors() {
 				return nil, cty.NilVal, nil, diags
 			}
-			if d := invalidPlan(n, in, uv, resp); d != nil {
+			if d := invalidPlan(n, in, cty.NullVal(ty), unignored, resp); d != nil {
 				return nil, cty.NilVal, nil, append(diags, d)
 			}
 			planned, priv = resp.PlannedState, resp.PlannedPrivate
@@ -1003,49 +1016,23 @@ type validation struct {
 	config     cty.Value
 }
 
-// ignoreChanges puts the prior values back into a configuration where the
-// lifecycle says to ignore changes.
-func ignoreChanges(lc config.Lifecycle, block *provider.Block, prior, cfg cty.Value) cty.Value {
-	if lc.IgnoreAllChanges {
-		attrs := map[string]cty.Value{}
-		for name, a := range block.Attributes {
-			if a.Computed && !a.Optional && !a.Required {
-				attrs[name] = cty.NullVal(a.Type)
-			} else {
-				attrs[name] = prior.GetAttr(name)
-			}
-		}
-		for name := range block.BlockTypes {
-			attrs[name] = prior.GetAttr(name)
-		}
-		return cty.ObjectVal(attrs)
-	}
-	if len(lc.IgnoreChanges) == 0 {
-		return cfg
-	}
-	out, _ := cty.Transform(cfg, func(p cty.Path, v cty.Value) (cty.Value, error) {
-		for _, ig := range lc.IgnoreChanges {
-			if p.Equals(ig) {
-				if pv, err := ig.Apply(prior); err == nil {
-					return pv, nil
-				}
-			}
-		}
-		return v, nil
-	})
-	return out
-}
-
+// pathChanged reports whether the value at path differs between before
+// and after, as Terraform decides it for requires-replace paths and
+// replace_triggered_by: a path missing on one side is null there; a value
+// not known yet may differ.
 func pathChanged(path cty.Path, before, after cty.Value) bool {
 	b, errB := path.Apply(before)
 	a, errA := path.Apply(after)
-	if errA != nil || errB != nil {
-		return errA == nil || errB == nil
+	switch {
+	case errA != nil && errB != nil:
+		return false
+	case errB != nil:
+		b = cty.NullVal(a.Type())
+	case errA != nil:
+		a = cty.NullVal(b.Type())
 	}
-	if !a.IsWhollyKnown() || !b.IsWhollyKnown() {
-		return true
-	}
-	return !a.RawEquals(b)
+	eq := a.Equals(b)
+	return !eq.IsKnown() || eq.False()
 }
 
 // resourceDeps collects the resources, data sources and ephemeral
@@ -1327,6 +1314,10 @@ func (p *Planned) outputChanges() []*plan.OutputChange {
 		switch {
 		case !ok && p.opts.Destroy:
 			continue
+		case !ok && unmarked(oc.After).IsNull():
+			// Null and not recorded (null root outputs never are): no
+			// change, as in Terraform, whatever its sensitivity.
+			oc.Action = plan.NoOp
 		case !ok:
 			oc.Action = plan.Create
 		default:
@@ -1452,7 +1443,7 @@ func (e *Engine) importObject(ctx context.Context, n *node, in *instance) hcl.Di
 		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot import non-existent remote object",
 			fmt.Sprintf("The provider found no %s with the id %q to import. Check the id, and that the object exists.", n.cfg.Type, in.importID))}
 	}
-	in.prior, in.priorPrivate = read.NewState, read.Private
+	in.prior, in.priorPrivate = refreshed(n, in, read.NewState), read.Private
 	return append(resp.Diagnostics, read.Diagnostics...)
 }
 

@@ -275,7 +275,18 @@ func shape(v cty.Value, is func(cty.Value) bool, unknownVals bool) any {
 		}
 	} else {
 		v, _ = v.Unmark()
-		if v.IsNull() || !v.IsKnown() {
+		if v.IsNull() {
+			return false
+		}
+		if !v.IsKnown() {
+			// Nothing is known of what an unknown collection holds: it
+			// is an empty one here, as in Terraform's after_sensitive.
+			switch ty := v.Type(); {
+			case ty.IsListType() || ty.IsSetType() || ty.IsTupleType():
+				return []any{}
+			case ty.IsMapType() || ty.IsObjectType():
+				return map[string]any{}
+			}
 			return false
 		}
 	}

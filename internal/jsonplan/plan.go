@@ -1,6 +1,7 @@
 package jsonplan
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -78,7 +79,13 @@ func FromPlan(p *plan.Plan, prior Prior, made time.Time) (*Plan, error) {
 		}
 		out.OutputChanges[o.Name] = ch
 		if o.Action != plan.Delete {
-			plannedOutputs = append(plannedOutputs, Output{Name: o.Name, Value: o.After, Sensitive: o.Sensitive})
+			v := o.After
+			if u := unmark(v); u != cty.NilVal && u.IsNull() {
+				// A saved plan keeps no type for a null: Terraform shows
+				// the type of a null output as dynamic.
+				v = cty.NullVal(cty.DynamicPseudoType)
+			}
+			plannedOutputs = append(plannedOutputs, Output{Name: o.Name, Value: v, Sensitive: o.Sensitive})
 		}
 	}
 	if out.PlannedValues, err = stateValues(planned, plannedOutputs); err != nil {
@@ -195,6 +202,11 @@ func change(action plan.Action, before, after cty.Value, resource bool) (*tfjson
 	}
 	if ch.After, err = jsonValue(unmark(after), false); err != nil {
 		return nil, err
+	}
+	if u := unmark(after); u != cty.NilVal && u.IsKnown() && u.IsNull() {
+		// A known null is written, as Terraform writes it (a deletion's
+		// after, a null output's); only a wholly unknown one is left out.
+		ch.After = json.RawMessage("null")
 	}
 	ch.AfterUnknown = unknownShape(after)
 	if resource && unmark(after).IsWhollyKnown() {

@@ -10,6 +10,7 @@
 // It also holds the protocol's rules that sit on the engine's side of a
 // call, so that the engine and the tests that drive providers as it does
 // (internal/providercheck) share one copy: ProposedNew, the merge of
-// configuration and prior state a plan starts from, and PlanProblems and
-// ResultProblems, the promises a plan and an apply must keep.
+// configuration and prior state a plan starts from (PlannedDataObject for
+// a data source read during apply), and PlanProblems and ResultProblems,
+// the promises a plan and an apply must keep, all by Terraform's rules.
 package provider

@@ -19,99 +19,262 @@ import (
 
 // PlanProblems lists where a planned object of block b breaks the
 // configuration it was planned from, one line per problem, each naming an
-// attribute path. It finds none when either value is null or unknown.
-func PlanProblems(b *Block, config, planned cty.Value) []string {
+// attribute path, by Terraform's rules (objchange.AssertPlanValid): the
+// provider may choose a value only where the configuration leaves a
+// computed attribute null, or keep the prior value of one whose
+// configured value it finds equivalent; it never sets what the
+// configuration leaves null and does not compute, changes the number of
+// nested blocks, or makes a block itself unknown. prior is null for a
+// create.
+func PlanProblems(b *Block, prior, config, planned cty.Value) []string {
 	var out []string
-	planProblemsAt(b, config, planned, nil, &out)
+	planBlockProblems(b, prior, config, planned, nil, &out)
 	return out
 }
 
-func planProblemsAt(b *Block, config, planned cty.Value, path cty.Path, out *[]string) {
-	if config.IsNull() || !config.IsKnown() || planned.IsNull() || !planned.IsKnown() {
+func planProblem(out *[]string, path cty.Path, what string) {
+	*out = append(*out, diagnostic.PathString(path)+": "+what)
+}
+
+// presenceProblem reports a planned object that is null where the
+// configured one is not, or the other way round, and whether there is
+// nothing more to check.
+func presenceProblem(config, planned cty.Value, path cty.Path, out *[]string) bool {
+	switch {
+	case planned.IsNull() && !config.IsNull():
+		planProblem(out, path, "planned for absence but the configuration wants it to exist")
+	case config.IsNull() && !planned.IsNull():
+		planProblem(out, path, "planned for existence but the configuration wants it absent")
+	}
+	return planned.IsNull() || config.IsNull()
+}
+
+func planBlockProblems(b *Block, prior, config, planned cty.Value, path cty.Path, out *[]string) {
+	if presenceProblem(config, planned, path, out) {
 		return
 	}
-	for name, a := range b.Attributes {
-		cv, pv := config.GetAttr(name), planned.GetAttr(name)
-		p := append(path.Copy(), cty.GetAttrStep{Name: name})
-		switch {
-		case a.WriteOnly:
-			if !pv.IsNull() {
-				*out = append(*out, diagnostic.PathString(p)+": planned a value for a write-only attribute, which must be null")
-			}
-		case a.Computed && !a.Optional && !a.Required:
-			// The provider's to choose.
-		case cv.IsNull():
-			if !a.Computed && !pv.IsNull() {
-				*out = append(*out, diagnostic.PathString(p)+": planned a value where the configuration sets none")
-			}
-		case !cv.IsWhollyKnown() && a.Type.IsPrimitiveType():
-			// Known only after apply: the plan cannot promise more.
-		case !valueKept(cv, pv):
-			*out = append(*out, diagnostic.PathString(p)+": planned value does not match the configured value")
-		}
-	}
+	planAttrsProblems(b.Attributes, prior, config, planned, path, out)
 	for name, nb := range b.BlockTypes {
-		cv, pv := config.GetAttr(name), planned.GetAttr(name)
 		p := append(path.Copy(), cty.GetAttrStep{Name: name})
-		nestedProblems(nb, cv, pv, p, out, planProblemsAt)
+		pv, cv := planned.GetAttr(name), config.GetAttr(name)
+		prv := cty.NullVal(cv.Type())
+		if !prior.IsNull() {
+			prv = prior.GetAttr(name)
+		}
+		switch {
+		case pv.RawEquals(cv):
+			continue
+		case !cv.IsKnown():
+			planProblem(out, p, "planned a value for a dynamic block whose for_each is not known yet")
+			continue
+		case !pv.IsKnown():
+			planProblem(out, p, "planned the nested block itself as unknown, where only its attributes may be")
+			continue
+		}
+		nestedBlockProblems(nb, prv, cv, pv, p, out)
 	}
 }
 
-// valueKept reports whether a planned value keeps what the configured one
-// sets. Inside a structured value, a null or unknown in the configuration
-// leaves the provider free: the schema a plugin sends flattens nested
-// attributes to plain types, so which inner attributes it computes is not
-// known here.
-func valueKept(cv, pv cty.Value) bool {
-	switch {
-	case !cv.IsKnown():
-		return true
-	case cv.IsNull():
-		return true
-	case !pv.IsKnown() || pv.IsNull():
-		return false
+func nestedBlockProblems(nb *NestedBlock, prior, config, planned cty.Value, path cty.Path, out *[]string) {
+	if nb.Nesting == NestingSingle || nb.Nesting == NestingGroup {
+		planBlockProblems(&nb.Block, prior, config, planned, path, out)
+		return
 	}
-	ty := cv.Type()
-	switch {
-	case ty.IsPrimitiveType():
-		return pv.Type().Equals(ty) && pv.Equals(cv).True()
-	case ty.IsListType() || ty.IsTupleType():
-		if !(pv.Type().IsListType() || pv.Type().IsTupleType()) || pv.LengthInt() != cv.LengthInt() {
-			return false
+	if planned.IsNull() {
+		planProblem(out, path, "planned null where no blocks must be an empty collection")
+		return
+	}
+	if config.IsNull() {
+		// A legacy provider's null kept by ignore_changes: no blocks.
+		config = emptyLike(config)
+	}
+	elemPrior := func(k cty.Value) cty.Value {
+		if e, ok := element(prior, k); ok {
+			return e
 		}
-		for i := 0; i < cv.LengthInt(); i++ {
-			k := cty.NumberIntVal(int64(i))
-			if !valueKept(cv.Index(k), pv.Index(k)) {
-				return false
-			}
+		return cty.NullVal(nb.Block.ImpliedType())
+	}
+	switch nb.Nesting {
+	case NestingList:
+		if planned.LengthInt() != config.LengthInt() {
+			planProblem(out, path, fmt.Sprintf("planned %d blocks where the configuration has %d", planned.LengthInt(), config.LengthInt()))
+			return
 		}
-		return true
-	case ty.IsMapType() || ty.IsObjectType():
-		if !(pv.Type().IsMapType() || pv.Type().IsObjectType()) {
-			return false
-		}
-		for it := cv.ElementIterator(); it.Next(); {
-			k, v := it.Element()
-			if ty.IsObjectType() {
-				if !pv.Type().HasAttribute(k.AsString()) {
-					return false
-				}
-				if !valueKept(v, pv.GetAttr(k.AsString())) {
-					return false
-				}
+		for it := planned.ElementIterator(); it.Next(); {
+			k, pe := it.Element()
+			p := append(path.Copy(), cty.IndexStep{Key: k})
+			if !pe.IsKnown() {
+				planProblem(out, p, "planned the nested block itself as unknown, where only its attributes may be")
 				continue
 			}
-			if !pv.HasIndex(k).True() || !valueKept(v, pv.Index(k)) {
-				return false
+			planBlockProblems(&nb.Block, elemPrior(k), config.Index(k), pe, p, out)
+		}
+	case NestingMap:
+		// A map of blocks is an object when they have dynamically typed
+		// attributes; both are walked by key.
+		for it := planned.ElementIterator(); it.Next(); {
+			k, pe := it.Element()
+			p := append(path.Copy(), cty.IndexStep{Key: k})
+			ce, ok := element(config, k)
+			if !ok {
+				planProblem(out, path, fmt.Sprintf("planned the block %q, which the configuration does not have", k.AsString()))
+				continue
+			}
+			if !pe.IsKnown() {
+				planProblem(out, p, "planned the nested block itself as unknown, where only its attributes may be")
+				continue
+			}
+			planBlockProblems(&nb.Block, elemPrior(k), ce, pe, p, out)
+		}
+		for it := config.ElementIterator(); it.Next(); {
+			if k, _ := it.Element(); !hasElement(planned, k) {
+				planProblem(out, path, fmt.Sprintf("planned without the block %q of the configuration", k.AsString()))
 			}
 		}
-		return true
-	case ty.IsSetType():
-		// Set elements have no address to pair them by; a set wholly
-		// known in the configuration must come back the same size.
-		return !cv.IsWhollyKnown() || !pv.IsWhollyKnown() || pv.LengthInt() == cv.LengthInt()
+	case NestingSet:
+		// Set elements have nothing to pair them by: only that each is
+		// known can be checked, as Terraform checks.
+		for it := planned.ElementIterator(); it.Next(); {
+			if _, pe := it.Element(); !pe.IsKnown() {
+				planProblem(out, path, "planned a nested block itself as unknown, where only its attributes may be")
+			}
+		}
 	}
-	return true
+}
+
+// element is the element of a known collection at key k: a list's or
+// tuple's by position, a map's by key, an object's by attribute name.
+func element(v, k cty.Value) (cty.Value, bool) {
+	if v.IsNull() || !v.IsKnown() || !hasElement(v, k) {
+		return cty.NilVal, false
+	}
+	if v.Type().IsObjectType() {
+		return v.GetAttr(k.AsString()), true
+	}
+	return v.Index(k), true
+}
+
+func hasElement(v, k cty.Value) bool {
+	if v.IsNull() || !v.IsKnown() {
+		return false
+	}
+	if v.Type().IsObjectType() {
+		return k.Type() == cty.String && v.Type().HasAttribute(k.AsString())
+	}
+	return v.HasIndex(k).True()
+}
+
+// emptyLike is an empty collection of the type of a null one.
+func emptyLike(v cty.Value) cty.Value {
+	ty := v.Type()
+	switch {
+	case ty.IsListType():
+		return cty.ListValEmpty(ty.ElementType())
+	case ty.IsSetType():
+		return cty.SetValEmpty(ty.ElementType())
+	case ty.IsMapType():
+		return cty.MapValEmpty(ty.ElementType())
+	case ty.IsTupleType():
+		return cty.EmptyTupleVal
+	case ty.IsObjectType():
+		return cty.EmptyObjectVal
+	}
+	return v
+}
+
+func planAttrsProblems(as map[string]*Attribute, prior, config, planned cty.Value, path cty.Path, out *[]string) {
+	for name, a := range as {
+		get := func(v cty.Value) cty.Value {
+			if v.IsNull() {
+				return cty.NullVal(a.Type)
+			}
+			return v.GetAttr(name)
+		}
+		planAttrProblems(a, get(prior), get(config), get(planned), append(path.Copy(), cty.GetAttrStep{Name: name}), out)
+	}
+}
+
+func planAttrProblems(a *Attribute, prior, config, planned cty.Value, path cty.Path, out *[]string) {
+	up := unrefined(planned)
+	switch {
+	case a.WriteOnly:
+		// Terraform checks this apart, before anything else.
+		if !planned.IsNull() {
+			planProblem(out, path, "planned a value for a write-only attribute, which must be null")
+		}
+		return
+	case up.RawEquals(unrefined(config)):
+		return
+	case up.RawEquals(unrefined(prior)) && !prior.IsNull() && !config.IsNull():
+		// The provider found the configured value equivalent to the
+		// prior one and keeps it.
+		return
+	case a.Computed && !a.Optional:
+		// The provider's to choose.
+		return
+	case config.IsNull() && a.Computed:
+		return
+	case config.IsNull() && !planned.IsNull():
+		planProblem(out, path, "planned a value where the configuration sets none")
+		return
+	case a.Nested != nil:
+		nestedAttrProblems(a.Nested, prior, config, planned, path, out)
+	case prior.IsNull():
+		planProblem(out, path, "planned value does not match the configured value")
+	default:
+		planProblem(out, path, "planned value does not match the configured value nor the prior value")
+	}
+}
+
+func nestedAttrProblems(na *NestedAttributes, prior, config, planned cty.Value, path cty.Path, out *[]string) {
+	if presenceProblem(config, planned, path, out) {
+		return
+	}
+	if !planned.IsKnown() {
+		planProblem(out, path, "planned unknown for a configured value")
+		return
+	}
+	if na.Nesting == NestingSingle || na.Nesting == NestingGroup {
+		planAttrsProblems(na.Attributes, prior, config, planned, path, out)
+		return
+	}
+	pl, cl := planned.Length(), config.Length()
+	if na.Nesting == NestingSet {
+		if in := pl.Range().Includes(cl); in.IsKnown() && in.False() {
+			planProblem(out, path, "planned a number of elements the configuration does not have")
+		}
+		return
+	}
+	if !pl.IsKnown() && !cl.IsKnown() {
+		return
+	}
+	if eq := pl.Equals(cl); !eq.IsKnown() || eq.False() {
+		planProblem(out, path, "planned a number of elements the configuration does not have")
+		return
+	}
+	for it := planned.ElementIterator(); it.Next(); {
+		k, pe := it.Element()
+		p := append(path.Copy(), cty.IndexStep{Key: k})
+		ce, ok := element(config, k)
+		if !ok {
+			if na.Nesting == NestingMap {
+				planProblem(out, p, "planned an element the configuration does not have")
+			}
+			continue
+		}
+		pr, ok := element(prior, k)
+		if !ok {
+			pr = cty.NullVal(pe.Type())
+		}
+		planAttrsProblems(na.Attributes, pr, ce, pe, p, out)
+	}
+	if na.Nesting == NestingMap {
+		for it := config.ElementIterator(); it.Next(); {
+			if k, _ := it.Element(); !hasElement(planned, k) {
+				planProblem(out, append(path.Copy(), cty.IndexStep{Key: k}), "planned without an element of the configuration")
+			}
+		}
+	}
 }
 
 // ResultProblems lists where the object an apply produced breaks the plan

@@ -1,186 +1,362 @@
 package provider
 
 import (
+	"errors"
+
 	"github.com/zclconf/go-cty/cty"
 )
 
 // ProposedNew merges a configuration of block b with the prior object the
 // way Terraform does before asking a provider to plan (PlanRequest's
-// ProposedNewState): what the configuration sets wins; a computed attribute
-// it leaves null keeps its prior value, or becomes unknown when there is
-// none. Nested blocks and nested attributes are merged element by element,
-// paired by position (lists) or key (maps); set elements have nothing to
-// pair them by and are proposed as new.
+// ProposedNewState), by the same rules:
 //
-// A null or unknown config is returned as it is (a destroy, or an object
-// not known yet); a null or unknown prior is a create. The engine and the
-// tests that drive providers as the engine does (internal/providercheck)
-// both call it, so that no copy of the merge can drift from the engine's.
+//   - an attribute the configuration sets wins, and so does one it leaves
+//     null that the provider does not compute;
+//   - a computed attribute the configuration leaves null keeps its prior
+//     value: null on create. Marking it unknown is the provider's choice
+//     in its plan, never the merge's; a provider built on the legacy SDK
+//     reads an unknown there as its own "not known yet" sentinel.
+//     An optional and computed nested attribute whose prior value holds
+//     something only a configuration sets was configured before and is
+//     now removed: it is proposed null;
+//   - nested blocks and nested attributes are merged element by element,
+//     paired by position (lists), key (maps), or, in sets, with the first
+//     unused prior element the configured one could have become (equal
+//     but for computed attributes the configuration leaves null); an
+//     element with no prior partner is taken as configured.
+//
+// An unknown config (a dynamic block over an unknown collection) is taken
+// as it is. The prior must be wholly known (a null prior is a create):
+// an unknown prior is what PlannedDataObject uses to mark every computed
+// value unknown. The engine and the tests that drive providers as the
+// engine does (internal/providercheck) both call it, so that no copy of
+// the merge can drift from the engine's.
 func ProposedNew(b *Block, prior, config cty.Value) cty.Value {
+	if config.IsNull() && prior.IsNull() {
+		return prior
+	}
+	if prior.IsNull() {
+		// One level of non-null object to read attributes from: what an
+		// empty block decodes to.
+		prior = b.EmptyValue()
+	}
+	return proposedBlock(b, prior, config)
+}
+
+// PlannedDataObject is the planned object of a data source that is read
+// during apply: its configuration, with every computed attribute the
+// configuration leaves null unknown. The engine plans data sources
+// itself, as Terraform does, as if the provider filled in unknowns.
+func PlannedDataObject(b *Block, config cty.Value) cty.Value {
+	// An unknown prior makes everything taken from it unknown.
+	return proposedBlock(b, cty.UnknownVal(b.ImpliedType()), config)
+}
+
+func proposedBlock(b *Block, prior, config cty.Value) cty.Value {
 	if config.IsNull() || !config.IsKnown() {
+		// A block's configuration is never null but a single block's,
+		// which does not come here; take the prior rather than an
+		// invalid null, as Terraform does.
+		return prior
+	}
+	if !prior.Type().IsObjectType() || !config.Type().IsObjectType() {
 		return config
 	}
-	if prior.IsNull() || !prior.IsKnown() {
-		prior = cty.NullVal(config.Type())
-	}
-	attrs := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
-	proposedAttrs(b.Attributes, prior, config, attrs)
+	attrs := proposedAttrs(b.Attributes, prior, config)
 	for name, nb := range b.BlockTypes {
-		c := config.GetAttr(name)
-		var p cty.Value
-		if prior.IsNull() {
-			p = cty.NullVal(c.Type())
-		} else {
-			p = prior.GetAttr(name)
-		}
-		attrs[name] = proposedNested(nb, p, c)
+		attrs[name] = proposedNestedBlock(nb, prior.GetAttr(name), config.GetAttr(name))
 	}
 	return cty.ObjectVal(attrs)
 }
 
-func proposedNested(nb *NestedBlock, prior, config cty.Value) cty.Value {
-	if config.IsNull() || !config.IsKnown() {
+// nestedSchema is a block's schema or a nested attribute's: what set
+// elements are paired by and merged with.
+type nestedSchema interface {
+	AttributeByPath(cty.Path) *Attribute
+	propose(prior, config cty.Value) cty.Value
+}
+
+func (b *Block) propose(prior, config cty.Value) cty.Value { return ProposedNew(b, prior, config) }
+
+func (na *NestedAttributes) propose(prior, config cty.Value) cty.Value {
+	if config.IsNull() {
+		return config
+	}
+	if !prior.Type().IsObjectType() {
+		prior = cty.NullVal(config.Type())
+	}
+	return cty.ObjectVal(proposedAttrs(na.Attributes, prior, config))
+}
+
+func proposedNestedBlock(nb *NestedBlock, prior, config cty.Value) cty.Value {
+	// Only a dynamic block over an unknown collection is unknown.
+	if !config.IsKnown() {
 		return config
 	}
 	switch nb.Nesting {
-	case NestingSingle, NestingGroup:
+	case NestingSingle:
+		if config.IsNull() {
+			// Not computed, so the configuration's absence wins.
+			return config
+		}
+		return ProposedNew(&nb.Block, prior, config)
+	case NestingGroup:
 		return ProposedNew(&nb.Block, prior, config)
 	case NestingList:
-		if !config.Type().IsListType() && !config.Type().IsTupleType() {
-			return config
-		}
-		var elems []cty.Value
-		var priorElems []cty.Value
-		if !prior.IsNull() && prior.IsKnown() {
-			priorElems = prior.AsValueSlice()
-		}
-		for i, ce := range config.AsValueSlice() {
-			pe := cty.NullVal(ce.Type())
-			if i < len(priorElems) {
-				pe = priorElems[i]
-			}
-			elems = append(elems, ProposedNew(&nb.Block, pe, ce))
-		}
-		if len(elems) == 0 {
-			return config
-		}
-		if config.Type().IsTupleType() {
-			return cty.TupleVal(elems)
-		}
-		return cty.ListVal(elems)
+		return proposedList(&nb.Block, prior, config)
 	case NestingMap:
-		if config.LengthInt() == 0 {
-			return config
-		}
-		elems := map[string]cty.Value{}
-		for k, ce := range config.AsValueMap() {
-			pe := cty.NullVal(ce.Type())
-			if !prior.IsNull() && prior.IsKnown() && prior.Type().IsMapType() {
-				if pv := prior.Index(cty.StringVal(k)); prior.HasIndex(cty.StringVal(k)).True() {
-					pe = pv
-				}
-			}
-			elems[k] = ProposedNew(&nb.Block, pe, ce)
-		}
-		if config.Type().IsObjectType() {
-			return cty.ObjectVal(elems)
-		}
-		return cty.MapVal(elems)
+		return proposedMap(&nb.Block, prior, config)
 	case NestingSet:
-		// Set elements have no identity to match prior ones by; each
-		// configured element is proposed as new.
-		if config.LengthInt() == 0 {
-			return config
-		}
-		var elems []cty.Value
-		for it := config.ElementIterator(); it.Next(); {
-			_, ce := it.Element()
-			elems = append(elems, ProposedNew(&nb.Block, cty.NullVal(ce.Type()), ce))
-		}
-		return cty.SetVal(elems)
+		return proposedSet(&nb.Block, prior, config)
 	}
 	return config
 }
 
-// proposedAttrs merges the attributes of a block or nested attribute
-// object into attrs.
-func proposedAttrs(as map[string]*Attribute, prior, config cty.Value, attrs map[string]cty.Value) {
+func proposedNestedAttr(na *NestedAttributes, prior, config cty.Value) cty.Value {
+	if !config.IsKnown() {
+		return config
+	}
+	switch na.Nesting {
+	case NestingSingle, NestingGroup:
+		if config.IsNull() {
+			return config
+		}
+		return na.propose(prior, config)
+	case NestingList:
+		return proposedList(na, prior, config)
+	case NestingMap:
+		return proposedMap(na, prior, config)
+	case NestingSet:
+		return proposedSet(na, prior, config)
+	}
+	return config
+}
+
+// proposedList pairs elements by position. A list of blocks with
+// dynamically typed attributes is a tuple, and stays one.
+func proposedList(s nestedSchema, prior, config cty.Value) cty.Value {
+	if config.IsNull() || config.LengthInt() == 0 {
+		return config
+	}
+	elems := make([]cty.Value, 0, config.LengthInt())
+	for it := config.ElementIterator(); it.Next(); {
+		idx, ce := it.Element()
+		if prior.IsKnown() && (prior.IsNull() || !prior.HasIndex(idx).True()) {
+			elems = append(elems, ce)
+			continue
+		}
+		elems = append(elems, s.propose(prior.Index(idx), ce))
+	}
+	if config.Type().IsTupleType() {
+		return cty.TupleVal(elems)
+	}
+	return cty.ListVal(elems)
+}
+
+// proposedMap pairs elements by key. A map of blocks with dynamically
+// typed attributes is an object, and stays one.
+func proposedMap(s nestedSchema, prior, config cty.Value) cty.Value {
+	if config.IsNull() || config.LengthInt() == 0 {
+		return config
+	}
+	priorElems := map[string]cty.Value{}
+	if !prior.IsNull() && prior.IsKnown() && prior.LengthInt() > 0 {
+		priorElems = prior.AsValueMap()
+	}
+	elems := map[string]cty.Value{}
+	for k, ce := range config.AsValueMap() {
+		pe, ok := priorElems[k]
+		if !ok {
+			elems[k] = ce
+			continue
+		}
+		elems[k] = s.propose(pe, ce)
+	}
+	if config.Type().IsObjectType() {
+		return cty.ObjectVal(elems)
+	}
+	return cty.MapVal(elems)
+}
+
+// proposedSet pairs each configured element with the first unused prior
+// element it could have become. When several could, which one is taken
+// does not matter: they differ only in computed values, or the
+// configuration's elements would not have been distinct.
+func proposedSet(s nestedSchema, prior, config cty.Value) cty.Value {
+	if config.IsNull() || !config.Type().IsSetType() || config.LengthInt() == 0 {
+		return config
+	}
+	var priorElems []cty.Value
+	if prior.IsKnown() && !prior.IsNull() {
+		priorElems = prior.AsValueSlice()
+	}
+	used := make([]bool, len(priorElems))
+	var elems []cty.Value
+	for _, ce := range config.AsValueSlice() {
+		pe := cty.NullVal(config.Type().ElementType())
+		for i, candidate := range priorElems {
+			if !used[i] && couldBecome(s, candidate, ce) {
+				pe, used[i] = candidate, true
+				break
+			}
+		}
+		elems = append(elems, s.propose(pe, ce))
+	}
+	return cty.SetVal(elems)
+}
+
+func proposedAttrs(as map[string]*Attribute, prior, config cty.Value) map[string]cty.Value {
+	attrs := make(map[string]cty.Value, len(as))
 	for name, a := range as {
-		c := config.GetAttr(name)
 		var p cty.Value
-		if !prior.IsNull() && prior.Type().IsObjectType() && prior.Type().HasAttribute(name) {
+		if prior.IsNull() {
+			p = cty.NullVal(prior.Type().AttributeType(name))
+		} else {
 			p = prior.GetAttr(name)
 		}
+		c := config.GetAttr(name)
 		switch {
-		case a.Computed && c.IsNull() && (p == cty.NilVal || p.IsNull()):
-			attrs[name] = cty.UnknownVal(c.Type())
 		case a.Computed && c.IsNull():
+			// Whether required or optional plays no part: a computed
+			// value the configuration leaves out keeps its prior value,
+			// unless that value shows a configuration set it before.
 			attrs[name] = p
-		case a.Nested != nil:
-			if p == cty.NilVal {
-				p = cty.NullVal(c.Type())
+			if wasConfigured(a, p) {
+				attrs[name] = c
 			}
+		case a.Nested != nil:
 			attrs[name] = proposedNestedAttr(a.Nested, p, c)
 		default:
 			attrs[name] = c
 		}
 	}
+	return attrs
 }
 
-// proposedNestedAttr merges a nested attribute's configured value with its
-// prior one, object by object, as nested blocks are merged: what the
-// configuration leaves null of what the provider computes keeps its prior
-// value. Set elements have nothing to pair them by and are taken as
-// configured.
-func proposedNestedAttr(na *NestedAttributes, prior, config cty.Value) cty.Value {
-	if config.IsNull() || !config.IsKnown() {
-		return config
+// wasConfigured reports whether the prior value of an optional nested
+// attribute holds a non-null value of an inner attribute the provider does
+// not compute: only a configuration can have set that, so the
+// configuration that now leaves the attribute null removed it.
+func wasConfigured(a *Attribute, prior cty.Value) bool {
+	if !a.Optional || a.Nested == nil {
+		return false
 	}
-	known := !prior.IsNull() && prior.IsKnown()
-	object := func(p, c cty.Value) cty.Value {
-		if c.IsNull() || !c.IsKnown() || !c.Type().IsObjectType() {
-			return c
+	found := false
+	_ = cty.Walk(prior, func(path cty.Path, v cty.Value) (bool, error) {
+		if v.IsNull() {
+			return true, nil
 		}
-		if p.IsNull() || !p.IsKnown() || !p.Type().IsObjectType() {
-			p = cty.NullVal(c.Type())
+		inner := a.Nested.AttributeByPath(path)
+		if inner == nil {
+			return true, nil
 		}
-		attrs := make(map[string]cty.Value, len(na.Attributes))
-		proposedAttrs(na.Attributes, p, c, attrs)
-		return cty.ObjectVal(attrs)
+		if !inner.Computed {
+			found = true
+			return false, nil
+		}
+		return true, nil
+	})
+	return found
+}
+
+var errStop = errors.New("stop")
+
+// couldBecome reports whether prior could have been planned from config:
+// equal but where the schema lets the provider compute a value the
+// configuration leaves null. Nested sets must be equal: their elements
+// cannot be paired.
+func couldBecome(s nestedSchema, prior, config cty.Value) bool {
+	if unrefined(config).RawEquals(unrefined(prior)) {
+		return true
 	}
-	switch na.Nesting {
-	case NestingSingle, NestingGroup:
-		return object(prior, config)
-	case NestingList:
-		if !config.Type().IsListType() || config.LengthInt() == 0 {
-			return config
+	ok := true
+	_ = cty.Walk(prior, func(path cty.Path, pv cty.Value) (bool, error) {
+		cv, err := path.Apply(config)
+		if err != nil {
+			// Dynamically typed values of different shapes.
+			ok = false
+			return false, errStop
 		}
-		var priorElems []cty.Value
-		if known && prior.Type().IsListType() {
-			priorElems = prior.AsValueSlice()
+		if unrefined(cv).RawEquals(unrefined(pv)) {
+			return false, nil
 		}
-		var elems []cty.Value
-		for i, ce := range config.AsValueSlice() {
-			pe := cty.NullVal(ce.Type())
-			if i < len(priorElems) {
-				pe = priorElems[i]
-			}
-			elems = append(elems, object(pe, ce))
+		if cv.Type().IsSetType() {
+			ok = false
+			return false, errStop
 		}
-		return cty.ListVal(elems)
-	case NestingMap:
-		if !config.Type().IsMapType() || config.LengthInt() == 0 {
-			return config
+		a := s.AttributeByPath(path)
+		switch {
+		case a == nil, a.Nested != nil:
+			// Not at an attribute yet, or one with attributes inside:
+			// compare what is inside.
+			return true, nil
+		case !a.Computed || !cv.IsNull():
+			ok = false
+			return false, errStop
 		}
-		elems := map[string]cty.Value{}
-		for k, ce := range config.AsValueMap() {
-			pe := cty.NullVal(ce.Type())
-			if known && prior.Type().IsMapType() && prior.HasIndex(cty.StringVal(k)).True() {
-				pe = prior.Index(cty.StringVal(k))
-			}
-			elems[k] = object(pe, ce)
+		return false, nil
+	})
+	return ok
+}
+
+// unrefined strips the refinements of every unknown in v: two values that
+// differ only in what is promised of an unknown are the same here.
+func unrefined(v cty.Value) cty.Value {
+	out, _ := cty.Transform(v, func(_ cty.Path, v cty.Value) (cty.Value, error) {
+		if !v.IsKnown() {
+			return cty.UnknownVal(v.Type()), nil
 		}
-		return cty.MapVal(elems)
+		return v, nil
+	})
+	return out
+}
+
+// AttributeByPath is the attribute a path inside a block's object leads
+// to, through nested blocks and nested attributes; nil where the path ends
+// short of an attribute or goes past one.
+func (b *Block) AttributeByPath(path cty.Path) *Attribute {
+	block := b
+	for i, step := range path {
+		s, ok := step.(cty.GetAttrStep)
+		if !ok {
+			continue
+		}
+		if a := block.Attributes[s.Name]; a != nil {
+			return attributeAt(a, path, i)
+		}
+		nb := block.BlockTypes[s.Name]
+		if nb == nil {
+			return nil
+		}
+		block = &nb.Block
 	}
-	return config
+	return nil
+}
+
+// AttributeByPath is the attribute a path inside a nested attribute's
+// value leads to. Steps naming nothing here are passed over, as
+// Terraform passes them over.
+func (na *NestedAttributes) AttributeByPath(path cty.Path) *Attribute {
+	for i, step := range path {
+		s, ok := step.(cty.GetAttrStep)
+		if !ok {
+			continue
+		}
+		if a := na.Attributes[s.Name]; a != nil {
+			return attributeAt(a, path, i)
+		}
+	}
+	return nil
+}
+
+// attributeAt is what path leads to from attribute a, found at its step
+// i: a itself at the path's end, or what is inside a nested attribute.
+func attributeAt(a *Attribute, path cty.Path, i int) *Attribute {
+	switch {
+	case i == len(path)-1:
+		return a
+	case a.Nested != nil:
+		return a.Nested.AttributeByPath(path[i+1:])
+	}
+	return nil
 }

@@ -128,7 +128,7 @@ func (h *Harness) Plan(typ string, prior *Object, attrs map[string]cty.Value) pr
 		PriorPrivate:     private,
 	})
 	if !pr.Diagnostics.HasErrors() && !pr.LegacyTypeSystem {
-		if problems := provider.PlanProblems(b, cfg, pr.PlannedState); len(problems) > 0 {
+		if problems := provider.PlanProblems(b, state, cfg, pr.PlannedState); len(problems) > 0 {
 			h.T.Errorf("%s: the provider produced an invalid plan:\n  %s", typ, strings.Join(problems, "\n  "))
 		}
 	}

@@ -1,0 +1,48 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+// TestNormalizeBlocks checks the fix-up Terraform gives every refreshed
+// object (objchange.NormalizeObjectFromLegacySDK).
+func TestNormalizeBlocks(t *testing.T) {
+	inner := func() Block { return Block{Attributes: map[string]*Attribute{"v": {Type: cty.String, Optional: true}}} }
+	b := &Block{
+		Attributes: map[string]*Attribute{"id": {Type: cty.String, Computed: true}},
+		BlockTypes: map[string]*NestedBlock{
+			"list":   {Nesting: NestingList, Block: inner()},
+			"set":    {Nesting: NestingSet, Block: inner()},
+			"group":  {Nesting: NestingGroup, Block: inner()},
+			"single": {Nesting: NestingSingle, Block: inner()},
+		},
+	}
+	ety := b.BlockTypes["list"].Block.ImpliedType()
+	el := func(v cty.Value) cty.Value { return cty.ObjectVal(map[string]cty.Value{"v": v}) }
+	obj := func(list, set, group, single cty.Value) cty.Value {
+		return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("i"), "list": list, "set": set, "group": group, "single": single})
+	}
+	for _, tc := range []struct {
+		name    string
+		in, out cty.Value
+	}{
+		{"null blocks are empty, a null single block stays null",
+			obj(cty.NullVal(cty.List(ety)), cty.NullVal(cty.Set(ety)), cty.NullVal(ety), cty.NullVal(ety)),
+			obj(cty.ListValEmpty(ety), cty.SetValEmpty(ety), el(cty.NullVal(cty.String)), cty.NullVal(ety))},
+		{"unknown blocks are known blocks of unknowns",
+			obj(cty.UnknownVal(cty.List(ety)), cty.UnknownVal(cty.Set(ety)), cty.UnknownVal(ety), cty.UnknownVal(ety)),
+			obj(cty.ListVal([]cty.Value{el(cty.UnknownVal(cty.String))}), cty.SetVal([]cty.Value{el(cty.UnknownVal(cty.String))}),
+				el(cty.UnknownVal(cty.String)), el(cty.UnknownVal(cty.String)))},
+		{"known blocks are kept",
+			obj(cty.ListVal([]cty.Value{el(cty.StringVal("a"))}), cty.SetValEmpty(ety), el(cty.StringVal("g")), el(cty.StringVal("s"))),
+			obj(cty.ListVal([]cty.Value{el(cty.StringVal("a"))}), cty.SetValEmpty(ety), el(cty.StringVal("g")), el(cty.StringVal("s")))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := NormalizeBlocks(b, tc.in); !got.RawEquals(tc.out) {
+				t.Errorf("got  %#v\nwant %#v", got, tc.out)
+			}
+		})
+	}
+}
