@@ -237,7 +237,7 @@ Options:
 `,
 	"fmt": `Usage: tether fmt [options] [TARGET...]
 
-  Rewrites Terraform-language files (*.tf, *.tfvars, *.tftest.hcl) in the
+  Rewrites Terraform-language files (*.tf, *.tofu, *.tfvars, *.tftest.hcl) in the
   canonical format. TARGET is a file or folder (default: the current
   folder); - reads standard input and writes standard output.
 

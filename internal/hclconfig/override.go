@@ -8,7 +8,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// Override files (override.tf, NAME_override.tf and their .tf.json forms)
+// Override files (override.tf, NAME_override.tf and their .tf.json, .tofu
+// and .tofu.json forms)
 // are merged into a module's other files by Terraform's rules, in the
 // lexical order of their names: each block of an override file changes
 // the block of the same kind and name that another file declares. Its
@@ -23,7 +24,8 @@ import (
 
 // isOverrideFile reports whether a file name is an override file's.
 func isOverrideFile(name string) bool {
-	base := strings.TrimSuffix(strings.TrimSuffix(name, ".json"), ".tf")
+	base := strings.TrimSuffix(name, ".json")
+	base = strings.TrimSuffix(strings.TrimSuffix(base, ".tf"), ".tofu")
 	if i := strings.LastIndexByte(base, '/'); i >= 0 {
 		base = base[i+1:]
 	}
