@@ -1252,7 +1252,7 @@ func (p *Planned) kept(n *node) bool {
 
 // assemble collects the proposed changes in address order.
 func (p *Planned) assemble() *plan.Plan {
-	pl := &plan.Plan{Destroy: p.opts.Destroy, Targeted: len(p.opts.Targets) > 0, RefreshOnly: p.opts.RefreshOnly, Timestamp: p.run.PlanTime,
+	pl := &plan.Plan{Destroy: p.opts.Destroy, Targeted: p.narrowing(), RefreshOnly: p.opts.RefreshOnly, Timestamp: p.run.PlanTime,
 		Checks: p.checks.results()}
 	addChange := func(n *node, in *instance) {
 		if in.recorded != nil && !in.recordedVal.IsNull() && in.recordedVal != cty.NilVal && !in.prior.RawEquals(in.recordedVal) {
