@@ -5,6 +5,11 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/marks"
 )
 
 // TestConfigFilesTofu: OpenTofu's .tofu and .tofu.json files are read, and
@@ -43,5 +48,37 @@ func TestConfigFilesTofu(t *testing.T) {
 		if isOverrideFile(name) != want {
 			t.Errorf("isOverrideFile(%q) = %v, want %v", name, !want, want)
 		}
+	}
+}
+
+// TestCheckEnabled: lifecycle { enabled } takes what converts to a bool;
+// null, a sensitive or ephemeral value are errors; unknown is left to the
+// engine, which refuses it while planning.
+func TestCheckEnabled(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		v    cty.Value
+		want cty.Value // cty.NilVal: an error
+	}{
+		{"true", cty.True, cty.True},
+		{"string", cty.StringVal("false"), cty.False},
+		{"unknown", cty.UnknownVal(cty.Bool), cty.UnknownVal(cty.Bool)},
+		{"null", cty.NullVal(cty.Bool), cty.NilVal},
+		{"number", cty.NumberIntVal(1), cty.NilVal},
+		{"sensitive", cty.True.Mark(marks.Sensitive), cty.NilVal},
+		{"ephemeral", cty.True.Mark(marks.Ephemeral), cty.NilVal},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, diags := checkEnabled(tc.v, hcl.Range{Filename: "main.tf"})
+			if tc.want == cty.NilVal {
+				if !diags.HasErrors() || diags[0].Summary != "Invalid enabled argument" || diags[0].Subject == nil {
+					t.Errorf("checkEnabled(%#v) = %#v, %v; want an Invalid enabled argument error at the expression", tc.v, got, diags)
+				}
+				return
+			}
+			if diags.HasErrors() || !got.RawEquals(tc.want) {
+				t.Errorf("checkEnabled(%#v) = %#v, %v; want %#v", tc.v, got, diags, tc.want)
+			}
+		})
 	}
 }
