@@ -209,9 +209,15 @@ func (m *module) lifecycle(n *config.Node, b *hcl.Block, schema *provider.Block,
 		if !ok {
 			return
 		}
+		if len(a.Expr.Variables()) > 0 {
+			// Beyond Terraform, as OpenTofu 1.12: from values known
+			// before planning, settled once everything is declared.
+			l.pending = append(l.pending, func() { m.staticBool(n, name, a, dst) })
+			return
+		}
 		v, d := a.Expr.Value(nil)
 		if d.HasErrors() || v.Type() != cty.Bool || v.IsNull() {
-			l.errorf(a.Expr.Range(), fmt.Sprintf("Invalid %s", name), "%s must be true or false, written literally.", name)
+			l.errorf(a.Expr.Range(), fmt.Sprintf("Invalid %s", name), "%s must be true or false.", name)
 			return
 		}
 		*dst = v.True()

@@ -43,6 +43,11 @@ type module struct {
 	pathVal   cty.Value
 	// vars are a called module's variables in declaration order.
 	vars []*variableDecl
+	// localExprs are the module's locals' expressions, by name, and
+	// static what its expressions can know before anything is planned
+	// (see staticScope).
+	localExprs map[string]hcl.Expression
+	static     *staticScope
 }
 
 // moduleCall is a module block.
