@@ -164,14 +164,14 @@ func narrowFlag(o engine.PlanOptions) string {
 }
 
 func targetedApplyWarning(o engine.PlanOptions) *hcl.Diagnostic {
-	outside := "outside the targets"
+	left := "changes the configuration asks for outside the targets were not applied"
 	if len(o.Excludes) > 0 {
-		outside = "for what was excluded"
+		left = "the changes the configuration asks for of the excluded resources, and of what depends on them, were not applied"
 	}
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagWarning,
 		Summary:  "Applied changes may be incomplete",
-		Detail: "The plan was made with " + narrowFlag(o) + ", so changes the configuration asks for " + outside + " were not applied, and " +
+		Detail: "The plan was made with " + narrowFlag(o) + ", so " + left + ", and " +
 			"outputs may not be up to date. Run tether plan to see what is still pending.",
 	}
 }
