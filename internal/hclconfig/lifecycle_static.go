@@ -27,6 +27,9 @@ func (m *module) staticBool(n *config.Node, name string, a *hcl.Attribute, dst *
 		if names := attrNames(*missing); len(names) >= 2 && missing.RootName() == "var" && s.unknown[names[1]] != "" {
 			why = s.unknown[names[1]]
 		}
+		if why == noValue {
+			return // the variable's own error says so
+		}
 		l.errorf(missing.SourceRange(), fmt.Sprintf("Invalid %s", name),
 			"%s of %s is decided before anything is planned, so it may refer only to variables (set by -var, -var-file, .tfvars files, TF_VAR_ or defaults, or in a called module by its call's arguments known then) and to locals computed from them. %s is not known then: %s.",
 			name, n.Addr, traversalSource(*missing), why)
@@ -57,6 +60,10 @@ func (m *module) staticBool(n *config.Node, name string, a *hcl.Attribute, dst *
 	*dst = b.True()
 }
 
+// noValue is why a root variable is not known before planning when it has
+// no value at all, which its own error reports.
+const noValue = "it has no value"
+
 // staticScope is what the module's expressions can know before anything
 // is planned, made once: the root's variables as given (-var, -var-file,
 // .tfvars files, TF_VAR_, defaults), a called module's as its call's
@@ -82,9 +89,11 @@ func (m *module) staticScope() *staticScope {
 		}
 		switch {
 		case m.call == nil:
+			s.unknown[n.Name] = noValue
 			if n.Eval != nil {
 				if v, d := n.Eval(nil, config.NoInstance); !d.HasErrors() {
 					s.vars[n.Name] = v
+					delete(s.unknown, n.Name)
 				}
 			}
 		case parent == nil:
