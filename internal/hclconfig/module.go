@@ -276,18 +276,26 @@ func (m *module) moduleCall(b *hcl.Block) {
 // the meta-arguments. hclsyntax's JustAttributes refuses every block, the
 // lifecycle blocks PartialContent took too, so those are not refused here.
 func callArguments(remain hcl.Body) (hcl.Attributes, hcl.Diagnostics) {
-	sb, ok := remain.(*hclsyntax.Body)
-	if !ok {
-		return remain.JustAttributes()
-	}
-	others := *sb
-	others.Blocks = nil
-	for _, b := range sb.Blocks {
-		if b.Type != "lifecycle" {
-			others.Blocks = append(others.Blocks, b)
+	return withoutLifecycle(remain).JustAttributes()
+}
+
+// withoutLifecycle is a body without its lifecycle blocks, in an override
+// file's too.
+func withoutLifecycle(body hcl.Body) hcl.Body {
+	switch b := body.(type) {
+	case *hclsyntax.Body:
+		others := *b
+		others.Blocks = nil
+		for _, blk := range b.Blocks {
+			if blk.Type != "lifecycle" {
+				others.Blocks = append(others.Blocks, blk)
+			}
 		}
+		return &others
+	case mergedBody:
+		return mergedBody{withoutLifecycle(b.base), withoutLifecycle(b.over), b.rule}
 	}
-	return others.JustAttributes()
+	return body
 }
 
 // localSource is the folder of a module call whose source is a literal
