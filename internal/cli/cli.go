@@ -247,6 +247,7 @@ Common options:
 
 Plan options (plan, up):
   -target ADDRESS         Plan only ADDRESS and what it depends on
+  -exclude ADDRESS        Plan all but ADDRESS and what depends on it
   -replace ADDRESS        Replace an instance even if nothing requires it
   -refresh-only           Record what refresh finds; change nothing else
   -json                   Print Terraform's machine-readable JSON lines

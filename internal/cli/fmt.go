@@ -17,9 +17,10 @@ import (
 	"github.com/tetherhq/tether/internal/ui"
 )
 
-// fmtExtensions are the files fmt rewrites, as Terraform's fmt does. JSON
+// fmtExtensions are the files fmt rewrites, as Terraform's fmt does, and
+// OpenTofu's .tofu files, as its fmt does. JSON
 // files have a format of their own and are left alone.
-var fmtExtensions = []string{".tf", ".tfvars", ".tftest.hcl", ".tfmock.hcl"}
+var fmtExtensions = []string{".tf", ".tofu", ".tfvars", ".tftest.hcl", ".tfmock.hcl"}
 
 // fmt rewrites files in the canonical format. Exit codes are Terraform's:
 // 0 done, 1 for bad usage or an unreadable file, 2 for a syntax error, 3

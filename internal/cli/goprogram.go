@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/tetherhq/tether/internal/hclconfig"
 )
 
 // loadsConfig reports whether a command reads the configuration, and so
@@ -24,7 +26,7 @@ func loadsConfig(cmd string) bool {
 
 // goProgramDir finds the configuration folder named by -C in a command's
 // arguments and reports whether it holds a Go main package and no *.tf
-// files: such a folder is a program written with the Go SDK.
+// (or *.tofu) files: such a folder is a program written with the Go SDK.
 func goProgramDir(args []string) (string, bool) {
 	dir := "."
 	for i := 0; i < len(args); i++ {
@@ -51,7 +53,7 @@ func goProgramDir(args []string) (string, bool) {
 		if e.IsDir() {
 			continue
 		}
-		if strings.HasSuffix(n, ".tf") || strings.HasSuffix(n, ".tf.json") {
+		if hclconfig.IsConfigFile(n) {
 			return "", false
 		}
 		if hasMain || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {

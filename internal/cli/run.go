@@ -258,7 +258,7 @@ func (e *env) up(ctx context.Context, args []string, destroy bool) int {
 	given := []string{}
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "var", "var-file", "refresh", "target", "replace", "refresh-only":
+		case "var", "var-file", "refresh", "target", "exclude", "replace", "refresh-only":
 			given = append(given, "-"+f.Name)
 		}
 	})
@@ -337,7 +337,7 @@ func (e *env) upSaved(ctx context.Context, c *common, asJSON bool, path string) 
 		return 1
 	}
 	opts := engine.PlanOptions{Destroy: f.Options.Destroy, SkipRefresh: f.Options.SkipRefresh, RefreshOnly: f.Options.RefreshOnly,
-		Targets: f.Options.Targets, Replace: f.Options.Replace, PlanTime: f.Created}
+		Targets: f.Options.Targets, Excludes: f.Options.Excludes, Replace: f.Options.Replace, PlanTime: f.Created}
 	planned, diags := s.engine.Plan(ctx, s.cfg, opts)
 	if diags.HasErrors() {
 		v.diagnostics(s, diags)
@@ -376,7 +376,7 @@ func (e *env) apply(ctx context.Context, s *session, v *view, planned *engine.Pl
 		v.round(round + 1)
 		// Every round is part of the one plan the user approved, so
 		// plantimestamp() is that plan's time in all of them.
-		next, d := v.planShowing(ctx, s, engine.PlanOptions{SkipRefresh: opts.SkipRefresh, Targets: opts.Targets, PlanTime: planned.Plan.Timestamp})
+		next, d := v.planShowing(ctx, s, engine.PlanOptions{SkipRefresh: opts.SkipRefresh, Targets: opts.Targets, Excludes: opts.Excludes, PlanTime: planned.Plan.Timestamp})
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			break
@@ -415,8 +415,8 @@ func (e *env) apply(ctx context.Context, s *session, v *view, planned *engine.Pl
 		v.diagnostics(s, diags)
 		return 1
 	}
-	if len(opts.Targets) > 0 {
-		diags = append(diags, targetedApplyWarning())
+	if len(opts.Targets) > 0 || len(opts.Excludes) > 0 {
+		diags = append(diags, targetedApplyWarning(opts))
 	}
 	summary := ""
 	if res != nil {
@@ -524,8 +524,10 @@ func (e *env) refresh(ctx context.Context, args []string) int {
 	fs := e.flags("refresh", &c)
 	e.lockFlag(fs, &c)
 	e.warningsFlag(fs)
-	pa := &planArgs{targets: listArg{new([]string)}, replace: listArg{new([]string)}, refreshOnly: true}
+	pa := newPlanArgs()
+	pa.refreshOnly = true
 	fs.Var(pa.targets, "target", "refresh only this resource or module and what it depends on (repeatable)")
+	fs.Var(pa.excludes, "exclude", "refresh all but this resource or module and what depends on it (repeatable)")
 	pos, code := e.parseCommonArgs(fs, &c, args)
 	if code >= 0 {
 		return code

@@ -21,9 +21,9 @@ import (
 
 // planArgs are the options of plan and up that choose what is planned.
 type planArgs struct {
-	targets, replace listArg
-	refreshOnly      bool
-	json             bool
+	targets, excludes, replace listArg
+	refreshOnly                bool
+	json                       bool
 }
 
 type listArg struct{ list *[]string }
@@ -38,8 +38,9 @@ func (l listArg) Set(s string) error {
 }
 
 func (e *env) planFlags(fs *flag.FlagSet) *planArgs {
-	a := &planArgs{targets: listArg{new([]string)}, replace: listArg{new([]string)}}
+	a := newPlanArgs()
 	fs.Var(a.targets, "target", "plan only this resource or module and what it depends on (repeatable)")
+	fs.Var(a.excludes, "exclude", "plan all but this resource or module and what depends on it (repeatable)")
 	fs.Var(a.replace, "replace", "replace this resource instance even if nothing requires it (repeatable)")
 	fs.BoolVar(&a.refreshOnly, "refresh-only", false, "record what refresh finds, change nothing else")
 	fs.BoolVar(&a.json, "json", false, "print machine-readable JSON lines")
@@ -51,9 +52,14 @@ func (e *env) planFlags(fs *flag.FlagSet) *planArgs {
 func (e *env) options(a *planArgs, c *common, destroy bool) (engine.PlanOptions, bool) {
 	o := engine.PlanOptions{
 		Destroy: destroy, SkipRefresh: !c.refresh, RefreshOnly: a.refreshOnly,
-		Targets: *a.targets.list, Replace: *a.replace.list,
+		Targets: *a.targets.list, Excludes: *a.excludes.list, Replace: *a.replace.list,
 	}
 	switch {
+	case len(o.Targets) > 0 && len(o.Excludes) > 0:
+		// OpenTofu's rule: the two cannot be combined, whatever the
+		// addresses.
+		e.errorf("-target and -exclude cannot be used together: a plan either keeps only what -target names or leaves out what -exclude names")
+		return o, false
 	case a.refreshOnly && destroy:
 		e.errorf("-refresh-only and -destroy cannot be used together: a refresh-only plan changes nothing")
 		return o, false
@@ -71,7 +77,11 @@ func (e *env) options(a *planArgs, c *common, destroy bool) (engine.PlanOptions,
 }
 
 func (a *planArgs) given() bool {
-	return a.refreshOnly || len(*a.targets.list) > 0 || len(*a.replace.list) > 0
+	return a.refreshOnly || len(*a.targets.list) > 0 || len(*a.excludes.list) > 0 || len(*a.replace.list) > 0
+}
+
+func newPlanArgs() *planArgs {
+	return &planArgs{targets: listArg{new([]string)}, excludes: listArg{new([]string)}, replace: listArg{new([]string)}}
 }
 
 // savePlan writes a saved plan: what it was made from, sealed.
@@ -90,7 +100,7 @@ func (e *env) savePlan(ctx context.Context, s *session, c *common, path string, 
 	}
 	f := &planfile.File{
 		Created: made, State: digest, Config: planfile.ConfigDigests(s.engine.Keys, s.cfg.Sources), Plan: pd,
-		Options: planfile.Options{Destroy: opts.Destroy, SkipRefresh: opts.SkipRefresh, RefreshOnly: opts.RefreshOnly, Targets: opts.Targets, Replace: opts.Replace},
+		Options: planfile.Options{Destroy: opts.Destroy, SkipRefresh: opts.SkipRefresh, RefreshOnly: opts.RefreshOnly, Targets: opts.Targets, Excludes: opts.Excludes, Replace: opts.Replace},
 		JSON:    raw, Text: text,
 	}
 	for _, v := range *c.vars.list {

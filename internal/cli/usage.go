@@ -101,6 +101,7 @@ Options:
 Options:
   --yes, --auto-approve Destroy without asking
   -target ADDRESS       Destroy only ADDRESS and what depends on it (repeatable)
+  -exclude ADDRESS      Destroy all but ADDRESS and what it depends on (repeatable)
   -json                 Print machine-readable JSON lines (needs --yes)
 ` + lockHelp + warningsHelp + commonHelp,
 	"show": `Usage: tether show [options] [FILE]
@@ -193,6 +194,7 @@ Options:
 
 Options:
   -target ADDRESS       Refresh only ADDRESS and what it depends on (repeatable)
+  -exclude ADDRESS      Refresh all but ADDRESS and what depends on it (repeatable)
 ` + lockHelp + warningsHelp + commonHelp,
 	"taint": `Usage: tether taint [options] ADDRESS
 
@@ -237,7 +239,7 @@ Options:
 `,
 	"fmt": `Usage: tether fmt [options] [TARGET...]
 
-  Rewrites Terraform-language files (*.tf, *.tfvars, *.tftest.hcl) in the
+  Rewrites Terraform-language files (*.tf, *.tofu, *.tfvars, *.tftest.hcl) in the
   canonical format. TARGET is a file or folder (default: the current
   folder); - reads standard input and writes standard output.
 
@@ -275,6 +277,7 @@ Options:
 }
 
 const planHelp = `  -target ADDRESS       Plan only ADDRESS and what it depends on (repeatable)
+  -exclude ADDRESS      Plan all but ADDRESS and what depends on it (repeatable)
   -replace ADDRESS      Replace this resource instance even if nothing requires it (repeatable)
   -refresh-only         Record what refresh finds in state; change nothing else
   -json                 Print Terraform's machine-readable JSON lines (up needs --yes)

@@ -135,25 +135,43 @@ func (j jsonProgress) Event(e plan.Event) {
 
 func (j jsonProgress) Done(string) { j.heart.Stop() }
 
-// narrowWarnings are the warnings of a plan that -target narrowed.
+// narrowWarnings are the warnings of a plan that -target or -exclude
+// narrowed (OpenTofu gives -exclude -target's warning).
 func narrowWarnings(o engine.PlanOptions) hcl.Diagnostics {
-	if len(o.Targets) == 0 {
+	held := "only the targeted resources and what they depend on"
+	switch {
+	case len(o.Excludes) > 0:
+		held = "everything but the excluded resources and what depends on them"
+	case len(o.Targets) == 0:
 		return nil
 	}
+	flag := narrowFlag(o)
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagWarning,
 		Summary:  "Resource targeting is in effect",
-		Detail: "This plan was made with -target, so it holds only the targeted resources and what they depend on: other changes " +
-			"the configuration asks for are not in it.\n\n-target is for exceptional cases, such as recovering from a mistake; " +
+		Detail: "This plan was made with " + flag + ", so it holds " + held + ": other changes " +
+			"the configuration asks for are not in it.\n\n" + flag + " is for exceptional cases, such as recovering from a mistake; " +
 			"it is not for routine use.",
 	}}
 }
 
-func targetedApplyWarning() *hcl.Diagnostic {
+// narrowFlag is the option that narrowed a plan.
+func narrowFlag(o engine.PlanOptions) string {
+	if len(o.Excludes) > 0 {
+		return "-exclude"
+	}
+	return "-target"
+}
+
+func targetedApplyWarning(o engine.PlanOptions) *hcl.Diagnostic {
+	left := "changes the configuration asks for outside the targets were not applied"
+	if len(o.Excludes) > 0 {
+		left = "the changes the configuration asks for of the excluded resources, and of what depends on them, were not applied"
+	}
 	return &hcl.Diagnostic{
 		Severity: hcl.DiagWarning,
 		Summary:  "Applied changes may be incomplete",
-		Detail: "The plan was made with -target, so changes the configuration asks for outside the targets were not applied, and " +
+		Detail: "The plan was made with " + narrowFlag(o) + ", so " + left + ", and " +
 			"outputs may not be up to date. Run tether plan to see what is still pending.",
 	}
 }

@@ -199,6 +199,11 @@ type Node struct {
 	// Repeat, when set, makes a resource, data source or module call a
 	// set of instances (count or for_each).
 	Repeat *Repeat
+	// Enabled, when set, makes a resource, data source, ephemeral
+	// resource or module call an object that exists or not, addressed
+	// without a key (OpenTofu's lifecycle { enabled = BOOL }); it is never
+	// set with Repeat.
+	Enabled *Enabled
 	// Preconditions are checked before a resource instance is planned or
 	// an output evaluated; Postconditions after a resource instance is
 	// planned (when known) or applied, with self bound to it. A check
@@ -284,6 +289,14 @@ type Repeat struct {
 	Expr hcl.Expression
 	// Eval returns the count (a whole number) or the for_each collection
 	// (a map or a set of strings), possibly unknown.
+	Eval func(scope Scope) (cty.Value, hcl.Diagnostics)
+}
+
+// Enabled is OpenTofu's lifecycle { enabled = BOOL }.
+type Enabled struct {
+	Range hcl.Range
+	// Eval returns whether the object is declared: a bool, possibly
+	// unknown (which the engine refuses while planning).
 	Eval func(scope Scope) (cty.Value, hcl.Diagnostics)
 }
 

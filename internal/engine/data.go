@@ -96,17 +96,14 @@ func (p *Planned) dataRecords() []*plan.ResourceChange {
 
 // forgetsData reports whether applying the plan forgets the recorded
 // result at a, which no instance of the configuration claims (or which a
-// destroy removes): not when -target leaves it out, nor when its data
+// destroy removes): not when -target or -exclude leaves it out, nor when its data
 // source's instances are not known in this round.
 func (p *Planned) forgetsData(a string) bool {
-	if len(p.opts.Targets) > 0 {
-		covered := false
-		for _, t := range p.opts.Targets {
-			covered = covered || addr.Covers(t, a)
-		}
-		if !covered {
-			return false
-		}
+	if len(p.opts.Targets) > 0 && !coveredBy(p.opts.Targets, a) {
+		return false
+	}
+	if coveredBy(p.opts.Excludes, a) {
+		return false
 	}
 	if p.opts.Destroy {
 		return true

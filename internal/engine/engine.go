@@ -62,6 +62,10 @@ type PlanOptions struct {
 	// modules) and what they depend on, as Terraform's -target; for a
 	// destroy, to them and what depends on them.
 	Targets []string
+	// Excludes leave these addresses out of the plan, and what depends on
+	// them (for a destroy, what they depend on), as OpenTofu's -exclude:
+	// the complement of Targets, with which it cannot be combined.
+	Excludes []string
 	// Replace lists resource instances to replace even when nothing
 	// requires it, as Terraform's -replace.
 	Replace []string
@@ -340,7 +344,7 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 	}
 	var diags hcl.Diagnostics
 	p.moves, diags = applyMoves(append(slices.Clone(cfg.Moved), impliedMoves(cfg, snap)...), snap)
-	diags = append(diags, verifyTargetedMoves(p.moves, opts.Targets)...)
+	diags = append(diags, verifyTargetedMoves(p.moves, opts.Targets, opts.Excludes)...)
 	if diags.HasErrors() {
 		return nil, diags
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -114,6 +115,9 @@ type repeatKey struct {
 // instead.
 func (p *Planned) repeatKeys(n *node, mi *modInstance) ([]repeatKey, string, hcl.Diagnostics) {
 	r := n.cfg.Repeat
+	if r == nil && n.cfg.Enabled != nil {
+		return p.enabledKeys(n, mi)
+	}
 	if r == nil {
 		return []repeatKey{{key: cty.NilVal, each: cty.NilVal}}, "", nil
 	}
@@ -151,6 +155,35 @@ func (p *Planned) repeatKeys(n *node, mi *modInstance) ([]repeatKey, string, hcl
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i].key.AsString() < keys[j].key.AsString() })
 	return keys, "", nil
+}
+
+// enabledKeys evaluates OpenTofu's lifecycle { enabled } in one module
+// instance: the one instance, without a key, or none. Unlike count, a
+// value not known yet does not defer the object: as in OpenTofu it is an
+// error at the expression while planning; a destroy, which plans the
+// deletion of what is recorded whatever the configuration says, waits.
+func (p *Planned) enabledKeys(n *node, mi *modInstance) ([]repeatKey, string, hcl.Diagnostics) {
+	en := n.cfg.Enabled
+	v, diags := en.Eval(p.scopeAt(mi))
+	if diags.HasErrors() {
+		return nil, "", attribute(n.addr, n.cfg, diags)
+	}
+	v, _ = v.UnmarkDeep()
+	switch {
+	case !v.IsKnown() && p.opts.Destroy:
+		return nil, "its enabled value", nil
+	case !v.IsKnown():
+		return nil, "", hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Invalid enabled argument",
+			Detail: fmt.Sprintf("The enabled value of %s is derived from a value that is not known until apply, so Tether cannot tell whether the object is declared. "+
+				"Set it from values known while planning, such as variables, locals and data sources.", addr.Join(mi.str, relAddr(n))),
+			Subject: en.Range.Ptr(),
+		}}
+	case v.True():
+		return []repeatKey{{key: cty.NilVal, each: cty.NilVal}}, "", nil
+	}
+	return nil, "", nil
 }
 
 // keysKnown reports whether a map's keys are known even though some of
@@ -256,6 +289,13 @@ func (p *Planned) valueAt(t *node, mi *modInstance) cty.Value {
 	kids := child.children[mi]
 	r := child.call.cfg.Repeat
 	switch {
+	case child.call.cfg.Enabled != nil:
+		// None or one: the front-end makes a disabled module null.
+		elems := make([]cty.Value, len(kids))
+		for i, k := range kids {
+			elems[i] = p.valueAt(t, k)
+		}
+		return cty.TupleVal(elems)
 	case r == nil:
 		if len(kids) != 1 {
 			return cty.DynamicVal
@@ -278,10 +318,12 @@ func (p *Planned) valueAt(t *node, mi *modInstance) cty.Value {
 
 // aggregate is the value of a repeated node as expressions see it: a
 // tuple for count, an object by key for for_each, the one value
-// otherwise.
+// otherwise, or null when lifecycle { enabled } is false, as in OpenTofu.
 func aggregate(cn *config.Node, insts []*instance) cty.Value {
 	r := cn.Repeat
 	switch {
+	case cn.Enabled != nil && len(insts) == 0:
+		return cty.NullVal(cty.DynamicPseudoType)
 	case r == nil:
 		if len(insts) == 0 {
 			return cty.DynamicVal

@@ -820,18 +820,25 @@ func startString(r hcl.Range) string {
 // verifyTargetedMoves is Terraform's refusal to plan with -target options
 // that leave out an object a move renames, at its old or new address
 // (prePlanVerifyTargetedMoves): planning part of a move would record the
-// rest wrongly.
-func verifyTargetedMoves(moves []move, targets []string) hcl.Diagnostics {
-	if len(targets) == 0 {
+// rest wrongly. With -exclude, as OpenTofu, an exclude that covers either
+// address is refused for the same reason.
+func verifyTargetedMoves(moves []move, targets, excludes []string) hcl.Diagnostics {
+	if len(targets) == 0 && len(excludes) == 0 {
 		return nil
 	}
-	covered := func(a string) bool {
-		return slices.ContainsFunc(targets, func(t string) bool { return addr.Covers(t, a) })
+	coveredBy := func(list []string, a string) bool {
+		return slices.ContainsFunc(list, func(t string) bool { return addr.Covers(t, a) })
+	}
+	leftOut := func(a string) bool { return !coveredBy(targets, a) }
+	flag := "target"
+	if len(targets) == 0 {
+		leftOut = func(a string) bool { return coveredBy(excludes, a) }
+		flag = "exclude"
 	}
 	var excluded []string
 	for _, m := range moves {
 		for _, a := range []string{m.from, m.to} {
-			if !covered(a) {
+			if leftOut(a) {
 				excluded = append(excluded, a)
 			}
 		}
@@ -852,12 +859,16 @@ func verifyTargetedMoves(moves []move, targets []string) hcl.Diagnostics {
 		r := ia.String()
 		if !seen[r] {
 			seen[r] = true
-			fmt.Fprintf(&list, "\n  -target=%q", r)
+			fmt.Fprintf(&list, "\n  -%s=%q", flag, r)
 		}
+	}
+	detail := "Resource instances in your current state have moved to new addresses in the latest configuration. Tether must include those resource instances while planning in order to ensure a correct result, but your -target=... options do not fully cover all of those resource instances.\n\nTo create a valid plan, either remove your -target=... options altogether or add the following additional target options:" + list.String() + "\n\nNote that adding these options may include further additional resource instances in your plan, in order to respect object dependencies."
+	if flag == "exclude" {
+		detail = "Resource instances in your current state have moved to new addresses in the latest configuration. Tether must include those resource instances while planning in order to ensure a correct result, but your -exclude=... options leave some of them out.\n\nTo create a valid plan, remove these exclude options:" + list.String()
 	}
 	return hcl.Diagnostics{{
 		Severity: hcl.DiagError,
 		Summary:  "Moved resource instances excluded by targeting",
-		Detail:   "Resource instances in your current state have moved to new addresses in the latest configuration. Tether must include those resource instances while planning in order to ensure a correct result, but your -target=... options do not fully cover all of those resource instances.\n\nTo create a valid plan, either remove your -target=... options altogether or add the following additional target options:" + list.String() + "\n\nNote that adding these options may include further additional resource instances in your plan, in order to respect object dependencies.",
+		Detail:   detail,
 	}}
 }

@@ -224,23 +224,27 @@ func TestImpliedMoves(t *testing.T) {
 }
 
 // TestVerifyTargetedMoves: -target must cover both ends of every move, as
-// Terraform requires; the error lists the resources to add.
+// Terraform requires, and -exclude neither, as OpenTofu requires; the
+// error lists the resources to add (or the excludes to remove).
 func TestVerifyTargetedMoves(t *testing.T) {
 	moves := []move{{from: "tether_value.a", to: "tether_value.a[0]"}, {from: `module.m["x"].tether_value.b`, to: `module.m["x"].tether_value.c`}}
 	for _, tc := range []struct {
-		targets []string
-		missing string // the -target lines of the error, "" for none
+		targets, excludes []string
+		missing           string // the -target (-exclude) lines of the error, "" for none
 	}{
 		{targets: nil},
 		{targets: []string{"tether_value.a", "module.m"}},
-		{targets: []string{"tether_value.a", `module.m["x"].tether_value.b`}, missing: `-target="module.m[\"x\"].tether_value.c"`},
-		{targets: []string{"tether_value.other"}, missing: "-target=\"tether_value.a\"\n  -target=\"module.m[\\\"x\\\"].tether_value.b\"\n  -target=\"module.m[\\\"x\\\"].tether_value.c\""},
+		{targets: []string{"tether_value.a", `module.m["x"].tether_value.b`}, missing: `-target="module.m[\"x\"].tether_value.c"` + "\n\n"},
+		{targets: []string{"tether_value.other"}, missing: "-target=\"tether_value.a\"\n  -target=\"module.m[\\\"x\\\"].tether_value.b\"\n  -target=\"module.m[\\\"x\\\"].tether_value.c\"\n\n"},
+		// -exclude, as OpenTofu: an exclude covering either address.
+		{excludes: []string{"tether_value.other"}},
+		{excludes: []string{"module.m"}, missing: "-exclude=\"module.m[\\\"x\\\"].tether_value.b\"\n  -exclude=\"module.m[\\\"x\\\"].tether_value.c\""},
 	} {
-		diags := verifyTargetedMoves(moves, tc.targets)
+		diags := verifyTargetedMoves(moves, tc.targets, tc.excludes)
 		switch {
 		case tc.missing == "" && len(diags) > 0:
 			t.Errorf("targets %q: %v", tc.targets, diags)
-		case tc.missing != "" && (len(diags) != 1 || diags[0].Summary != "Moved resource instances excluded by targeting" || !strings.Contains(diags[0].Detail, tc.missing+"\n\n")):
+		case tc.missing != "" && (len(diags) != 1 || diags[0].Summary != "Moved resource instances excluded by targeting" || !strings.Contains(diags[0].Detail, tc.missing)):
 			t.Errorf("targets %q: %v, want the error listing %s", tc.targets, diags, tc.missing)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/tetherhq/tether/internal/plan"
 )
 
-// narrow applies -target and -refresh-only to a finished plan: the changes
+// narrow applies -target, -exclude and -refresh-only to a finished plan: the changes
 // they leave out become no-ops, and what would be computed from a change
 // left out (a local, an output, a check) is held, neither evaluated nor
 // recorded at apply, so that it keeps the value state has.
@@ -21,10 +21,10 @@ import (
 // planned exactly as a whole plan would plan it.
 func (p *Planned) narrow() hcl.Diagnostics {
 	o := p.opts
-	if len(o.Targets) == 0 && !o.RefreshOnly {
+	if !p.narrowing() && !o.RefreshOnly {
 		return nil
 	}
-	if len(o.Targets) > 0 {
+	if p.narrowing() {
 		var diags hcl.Diagnostics
 		if p.targets, diags = p.targetClosure(); diags.HasErrors() {
 			return diags
@@ -53,10 +53,11 @@ func (p *Planned) narrow() hcl.Diagnostics {
 				continue
 			}
 			changed := p.drop(n, in)
-			if len(o.Targets) > 0 && p.targets.seeds[n.id] {
-				// A target's sibling instance: Terraform's plan does not
-				// expand it, so nothing computed from the resource waits
-				// for it, and one that does not exist is not in its value.
+			if p.narrowing() && n.id < len(p.targets.seeds) && p.targets.seeds[n.id] {
+				// A target's sibling instance (or an excluded instance):
+				// Terraform's plan does not expand it, so nothing computed
+				// from the resource waits for it, and one that does not
+				// exist is not in its value.
 				in.leftOut = in.recorded == nil
 				continue
 			}
@@ -92,7 +93,7 @@ func (p *Planned) narrow() hcl.Diagnostics {
 			if visit(n) || (o.Destroy && n.cfg.Kind == config.Output) {
 				n.held = true
 			}
-			if n.cfg.Kind == config.Output && n.cfg.Module == "" && len(o.Targets) > 0 && !p.outputTargeted(n) {
+			if n.cfg.Kind == config.Output && n.cfg.Module == "" && p.narrowing() && !p.outputTargeted(n) {
 				n.held = true
 			}
 		}
@@ -100,7 +101,7 @@ func (p *Planned) narrow() hcl.Diagnostics {
 	return p.withoutLeftOut()
 }
 
-// withoutLeftOut evaluates again, without the instances -target leaves
+// withoutLeftOut evaluates again, without the instances -target (or -exclude) leaves
 // out that do not exist, the values computed from their resources that
 // are not held: as in Terraform, whose targeted plan never expands them,
 // `[for x in tether_value.x : x.id]` lists the targeted ones alone, and
@@ -159,12 +160,14 @@ func (p *Planned) withoutLeftOut() hcl.Diagnostics {
 	return diags
 }
 
-// targetSet is what -target keeps: the nodes kept whole (see
-// targetClosure) and, through the addresses, the targets' own instances.
+// targetSet is what -target (or -exclude) keeps: the nodes kept whole
+// (see targetClosure) and, through the addresses, the targets' own
+// instances (or the excluded instances' siblings).
 type targetSet struct {
 	whole []bool
 	// seeds are the nodes the addresses name (a resource, or one of its
-	// instances) or hold (a module).
+	// instances) or hold (a module); with -exclude, only those of which
+	// the addresses leave some instances (by their keys).
 	seeds []bool
 	// need is, by node, which of its instances the targets need (see
 	// instanceNeeds); nil for a node they do not need, and for a destroy.
@@ -179,17 +182,33 @@ type keyNeed struct {
 }
 
 // targeted reports whether the plan may change the instance at a of node
-// n: always without -target; under it, when n is kept whole or an address
-// covers a. A node added after the set was made (an orphan) is targeted
-// only by address.
+// n: always without -target and -exclude; under -target, when n is kept
+// whole or an address covers a; under -exclude, when n is kept whole, or
+// is a seed and no address covers a. A node added after the set was made
+// (an orphan) is decided by address only.
 func (p *Planned) targeted(n *node, a string) bool {
-	if len(p.opts.Targets) == 0 {
+	if !p.narrowing() {
 		return true
 	}
-	if t := p.targets; t != nil && n.id < len(t.whole) && t.whole[n.id] {
+	t := p.targets
+	known := t != nil && n.id < len(t.whole)
+	if known && t.whole[n.id] {
 		return true
 	}
-	for _, t := range p.opts.Targets {
+	if len(p.opts.Excludes) > 0 {
+		return (!known || t.seeds[n.id]) && !coveredBy(p.opts.Excludes, a)
+	}
+	return coveredBy(p.opts.Targets, a)
+}
+
+// narrowing reports whether -target or -exclude narrows the plan.
+func (p *Planned) narrowing() bool {
+	return len(p.opts.Targets) > 0 || len(p.opts.Excludes) > 0
+}
+
+// coveredBy reports whether one of the addresses covers a.
+func coveredBy(addrs []string, a string) bool {
+	for _, t := range addrs {
 		if addr.Covers(t, a) {
 			return true
 		}
@@ -197,7 +216,8 @@ func (p *Planned) targeted(n *node, a string) bool {
 	return false
 }
 
-// outputTargeted reports whether a root output is recorded under -target.
+// outputTargeted reports whether a root output is recorded under -target
+// (or -exclude).
 // As in Terraform, it is when what it is computed from (through
 // variables, locals, other outputs and module calls) includes a resource,
 // data source or module output kept by -target, and nothing left out: an
@@ -295,10 +315,8 @@ func (p *Planned) applies(n *node, in *instance) bool {
 	if len(p.opts.Targets) == 0 || t == nil || t.need == nil || n.id >= len(t.need) {
 		return p.targeted(n, in.addr)
 	}
-	for _, a := range p.opts.Targets {
-		if addr.Covers(a, in.addr) {
-			return true
-		}
+	if coveredBy(p.opts.Targets, in.addr) {
+		return true
 	}
 	kn := t.need[n.id]
 	return kn != nil && (kn.all || (!in.gone && kn.keys[addr.KeyString(in.key)]))
@@ -336,44 +354,61 @@ func (p *Planned) drop(n *node, in *instance) bool {
 
 // targetClosure finds the nodes -target keeps whole: for a plan, those
 // the targets depend on; for a destroy, those that depend on the targets.
-// The targets' own instances are kept by address. An address that
-// matches nothing in the configuration or state is an error rather than
-// an empty plan.
+// The targets' own instances are kept by address. -exclude is its
+// complement, as OpenTofu's: what the addresses name is left out, and
+// with it what depends on it (for a destroy, what it depends on, which
+// cannot go while it stays); everything else is kept whole, but for the
+// resources of which an address names instances only, whose other
+// instances are kept by address. An address that matches nothing in the
+// configuration or state is an error rather than an empty plan.
 func (p *Planned) targetClosure() (*targetSet, hcl.Diagnostics) {
-	if len(p.opts.Targets) == 0 {
+	if !p.narrowing() {
 		return nil, nil
+	}
+	addrs, flag := p.opts.Targets, "target"
+	if len(addrs) == 0 {
+		addrs, flag = p.opts.Excludes, "exclude"
 	}
 	var diags hcl.Diagnostics
 	seeds := make([]bool, len(p.nodes))
-	for _, t := range p.opts.Targets {
+	// named are the seeds an address names whole (excludes only).
+	named := make([]bool, len(p.nodes))
+	for _, t := range addrs {
 		static := strings.Join(addr.Split(t), ".")
 		found := false
 		for _, n := range p.nodes {
 			if !isResourceNode(n) && n.cfg.Kind != config.Module {
 				continue
 			}
-			if addr.Covers(t, n.addr) || addr.Covers(static, n.addr) || (n.orphan != nil && addr.Covers(t, n.orphan.addr)) {
+			whole := addr.Covers(t, n.addr) || (n.orphan != nil && addr.Covers(t, n.orphan.addr))
+			if whole || addr.Covers(static, n.addr) {
 				seeds[n.id] = true
+				named[n.id] = named[n.id] || whole
 				found = true
 			}
 		}
 		if !found {
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  "Invalid target address",
-				Detail:   fmt.Sprintf("-target %s matches no resource, data source or module in the configuration or in state.", t),
+				Summary:  "Invalid " + flag + " address",
+				Detail:   fmt.Sprintf("-%s %s matches no resource, data source or module in the configuration or in state.", flag, t),
 			})
 		}
 	}
-	// A plan follows dependencies, a destroy dependents.
+	// A plan follows dependencies, a destroy dependents; an exclude the
+	// other way.
+	dependents := len(p.opts.Excludes) > 0 != p.opts.Destroy
 	next := make([][]int, len(p.nodes))
+	edge := func(from, to int) { // from depends on to
+		if dependents {
+			next[to] = append(next[to], from)
+		} else {
+			next[from] = append(next[from], to)
+		}
+	}
 	for _, n := range p.nodes {
 		for _, d := range n.deps {
-			if p.opts.Destroy {
-				next[d] = append(next[d], n.id)
-			} else {
-				next[n.id] = append(next[n.id], d)
-			}
+			edge(n.id, d)
 		}
 	}
 	if p.opts.Destroy {
@@ -391,7 +426,7 @@ func (p *Planned) targetClosure() (*targetSet, hcl.Diagnostics) {
 			}
 			for _, dep := range n.orphan.recorded.Dependencies {
 				for _, d := range byStatic[dep] {
-					next[d] = append(next[d], n.id)
+					edge(n.id, d)
 				}
 			}
 		}
@@ -411,6 +446,15 @@ func (p *Planned) targetClosure() (*targetSet, hcl.Diagnostics) {
 			mark(id)
 		}
 	}
+	if flag == "exclude" {
+		// whole holds what the excludes reach: keep the rest.
+		for id := range whole {
+			out := whole[id] || named[id]
+			whole[id] = !out && !seeds[id]
+			seeds[id] = seeds[id] && !out
+		}
+		return &targetSet{whole: whole, seeds: seeds}, diags
+	}
 	set := &targetSet{whole: whole, seeds: seeds}
 	if !p.opts.Destroy {
 		set.need = p.instanceNeeds(seeds)
@@ -429,11 +473,11 @@ func (p *Planned) replaceRequested(instance string) bool {
 }
 
 // walked reports whether apply reaches the node at the static address:
-// always without -target; under it, the targets and what they depend on,
-// and the root outputs it records.
+// always without -target and -exclude; under them, what they keep, and
+// the root outputs it records.
 func (p *Planned) walked(static string) bool {
 	t := p.targets
-	if len(p.opts.Targets) == 0 || t == nil {
+	if !p.narrowing() || t == nil {
 		return true
 	}
 	id, ok := p.byAddr[static]

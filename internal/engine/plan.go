@@ -786,10 +786,15 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 	before := in.returned(n, in.prior, in.meta.Sensitive)
 	in.value = before
 
-	// An instance whose key left count or for_each is destroyed.
+	// An instance whose key left count or for_each, or whose enabled is
+	// false, is destroyed.
 	if in.gone {
+		reason := "its key is no longer in count or for_each"
+		if n.cfg.Enabled != nil {
+			reason = plan.ReasonEnabledFalse
+		}
 		in.change = &plan.ResourceChange{Addr: in.addr, Mode: plan.Managed, Type: n.cfg.Type, Provider: n.cfg.Provider,
-			Action: plan.Delete, Before: before, After: cty.NullVal(ty), Reason: "its key is no longer in count or for_each"}
+			Action: plan.Delete, Before: before, After: cty.NullVal(ty), Reason: reason}
 		if in.prior.IsNull() {
 			in.change.Action = plan.NoOp
 		}
@@ -1239,7 +1244,7 @@ func (p *Planned) kept(n *node) bool {
 
 // assemble collects the proposed changes in address order.
 func (p *Planned) assemble() *plan.Plan {
-	pl := &plan.Plan{Destroy: p.opts.Destroy, Targeted: len(p.opts.Targets) > 0, RefreshOnly: p.opts.RefreshOnly, Timestamp: p.run.PlanTime,
+	pl := &plan.Plan{Destroy: p.opts.Destroy, Targeted: p.narrowing(), RefreshOnly: p.opts.RefreshOnly, Timestamp: p.run.PlanTime,
 		Checks: p.checks.results()}
 	addChange := func(n *node, in *instance) {
 		if in.recorded != nil && !in.recordedVal.IsNull() && in.recordedVal != cty.NilVal && !in.prior.RawEquals(in.recordedVal) {

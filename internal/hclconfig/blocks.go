@@ -499,6 +499,10 @@ func (m *module) locals(b *hcl.Block) {
 		if !m.l.declare(n) {
 			continue
 		}
+		if m.localExprs == nil {
+			m.localExprs = map[string]hcl.Expression{}
+		}
+		m.localExprs[a.Name] = a.Expr
 		m.terraformExpr(n, a.Expr)
 		m.expression(n, a.Expr)
 	}

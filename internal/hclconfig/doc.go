@@ -1,5 +1,6 @@
 // Package hclconfig reads a folder of Terraform-language files (*.tf and
-// *.tf.json) into a config.Config: resources, data sources, variables (with
+// *.tf.json, and OpenTofu's *.tofu and *.tofu.json, which hide the .tf file
+// of the same name) into a config.Config: resources, data sources, variables (with
 // values from -var, *.tfvars and TF_VAR_*), locals, outputs, provider blocks
 // and depends_on, every node carrying its source range and the references
 // its expressions make.
@@ -18,4 +19,8 @@
 // providers argument (an instance of a for_each configuration, with the key
 // the call gives), or an implied empty default configuration. Requirements
 // lists, before anything runs, the providers to install.
+//
+// OpenTofu's language additions are read too: lifecycle { enabled } (meta.go)
+// and prevent_destroy or create_before_destroy from variables and locals
+// known before planning (lifecycle_static.go).
 package hclconfig

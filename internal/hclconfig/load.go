@@ -121,7 +121,7 @@ func (l *loader) funcsForRun(run funcs.Run) map[string]function.Function {
 	return l.runFuncs
 }
 
-// Load reads every *.tf and *.tf.json file in dir.
+// Load reads the configuration files in dir (see configFiles).
 func Load(dir string, opts Options) (*config.Config, hcl.Diagnostics) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -187,24 +187,56 @@ func uniqueDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 	return out
 }
 
-// configFiles lists the names of the configuration files in dir, sorted.
+// configFiles lists the names of the configuration files in dir, sorted:
+// *.tf, *.tf.json and, beyond Terraform, OpenTofu's *.tofu and *.tofu.json.
+// As in OpenTofu, a .tofu file hides the .tf file of the same name (and a
+// .tofu.json file the .tf.json one), so that one folder can serve both
+// tools.
 func configFiles(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	var names []string
+	present := map[string]bool{}
 	for _, e := range entries {
-		n := e.Name()
-		if e.IsDir() || strings.HasPrefix(n, ".") {
+		if n := e.Name(); !e.IsDir() && !strings.HasPrefix(n, ".") && IsConfigFile(n) {
+			present[n] = true
+		}
+	}
+	var names []string
+	for n := range present {
+		if tofu, ok := tofuAlternative(n); ok && present[tofu] {
 			continue
 		}
-		if strings.HasSuffix(n, ".tf") || strings.HasSuffix(n, ".tf.json") {
-			names = append(names, n)
-		}
+		names = append(names, n)
 	}
 	sort.Strings(names)
 	return names, nil
+}
+
+// configExtensions are the endings of configuration files' names.
+var configExtensions = []string{".tf", ".tf.json", ".tofu", ".tofu.json"}
+
+// IsConfigFile reports whether a file name is a configuration file's:
+// *.tf, *.tf.json, *.tofu or *.tofu.json.
+func IsConfigFile(name string) bool {
+	for _, ext := range configExtensions {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// tofuAlternative is the name of the OpenTofu file that takes precedence
+// over the .tf or .tf.json file name, if it is one.
+func tofuAlternative(name string) (string, bool) {
+	for _, ext := range []string{".tf", ".tf.json"} {
+		if base, ok := strings.CutSuffix(name, ext); ok {
+			return base + strings.Replace(ext, ".tf", ".tofu", 1), true
+		}
+	}
+	return "", false
 }
 
 func (l *loader) parse(dir string) ([]*hcl.File, hcl.Diagnostics) {
@@ -216,7 +248,7 @@ func (l *loader) parse(dir string) ([]*hcl.File, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,
 			Summary:  "No configuration files",
-			Detail:   fmt.Sprintf("The folder %s has no *.tf or *.tf.json files.", dir),
+			Detail:   fmt.Sprintf("The folder %s has no *.tf, *.tf.json, *.tofu or *.tofu.json files.", dir),
 		}}
 	}
 	var files []*hcl.File

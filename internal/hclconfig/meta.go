@@ -36,7 +36,7 @@ func (l *loader) repeatOf(m *module, n *config.Node, expr hcl.Expression, forEac
 	r := &config.Repeat{ForEach: forEach, Range: expr.Range(), Expr: expr}
 	traversals := expr.Variables()
 	l.pending = append(l.pending, func() {
-		refs := m.resolveRepeat(n, traversals)
+		refs := m.resolveRepeat(n, traversals, "count or for_each")
 		r.Eval = func(scope config.Scope) (cty.Value, hcl.Diagnostics) {
 			v, diags := expr.Value(m.evalContext(refs, scope, config.NoInstance, cty.NilVal))
 			if diags.HasErrors() {
@@ -117,8 +117,62 @@ func checkForEach(v cty.Value, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
 	return bad(fmt.Sprintf("for_each needs a map or a set of strings, and this is a %s.", ty.FriendlyName()))
 }
 
+// enabled reads OpenTofu's lifecycle { enabled = BOOL } (1.11) of a
+// resource, data source, ephemeral resource or module call, beyond
+// Terraform: the object is declared when the value is true. As in
+// OpenTofu, it cannot be combined with count or for_each, and cannot use
+// count.* or each.*; its value must be known while planning, which the
+// engine checks.
+func (m *module) enabled(n *config.Node, a *hcl.Attribute) {
+	l := m.l
+	if n.Repeat != nil {
+		other := "count"
+		if n.Repeat.ForEach {
+			other = "for_each"
+		}
+		l.errorf(a.NameRange, fmt.Sprintf("Invalid combination of %q and \"enabled\"", other),
+			"A %s may set %s or lifecycle { enabled }, not both: enabled declares one object or none, addressed without a key, and %s a set of instances, each with a key.", n.Kind, other, other)
+		return
+	}
+	e := &config.Enabled{Range: a.Expr.Range()}
+	n.Enabled = e
+	traversals := a.Expr.Variables()
+	l.pending = append(l.pending, func() {
+		refs := m.resolveRepeat(n, traversals, "enabled")
+		e.Eval = func(scope config.Scope) (cty.Value, hcl.Diagnostics) {
+			v, diags := a.Expr.Value(m.evalContext(refs, scope, config.NoInstance, cty.NilVal))
+			if diags.HasErrors() {
+				return cty.DynamicVal, diags
+			}
+			return checkEnabled(v, a.Expr.Range())
+		}
+	})
+}
+
+func checkEnabled(v cty.Value, rng hcl.Range) (cty.Value, hcl.Diagnostics) {
+	bad := func(detail string) (cty.Value, hcl.Diagnostics) {
+		return cty.DynamicVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid enabled argument", Detail: detail, Subject: rng.Ptr()}}
+	}
+	switch {
+	case marks.ContainsEphemeral(v):
+		return bad("enabled cannot be derived from an ephemeral value: whether the object exists is recorded between runs.")
+	case marks.ContainsSensitive(v):
+		return bad("enabled cannot be a sensitive value: whether the object exists would reveal it.")
+	case v.IsNull():
+		return bad("enabled must be true or false, not null.")
+	case !v.IsKnown():
+		return cty.UnknownVal(cty.Bool), nil
+	}
+	b, err := convert.Convert(v, cty.Bool)
+	if err != nil {
+		return bad(fmt.Sprintf("enabled must be true or false: %s.", err))
+	}
+	return b, nil
+}
+
 var lifecycleSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
+		{Name: "enabled"},
 		{Name: "create_before_destroy"},
 		{Name: "prevent_destroy"},
 		{Name: "ignore_changes"},
@@ -133,6 +187,10 @@ func (m *module) lifecycle(n *config.Node, b *hcl.Block, schema *provider.Block,
 	l := m.l
 	content, d := b.Body.Content(lifecycleSchema)
 	l.diags = append(l.diags, d...)
+	if a, ok := content.Attributes["enabled"]; ok {
+		m.enabled(n, a)
+		delete(content.Attributes, "enabled")
+	}
 	if n.Kind == config.DataSource || n.Kind == config.Ephemeral {
 		// Only managed resources have objects that live on, so only they
 		// take the settings about replacing and keeping them.
@@ -151,9 +209,15 @@ func (m *module) lifecycle(n *config.Node, b *hcl.Block, schema *provider.Block,
 		if !ok {
 			return
 		}
+		if len(a.Expr.Variables()) > 0 {
+			// Beyond Terraform, as OpenTofu 1.12: from values known
+			// before planning, settled once everything is declared.
+			l.pending = append(l.pending, func() { m.staticBool(n, name, a, dst) })
+			return
+		}
 		v, d := a.Expr.Value(nil)
 		if d.HasErrors() || v.Type() != cty.Bool || v.IsNull() {
-			l.errorf(a.Expr.Range(), fmt.Sprintf("Invalid %s", name), "%s must be true or false, written literally.", name)
+			l.errorf(a.Expr.Range(), fmt.Sprintf("Invalid %s", name), "%s must be true or false.", name)
 			return
 		}
 		*dst = v.True()

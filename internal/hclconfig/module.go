@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
@@ -42,6 +43,11 @@ type module struct {
 	pathVal   cty.Value
 	// vars are a called module's variables in declaration order.
 	vars []*variableDecl
+	// localExprs are the module's locals' expressions, by name, and
+	// static what its expressions can know before anything is planned
+	// (see staticScope).
+	localExprs map[string]hcl.Expression
+	static     *staticScope
 }
 
 // moduleCall is a module block.
@@ -53,7 +59,7 @@ type moduleCall struct {
 	// args are the call's arguments other than the meta-arguments; they
 	// set the child's variables.
 	args hcl.Attributes
-	// repeat is "", "count" or "for_each".
+	// repeat is "", "count", "for_each" or "enabled".
 	repeat string
 	// passed are the provider configurations the call passes with its
 	// providers argument: the called module's reference ("aws",
@@ -92,7 +98,12 @@ var moduleMetaSchema = &hcl.BodySchema{
 		{Name: "depends_on"},
 		{Name: "providers"},
 	},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "lifecycle"}},
 }
+
+// moduleLifecycleSchema is what a module call's lifecycle block takes:
+// OpenTofu's enabled alone (Terraform reserves the block).
+var moduleLifecycleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}}}
 
 // load reads the module's files and declares everything in them.
 func (m *module) load(calledFrom *hcl.Block) bool {
@@ -205,7 +216,7 @@ func (m *module) moduleCall(b *hcl.Block) {
 	if d.HasErrors() {
 		return
 	}
-	args, d := remain.JustAttributes()
+	args, d := callArguments(remain)
 	l.diags = append(l.diags, d...)
 	n.Syntax = &config.Syntax{
 		Body:      remain,
@@ -241,6 +252,15 @@ func (m *module) moduleCall(b *hcl.Block) {
 	}
 	rel, _ := filepath.Rel(l.dir, dir)
 	n.Repeat, call.repeat = l.repeat(content.Attributes, m, n)
+	for _, lb := range content.Blocks {
+		lc, d := lb.Body.Content(moduleLifecycleSchema)
+		l.diags = append(l.diags, d...)
+		if a, ok := lc.Attributes["enabled"]; ok && !d.HasErrors() {
+			if m.enabled(n, a); n.Enabled != nil {
+				call.repeat = "enabled"
+			}
+		}
+	}
 	if a, ok := content.Attributes["depends_on"]; ok {
 		n.DependsOn = m.dependsOn(a)
 	}
@@ -250,6 +270,32 @@ func (m *module) moduleCall(b *hcl.Block) {
 		child.checkPassed(providersAttr)
 	}
 	l.pending = append(l.pending, func() { m.resolveDependsOn(n) })
+}
+
+// callArguments are a module call's arguments: what its body sets besides
+// the meta-arguments. hclsyntax's JustAttributes refuses every block, the
+// lifecycle blocks PartialContent took too, so those are not refused here.
+func callArguments(remain hcl.Body) (hcl.Attributes, hcl.Diagnostics) {
+	return withoutLifecycle(remain).JustAttributes()
+}
+
+// withoutLifecycle is a body without its lifecycle blocks, in an override
+// file's too.
+func withoutLifecycle(body hcl.Body) hcl.Body {
+	switch b := body.(type) {
+	case *hclsyntax.Body:
+		others := *b
+		others.Blocks = nil
+		for _, blk := range b.Blocks {
+			if blk.Type != "lifecycle" {
+				others.Blocks = append(others.Blocks, blk)
+			}
+		}
+		return &others
+	case mergedBody:
+		return mergedBody{withoutLifecycle(b.base), withoutLifecycle(b.over), b.rule}
+	}
+	return body
 }
 
 // localSource is the folder of a module call whose source is a literal

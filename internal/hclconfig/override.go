@@ -8,14 +8,16 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// Override files (override.tf, NAME_override.tf and their .tf.json forms)
+// Override files (override.tf, NAME_override.tf and their .tf.json, .tofu
+// and .tofu.json forms)
 // are merged into a module's other files by Terraform's rules, in the
 // lexical order of their names: each block of an override file changes
 // the block of the same kind and name that another file declares. Its
 // arguments replace the base block's one by one; a nested block type it
 // has replaces every base block of that type; a resource's lifecycle is
-// merged argument by argument (create_before_destroy, prevent_destroy and
-// ignore_changes; the base's other lifecycle arguments stay); locals are
+// merged argument by argument (create_before_destroy, prevent_destroy,
+// ignore_changes and OpenTofu's enabled; the base's other lifecycle
+// arguments stay); locals are
 // replaced one by one. Validation rules, conditions, check, moved and
 // import blocks and depends_on cannot be overridden, and a block with
 // nothing to override is an error naming it, all as in Terraform; beyond
@@ -23,7 +25,8 @@ import (
 
 // isOverrideFile reports whether a file name is an override file's.
 func isOverrideFile(name string) bool {
-	base := strings.TrimSuffix(strings.TrimSuffix(name, ".json"), ".tf")
+	base := strings.TrimSuffix(name, ".json")
+	base = strings.TrimSuffix(strings.TrimSuffix(base, ".tf"), ".tofu")
 	if i := strings.LastIndexByte(base, '/'); i >= 0 {
 		base = base[i+1:]
 	}
@@ -45,7 +48,7 @@ type overrideRule struct {
 
 var (
 	lifecycleOverride = &overrideRule{
-		attrs: map[string]bool{"create_before_destroy": true, "prevent_destroy": true, "ignore_changes": true},
+		attrs: map[string]bool{"create_before_destroy": true, "prevent_destroy": true, "ignore_changes": true, "enabled": true},
 		rules: []string{"precondition", "postcondition"},
 	}
 	resourceOverride = &overrideRule{nested: map[string]*overrideRule{"lifecycle": lifecycleOverride}}

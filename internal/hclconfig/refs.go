@@ -126,15 +126,15 @@ func attrNames(t hcl.Traversal) []string {
 	return out
 }
 
-// resolveRepeat resolves the references of a count or for_each expression:
-// they are the node's references too, but count.* and each.* cannot appear
-// in them.
-func (m *module) resolveRepeat(n *config.Node, traversals []hcl.Traversal) []evalRef {
+// resolveRepeat resolves the references of a count, for_each or enabled
+// expression (what names it): they are the node's references too, but
+// count.* and each.* cannot appear in them.
+func (m *module) resolveRepeat(n *config.Node, traversals []hcl.Traversal, what string) []evalRef {
 	var keep []hcl.Traversal
 	for _, t := range traversals {
 		if r := t.RootName(); r == "count" || r == "each" {
-			m.l.errorf(t.SourceRange(), fmt.Sprintf("Invalid reference to %q in count or for_each", r),
-				"count and for_each decide how many instances there are, so they cannot depend on an instance's own %s.*.", r)
+			m.l.errorf(t.SourceRange(), fmt.Sprintf("Invalid reference to %q in %s", r, what),
+				"%s decides how many instances there are, so it cannot depend on an instance's own %s.*.", what, r)
 			continue
 		}
 		keep = append(keep, t)
@@ -444,6 +444,17 @@ func (mv *moduleValue) value() cty.Value {
 		}
 	}
 	switch mv.repeat {
+	case "enabled":
+		// Each output is a tuple of none or one (see the engine's
+		// valueAt): a disabled module is null, as in OpenTofu.
+		attrs := map[string]cty.Value{}
+		for name, v := range mv.outputs {
+			if v.LengthInt() == 0 {
+				return cty.NullVal(cty.DynamicPseudoType)
+			}
+			attrs[name] = v.Index(cty.Zero)
+		}
+		return cty.ObjectVal(attrs)
 	case "count":
 		n := -1
 		for _, v := range mv.outputs {

@@ -212,6 +212,15 @@ func bodyJSON(body *hclsyntax.Body, kinds argKinds, src map[string][]byte) (map[
 		inner := plainArgs
 		switch {
 		case b.Type == "lifecycle":
+			if a, ok := b.Body.Attributes["enabled"]; ok {
+				diags = append(diags, &hcl.Diagnostic{
+					Severity: hcl.DiagError,
+					Summary:  "Cannot synthesise lifecycle enabled",
+					Detail:   "enabled is OpenTofu's, and Terraform has no such argument. Write count = CONDITION ? 1 : 0 instead to synthesise the block; its object is then addressed with [0].",
+					Subject:  a.NameRange.Ptr(),
+				})
+				continue
+			}
 			inner = resourceArgs
 		case b.Type == "dynamic" && len(b.Labels) == 1:
 			nested, _ := schemabody.BlocksOf(kinds.schema, b.Labels[0])

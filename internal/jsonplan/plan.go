@@ -248,6 +248,8 @@ func reason(c *plan.ResourceChange) tfjson.ActionReason {
 		return tfjson.ActionReasonReplaceBecauseCannotUpdate
 	case c.Action.IsReplace():
 		return tfjson.ActionReasonReplaceByTriggers
+	case c.Action == plan.Delete && c.Reason == plan.ReasonEnabledFalse:
+		return "delete_because_enabled_false" // OpenTofu's
 	case c.Action == plan.Delete && strings.Contains(c.Reason, "key"):
 		if strings.HasSuffix(c.Addr, "]") && !strings.HasSuffix(c.Addr, "\"]") {
 			return tfjson.ActionReasonDeleteBecauseCountIndex

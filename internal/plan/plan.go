@@ -288,6 +288,10 @@ type Event struct {
 	Step Action
 }
 
+// ReasonEnabledFalse is the Reason of deleting an object whose
+// lifecycle { enabled } is false (OpenTofu's wording).
+const ReasonEnabledFalse = "enabled is false"
+
 // ReasonCheck is the Reason of reading a check block's data source during
 // apply: it is read again so that the check sees what apply made.
 const ReasonCheck = "config will be reloaded to verify a check block"

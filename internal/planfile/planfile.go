@@ -43,6 +43,7 @@ type Options struct {
 	SkipRefresh bool     `json:"skip_refresh,omitempty"`
 	RefreshOnly bool     `json:"refresh_only,omitempty"`
 	Targets     []string `json:"targets,omitempty"`
+	Excludes    []string `json:"excludes,omitempty"`
 	Replace     []string `json:"replace,omitempty"`
 }
 

@@ -196,6 +196,8 @@ func hookReason(c *plan.ResourceChange) string {
 		return "cannot_update"
 	case c.Action.IsReplace():
 		return "replace_by_triggers"
+	case c.Action == plan.Delete && c.Reason == plan.ReasonEnabledFalse:
+		return "delete_because_enabled_false" // OpenTofu's
 	case c.Action == plan.Delete && strings.Contains(c.Reason, "key"):
 		return "delete_because_each_key"
 	case c.Action == plan.Delete && c.Reason != "":
