@@ -39,7 +39,7 @@ var mockMethods = map[string]bool{
 // Generated values follow Terraform's test framework's mock providers
 // (internal/moduletest/mocking): a string is 8 characters, a number 0, a
 // bool false, a map or a collection of objects empty, an object has each
-// attribute generated, a dynamic value is null. Three changes, so that the
+// attribute generated, a dynamic value is null. Four changes, so that the
 // real provider's later plans and validations accept what the mock
 // returned and a configuration can use it:
 //
@@ -48,6 +48,9 @@ var mockMethods = map[string]bool{
 //     two tools) given the same configuration get the same values;
 //   - an attribute named arn or *_arn gets an ARN, one named *policy or
 //     *json the JSON document {};
+//   - only a string that names, identifies or locates an object (id,
+//     *_id, name, url, endpoint, ...: identifying) gets eight characters;
+//     other strings are empty;
 //   - a list or set of strings gets three elements (a data source's
 //     availability zones or subnet IDs are indexed by configurations).
 func (p *proxy) mock(name string, md protoreflect.MethodDescriptor, req frame) (frame, error) {
@@ -300,15 +303,19 @@ func (g generator) value(ty cty.Type, path cty.Path) cty.Value {
 	return cty.NullVal(ty)
 }
 
-// str is the string generated at path: an ARN, a JSON document or eight
-// characters, by the name of the attribute it is in.
+// str is the string generated at path, by the name of the attribute it is
+// in: an ARN, a JSON document, eight characters for what names or
+// identifies an object (and for a collection's elements), else empty.
 func (g generator) str(path cty.Path) string {
 	sum := sha256.Sum256([]byte(g.seed + "\x00" + pathString(path)))
 	token := hex.EncodeToString(sum[:])[:8]
-	name := ""
+	name, element := "", false
 	for _, step := range path {
-		if s, ok := step.(cty.GetAttrStep); ok {
-			name = s.Name
+		switch s := step.(type) {
+		case cty.GetAttrStep:
+			name, element = s.Name, false
+		case cty.IndexStep:
+			element = true
 		}
 	}
 	switch {
@@ -320,8 +327,25 @@ func (g generator) str(path cty.Path) string {
 		return fmt.Sprintf("arn:aws:%s:us-east-1:123456789012:%s/%s", service, rest, token)
 	case strings.HasSuffix(name, "policy") || strings.HasSuffix(name, "json"):
 		return "{}"
+	case element || identifying(name):
+		return token
 	}
-	return token
+	return ""
+}
+
+// identifying says whether an attribute's name says it names, identifies
+// or locates an object. Other strings are generated empty: a provider's
+// plan checks some computed strings against other settings when they are
+// not empty (hashicorp/aws refuses an SNS topic's fifo_throughput_scope
+// on a standard topic), and empty is what a cloud returns for most unset
+// settings.
+func identifying(name string) bool {
+	for _, s := range []string{"id", "name", "url", "endpoint", "key", "address", "arn"} {
+		if name == s || strings.HasSuffix(name, "_"+s) || strings.HasSuffix(name, "_"+s+"s") {
+			return true
+		}
+	}
+	return false
 }
 
 func pathString(path cty.Path) string {

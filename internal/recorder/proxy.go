@@ -181,14 +181,15 @@ func callerVersions() []int {
 
 // proxy forwards the calls of one connection.
 type proxy struct {
-	cfg      Config
-	conn     *grpc.ClientConn
-	version  int
-	service  protoreflect.ServiceDescriptor
-	log      *logFile
-	pid      int
-	schemaMu sync.Mutex
-	schema   *schemas
+	cfg        Config
+	conn       *grpc.ClientConn
+	version    int
+	service    protoreflect.ServiceDescriptor
+	log        *logFile
+	pid        int
+	schemaMu   sync.Mutex
+	schema     *schemas
+	cachedWire []byte // the schema cache's response, once read
 	// sharedState is the shared provider's folder (see EnvReattach), ""
 	// when the wrapper started its own.
 	sharedState string
@@ -248,6 +249,10 @@ func (p *proxy) handle(_ any, ss grpc.ServerStream) error {
 		mocked = true
 	case p.sharedState != "" && md != nil && (name == "Configure" || name == "ConfigureProvider"):
 		resp, callErr = p.configureShared(ctx, full, md, req)
+	case name == p.schemaMethod() && p.cachedSchema() != nil:
+		// The real provider's own response, kept: building it costs a
+		// large provider seconds of CPU, in every process a tool starts.
+		resp = p.cachedSchema()
 	default:
 		callErr = p.conn.Invoke(ctx, full, &req, &resp, grpc.ForceCodec(passCodec{}))
 	}
@@ -351,7 +356,7 @@ func (p *proxy) schemas() (*schemas, error) {
 	if s != nil {
 		return s, nil
 	}
-	if wire, err := os.ReadFile(p.schemaCacheFile()); err == nil && p.cfg.SchemaCache != "" {
+	if wire := p.cachedSchema(); wire != nil {
 		p.useSchema(wire)
 	} else {
 		md := p.service.Methods().ByName(protoreflect.Name(p.schemaMethod()))
@@ -369,6 +374,17 @@ func (p *proxy) schemas() (*schemas, error) {
 		return nil, errors.New("the provider's schema could not be read")
 	}
 	return p.schema, nil
+}
+
+// cachedSchema is the schema response kept in the schema cache, nil when
+// there is none. It is read once.
+func (p *proxy) cachedSchema() []byte {
+	p.schemaMu.Lock()
+	defer p.schemaMu.Unlock()
+	if p.cachedWire == nil && p.cfg.SchemaCache != "" {
+		p.cachedWire, _ = os.ReadFile(p.schemaCacheFile())
+	}
+	return p.cachedWire
 }
 
 // schemaCacheFile names the cached schema of this provider binary (by its
