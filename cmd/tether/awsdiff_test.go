@@ -55,6 +55,35 @@ var deliberateDifferences = []deliberate{
 		reason: "terraform destroy first runs a normal plan to refresh the state (terraform.Context.destroyPlan), " +
 			"planning each object against its configuration; Tether refreshes (ReadResource, compared) without it.",
 	},
+	{
+		path: "*", only: "terraform",
+		when: func(req any) bool { return hasUnknown(field(req, "config")) },
+		reason: "Terraform's validate walk validates each resource and data block once before expansion, with " +
+			"count.index, each.key and each.value (and whatever depends on them) unknown; Tether validates each " +
+			"instance with its values, which Terraform's plan walk validates too (compared).",
+	},
+}
+
+// hasUnknown says whether a logged value holds an unknown.
+func hasUnknown(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		if len(v) == 1 && v["$unknown"] == true {
+			return true
+		}
+		for _, e := range v {
+			if hasUnknown(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if hasUnknown(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // field is a generic JSON object's field, nil when absent.
@@ -86,7 +115,8 @@ func (d deliberate) matches(folder string, diff streamDiff) bool {
 // calls some methods more often than Tether), the final states, the
 // second plans' outcomes and the destroys' summaries. Any difference not in
 // deliberateDifferences fails the folder, naming the step, type, method,
-// field path and both values.
+// field path and both values. TETHER_AWSCORPUS names another corpus
+// folder of the same layout to run instead.
 func TestAWSRecordedDifferential(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs terraform and tether with the real AWS provider over the AWS corpus: skipped with -short")
@@ -99,6 +129,11 @@ func TestAWSRecordedDifferential(t *testing.T) {
 		t.Skip("no filesystem mirror holding hashicorp/aws 5.100.0 (see providertest.AWSMirror)")
 	}
 	corpus := filepath.Join("testdata", "awscorpus")
+	if dir := os.Getenv("TETHER_AWSCORPUS"); dir != "" {
+		// Another corpus folder of the same layout, such as a branch's
+		// checkout before it is merged.
+		corpus = dir
+	}
 	roots := awsCorpusRoots(t, corpus)
 	if len(roots) == 0 {
 		t.Fatal("no root folders in testdata/awscorpus")
@@ -351,9 +386,10 @@ func (d streamDiff) String() string {
 }
 
 // reportStreamDiffs fails the test with every difference not listed as
-// deliberate.
+// deliberate, each once, with the number of requests it was seen in.
 func reportStreamDiffs(t *testing.T, folder string, diffs []streamDiff) {
 	t.Helper()
+	seen := map[string]int{}
 	var lines []string
 	for _, d := range diffs {
 		known := false
@@ -364,7 +400,14 @@ func reportStreamDiffs(t *testing.T, folder string, diffs []streamDiff) {
 			}
 		}
 		if !known {
-			lines = append(lines, d.String())
+			if seen[d.String()]++; seen[d.String()] == 1 {
+				lines = append(lines, d.String())
+			}
+		}
+	}
+	for i, l := range lines {
+		if n := seen[l]; n > 1 {
+			lines[i] = fmt.Sprintf("%s (in %d requests)", l, n)
 		}
 	}
 	if len(lines) > 0 {
