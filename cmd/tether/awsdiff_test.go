@@ -378,12 +378,16 @@ func (d streamDiff) String() string {
 	if d.typeName != "" || d.method != "" {
 		where += ": " + strings.TrimSpace(d.typeName+" "+d.method)
 	}
-	if d.path == "*" {
+	if d.path == "*" || (d.path == "client_capabilities" && (d.tf == nil || d.tt == nil)) {
+		what := "a request"
+		if d.path != "*" {
+			what = "client capabilities"
+		}
 		switch {
 		case d.tf != nil:
-			return fmt.Sprintf("%s: a request only terraform made: %s", where, show(d.tf))
+			return fmt.Sprintf("%s: %s only terraform sent: %s", where, what, show(d.tf))
 		default:
-			return fmt.Sprintf("%s: a request only tether made: %s", where, show(d.tt))
+			return fmt.Sprintf("%s: %s only tether sent: %s", where, what, show(d.tt))
 		}
 	}
 	return fmt.Sprintf("%s: %s: terraform %s, tether %s", where, d.path, show(d.tf), show(d.tt))
