@@ -56,13 +56,20 @@ var deliberateDifferences = []deliberate{
 		reason: "terraform destroy first runs a normal plan to refresh the state (terraform.Context.destroyPlan), " +
 			"planning each object against its configuration; Tether refreshes (ReadResource, compared) without it.",
 	},
-	{
-		path: "*", only: "terraform",
-		when: func(req any) bool { return hasUnknown(field(req, "config")) },
-		reason: "Terraform's validate walk validates each resource and data block once before expansion, with " +
-			"count.index, each.key and each.value (and whatever depends on them) unknown; Tether validates each " +
-			"instance with its values, which Terraform's plan walk validates too (compared).",
-	},
+}
+
+func init() {
+	// Terraform's validate walk, for each validation method of either
+	// protocol version.
+	for _, method := range []string{"ValidateResourceTypeConfig", "ValidateDataSourceConfig", "ValidateResourceConfig", "ValidateDataResourceConfig"} {
+		deliberateDifferences = append(deliberateDifferences, deliberate{
+			method: method, path: "*", only: "terraform",
+			when: func(req any) bool { return hasUnknown(field(req, "config")) },
+			reason: "Terraform's validate walk validates each resource and data block once before expansion, with " +
+				"count.index, each.key and each.value (and whatever depends on them) unknown; Tether validates each " +
+				"instance with its values, which Terraform's plan walk validates too (compared).",
+		})
+	}
 }
 
 // hasUnknown says whether a logged value holds an unknown.
