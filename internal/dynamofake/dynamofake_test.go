@@ -209,3 +209,38 @@ func TestAlsoCredentials(t *testing.T) {
 		}
 	}
 }
+
+// A lock's create-only put succeeds once, fails with DynamoDB's
+// ConditionalCheckFailedException after, and a projection returns only
+// the attributes named, as lock clients (Terraform's s3 backend) use them.
+func TestConditionAndProjection(t *testing.T) {
+	s := start(t, dynamofake.Options{Region: "eu-west-3"})
+	db := client(t, s)
+	ctx := context.Background()
+	put := func() error {
+		_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("things"),
+			Item:                map[string]types.AttributeValue{"key": str("lock"), "Info": str("held")},
+			ConditionExpression: aws.String("attribute_not_exists(key)")})
+		return err
+	}
+	if err := put(); err != nil {
+		t.Fatal(err)
+	}
+	var cf *types.ConditionalCheckFailedException
+	if err := put(); !errors.As(err, &cf) {
+		t.Fatalf("second create-only put: %v, want ConditionalCheckFailedException", err)
+	}
+	out, err := db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("things"), Key: map[string]types.AttributeValue{"key": str("lock")}, ProjectionExpression: aws.String("key, Missing")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := out.Item["Info"]; ok || len(out.Item) != 1 {
+		t.Errorf("projection returned %#v, want key only", out.Item)
+	}
+	_, err = db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("things"),
+		Item:                map[string]types.AttributeValue{"key": str("lock")},
+		ConditionExpression: aws.String("Info = :x")})
+	if err == nil || !strings.Contains(err.Error(), "attribute_not_exists(NAME) only") {
+		t.Errorf("an unserved condition: %v, want refused", err)
+	}
+}
