@@ -43,6 +43,7 @@ func TestScripts(t *testing.T) {
 			"noplugins":    noPlugins,
 			"testprov":     testProvider,
 			"pgexec":       pgExec,
+			"s3fake":       s3Fake,
 			"awsmirror":    awsMirrorCmd,
 			"provregistry": providerRegistry{t}.serve,
 		},

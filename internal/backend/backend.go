@@ -12,6 +12,7 @@ import (
 	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
 	"github.com/tetherhq/tether/internal/state/pgstate"
+	"github.com/tetherhq/tether/internal/state/s3state"
 )
 
 // DefaultWorkspace always exists and cannot be deleted.
@@ -24,6 +25,7 @@ type Backend struct {
 	// local state's id, the recorded settings and workspace.
 	dir string
 	pg  *pgstate.Backend
+	s3  *s3state.Backend
 }
 
 // Open opens the backend s chooses. For pg it connects and prepares the
@@ -31,6 +33,16 @@ type Backend struct {
 // from PG_CONN_STR and PG_SCHEMA_NAME, as with Terraform's pg backend.
 func Open(ctx context.Context, stateDir string, s Settings) (*Backend, error) {
 	b := &Backend{Settings: s, dir: stateDir}
+	if s.Type == "s3" {
+		cfg, err := s3state.FromSettings(s.Config, os.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		if b.s3, err = s3state.Connect(ctx, cfg); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
 	if s.Type != "pg" {
 		return b, nil
 	}
@@ -57,6 +69,9 @@ func (b *Backend) Close() error {
 	if b.pg != nil {
 		return b.pg.Close()
 	}
+	if b.s3 != nil {
+		return b.s3.Close()
+	}
 	return nil
 }
 
@@ -64,6 +79,9 @@ func (b *Backend) Close() error {
 func (b *Backend) Describe() string {
 	if b.pg != nil {
 		return b.pg.Where()
+	}
+	if b.s3 != nil {
+		return b.s3.Where()
 	}
 	return "the local backend (" + b.localPath(DefaultWorkspace) + ")"
 }
@@ -99,6 +117,9 @@ func CheckName(name string) error {
 func (b *Backend) Workspaces(ctx context.Context) ([]string, error) {
 	if b.pg != nil {
 		return b.pg.Workspaces(ctx)
+	}
+	if b.s3 != nil {
+		return b.s3.Workspaces(ctx)
 	}
 	names := []string{DefaultWorkspace}
 	entries, err := os.ReadDir(b.workspaceDir())
@@ -143,6 +164,13 @@ func (b *Backend) NewWorkspace(ctx context.Context, name string) error {
 		}
 		return err
 	}
+	if b.s3 != nil {
+		err := b.s3.NewWorkspace(ctx, name)
+		if errors.Is(err, s3state.ErrWorkspaceExists) {
+			return fmt.Errorf("%w: %q", ErrWorkspaceExists, name)
+		}
+		return err
+	}
 	if name == DefaultWorkspace {
 		return fmt.Errorf("%w: %q", ErrWorkspaceExists, name)
 	}
@@ -164,6 +192,9 @@ func (b *Backend) DeleteWorkspace(ctx context.Context, name string, force bool) 
 	}
 	if b.pg != nil {
 		return b.pg.DeleteWorkspace(ctx, name, force)
+	}
+	if b.s3 != nil {
+		return b.s3.DeleteWorkspace(ctx, name, force)
 	}
 	ok, err := b.HasWorkspace(ctx, name)
 	if err != nil {
@@ -212,6 +243,9 @@ func (b *Backend) StateExists(ctx context.Context, ws string) (bool, error) {
 	if b.pg != nil {
 		return b.HasWorkspace(ctx, ws)
 	}
+	if b.s3 != nil {
+		return b.s3.StateExists(ctx, ws)
+	}
 	_, err := os.Stat(b.localPath(ws))
 	if errors.Is(err, os.ErrNotExist) {
 		return false, nil
@@ -224,6 +258,13 @@ func (b *Backend) StateExists(ctx context.Context, ws string) (bool, error) {
 func (b *Backend) State(ctx context.Context, ws string) (state.Store, error) {
 	if b.pg != nil {
 		return b.pg.Open(ctx, ws)
+	}
+	if b.s3 != nil {
+		st, err := b.s3.Open(ctx, ws)
+		if errors.Is(err, s3state.ErrNoWorkspace) {
+			return nil, fmt.Errorf("workspace %q does not exist; create it with: tether workspace new %s", ws, ws)
+		}
+		return st, err
 	}
 	if ws != DefaultWorkspace {
 		if _, err := os.Stat(filepath.Join(b.workspaceDir(), ws)); err != nil {
@@ -242,6 +283,9 @@ func (b *Backend) ID() (string, error) {
 	if b.pg != nil {
 		return b.pg.ID(), nil
 	}
+	if b.s3 != nil {
+		return b.s3.ID(), nil
+	}
 	return secrets.ID(b.dir)
 }
 
@@ -249,6 +293,9 @@ func (b *Backend) ID() (string, error) {
 func (b *Backend) SetID(ctx context.Context, id string) error {
 	if b.pg != nil {
 		return b.pg.SetID(ctx, id)
+	}
+	if b.s3 != nil {
+		return b.s3.SetID(ctx, id)
 	}
 	return secrets.SetID(b.dir, id)
 }
@@ -258,26 +305,63 @@ func (b *Backend) Keys() (*secrets.Keys, error) {
 	if b.pg != nil {
 		return secrets.LoadID(b.pg.ID())
 	}
+	if b.s3 != nil {
+		return secrets.LoadID(b.s3.ID())
+	}
 	return secrets.Load(b.dir)
 }
 
-// TerraformWorkspaces lists the workspaces Terraform's own pg backend has
-// in the same schema, sorted; none on a local backend, whose Terraform
-// workspaces are files of the configuration folder.
+// TerraformWorkspaces lists, sorted, the workspaces whose state Terraform
+// keeps where this backend keeps Tether's: its pg backend's rows in the
+// same schema, its s3 backend's objects at the same key. None on a local
+// backend, whose Terraform workspaces are files of the configuration
+// folder.
 func (b *Backend) TerraformWorkspaces(ctx context.Context) ([]string, error) {
-	if b.pg == nil {
-		return nil, nil
+	if b.pg != nil {
+		return b.pg.TerraformWorkspaces(ctx)
 	}
-	return b.pg.TerraformWorkspaces(ctx)
+	if b.s3 != nil {
+		return b.s3.Workspaces(ctx)
+	}
+	return nil, nil
 }
 
-// TerraformState returns the state Terraform's own pg backend keeps for
-// workspace ws in the same schema, under Terraform's lock, or nil when
-// there is none. A local backend has none here: Terraform's local state is
-// terraform.tfstate in the configuration folder.
-func (b *Backend) TerraformState(ctx context.Context, ws string) (*pgstate.TerraformState, error) {
-	if b.pg == nil {
-		return nil, nil
+// TerraformState is the state Terraform keeps for one workspace, offered
+// for takeover.
+type TerraformState struct {
+	// Data is the state document as Terraform wrote it.
+	Data []byte
+	// Where names it, for messages.
+	Where    string
+	setAside func(context.Context) (string, error)
+	release  func()
+}
+
+// SetAside puts Terraform's state out of Terraform's way once Tether holds
+// the state, and says where it went.
+func (t *TerraformState) SetAside(ctx context.Context) (string, error) { return t.setAside(ctx) }
+
+// Release lets go of it (Terraform's lock on a PostgreSQL row).
+func (t *TerraformState) Release() { t.release() }
+
+// TerraformState returns the state Terraform keeps for workspace ws where
+// this backend keeps Tether's, or nil when there is none. A local backend
+// has none here: Terraform's local state is terraform.tfstate in the
+// configuration folder.
+func (b *Backend) TerraformState(ctx context.Context, ws string) (*TerraformState, error) {
+	switch {
+	case b.pg != nil:
+		ts, err := b.pg.TerraformState(ctx, ws)
+		if ts == nil || err != nil {
+			return nil, err
+		}
+		return &TerraformState{Data: ts.Data, Where: ts.Where, setAside: ts.SetAside, release: ts.Release}, nil
+	case b.s3 != nil:
+		ts, err := b.s3.TerraformState(ctx, ws)
+		if ts == nil || err != nil {
+			return nil, err
+		}
+		return &TerraformState{Data: ts.Data, Where: ts.Where, setAside: ts.SetAside, release: func() {}}, nil
 	}
-	return b.pg.TerraformState(ctx, ws)
+	return nil, nil
 }

@@ -59,6 +59,9 @@ func FromBlock(b *config.Backend, overrides map[string]string) (Settings, error)
 		if _, ok := args[k]; !ok {
 			return s, fmt.Errorf("-backend-config %s: the %q backend has no argument %q; it takes %s", k, s.Type, k, argList(s.Type))
 		}
+		if args[k].IsObjectType() {
+			return s, fmt.Errorf("-backend-config %s: the %q backend's argument %q is an object, which Tether reads from the backend block only; set it there", k, s.Type, k)
+		}
 		if ty := args[k]; ty.FriendlyName() == "bool" && overrides[k] != "true" && overrides[k] != "false" {
 			return s, fmt.Errorf("-backend-config %s: must be true or false, not %q", k, overrides[k])
 		}

@@ -11,7 +11,7 @@ import (
 // Backend is the root module's `terraform { backend "TYPE" { ... } }`
 // block: where state is kept.
 type Backend struct {
-	// Type is "local" or "pg".
+	// Type is "local", "pg" or "s3".
 	Type string
 	// Settings are the block's arguments, evaluated: strings as they are,
 	// booleans as "true" or "false".
@@ -23,11 +23,38 @@ type Backend struct {
 }
 
 // BackendArguments are the backend types Tether supports and the arguments
-// each takes, with their types; the names are those of Terraform's local
-// and pg backends.
+// each takes, with their types; the names are those of Terraform's local,
+// pg and s3 backends. An argument of Terraform's left out here is one
+// Tether does not act on, so naming it is an error. Object arguments are
+// kept in Settings JSON-encoded.
 var BackendArguments = map[string]map[string]cty.Type{
 	"local": {"path": cty.String, "workspace_dir": cty.String},
 	"pg":    {"conn_str": cty.String, "schema_name": cty.String, "skip_schema_creation": cty.Bool},
+	"s3":    s3Arguments(),
+}
+
+func s3Arguments() map[string]cty.Type {
+	args := map[string]cty.Type{
+		"endpoints": optionalObject("s3", "dynamodb", "sts", "iam"),
+		// role_arn is required; Tether's s3 backend checks it.
+		"assume_role": optionalObject("role_arn", "session_name", "external_id", "duration"),
+	}
+	for _, n := range []string{"bucket", "key", "region", "workspace_key_prefix", "kms_key_id", "acl", "dynamodb_table", "profile", "access_key", "secret_key", "token"} {
+		args[n] = cty.String
+	}
+	for _, n := range []string{"encrypt", "use_lockfile", "use_path_style", "skip_credentials_validation", "skip_region_validation", "skip_requesting_account_id", "skip_metadata_api_check", "skip_s3_checksum"} {
+		args[n] = cty.Bool
+	}
+	return args
+}
+
+// optionalObject is an object type of string attributes, each optional.
+func optionalObject(names ...string) cty.Type {
+	attrs := map[string]cty.Type{}
+	for _, n := range names {
+		attrs[n] = cty.String
+	}
+	return cty.ObjectWithOptionalAttrs(attrs, names)
 }
 
 // BackendTypes lists the supported backend types, for messages.
@@ -37,5 +64,6 @@ func BackendTypes() string {
 		names = append(names, `"`+n+`"`)
 	}
 	sort.Strings(names)
-	return strings.Join(names, " and ")
+	last := len(names) - 1
+	return strings.Join(names[:last], ", ") + " and " + names[last]
 }

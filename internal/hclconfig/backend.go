@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/funcs"
@@ -126,6 +127,15 @@ func backendSetting(v cty.Value, ty cty.Type, a *hcl.Attribute) (string, hcl.Dia
 	}
 	if ty == cty.Bool {
 		return fmt.Sprint(v.True()), nil
+	}
+	if ty.IsObjectType() {
+		// An object (the s3 backend's endpoints, assume_role) is kept as
+		// JSON; its attributes are strings, so this cannot fail.
+		b, err := ctyjson.Marshal(v, ty.WithoutOptionalAttributesDeep())
+		if err != nil {
+			return "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid backend setting", Detail: fmt.Sprintf("The argument %q: %v.", a.Name, err), Subject: a.Expr.Range().Ptr()}}
+		}
+		return string(b), nil
 	}
 	return v.AsString(), nil
 }

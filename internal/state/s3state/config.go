@@ -128,9 +128,6 @@ func FromSettings(s map[string]string, getenv func(string) string) (Config, erro
 			}
 		}
 	}
-	if !c.UsePathStyle && getenv("AWS_S3_USE_PATH_STYLE") == "true" {
-		c.UsePathStyle = true
-	}
 	if raw := s["assume_role"]; raw != "" {
 		c.AssumeRole = &AssumeRole{}
 		if err := json.Unmarshal([]byte(raw), c.AssumeRole); err != nil {

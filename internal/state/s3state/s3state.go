@@ -163,7 +163,9 @@ func (b *Backend) HasWorkspace(ctx context.Context, ws string) (bool, error) {
 	if ws == DefaultWorkspace {
 		return true, nil
 	}
-	return b.exists(ctx, b.path(ws))
+	// A journal alone is a workspace whose Terraform state was set
+	// aside and whose document a crash kept from being written.
+	return b.StateExists(ctx, ws)
 }
 
 // StateExists reports whether the workspace has a state object or journal.

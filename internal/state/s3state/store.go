@@ -3,6 +3,7 @@ package s3state
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -91,9 +92,12 @@ func (e *TerraformHereError) Error() string {
 type view struct {
 	doc       *document
 	terraform bool
-	etag      string
-	entries   []*entry
-	stale     []string // journal objects already folded into doc
+	// terraformEmpty is set for a Terraform document that records
+	// nothing (Terraform writes one when it creates a workspace).
+	terraformEmpty bool
+	etag           string
+	entries        []*entry
+	stale          []string // journal objects already folded into doc
 }
 
 // read reads a workspace's document and journal.
@@ -107,15 +111,12 @@ func (b *Backend) read(ctx context.Context, ws string) (*view, error) {
 		return nil, err
 	default:
 		v.etag = etag
-		var sniff map[string]json.RawMessage
-		if err := json.Unmarshal(body, &sniff); err != nil {
-			return nil, &CorruptError{Object: b.objectName(p), Reason: "is not a JSON state document: " + err.Error()}
+		isTether, empty, err := sniff(body)
+		if err != nil {
+			return nil, &CorruptError{Object: b.objectName(p), Reason: err.Error()}
 		}
-		if _, ok := sniff["tether_state"]; !ok {
-			if _, tf := sniff["version"]; !tf {
-				return nil, &CorruptError{Object: b.objectName(p), Reason: "is neither Tether's state nor Terraform's"}
-			}
-			v.terraform = true
+		if !isTether {
+			v.terraform, v.terraformEmpty = true, empty
 			break
 		}
 		d := &document{}
@@ -168,6 +169,29 @@ func (b *Backend) read(ctx context.Context, ws string) (*view, error) {
 	return v, nil
 }
 
+// sniff tells Tether's document from Terraform's, and whether Terraform's
+// records nothing.
+func sniff(body []byte) (isTether, empty bool, err error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(body, &top); err != nil {
+		return false, false, fmt.Errorf("is not a JSON state document: %v", err)
+	}
+	if _, ok := top["tether_state"]; ok {
+		return true, false, nil
+	}
+	if _, ok := top["version"]; !ok {
+		return false, false, errors.New("is neither Tether's state nor Terraform's")
+	}
+	var tf struct {
+		Resources []json.RawMessage
+		Outputs   map[string]json.RawMessage
+	}
+	if err := json.Unmarshal(body, &tf); err != nil {
+		return false, false, fmt.Errorf("is not a readable Terraform state: %v", err)
+	}
+	return false, len(tf.Resources) == 0 && len(tf.Outputs) == 0, nil
+}
+
 // state folds the journal into the document.
 func (v *view) state() *document {
 	d := v.doc
@@ -201,7 +225,7 @@ func (b *Backend) readState(ctx context.Context, ws string, allowTerraform bool)
 	if err != nil {
 		return nil, err
 	}
-	if v.terraform && len(v.entries) == 0 && !allowTerraform {
+	if v.terraform && !v.terraformEmpty && len(v.entries) == 0 && !allowTerraform {
 		return nil, &TerraformHereError{Object: b.objectName(b.path(ws))}
 	}
 	return v.state(), nil
