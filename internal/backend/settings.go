@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/tetherhq/tether/internal/config"
@@ -56,6 +57,9 @@ func FromBlock(b *config.Backend, overrides map[string]string) (Settings, error)
 	}
 	args := config.BackendArguments[s.Type]
 	for _, k := range sortedKeys(overrides) {
+		if slices.Contains(config.TerraformOnlyArguments[s.Type], k) {
+			return s, fmt.Errorf("-backend-config %s: Terraform's %s backend takes %q, but Tether does not act on it; leave it out, or keep this state with Terraform", k, s.Type, k)
+		}
 		if _, ok := args[k]; !ok {
 			return s, fmt.Errorf("-backend-config %s: the %q backend has no argument %q; it takes %s", k, s.Type, k, argList(s.Type))
 		}

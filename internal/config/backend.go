@@ -33,6 +33,17 @@ var BackendArguments = map[string]map[string]cty.Type{
 	"s3":    s3Arguments(),
 }
 
+// TerraformOnlyArguments are the arguments of Terraform's backends that
+// Tether does not act on: naming one is an error that says so, rather
+// than that Terraform would not know it either.
+var TerraformOnlyArguments = map[string][]string{
+	"s3": {"allowed_account_ids", "assume_role_with_web_identity", "custom_ca_bundle", "dynamodb_endpoint",
+		"ec2_metadata_service_endpoint", "ec2_metadata_service_endpoint_mode", "endpoint", "forbidden_account_ids",
+		"force_path_style", "http_proxy", "https_proxy", "iam_endpoint", "insecure", "max_retries", "no_proxy",
+		"retry_mode", "shared_config_files", "shared_credentials_file", "shared_credentials_files", "sse_customer_key",
+		"sts_endpoint", "sts_region", "use_dualstack_endpoint", "use_fips_endpoint"},
+}
+
 func s3Arguments() map[string]cty.Type {
 	args := map[string]cty.Type{
 		"endpoints": optionalObject("s3", "dynamodb", "sts", "iam"),

@@ -85,6 +85,9 @@ func Backend(dir string, opts Options) (*config.Backend, hcl.Diagnostics) {
 	for name := range args {
 		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: name})
 	}
+	if diags := terraformOnly(b); diags.HasErrors() {
+		return nil, diags
+	}
 	content, diags := b.Body.Content(schema)
 	if diags.HasErrors() {
 		return nil, diags
@@ -110,6 +113,24 @@ func Backend(dir string, opts Options) (*config.Backend, hcl.Diagnostics) {
 }
 
 // backendSetting converts one evaluated argument to its recorded string.
+// terraformOnly refuses the arguments of Terraform's backend that Tether
+// does not act on, saying so.
+func terraformOnly(b *hcl.Block) hcl.Diagnostics {
+	attrs, _ := b.Body.JustAttributes()
+	var diags hcl.Diagnostics
+	for _, name := range config.TerraformOnlyArguments[b.Labels[0]] {
+		if a, ok := attrs[name]; ok {
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Unsupported backend argument",
+				Detail:   fmt.Sprintf("Terraform's %s backend takes %q, but Tether does not act on it, and using the state without it would not be what the configuration asks. Remove it, or keep this state with Terraform.", b.Labels[0], name),
+				Subject:  a.NameRange.Ptr(),
+			})
+		}
+	}
+	return diags
+}
+
 func backendSetting(v cty.Value, ty cty.Type, a *hcl.Attribute) (string, hcl.Diagnostics) {
 	v, _ = v.UnmarkDeep()
 	v, err := convert.Convert(v, ty)
