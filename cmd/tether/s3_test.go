@@ -99,3 +99,5 @@ func s3Fake(ts *testscript.TestScript, neg bool, args []string) {
 
 // s3Started holds the emulators of each running scenario.
 var s3Started sync.Map
+
+func gofakes3Page() gofakes3.ListBucketPage { return gofakes3.ListBucketPage{} }

@@ -326,6 +326,11 @@ func (b *Backend) TerraformWorkspaces(ctx context.Context) ([]string, error) {
 	return nil, nil
 }
 
+// ErrTerraformHere is matched by the error of reading a workspace whose
+// place holds Terraform's state, not yet taken over (on S3, Terraform's
+// object at the key).
+var ErrTerraformHere = s3state.ErrTerraformHere
+
 // TerraformState is the state Terraform keeps for one workspace, offered
 // for takeover.
 type TerraformState struct {

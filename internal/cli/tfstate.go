@@ -207,7 +207,9 @@ func (e *env) adoptTerraform(ctx context.Context, forceCopy, input bool) int {
 	}
 	var todo []*terraformSource
 	for _, src := range srcs {
-		if n, err := e.recordedCount(ctx, src.workspace); err != nil && !errors.Is(err, errNoState) {
+		// Terraform's state where Tether's would be (S3) is Tether's
+		// workspace recording nothing yet.
+		if n, err := e.recordedCount(ctx, src.workspace); err != nil && !errors.Is(err, errNoState) && !errors.Is(err, backend.ErrTerraformHere) {
 			return e.errorf("%v", err)
 		} else if n > 0 {
 			fmt.Fprintf(e.stderr, "Warning: %s is here too, but Tether's workspace %q already records %d objects and outputs: it was not adopted. To replace Tether's state with it, write it to a file and run: tether state push FILE\n",

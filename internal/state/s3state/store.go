@@ -83,6 +83,11 @@ func (d *document) apply(c state.Changes) {
 // Terraform's state rather than Tether's.
 type TerraformHereError struct{ Object string }
 
+// ErrTerraformHere is matched by a *TerraformHereError.
+var ErrTerraformHere = errors.New("Terraform's state is where Tether's would be")
+
+func (e *TerraformHereError) Is(target error) bool { return target == ErrTerraformHere }
+
 func (e *TerraformHereError) Error() string {
 	return fmt.Sprintf("%s holds Terraform's state, not Tether's; tether init takes it over (it asks, or -force-copy), or move it aside to leave it to Terraform", e.Object)
 }
