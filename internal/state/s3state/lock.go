@@ -7,46 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	ddbtypes "github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/tetherhq/tether/internal/state"
+	"github.com/tetherhq/tether/internal/state/statedoc"
 )
-
-// tfLockInfo is a lock as Terraform records it (statemgr.LockInfo), in
-// the lock file and in the DynamoDB item's Info, with what Tether adds:
-// Terraform reads the fields it knows and ignores the rest.
-type tfLockInfo struct {
-	ID        string
-	Operation string
-	Info      string
-	Who       string
-	Version   string
-	Created   time.Time
-	Path      string
-	// TetherPID and TetherHost say which process holds it, for
-	// state.HolderAlive.
-	TetherPID  int    `json:",omitempty"`
-	TetherHost string `json:",omitempty"`
-}
-
-// tetherVersion marks a lock Tether took.
-const tetherVersion = "tether"
-
-func (l tfLockInfo) holder() state.LockInfo {
-	h := state.LockInfo{ID: l.ID, Operation: l.Operation, Who: l.Who, Created: l.Created, PID: l.TetherPID, Host: l.TetherHost}
-	if l.Version != tetherVersion {
-		h.Operation = "terraform " + l.Operation
-		if _, host, ok := strings.Cut(l.Who, "@"); ok {
-			h.Host = host
-		}
-	}
-	return h
-}
 
 func lockInfoFor(op string) state.LockInfo { return state.LockInfo{Operation: op}.Filled() }
 
@@ -69,9 +37,7 @@ func (s *Store) Lock(ctx context.Context, info state.LockInfo) (state.Unlocker, 
 	defer s.w.Leave()
 	info = info.Filled()
 	b := s.b
-	rec := tfLockInfo{ID: info.ID, Operation: info.Operation, Info: fmt.Sprintf("tether pid %d on %s", info.PID, info.Host),
-		Who: info.Who, Version: tetherVersion, Created: info.Created.UTC(), Path: b.lockID(s.ws), TetherPID: info.PID, TetherHost: info.Host}
-	body, _ := json.Marshal(rec)
+	body, _ := json.Marshal(statedoc.NewLockInfo(info, b.lockID(s.ws)))
 	if err := b.put(ctx, b.lockKey(s.ws), body, true); err != nil {
 		if !isPreconditionFailed(err) {
 			return nil, err
@@ -125,22 +91,18 @@ func (s *Store) lockedError(ctx context.Context, where string) error {
 	if h == nil {
 		return fmt.Errorf("%s: the lock is held (%s), and was released while reading who holds it; try again", s.where, where)
 	}
-	e := &state.LockedError{Store: fmt.Sprintf("%s (lock: %s)", s.where, where), Holder: h.holder()}
-	if alive, known := state.HolderAlive(e.Holder); known && !alive {
-		e.HolderGone = true
-	}
-	return e
+	return statedoc.LockedError(fmt.Sprintf("%s (lock: %s)", s.where, where), *h)
 }
 
 // holder reads the lock: the lock file, else the DynamoDB item; nil when
 // neither is there.
-func (b *Backend) holder(ctx context.Context, ws string) (*tfLockInfo, error) {
+func (b *Backend) holder(ctx context.Context, ws string) (*statedoc.LockInfo, error) {
 	body, _, err := b.get(ctx, b.lockKey(ws))
 	if err != nil && !isNotFound(err) {
 		return nil, err
 	}
 	if err == nil {
-		l := &tfLockInfo{}
+		l := &statedoc.LockInfo{}
 		if err := json.Unmarshal(body, l); err != nil {
 			return nil, &CorruptError{Object: b.objectName(b.lockKey(ws)), Reason: "is not a readable lock file"}
 		}
@@ -161,7 +123,7 @@ func (b *Backend) holder(ctx context.Context, ws string) (*tfLockInfo, error) {
 	if !ok {
 		return nil, nil
 	}
-	l := &tfLockInfo{}
+	l := &statedoc.LockInfo{}
 	if err := json.Unmarshal([]byte(v.Value), l); err != nil {
 		return nil, fmt.Errorf("%s holds an unreadable Info: %v", b.dynamoWhere(ws), err)
 	}
@@ -195,7 +157,7 @@ func (b *Backend) checkHeld(ctx context.Context, ws string, held *heldLock) erro
 	}
 	e := &state.LockLostError{Path: b.objectName(b.path(ws)), ID: held.info.ID}
 	if h != nil {
-		hl := h.holder()
+		hl := h.Holder()
 		e.Holder = &hl
 	}
 	return e
@@ -287,7 +249,7 @@ func (s *Store) ForceUnlock(ctx context.Context, id string) (*state.LockInfo, er
 	if err != nil || h == nil {
 		return nil, err
 	}
-	hl := h.holder()
+	hl := h.Holder()
 	if id != "" && h.ID != id {
 		return nil, &state.LockIDError{ID: id, Holder: hl}
 	}

@@ -18,6 +18,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	s3types "github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
+
+	"github.com/tetherhq/tether/internal/state/statedoc"
 )
 
 // DefaultWorkspace always exists and cannot be deleted.
@@ -185,7 +187,7 @@ func (b *Backend) NewWorkspace(ctx context.Context, ws string) error {
 	if ws == DefaultWorkspace {
 		return ErrWorkspaceExists
 	}
-	err := b.put(ctx, b.path(ws), encodeDoc(newDoc()), true)
+	err := b.put(ctx, b.path(ws), statedoc.New().Encode(), true)
 	if isPreconditionFailed(err) {
 		return ErrWorkspaceExists
 	}

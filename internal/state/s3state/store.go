@@ -3,7 +3,6 @@ package s3state
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -15,36 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/tetherhq/tether/internal/state"
+	"github.com/tetherhq/tether/internal/state/statedoc"
 )
-
-// formatVersion is the version of the compacted document this build
-// writes and the newest it reads.
-const formatVersion = 1
-
-// document is the compacted state of one workspace.
-type document struct {
-	Format  int    `json:"tether_state"`
-	Lineage string `json:"lineage"`
-	Serial  uint64 `json:"serial"`
-	// Journal is the sequence number of the last journal object folded
-	// in; Load applies only the ones after it.
-	Journal uint64                   `json:"journal"`
-	Objects map[string]*state.Object `json:"objects"`
-	Outputs map[string]*state.Output `json:"outputs"`
-	Checks  []byte                   `json:"checks,omitempty"`
-}
-
-func newDoc() *document {
-	return &document{Format: formatVersion, Lineage: state.NewLineage(), Objects: map[string]*state.Object{}, Outputs: map[string]*state.Output{}}
-}
-
-func encodeDoc(d *document) []byte {
-	b, err := json.Marshal(d)
-	if err != nil {
-		panic(err) // only maps, strings and bytes: cannot fail
-	}
-	return b
-}
 
 // entry is one journal object: the changes of one group of commits.
 type entry struct {
@@ -52,50 +23,15 @@ type entry struct {
 	Changes []state.Changes `json:"changes"`
 }
 
-// apply applies c to d as a store's Commit does: deletions before puts.
-func (d *document) apply(c state.Changes) {
-	for _, a := range c.Delete {
-		delete(d.Objects, a)
-	}
-	for _, o := range c.Put {
-		d.Objects[o.Address] = o
-	}
-	for _, n := range c.DeleteOutputs {
-		delete(d.Outputs, n)
-	}
-	for _, o := range c.PutOutputs {
-		d.Outputs[o.Name] = o
-	}
-	if c.Checks != nil {
-		d.Checks = c.Checks
-		if len(c.Checks) == 0 {
-			d.Checks = nil
-		}
-	}
-	if c.Lineage != "" {
-		d.Lineage, d.Serial = c.Lineage, c.Serial
-	} else {
-		d.Serial++
-	}
-}
+// TerraformHereError and ErrTerraformHere are statedoc's.
+type TerraformHereError = statedoc.TerraformHereError
 
-// TerraformHereError is Load's refusal of a workspace whose path holds
-// Terraform's state rather than Tether's.
-type TerraformHereError struct{ Object string }
-
-// ErrTerraformHere is matched by a *TerraformHereError.
-var ErrTerraformHere = errors.New("Terraform's state is where Tether's would be")
-
-func (e *TerraformHereError) Is(target error) bool { return target == ErrTerraformHere }
-
-func (e *TerraformHereError) Error() string {
-	return fmt.Sprintf("%s holds Terraform's state, not Tether's; tether init takes it over (it asks, or -force-copy), or move it aside to leave it to Terraform", e.Object)
-}
+var ErrTerraformHere = statedoc.ErrTerraformHere
 
 // view is what a workspace's objects say: the document (nil when there is
 // none), whether Terraform's state is there instead, and the journal.
 type view struct {
-	doc       *document
+	doc       *statedoc.Document
 	terraform bool
 	// terraformEmpty is set for a Terraform document that records
 	// nothing (Terraform writes one when it creates a workspace).
@@ -116,7 +52,7 @@ func (b *Backend) read(ctx context.Context, ws string) (*view, error) {
 		return nil, err
 	default:
 		v.etag = etag
-		isTether, empty, err := sniff(body)
+		isTether, empty, err := statedoc.Sniff(body)
 		if err != nil {
 			return nil, &CorruptError{Object: b.objectName(p), Reason: err.Error()}
 		}
@@ -124,18 +60,9 @@ func (b *Backend) read(ctx context.Context, ws string) (*view, error) {
 			v.terraform, v.terraformEmpty = true, empty
 			break
 		}
-		d := &document{}
-		if err := json.Unmarshal(body, d); err != nil {
-			return nil, &CorruptError{Object: b.objectName(p), Reason: "is not a readable Tether state: " + err.Error()}
-		}
-		if d.Format > formatVersion {
-			return nil, fmt.Errorf("%s was written by a newer Tether (format %d; this build reads up to %d); upgrade Tether", b.objectName(p), d.Format, formatVersion)
-		}
-		if d.Objects == nil {
-			d.Objects = map[string]*state.Object{}
-		}
-		if d.Outputs == nil {
-			d.Outputs = map[string]*state.Output{}
+		d, err := statedoc.Decode(body, b.objectName(p))
+		if err != nil {
+			return nil, &CorruptError{Object: b.objectName(p), Reason: "cannot be read: " + err.Error()}
 		}
 		v.doc = d
 	}
@@ -174,48 +101,15 @@ func (b *Backend) read(ctx context.Context, ws string) (*view, error) {
 	return v, nil
 }
 
-// sniff tells Tether's document from Terraform's, and whether Terraform's
-// records nothing.
-func sniff(body []byte) (isTether, empty bool, err error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(body, &top); err != nil {
-		return false, false, fmt.Errorf("is not a JSON state document: %v", err)
-	}
-	if _, ok := top["tether_state"]; ok {
-		return true, false, nil
-	}
-	if _, ok := top["version"]; !ok {
-		return false, false, errors.New("is neither Tether's state nor Terraform's")
-	}
-	var tf struct {
-		Resources []json.RawMessage
-		Outputs   map[string]json.RawMessage
-	}
-	if err := json.Unmarshal(body, &tf); err != nil {
-		return false, false, fmt.Errorf("is not a readable Terraform state: %v", err)
-	}
-	return false, len(tf.Resources) == 0 && len(tf.Outputs) == 0, nil
-}
-
 // state folds the journal into the document.
-func (v *view) state() *document {
-	d := v.doc
-	if d == nil {
-		d = newDoc()
-	} else {
-		c := *d
-		c.Objects, c.Outputs = map[string]*state.Object{}, map[string]*state.Output{}
-		for k, o := range d.Objects {
-			c.Objects[k] = o
-		}
-		for k, o := range d.Outputs {
-			c.Outputs[k] = o
-		}
-		d = &c
+func (v *view) state() *statedoc.Document {
+	d := statedoc.New()
+	if v.doc != nil {
+		d = v.doc.Clone()
 	}
 	for _, e := range v.entries {
 		for _, c := range e.Changes {
-			d.apply(c)
+			d.Apply(c)
 		}
 		d.Journal = e.Seq
 	}
@@ -225,7 +119,7 @@ func (v *view) state() *document {
 // readState reads a workspace's state; allowTerraform reads Terraform's
 // document at the path as no state at all (init's takeover, which writes
 // Tether's state over it once it is copied aside).
-func (b *Backend) readState(ctx context.Context, ws string, allowTerraform bool) (*document, error) {
+func (b *Backend) readState(ctx context.Context, ws string, allowTerraform bool) (*statedoc.Document, error) {
 	v, err := b.read(ctx, ws)
 	if err != nil {
 		return nil, err
@@ -263,7 +157,7 @@ func (b *Backend) Open(ctx context.Context, ws string) (state.Store, error) {
 	} else if ok, err := b.StateExists(ctx, ws); err != nil {
 		return nil, err
 	} else if !ok {
-		if err := b.put(ctx, b.path(ws), encodeDoc(newDoc()), true); err != nil && !isPreconditionFailed(err) {
+		if err := b.put(ctx, b.path(ws), statedoc.New().Encode(), true); err != nil && !isPreconditionFailed(err) {
 			return nil, err
 		}
 	}
@@ -285,7 +179,7 @@ func (s *Store) Load(ctx context.Context) (*state.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &state.Snapshot{Objects: d.Objects, Outputs: d.Outputs, Checks: d.Checks, Lineage: d.Lineage, Serial: d.Serial}, nil
+	return d.Snapshot(), nil
 }
 
 // Commit returns once c is in a journal object of its own group.
@@ -346,7 +240,7 @@ func (b *Backend) compact(ctx context.Context, ws string) (next uint64, aside st
 				return 0, "", err
 			}
 		}
-		body := encodeDoc(d)
+		body := d.Encode()
 		if err := b.put(ctx, p, body, false); err != nil {
 			return 0, "", err
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tetherhq/tether/internal/state"
+	"github.com/tetherhq/tether/internal/state/statedoc"
 )
 
 func obj(addr string) *state.Object {
@@ -167,7 +168,7 @@ func TestLockExcludes(t *testing.T) {
 	u.Unlock()
 
 	// Terraform holding only the DynamoDB item (use_lockfile unset).
-	info, _ := json.Marshal(tfLockInfo{ID: "tf-lock-id", Operation: "OperationTypeApply", Who: "ci@runner-7", Version: "1.11.4", Created: time.Now(), Path: testBucket + "/app/terraform.tfstate"})
+	info, _ := json.Marshal(statedoc.LockInfo{ID: "tf-lock-id", Operation: "OperationTypeApply", Who: "ci@runner-7", Version: "1.11.4", Created: time.Now(), Path: testBucket + "/app/terraform.tfstate"})
 	if _, err := b.c.ddb.PutItem(ctx, ddbPut("locks", testBucket+"/app/terraform.tfstate", string(info))); err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +262,7 @@ func TestTerraformStateAtKey(t *testing.T) {
 	e := startEmulators(t)
 	b := e.connect(t)
 	ctx := context.Background()
-	tf := `{"version":4,"terraform_version":"1.11.4","serial":3,"lineage":"tf-lineage","outputs":{},"resources":[]}`
+	tf := `{"version":4,"terraform_version":"1.11.4","serial":3,"lineage":"tf-lineage","outputs":{"o":{"value":"x","type":"string"}},"resources":[]}`
 	if err := b.put(ctx, "app/terraform.tfstate", []byte(tf), false); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package s3state
 import (
 	"context"
 	"fmt"
+
+	"github.com/tetherhq/tether/internal/state/statedoc"
 )
 
 // TerraformState is Terraform's state document at a workspace's path.
@@ -30,7 +32,7 @@ func (b *Backend) TerraformState(ctx context.Context, ws string) (*TerraformStat
 	if err != nil {
 		return nil, err
 	}
-	if isTether, _, err := sniff(body); err != nil {
+	if isTether, _, err := statedoc.Sniff(body); err != nil {
 		return nil, &CorruptError{Object: b.objectName(p), Reason: err.Error()}
 	} else if isTether {
 		return nil, nil
