@@ -11,6 +11,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
+	"github.com/tetherhq/tether/internal/state/httpstate"
 	"github.com/tetherhq/tether/internal/state/pgstate"
 	"github.com/tetherhq/tether/internal/state/s3state"
 )
@@ -26,6 +27,9 @@ type Backend struct {
 	dir string
 	pg  *pgstate.Backend
 	s3  *s3state.Backend
+	web *httpstate.Backend
+	// id is the http backend's state id, read at Open.
+	id string
 }
 
 // Open opens the backend s chooses. For pg it connects and prepares the
@@ -39,6 +43,19 @@ func Open(ctx context.Context, stateDir string, s Settings) (*Backend, error) {
 			return nil, err
 		}
 		if b.s3, err = s3state.Connect(ctx, cfg); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
+	if s.Type == "http" {
+		cfg, err := httpstate.FromSettings(s.Config, os.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		if b.web, err = httpstate.Connect(ctx, cfg, stateDir); err != nil {
+			return nil, err
+		}
+		if b.id, err = b.web.ID(ctx); err != nil {
 			return nil, err
 		}
 		return b, nil
@@ -83,6 +100,9 @@ func (b *Backend) Describe() string {
 	if b.s3 != nil {
 		return b.s3.Where()
 	}
+	if b.web != nil {
+		return b.web.Where()
+	}
 	return "the local backend (" + b.localPath(DefaultWorkspace) + ")"
 }
 
@@ -120,6 +140,9 @@ func (b *Backend) Workspaces(ctx context.Context) ([]string, error) {
 	}
 	if b.s3 != nil {
 		return b.s3.Workspaces(ctx)
+	}
+	if b.web != nil {
+		return b.web.Workspaces(ctx)
 	}
 	names := []string{DefaultWorkspace}
 	entries, err := os.ReadDir(b.workspaceDir())
@@ -171,6 +194,13 @@ func (b *Backend) NewWorkspace(ctx context.Context, name string) error {
 		}
 		return err
 	}
+	if b.web != nil {
+		err := b.web.NewWorkspace(ctx, name)
+		if errors.Is(err, httpstate.ErrWorkspaceExists) {
+			return fmt.Errorf("%w: %q", ErrWorkspaceExists, name)
+		}
+		return err
+	}
 	if name == DefaultWorkspace {
 		return fmt.Errorf("%w: %q", ErrWorkspaceExists, name)
 	}
@@ -195,6 +225,9 @@ func (b *Backend) DeleteWorkspace(ctx context.Context, name string, force bool) 
 	}
 	if b.s3 != nil {
 		return b.s3.DeleteWorkspace(ctx, name, force)
+	}
+	if b.web != nil {
+		return b.web.DeleteWorkspace(ctx, name, force)
 	}
 	ok, err := b.HasWorkspace(ctx, name)
 	if err != nil {
@@ -246,6 +279,9 @@ func (b *Backend) StateExists(ctx context.Context, ws string) (bool, error) {
 	if b.s3 != nil {
 		return b.s3.StateExists(ctx, ws)
 	}
+	if b.web != nil {
+		return b.web.StateExists(ctx, ws)
+	}
 	_, err := os.Stat(b.localPath(ws))
 	if errors.Is(err, os.ErrNotExist) {
 		return false, nil
@@ -262,6 +298,13 @@ func (b *Backend) State(ctx context.Context, ws string) (state.Store, error) {
 	if b.s3 != nil {
 		st, err := b.s3.Open(ctx, ws)
 		if errors.Is(err, s3state.ErrNoWorkspace) {
+			return nil, fmt.Errorf("workspace %q does not exist; create it with: tether workspace new %s", ws, ws)
+		}
+		return st, err
+	}
+	if b.web != nil {
+		st, err := b.web.Open(ctx, ws)
+		if errors.Is(err, httpstate.ErrNoWorkspace) {
 			return nil, fmt.Errorf("workspace %q does not exist; create it with: tether workspace new %s", ws, ws)
 		}
 		return st, err
@@ -286,6 +329,9 @@ func (b *Backend) ID() (string, error) {
 	if b.s3 != nil {
 		return b.s3.ID(), nil
 	}
+	if b.web != nil {
+		return b.id, nil
+	}
 	return secrets.ID(b.dir)
 }
 
@@ -297,6 +343,13 @@ func (b *Backend) SetID(ctx context.Context, id string) error {
 	if b.s3 != nil {
 		return b.s3.SetID(ctx, id)
 	}
+	if b.web != nil {
+		if err := b.web.SetID(ctx, id); err != nil {
+			return err
+		}
+		b.id = id
+		return nil
+	}
 	return secrets.SetID(b.dir, id)
 }
 
@@ -307,6 +360,9 @@ func (b *Backend) Keys() (*secrets.Keys, error) {
 	}
 	if b.s3 != nil {
 		return secrets.LoadID(b.s3.ID())
+	}
+	if b.web != nil {
+		return secrets.LoadID(b.id)
 	}
 	return secrets.Load(b.dir)
 }
@@ -322,6 +378,9 @@ func (b *Backend) TerraformWorkspaces(ctx context.Context) ([]string, error) {
 	}
 	if b.s3 != nil {
 		return b.s3.Workspaces(ctx)
+	}
+	if b.web != nil {
+		return b.web.Workspaces(ctx)
 	}
 	return nil, nil
 }
@@ -363,6 +422,12 @@ func (b *Backend) TerraformState(ctx context.Context, ws string) (*TerraformStat
 		return &TerraformState{Data: ts.Data, Where: ts.Where, setAside: ts.SetAside, release: ts.Release}, nil
 	case b.s3 != nil:
 		ts, err := b.s3.TerraformState(ctx, ws)
+		if ts == nil || err != nil {
+			return nil, err
+		}
+		return &TerraformState{Data: ts.Data, Where: ts.Where, setAside: ts.SetAside, release: func() {}}, nil
+	case b.web != nil:
+		ts, err := b.web.TerraformState(ctx, ws)
 		if ts == nil || err != nil {
 			return nil, err
 		}

@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
+
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/durable"
@@ -65,6 +68,11 @@ func FromBlock(b *config.Backend, overrides map[string]string) (Settings, error)
 		}
 		if args[k].IsObjectType() {
 			return s, fmt.Errorf("-backend-config %s: the %q backend's argument %q is an object, which Tether reads from the backend block only; set it there", k, s.Type, k)
+		}
+		if args[k] == cty.Number {
+			if _, err := strconv.ParseUint(overrides[k], 10, 32); err != nil {
+				return s, fmt.Errorf("-backend-config %s: must be a whole number, not %q", k, overrides[k])
+			}
 		}
 		if ty := args[k]; ty.FriendlyName() == "bool" && overrides[k] != "true" && overrides[k] != "false" {
 			return s, fmt.Errorf("-backend-config %s: must be true or false, not %q", k, overrides[k])

@@ -11,7 +11,7 @@ import (
 // Backend is the root module's `terraform { backend "TYPE" { ... } }`
 // block: where state is kept.
 type Backend struct {
-	// Type is "local", "pg" or "s3".
+	// Type is "local", "pg", "s3" or "http".
 	Type string
 	// Settings are the block's arguments, evaluated: strings as they are,
 	// booleans as "true" or "false".
@@ -31,6 +31,18 @@ var BackendArguments = map[string]map[string]cty.Type{
 	"local": {"path": cty.String, "workspace_dir": cty.String},
 	"pg":    {"conn_str": cty.String, "schema_name": cty.String, "skip_schema_creation": cty.Bool},
 	"s3":    s3Arguments(),
+	"http":  httpArguments(),
+}
+
+func httpArguments() map[string]cty.Type {
+	args := map[string]cty.Type{"skip_cert_verification": cty.Bool}
+	for _, n := range []string{"address", "update_method", "lock_address", "unlock_address", "lock_method", "unlock_method", "username", "password", "client_ca_certificate_pem", "client_certificate_pem", "client_private_key_pem"} {
+		args[n] = cty.String
+	}
+	for _, n := range []string{"retry_max", "retry_wait_min", "retry_wait_max"} {
+		args[n] = cty.Number
+	}
+	return args
 }
 
 // TerraformOnlyArguments are the arguments of Terraform's backends that

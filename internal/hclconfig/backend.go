@@ -149,6 +149,13 @@ func backendSetting(v cty.Value, ty cty.Type, a *hcl.Attribute) (string, hcl.Dia
 	if ty == cty.Bool {
 		return fmt.Sprint(v.True()), nil
 	}
+	if ty == cty.Number {
+		bf := v.AsBigFloat()
+		if !bf.IsInt() {
+			return "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid backend setting", Detail: fmt.Sprintf("The argument %q must be a whole number.", a.Name), Subject: a.Expr.Range().Ptr()}}
+		}
+		return bf.Text('f', 0), nil
+	}
 	if ty.IsObjectType() {
 		// An object (the s3 backend's endpoints, assume_role) is kept as
 		// JSON; its attributes are strings, so this cannot fail.

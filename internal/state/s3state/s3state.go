@@ -215,14 +215,8 @@ func (b *Backend) DeleteWorkspace(ctx context.Context, ws string, force bool) er
 	if err != nil {
 		return err
 	}
-	n := 0
-	for _, o := range snap.Objects {
-		if o.Mode == "managed" {
-			n++
-		}
-	}
-	if n > 0 && !force {
-		return fmt.Errorf("workspace %q records %d resource instance(s); deleting it would forget them without destroying them. Destroy them first (tether destroy in that workspace), or delete it anyway with -force", ws, n)
+	if err := statedoc.CheckDelete(ws, snap, force); err != nil {
+		return err
 	}
 	keys, err := b.list(ctx, b.path(ws)+journalSuffix)
 	if err != nil {

@@ -184,10 +184,7 @@ func (s *Store) Load(ctx context.Context) (*state.Snapshot, error) {
 
 // Commit returns once c is in a journal object of its own group.
 func (s *Store) Commit(ctx context.Context, c state.Changes) error {
-	if _, err := c.Prepare(); err != nil {
-		return fmt.Errorf("%s: %w", s.where, err)
-	}
-	return s.w.Commit(c, struct{}{})
+	return statedoc.Commit(s.w, s.where, c)
 }
 
 // commitGroup writes one journal object holding the group's changes,

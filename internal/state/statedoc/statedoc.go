@@ -36,6 +36,8 @@ type Document struct {
 	// Workspaces are, in the default workspace's document of a store
 	// that cannot list (HTTP), the other workspaces.
 	Workspaces []string `json:"workspaces,omitempty"`
+	// StateID is, there too, the state's id, which names its key.
+	StateID string `json:"state_id,omitempty"`
 }
 
 // New returns an empty document with a new lineage.
@@ -198,4 +200,29 @@ func LockedError(where string, l LockInfo) *state.LockedError {
 		e.HolderGone = true
 	}
 	return e
+}
+
+// Commit checks c and queues it on a store's writer, for the stores that
+// keep a document: it returns once the writer has written it.
+func Commit(w *state.Writer[struct{}], where string, c state.Changes) error {
+	if _, err := c.Prepare(); err != nil {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	return w.Commit(c, struct{}{})
+}
+
+// CheckDelete refuses to delete a workspace that records managed
+// resources, unless forced: its resources would be forgotten, not
+// destroyed.
+func CheckDelete(ws string, snap *state.Snapshot, force bool) error {
+	n := 0
+	for _, o := range snap.Objects {
+		if o.Mode == state.Managed {
+			n++
+		}
+	}
+	if n > 0 && !force {
+		return fmt.Errorf("workspace %q records %d resource instance(s); deleting it would forget them without destroying them. Destroy them first (tether destroy in that workspace), or delete it anyway with -force", ws, n)
+	}
+	return nil
 }
