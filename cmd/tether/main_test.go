@@ -44,6 +44,7 @@ func TestScripts(t *testing.T) {
 			"testprov":     testProvider,
 			"pgexec":       pgExec,
 			"s3fake":       s3Fake,
+			"httpfake":     httpFake,
 			"awsmirror":    awsMirrorCmd,
 			"provregistry": providerRegistry{t}.serve,
 		},

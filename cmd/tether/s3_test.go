@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"sort"
@@ -15,6 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/tetherhq/tether/internal/dynamofake"
+	"github.com/tetherhq/tether/internal/httpstatefake"
 )
 
 // s3Emulators are the S3 (gofakes3, which serves conditional writes) and
@@ -101,3 +103,37 @@ func s3Fake(ts *testscript.TestScript, neg bool, args []string) {
 var s3Started sync.Map
 
 func gofakes3Page() gofakes3.ListBucketPage { return gofakes3.ListBucketPage{} }
+
+// httpFake starts a state server speaking Terraform's http backend
+// protocol (internal/httpstatefake) and sets TF_HTTP_ADDRESS,
+// TF_HTTP_LOCK_ADDRESS, TF_HTTP_UNLOCK_ADDRESS, TF_HTTP_USERNAME and
+// TF_HTTP_PASSWORD for it: httpfake. `httpfake lock FILE` takes the
+// default workspace's lock with the record in FILE, as terraform would.
+func httpFake(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! httpfake")
+	}
+	if len(args) == 0 {
+		srv := httpstatefake.Start("tf", "s3cr3t-pw")
+		ts.Defer(srv.Close)
+		for k, v := range map[string]string{"TF_HTTP_ADDRESS": srv.URL + "/state", "TF_HTTP_LOCK_ADDRESS": srv.URL + "/lock",
+			"TF_HTTP_UNLOCK_ADDRESS": srv.URL + "/lock", "TF_HTTP_USERNAME": "tf", "TF_HTTP_PASSWORD": "s3cr3t-pw", "TF_HTTP_RETRY_MAX": "0"} {
+			ts.Setenv(k, v)
+		}
+		return
+	}
+	if args[0] != "lock" || len(args) != 2 {
+		ts.Fatalf("usage: httpfake [lock FILE]")
+	}
+	body, err := os.ReadFile(ts.MkAbs(args[1]))
+	ts.Check(err)
+	req, err := http.NewRequest("LOCK", ts.Getenv("TF_HTTP_LOCK_ADDRESS"), bytes.NewReader(body))
+	ts.Check(err)
+	req.SetBasicAuth(ts.Getenv("TF_HTTP_USERNAME"), ts.Getenv("TF_HTTP_PASSWORD"))
+	resp, err := http.DefaultClient.Do(req)
+	ts.Check(err)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		ts.Fatalf("httpfake lock: %s", resp.Status)
+	}
+}
