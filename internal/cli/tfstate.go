@@ -326,7 +326,8 @@ Do you want Tether to take over this state?
   Tether copies every resource instance and output into its own state,
   sealing sensitive values, and sets %s aside
   (a file is renamed, a PostgreSQL row moved to tether_terraform_adopted,
-  an S3 object moved to KEY.terraform-adopted-TIMESTAMP).
+  an S3 object moved to KEY.terraform-adopted-TIMESTAMP, an http
+  backend's copied to .tether/terraform-adopted-WORKSPACE.tfstate).
   Terraform should not manage this folder afterwards; "tether state pull"
   writes the state back in Terraform's format.
   Only 'yes' will be accepted to approve.

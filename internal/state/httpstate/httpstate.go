@@ -45,6 +45,9 @@ type Backend struct {
 	// heldDefault is the store of the default workspace while this
 	// process holds its lock.
 	heldDefault *Store
+	// pendingID is the id handed out while Terraform's state is in the
+	// default workspace's place, written by its first commit.
+	pendingID string
 }
 
 // Connect checks the address answers.
@@ -334,21 +337,38 @@ func (b *Backend) DeleteWorkspace(ctx context.Context, ws string, force bool) er
 // ID is the state's id, kept in the default workspace's document and
 // made on first use.
 func (b *Backend) ID(ctx context.Context) (string, error) {
-	doc, err := b.index(ctx)
-	if err != nil || doc.StateID != "" {
-		return doc.StateID, err
+	doc, _, tf, _, err := b.read(ctx, DefaultWorkspace)
+	if err != nil {
+		return "", err
+	}
+	if doc != nil && doc.StateID != "" {
+		return doc.StateID, nil
+	}
+	if tf {
+		// Terraform's state is there until init takes it over: the id
+		// is recorded by the first commit of Tether's, which replaces it.
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if b.pendingID == "" {
+			b.pendingID = newID()
+		}
+		return b.pendingID, nil
 	}
 	var id string
 	err = b.editIndex(ctx, "init", func(d *statedoc.Document) error {
 		if d.StateID == "" {
-			var raw [16]byte
-			rand.Read(raw[:])
-			d.StateID = hex.EncodeToString(raw[:])
+			d.StateID = newID()
 		}
 		id = d.StateID
 		return nil
 	})
 	return id, err
+}
+
+func newID() string {
+	var raw [16]byte
+	rand.Read(raw[:]) // never fails; see crypto/rand.Read
+	return hex.EncodeToString(raw[:])
 }
 
 // SetID gives the state the id of state moved here, refused while the
@@ -485,6 +505,11 @@ func (s *Store) commitGroup(group []*state.Request[struct{}]) error {
 	next := s.doc.Clone()
 	for _, r := range group {
 		next.Apply(r.Changes)
+	}
+	if s.ws == DefaultWorkspace && next.StateID == "" {
+		s.b.mu.Lock()
+		next.StateID = s.b.pendingID
+		s.b.mu.Unlock()
 	}
 	if err := s.b.post(ctx, s.ws, next.Encode(), s.held.ID); err != nil {
 		return err

@@ -175,6 +175,10 @@ func TestTerraformStateAtAddress(t *testing.T) {
 	if _, err := st.Load(ctx); !errors.Is(err, statedoc.ErrTerraformHere) {
 		t.Fatalf("Load over Terraform's state: %v", err)
 	}
+	pending, err := b.ID(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ts, err := b.TerraformState(ctx, DefaultWorkspace)
 	if err != nil || ts == nil {
 		t.Fatalf("TerraformState: %v %v", ts, err)
@@ -187,6 +191,9 @@ func TestTerraformStateAtAddress(t *testing.T) {
 		t.Fatal(err)
 	}
 	u.Unlock()
+	if again, err := connect(t, srv).ID(ctx); err != nil || again != pending {
+		t.Errorf("the id handed out during the takeover (%s) is not the one recorded (%s, %v)", pending, again, err)
+	}
 	aside, _ := ts.SetAside(ctx)
 	if got, err := os.ReadFile(aside); err != nil || string(got) != tf {
 		t.Errorf("copy aside %s: %q %v", aside, got, err)
