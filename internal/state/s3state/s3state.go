@@ -222,10 +222,8 @@ func (b *Backend) DeleteWorkspace(ctx context.Context, ws string, force bool) er
 	if err != nil {
 		return err
 	}
-	for _, k := range append(keys, b.path(ws)) {
-		if err := b.delete(ctx, k); err != nil {
-			return err
-		}
+	if err := b.deleteAll(ctx, append(keys, b.path(ws))); err != nil {
+		return err
 	}
 	st.(*Store).deleted = true
 	return nil
@@ -291,6 +289,27 @@ func (b *Backend) encryption(in *s3.PutObjectInput) {
 func (b *Backend) delete(ctx context.Context, key string) error {
 	_, err := b.c.s3.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(b.cfg.Bucket), Key: aws.String(key)})
 	return b.fail("deleting "+b.objectName(key), err)
+}
+
+// deleteAll deletes keys, a thousand per request (S3's limit).
+func (b *Backend) deleteAll(ctx context.Context, keys []string) error {
+	for len(keys) > 0 {
+		n := min(len(keys), 1000)
+		var ids []s3types.ObjectIdentifier
+		for _, k := range keys[:n] {
+			ids = append(ids, s3types.ObjectIdentifier{Key: aws.String(k)})
+		}
+		out, err := b.c.s3.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: aws.String(b.cfg.Bucket), Delete: &s3types.Delete{Objects: ids, Quiet: aws.Bool(true)}})
+		if err != nil {
+			return b.fail(fmt.Sprintf("deleting %d objects under %s", n, b.objectName(keys[0])), err)
+		}
+		if len(out.Errors) > 0 {
+			e := out.Errors[0]
+			return fmt.Errorf("the \"s3\" backend: deleting %s: %s: %s", b.objectName(aws.ToString(e.Key)), aws.ToString(e.Code), aws.ToString(e.Message))
+		}
+		keys = keys[n:]
+	}
+	return nil
 }
 
 func (b *Backend) exists(ctx context.Context, key string) (bool, error) {

@@ -248,10 +248,8 @@ func (b *Backend) compact(ctx context.Context, ws string) (next uint64, aside st
 	for _, e := range v.entries {
 		v.stale = append(v.stale, fmt.Sprintf("%s%s%020d", p, journalSuffix, e.Seq))
 	}
-	for _, k := range v.stale {
-		if err := b.delete(ctx, k); err != nil {
-			return 0, "", err
-		}
+	if err := b.deleteAll(ctx, v.stale); err != nil {
+		return 0, "", err
 	}
 	return d.Journal + 1, aside, nil
 }
