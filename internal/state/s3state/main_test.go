@@ -18,6 +18,7 @@ type emulators struct {
 	S3, DynamoDB string
 	ddb          *dynamofake.Server
 	s3mem        *s3mem.Backend
+	closeS3      func()
 }
 
 const testBucket = "tfstate"
@@ -42,7 +43,7 @@ func startEmulators(t testing.TB) *emulators {
 	for _, kv := range [][2]string{{"AWS_CONFIG_FILE", "/dev/null"}, {"AWS_SHARED_CREDENTIALS_FILE", "/dev/null"}, {"AWS_PROFILE", ""}, {"AWS_EC2_METADATA_DISABLED", "true"}} {
 		t.Setenv(kv[0], kv[1])
 	}
-	return &emulators{S3: srv.URL, DynamoDB: ddb.URL, ddb: ddb, s3mem: mem}
+	return &emulators{S3: srv.URL, DynamoDB: ddb.URL, ddb: ddb, s3mem: mem, closeS3: srv.Close}
 }
 
 // settings are a backend "s3" block's settings for the emulators.

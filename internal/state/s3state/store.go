@@ -3,6 +3,7 @@ package s3state
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -61,6 +62,10 @@ func (b *Backend) read(ctx context.Context, ws string) (*view, error) {
 			break
 		}
 		d, err := statedoc.Decode(body, b.objectName(p))
+		var newer *statedoc.NewerFormatError
+		if errors.As(err, &newer) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, &CorruptError{Object: b.objectName(p), Reason: "cannot be read: " + err.Error()}
 		}

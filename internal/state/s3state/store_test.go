@@ -294,3 +294,48 @@ func TestTerraformStateAtKey(t *testing.T) {
 		t.Fatalf("after takeover: %v %v", snap, err)
 	}
 }
+
+// A document written by a newer Tether is refused untouched; an S3 that
+// goes away mid-run fails the commit naming the backend and the object,
+// and what was committed before is still there after.
+func TestNewerFormatAndLostConnection(t *testing.T) {
+	e := startEmulators(t)
+	b := e.connect(t)
+	ctx := context.Background()
+	newer := []byte(`{"tether_state":2,"lineage":"l","serial":1,"objects":{},"outputs":{}}`)
+	if err := b.put(ctx, "app/terraform.tfstate", newer, false); err != nil {
+		t.Fatal(err)
+	}
+	st := open(t, b, DefaultWorkspace)
+	if _, err := st.Load(ctx); err == nil || !strings.Contains(err.Error(), "written by a newer Tether (format 2") || !strings.Contains(err.Error(), "s3://tfstate/app/terraform.tfstate") {
+		t.Fatalf("newer document: %v", err)
+	}
+	if _, err := st.Lock(ctx, state.LockInfo{Operation: "up"}); err == nil || !strings.Contains(err.Error(), "newer Tether") || strings.Contains(err.Error(), "backup") {
+		t.Fatalf("lock over a newer document: %v, want the newer-format refusal", err)
+	}
+	if got := e.keys(t, "app/terraform.tfstate.tflock"); len(got) != 0 {
+		t.Errorf("the refused lock was left: %v", got)
+	}
+	if o, err := e.s3mem.GetObject(testBucket, "app/terraform.tfstate", nil); err != nil {
+		t.Fatal(err)
+	} else {
+		o.Contents.Close()
+		if o.Size != int64(len(newer)) {
+			t.Errorf("the newer document was rewritten")
+		}
+	}
+
+	e2 := startEmulators(t)
+	b2 := e2.connect(t)
+	st2 := open(t, b2, DefaultWorkspace)
+	lock(t, st2, "up")
+	commitN(t, st2, 1)
+	e2.closeS3()
+	err := st2.Commit(ctx, state.Changes{Put: []*state.Object{obj("tether_file.late")}})
+	if err == nil || !strings.Contains(err.Error(), `the "s3" backend`) {
+		t.Fatalf("commit with S3 gone: %v", err)
+	}
+	if got := e2.keys(t, "app/terraform.tfstate.tether-journal/"); len(got) != 1 {
+		t.Errorf("journal after the failed commit: %v", got)
+	}
+}

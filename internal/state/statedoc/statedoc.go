@@ -61,7 +61,7 @@ func Decode(body []byte, where string) (*Document, error) {
 		return nil, fmt.Errorf("%s is not a readable Tether state: %v", where, err)
 	}
 	if d.Format > FormatVersion {
-		return nil, fmt.Errorf("%s was written by a newer Tether (format %d; this build reads up to %d); upgrade Tether", where, d.Format, FormatVersion)
+		return nil, &NewerFormatError{Where: where, Format: d.Format}
 	}
 	if d.Objects == nil {
 		d.Objects = map[string]*state.Object{}
@@ -70,6 +70,17 @@ func Decode(body []byte, where string) (*Document, error) {
 		d.Outputs = map[string]*state.Output{}
 	}
 	return d, nil
+}
+
+// NewerFormatError is a document written by a newer Tether, which is
+// neither read nor written.
+type NewerFormatError struct {
+	Where  string
+	Format int
+}
+
+func (e *NewerFormatError) Error() string {
+	return fmt.Sprintf("%s was written by a newer Tether (format %d; this build reads up to %d); upgrade Tether", e.Where, e.Format, FormatVersion)
 }
 
 // Clone copies d's maps, so that changes to the copy leave d as it is.
