@@ -122,9 +122,9 @@ func TestRefusals(t *testing.T) {
 			return put(db, map[string]types.AttributeValue{"key": str("k"), "value": &types.AttributeValueMemberB{Value: big}})
 		}, "ValidationException", "Item size has exceeded the maximum allowed size"},
 		{"a parameter the fake does not serve", nil, func(db *dynamodb.Client) error {
-			_, err := db.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String("things"), Key: map[string]types.AttributeValue{"key": str("k")}, ProjectionExpression: aws.String("v")})
+			_, err := db.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String("things"), Key: map[string]types.AttributeValue{"key": str("k")}, ProjectionExpression: aws.String("#v"), ExpressionAttributeNames: map[string]string{"#v": "v"}})
 			return err
-		}, "ValidationException", "dynamofake does not serve the parameters ProjectionExpression of GetItem"},
+		}, "ValidationException", "dynamofake does not serve the parameters ExpressionAttributeNames of GetItem"},
 		{"an operation the fake does not serve", nil, func(db *dynamodb.Client) error {
 			_, err := db.Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String("things")})
 			return err
