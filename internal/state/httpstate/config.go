@@ -22,14 +22,6 @@ type Config struct {
 	TLS                                    *tls.Config
 }
 
-// StringArguments, BoolArguments and NumberArguments are the backend's
-// arguments, all of which Tether acts on.
-var (
-	StringArguments = []string{"address", "update_method", "lock_address", "unlock_address", "lock_method", "unlock_method", "username", "password", "client_ca_certificate_pem", "client_certificate_pem", "client_private_key_pem"}
-	BoolArguments   = []string{"skip_cert_verification"}
-	NumberArguments = []string{"retry_max", "retry_wait_min", "retry_wait_max"}
-)
-
 // FromSettings reads the settings, and the environment where they leave
 // an argument out.
 func FromSettings(s map[string]string, getenv func(string) string) (Config, error) {

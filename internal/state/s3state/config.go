@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -55,13 +54,6 @@ type AssumeRole struct {
 	ExternalID  string `json:"external_id,omitempty"`
 	Duration    string `json:"duration,omitempty"`
 }
-
-// Arguments are the names of the backend's arguments Tether acts on:
-// strings, booleans, and the two objects (kept JSON-encoded in settings).
-var (
-	StringArguments = []string{"bucket", "key", "region", "workspace_key_prefix", "kms_key_id", "acl", "dynamodb_table", "profile", "access_key", "secret_key", "token"}
-	BoolArguments   = []string{"encrypt", "use_lockfile", "use_path_style", "skip_credentials_validation", "skip_region_validation", "skip_requesting_account_id", "skip_metadata_api_check", "skip_s3_checksum"}
-)
 
 // FromSettings reads the settings of a backend "s3" block (objects as JSON)
 // and, where they leave an argument out, the environment, as Terraform's
@@ -230,6 +222,3 @@ func (c Config) newClients(ctx context.Context) (*clients, error) {
 	}
 	return out, nil
 }
-
-// Env reads the process environment, for FromSettings.
-func Env(name string) string { return os.Getenv(name) }
