@@ -17,5 +17,8 @@
 // PostgreSQL through a backend "pg" block, one schema per trial, on a
 // throwaway cluster the trials start (fsync on) and stop; -kinds then also
 // takes migrate (init -migrate-state from local state, killed) and restart
-// (PostgreSQL stopped at once and started again during up).
+// (PostgreSQL stopped at once and started again during up). With -s3 it is
+// kept through a backend "s3" block (one key per trial, Terraform's lock
+// file and DynamoDB lock) in gofakes3 and internal/dynamofake, run in the
+// trials' own process so that they outlive every tether killed.
 package main

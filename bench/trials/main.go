@@ -26,7 +26,7 @@ type options struct {
 	kinds                     []string
 	tether, write             string
 	seed                      uint64
-	keep, pg                  bool
+	keep, pg, s3              bool
 }
 
 func main() {
@@ -38,6 +38,7 @@ func main() {
 	flag.StringVar(&kinds, "kinds", "up,destroy", "what is interrupted (comma-separated): up, destroy; with -pg also migrate (init -migrate-state from local state) and restart (PostgreSQL restarted during up)")
 	flag.StringVar(&o.tether, "tether", "", "tether binary (default: built from ./cmd/tether)")
 	flag.BoolVar(&o.pg, "pg", false, "keep state in PostgreSQL (backend \"pg\"), on a throwaway cluster the trials start")
+	flag.BoolVar(&o.s3, "s3", false, "keep state in S3 (backend \"s3\" with its lock file and DynamoDB lock), on emulators the trials run")
 	flag.StringVar(&o.write, "write", "", "write the results as Markdown to this file")
 	flag.Uint64Var(&o.seed, "seed", uint64(time.Now().UnixNano()), "random seed for the kill times")
 	flag.BoolVar(&o.keep, "keep", false, "keep the folders of failed trials")
@@ -104,6 +105,15 @@ func run(o options) error {
 	}
 	rng := rand.New(rand.NewPCG(o.seed, 0))
 	t := &trials{o: o, work: work, rng: rng, env: trialEnv(work)}
+	if o.pg && o.s3 {
+		return errors.New("-pg and -s3 choose two backends: give one")
+	}
+	if o.s3 {
+		if t.s3, err = startS3Store(); err != nil {
+			return err
+		}
+		defer t.s3.stop()
+	}
 	if o.pg {
 		// fsync on, as on a real server: a restart trial stops it at once.
 		if t.srv, err = pgtest.StartWith(pgtest.Options{Fsync: true}); err != nil {
@@ -161,6 +171,7 @@ type trials struct {
 	env       []string
 	durations []time.Duration
 	srv       *pgtest.Server
+	s3        *s3Store
 	// migrations counts the migrate trials, to take their moments in turn.
 	migrations int
 }
@@ -169,12 +180,14 @@ type trials struct {
 func trialEnv(work string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "TF_") || strings.HasPrefix(kv, "TETHER_") || strings.HasPrefix(kv, "PG") {
+		if strings.HasPrefix(kv, "TF_") || strings.HasPrefix(kv, "TETHER_") || strings.HasPrefix(kv, "PG") || strings.HasPrefix(kv, "AWS_") {
 			continue
 		}
 		env = append(env, kv)
 	}
-	return append(env, "XDG_CONFIG_HOME="+filepath.Join(work, "config"), "NO_COLOR=1")
+	// The -s3 trials' AWS settings are all in the backend block.
+	return append(env, "XDG_CONFIG_HOME="+filepath.Join(work, "config"), "NO_COLOR=1",
+		"AWS_CONFIG_FILE=/dev/null", "AWS_SHARED_CREDENTIALS_FILE=/dev/null", "AWS_EC2_METADATA_DISABLED=true")
 }
 
 // config is the trial's configuration: each file waits for a value that
@@ -183,7 +196,9 @@ func trialEnv(work string) []string {
 // for local state.
 func (t *trials) config(schema string) string {
 	var b strings.Builder
-	if schema != "" {
+	if schema != "" && t.s3 != nil {
+		b.WriteString(t.s3.block(schema))
+	} else if schema != "" {
 		fmt.Fprintf(&b, "terraform {\n  backend \"pg\" {\n    conn_str    = %q\n    schema_name = %q\n  }\n}\n\n", t.srv.ConnString(""), schema)
 	}
 	fmt.Fprintf(&b, `resource "tether_value" "v" {
@@ -213,7 +228,7 @@ func (t *trials) folder(name string, local bool) (string, error) {
 
 func (t *trials) writeConfig(dir string, local bool) error {
 	schema := ""
-	if t.o.pg && !local {
+	if (t.o.pg || t.o.s3) && !local {
 		schema = schemaOf(dir)
 	}
 	return os.WriteFile(filepath.Join(dir, "main.tf"), []byte(t.config(schema)), 0o644)
@@ -255,7 +270,7 @@ func (t *trials) prepare(name, kind string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if t.o.pg && kind != "migrate" {
+	if (t.o.pg || t.o.s3) && kind != "migrate" {
 		if out, err := t.tether(dir, "init"); err != nil {
 			return dir, fmt.Errorf("init: %v\n%s", err, out)
 		}
@@ -529,6 +544,10 @@ func (t *trials) report(results []result, took time.Duration) string {
 	if t.o.pg {
 		store = "PostgreSQL (backend \"pg\")"
 		flags = " -pg"
+	}
+	if t.o.s3 {
+		store = "S3 (backend \"s3\", lock file and DynamoDB lock; gofakes3 and internal/dynamofake in the trials process)"
+		flags = " -s3"
 	}
 	fmt.Fprintf(&b, "## Crash trials: %s\n\n", store)
 	fmt.Fprintf(&b, "Measured by `go run ./bench/trials%s -n %d -resources %d -parallelism %d -kinds %s -seed %d` on %s (%s/%s, %d cores): %d trials, %v in all.\n\n",

@@ -119,22 +119,7 @@ func TestTerraformStateBothWays(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate")); err == nil {
 			t.Fatal("terraform wrote terraform.tfstate: the pg backend was not used")
 		}
-		r := tt("init")
-		if r.code != 1 || !strings.Contains(r.stderr, "Terraform's state of workspace \"default\"") || !strings.Contains(r.stderr, "-force-copy") {
-			t.Errorf("tether init with terraform's pg state and no terminal: want a refusal naming the state and -force-copy\n%s", r)
-		}
-		r = must(tt("init", "-force-copy"), 0)
-		if !strings.Contains(r.stdout, "Tether took over 11 resource instances, 1 data source results and 3 outputs") || !strings.Contains(r.stdout, "tether_terraform_adopted") {
-			t.Errorf("init does not say what it took over and where Terraform's row went\n%s", r)
-		}
-		r = tt("plan", "--detailed-exitcode")
-		if r.code != 0 || !strings.Contains(r.stdout, "No changes.") {
-			t.Errorf("tether plan after taking over terraform's pg state: want no changes\n%s", r)
-		}
-		r = must(tt("output", "password"), 0)
-		if !strings.Contains(r.stdout, adoptCanary) {
-			t.Errorf("the adopted sensitive output does not open\n%s", r)
-		}
+		takeOver(t, tt, "Terraform's state of workspace \"default\"", "tether_terraform_adopted")
 		noCanary(t, filepath.Join(dir, ".tether"))
 		// Terraform no longer finds the state it kept, and a second init
 		// offers nothing.
@@ -165,6 +150,30 @@ func TestTerraformStateBothWays(t *testing.T) {
 // adoptionTools skips a test of taking over Terraform state where it
 // cannot run, and otherwise gives it terraform, tether and the real
 // providers, with a key folder of its own.
+// takeOver checks that tether init refuses to take the state at where
+// over without a terminal, that init -force-copy takes it over saying it
+// went to aside, and that tether plan then finds nothing to change, with
+// the sensitive output still opening.
+func takeOver(t *testing.T, tt func(args ...string) cmdResult, where, aside string) {
+	t.Helper()
+	r := tt("init")
+	if r.code != 1 || !strings.Contains(r.stderr, where) || !strings.Contains(r.stderr, "-force-copy") {
+		t.Errorf("tether init with terraform's state and no terminal: want a refusal naming %s and -force-copy\n%s", where, r)
+	}
+	r = tt("init", "-force-copy")
+	if r.code != 0 || !strings.Contains(r.stdout, "Tether took over 11 resource instances, 1 data source results and 3 outputs") || !strings.Contains(r.stdout, aside) {
+		t.Fatalf("init -force-copy does not take the state over saying what it took and where Terraform's went (%s)\n%s", aside, r)
+	}
+	r = tt("plan", "--detailed-exitcode")
+	if r.code != 0 || !strings.Contains(r.stdout, "No changes.") {
+		t.Errorf("tether plan after taking over terraform's state: want no changes\n%s", r)
+	}
+	r = tt("output", "password")
+	if r.code != 0 || !strings.Contains(r.stdout, adoptCanary) {
+		t.Errorf("the adopted sensitive output does not open\n%s", r)
+	}
+}
+
 func adoptionTools(t *testing.T) (diffTools, []string) {
 	t.Helper()
 	if testing.Short() {

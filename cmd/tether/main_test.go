@@ -43,6 +43,8 @@ func TestScripts(t *testing.T) {
 			"noplugins":    noPlugins,
 			"testprov":     testProvider,
 			"pgexec":       pgExec,
+			"s3fake":       s3Fake,
+			"httpfake":     httpFake,
 			"awsmirror":    awsMirrorCmd,
 			"provregistry": providerRegistry{t}.serve,
 		},

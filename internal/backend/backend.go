@@ -11,7 +11,9 @@ import (
 
 	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
+	"github.com/tetherhq/tether/internal/state/httpstate"
 	"github.com/tetherhq/tether/internal/state/pgstate"
+	"github.com/tetherhq/tether/internal/state/s3state"
 )
 
 // DefaultWorkspace always exists and cannot be deleted.
@@ -24,6 +26,10 @@ type Backend struct {
 	// local state's id, the recorded settings and workspace.
 	dir string
 	pg  *pgstate.Backend
+	s3  *s3state.Backend
+	web *httpstate.Backend
+	// id is the http backend's state id, read at Open.
+	id string
 }
 
 // Open opens the backend s chooses. For pg it connects and prepares the
@@ -42,6 +48,29 @@ func OpenForReading(ctx context.Context, stateDir string, s Settings) (*Backend,
 
 func open(ctx context.Context, stateDir string, s Settings, readOnly bool) (*Backend, error) {
 	b := &Backend{Settings: s, dir: stateDir}
+	if s.Type == "s3" {
+		cfg, err := s3state.FromSettings(s.Config, os.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		if b.s3, err = s3state.Connect(ctx, cfg); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
+	if s.Type == "http" {
+		cfg, err := httpstate.FromSettings(s.Config, os.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		if b.web, err = httpstate.Connect(ctx, cfg, stateDir); err != nil {
+			return nil, err
+		}
+		if b.id, err = b.web.ID(ctx); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
 	if s.Type != "pg" {
 		return b, nil
 	}
@@ -68,6 +97,9 @@ func (b *Backend) Close() error {
 	if b.pg != nil {
 		return b.pg.Close()
 	}
+	if b.s3 != nil {
+		return b.s3.Close()
+	}
 	return nil
 }
 
@@ -75,6 +107,12 @@ func (b *Backend) Close() error {
 func (b *Backend) Describe() string {
 	if b.pg != nil {
 		return b.pg.Where()
+	}
+	if b.s3 != nil {
+		return b.s3.Where()
+	}
+	if b.web != nil {
+		return b.web.Where()
 	}
 	return "the local backend (" + b.localPath(DefaultWorkspace) + ")"
 }
@@ -110,6 +148,12 @@ func CheckName(name string) error {
 func (b *Backend) Workspaces(ctx context.Context) ([]string, error) {
 	if b.pg != nil {
 		return b.pg.Workspaces(ctx)
+	}
+	if b.s3 != nil {
+		return b.s3.Workspaces(ctx)
+	}
+	if b.web != nil {
+		return b.web.Workspaces(ctx)
 	}
 	names := []string{DefaultWorkspace}
 	entries, err := os.ReadDir(b.workspaceDir())
@@ -154,6 +198,20 @@ func (b *Backend) NewWorkspace(ctx context.Context, name string) error {
 		}
 		return err
 	}
+	if b.s3 != nil {
+		err := b.s3.NewWorkspace(ctx, name)
+		if errors.Is(err, s3state.ErrWorkspaceExists) {
+			return fmt.Errorf("%w: %q", ErrWorkspaceExists, name)
+		}
+		return err
+	}
+	if b.web != nil {
+		err := b.web.NewWorkspace(ctx, name)
+		if errors.Is(err, httpstate.ErrWorkspaceExists) {
+			return fmt.Errorf("%w: %q", ErrWorkspaceExists, name)
+		}
+		return err
+	}
 	if name == DefaultWorkspace {
 		return fmt.Errorf("%w: %q", ErrWorkspaceExists, name)
 	}
@@ -175,6 +233,12 @@ func (b *Backend) DeleteWorkspace(ctx context.Context, name string, force bool) 
 	}
 	if b.pg != nil {
 		return b.pg.DeleteWorkspace(ctx, name, force)
+	}
+	if b.s3 != nil {
+		return b.s3.DeleteWorkspace(ctx, name, force)
+	}
+	if b.web != nil {
+		return b.web.DeleteWorkspace(ctx, name, force)
 	}
 	ok, err := b.HasWorkspace(ctx, name)
 	if err != nil {
@@ -223,6 +287,12 @@ func (b *Backend) StateExists(ctx context.Context, ws string) (bool, error) {
 	if b.pg != nil {
 		return b.HasWorkspace(ctx, ws)
 	}
+	if b.s3 != nil {
+		return b.s3.StateExists(ctx, ws)
+	}
+	if b.web != nil {
+		return b.web.StateExists(ctx, ws)
+	}
 	_, err := os.Stat(b.localPath(ws))
 	if errors.Is(err, os.ErrNotExist) {
 		return false, nil
@@ -235,6 +305,20 @@ func (b *Backend) StateExists(ctx context.Context, ws string) (bool, error) {
 func (b *Backend) State(ctx context.Context, ws string) (state.Store, error) {
 	if b.pg != nil {
 		return b.pg.Open(ctx, ws)
+	}
+	if b.s3 != nil {
+		st, err := b.s3.Open(ctx, ws)
+		if errors.Is(err, s3state.ErrNoWorkspace) {
+			return nil, fmt.Errorf("workspace %q does not exist; create it with: tether workspace new %s", ws, ws)
+		}
+		return st, err
+	}
+	if b.web != nil {
+		st, err := b.web.Open(ctx, ws)
+		if errors.Is(err, httpstate.ErrNoWorkspace) {
+			return nil, fmt.Errorf("workspace %q does not exist; create it with: tether workspace new %s", ws, ws)
+		}
+		return st, err
 	}
 	if ws != DefaultWorkspace {
 		if _, err := os.Stat(filepath.Join(b.workspaceDir(), ws)); err != nil {
@@ -253,6 +337,12 @@ func (b *Backend) ID() (string, error) {
 	if b.pg != nil {
 		return b.pg.ID(), nil
 	}
+	if b.s3 != nil {
+		return b.s3.ID(), nil
+	}
+	if b.web != nil {
+		return b.id, nil
+	}
 	return secrets.ID(b.dir)
 }
 
@@ -260,6 +350,16 @@ func (b *Backend) ID() (string, error) {
 func (b *Backend) SetID(ctx context.Context, id string) error {
 	if b.pg != nil {
 		return b.pg.SetID(ctx, id)
+	}
+	if b.s3 != nil {
+		return b.s3.SetID(ctx, id)
+	}
+	if b.web != nil {
+		if err := b.web.SetID(ctx, id); err != nil {
+			return err
+		}
+		b.id = id
+		return nil
 	}
 	return secrets.SetID(b.dir, id)
 }
@@ -269,26 +369,80 @@ func (b *Backend) Keys() (*secrets.Keys, error) {
 	if b.pg != nil {
 		return secrets.LoadID(b.pg.ID())
 	}
+	if b.s3 != nil {
+		return secrets.LoadID(b.s3.ID())
+	}
+	if b.web != nil {
+		return secrets.LoadID(b.id)
+	}
 	return secrets.Load(b.dir)
 }
 
-// TerraformWorkspaces lists the workspaces Terraform's own pg backend has
-// in the same schema, sorted; none on a local backend, whose Terraform
-// workspaces are files of the configuration folder.
+// TerraformWorkspaces lists, sorted, the workspaces whose state Terraform
+// keeps where this backend keeps Tether's: its pg backend's rows in the
+// same schema, its s3 backend's objects at the same key. None on a local
+// backend, whose Terraform workspaces are files of the configuration
+// folder.
 func (b *Backend) TerraformWorkspaces(ctx context.Context) ([]string, error) {
-	if b.pg == nil {
-		return nil, nil
+	if b.pg != nil {
+		return b.pg.TerraformWorkspaces(ctx)
 	}
-	return b.pg.TerraformWorkspaces(ctx)
+	if b.s3 != nil {
+		return b.s3.Workspaces(ctx)
+	}
+	if b.web != nil {
+		return b.web.Workspaces(ctx)
+	}
+	return nil, nil
 }
 
-// TerraformState returns the state Terraform's own pg backend keeps for
-// workspace ws in the same schema, under Terraform's lock, or nil when
-// there is none. A local backend has none here: Terraform's local state is
-// terraform.tfstate in the configuration folder.
-func (b *Backend) TerraformState(ctx context.Context, ws string) (*pgstate.TerraformState, error) {
-	if b.pg == nil {
-		return nil, nil
+// ErrTerraformHere is matched by the error of reading a workspace whose
+// place holds Terraform's state, not yet taken over (on S3, Terraform's
+// object at the key).
+var ErrTerraformHere = s3state.ErrTerraformHere
+
+// TerraformState is the state Terraform keeps for one workspace, offered
+// for takeover.
+type TerraformState struct {
+	// Data is the state document as Terraform wrote it.
+	Data []byte
+	// Where names it, for messages.
+	Where    string
+	setAside func(context.Context) (string, error)
+	release  func()
+}
+
+// SetAside puts Terraform's state out of Terraform's way once Tether holds
+// the state, and says where it went.
+func (t *TerraformState) SetAside(ctx context.Context) (string, error) { return t.setAside(ctx) }
+
+// Release lets go of it (Terraform's lock on a PostgreSQL row).
+func (t *TerraformState) Release() { t.release() }
+
+// TerraformState returns the state Terraform keeps for workspace ws where
+// this backend keeps Tether's, or nil when there is none. A local backend
+// has none here: Terraform's local state is terraform.tfstate in the
+// configuration folder.
+func (b *Backend) TerraformState(ctx context.Context, ws string) (*TerraformState, error) {
+	switch {
+	case b.pg != nil:
+		ts, err := b.pg.TerraformState(ctx, ws)
+		if ts == nil || err != nil {
+			return nil, err
+		}
+		return &TerraformState{Data: ts.Data, Where: ts.Where, setAside: ts.SetAside, release: ts.Release}, nil
+	case b.s3 != nil:
+		ts, err := b.s3.TerraformState(ctx, ws)
+		if ts == nil || err != nil {
+			return nil, err
+		}
+		return &TerraformState{Data: ts.Data, Where: ts.Where, setAside: ts.SetAside, release: func() {}}, nil
+	case b.web != nil:
+		ts, err := b.web.TerraformState(ctx, ws)
+		if ts == nil || err != nil {
+			return nil, err
+		}
+		return &TerraformState{Data: ts.Data, Where: ts.Where, setAside: ts.SetAside, release: func() {}}, nil
 	}
-	return b.pg.TerraformState(ctx, ws)
+	return nil, nil
 }

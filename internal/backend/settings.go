@@ -8,7 +8,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
+
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/durable"
@@ -56,8 +60,19 @@ func FromBlock(b *config.Backend, overrides map[string]string) (Settings, error)
 	}
 	args := config.BackendArguments[s.Type]
 	for _, k := range sortedKeys(overrides) {
+		if slices.Contains(config.TerraformOnlyArguments[s.Type], k) {
+			return s, fmt.Errorf("-backend-config %s: Terraform's %s backend takes %q, but Tether does not act on it; leave it out, or keep this state with Terraform", k, s.Type, k)
+		}
 		if _, ok := args[k]; !ok {
 			return s, fmt.Errorf("-backend-config %s: the %q backend has no argument %q; it takes %s", k, s.Type, k, argList(s.Type))
+		}
+		if args[k].IsObjectType() {
+			return s, fmt.Errorf("-backend-config %s: the %q backend's argument %q is an object, which Tether reads from the backend block only; set it there", k, s.Type, k)
+		}
+		if args[k] == cty.Number {
+			if _, err := strconv.ParseUint(overrides[k], 10, 32); err != nil {
+				return s, fmt.Errorf("-backend-config %s: must be a whole number, not %q", k, overrides[k])
+			}
 		}
 		if ty := args[k]; ty.FriendlyName() == "bool" && overrides[k] != "true" && overrides[k] != "false" {
 			return s, fmt.Errorf("-backend-config %s: must be true or false, not %q", k, overrides[k])

@@ -217,7 +217,9 @@ func (e *env) adoptTerraform(ctx context.Context, forceCopy, input bool) int {
 	}
 	var todo []*terraformSource
 	for _, src := range srcs {
-		if n, err := e.recordedCount(ctx, src.workspace); err != nil && !errors.Is(err, errNoState) {
+		// Terraform's state where Tether's would be (S3) is Tether's
+		// workspace recording nothing yet.
+		if n, err := e.recordedCount(ctx, src.workspace); err != nil && !errors.Is(err, errNoState) && !errors.Is(err, backend.ErrTerraformHere) {
 			return e.errorf("%v", err)
 		} else if n > 0 {
 			fmt.Fprintf(e.stderr, "Warning: %s is here too, but Tether's workspace %q already records %d objects and outputs: it was not adopted. To replace Tether's state with it, write it to a file and run: tether state push FILE\n",
@@ -333,7 +335,9 @@ func (e *env) askAdopt(where string, input bool) error {
 Do you want Tether to take over this state?
   Tether copies every resource instance and output into its own state,
   sealing sensitive values, and sets %s aside
-  (a file is renamed, a PostgreSQL row moved to tether_terraform_adopted).
+  (a file is renamed, a PostgreSQL row moved to tether_terraform_adopted,
+  an S3 object moved to KEY.terraform-adopted-TIMESTAMP, an http
+  backend's copied to .tether/terraform-adopted-WORKSPACE.tfstate).
   Terraform should not manage this folder afterwards; "tether state pull"
   writes the state back in Terraform's format.
   Only 'yes' will be accepted to approve.

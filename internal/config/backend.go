@@ -11,7 +11,7 @@ import (
 // Backend is the root module's `terraform { backend "TYPE" { ... } }`
 // block: where state is kept.
 type Backend struct {
-	// Type is "local" or "pg".
+	// Type is "local", "pg", "s3" or "http".
 	Type string
 	// Settings are the block's arguments, evaluated: strings as they are,
 	// booleans as "true" or "false".
@@ -23,11 +23,61 @@ type Backend struct {
 }
 
 // BackendArguments are the backend types Tether supports and the arguments
-// each takes, with their types; the names are those of Terraform's local
-// and pg backends.
+// each takes, with their types; the names are those of Terraform's local,
+// pg and s3 backends. An argument of Terraform's left out here is one
+// Tether does not act on, so naming it is an error. Object arguments are
+// kept in Settings JSON-encoded.
 var BackendArguments = map[string]map[string]cty.Type{
 	"local": {"path": cty.String, "workspace_dir": cty.String},
 	"pg":    {"conn_str": cty.String, "schema_name": cty.String, "skip_schema_creation": cty.Bool},
+	"s3":    s3Arguments(),
+	"http":  httpArguments(),
+}
+
+func httpArguments() map[string]cty.Type {
+	args := map[string]cty.Type{"skip_cert_verification": cty.Bool}
+	for _, n := range []string{"address", "update_method", "lock_address", "unlock_address", "lock_method", "unlock_method", "username", "password", "client_ca_certificate_pem", "client_certificate_pem", "client_private_key_pem"} {
+		args[n] = cty.String
+	}
+	for _, n := range []string{"retry_max", "retry_wait_min", "retry_wait_max"} {
+		args[n] = cty.Number
+	}
+	return args
+}
+
+// TerraformOnlyArguments are the arguments of Terraform's backends that
+// Tether does not act on: naming one is an error that says so, rather
+// than that Terraform would not know it either.
+var TerraformOnlyArguments = map[string][]string{
+	"s3": {"allowed_account_ids", "assume_role_with_web_identity", "custom_ca_bundle", "dynamodb_endpoint",
+		"ec2_metadata_service_endpoint", "ec2_metadata_service_endpoint_mode", "endpoint", "forbidden_account_ids",
+		"force_path_style", "http_proxy", "https_proxy", "iam_endpoint", "insecure", "max_retries", "no_proxy",
+		"retry_mode", "shared_config_files", "shared_credentials_file", "shared_credentials_files", "sse_customer_key",
+		"sts_endpoint", "sts_region", "use_dualstack_endpoint", "use_fips_endpoint"},
+}
+
+func s3Arguments() map[string]cty.Type {
+	args := map[string]cty.Type{
+		"endpoints": optionalObject("s3", "dynamodb", "sts", "iam"),
+		// role_arn is required; Tether's s3 backend checks it.
+		"assume_role": optionalObject("role_arn", "session_name", "external_id", "duration"),
+	}
+	for _, n := range []string{"bucket", "key", "region", "workspace_key_prefix", "kms_key_id", "acl", "dynamodb_table", "profile", "access_key", "secret_key", "token"} {
+		args[n] = cty.String
+	}
+	for _, n := range []string{"encrypt", "use_lockfile", "use_path_style", "skip_credentials_validation", "skip_region_validation", "skip_requesting_account_id", "skip_metadata_api_check", "skip_s3_checksum"} {
+		args[n] = cty.Bool
+	}
+	return args
+}
+
+// optionalObject is an object type of string attributes, each optional.
+func optionalObject(names ...string) cty.Type {
+	attrs := map[string]cty.Type{}
+	for _, n := range names {
+		attrs[n] = cty.String
+	}
+	return cty.ObjectWithOptionalAttrs(attrs, names)
 }
 
 // BackendTypes lists the supported backend types, for messages.
@@ -37,5 +87,6 @@ func BackendTypes() string {
 		names = append(names, `"`+n+`"`)
 	}
 	sort.Strings(names)
-	return strings.Join(names, " and ")
+	last := len(names) - 1
+	return strings.Join(names[:last], ", ") + " and " + names[last]
 }

@@ -16,7 +16,11 @@
 // UnrecognizedClientException, InvalidSignatureException...), with an
 // X-Amz-Crc32 checksum as DynamoDB does. A request it does not serve
 // (another operation, a parameter such as a condition or a projection)
-// is refused with a ValidationException saying so, never ignored.
+// is refused with a ValidationException saying so, never ignored. Of
+// conditions and projections it serves what lock clients send (Terraform's
+// s3 backend among them): a PutItem ConditionExpression
+// attribute_not_exists(NAME), failed with ConditionalCheckFailedException,
+// and a GetItem ProjectionExpression of plain attribute names.
 //
 // No module the Go proxy serves runs a DynamoDB emulator in-process, and
 // DynamoDB Local's licence rules it out; this package is the small part

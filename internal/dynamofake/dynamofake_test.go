@@ -122,9 +122,9 @@ func TestRefusals(t *testing.T) {
 			return put(db, map[string]types.AttributeValue{"key": str("k"), "value": &types.AttributeValueMemberB{Value: big}})
 		}, "ValidationException", "Item size has exceeded the maximum allowed size"},
 		{"a parameter the fake does not serve", nil, func(db *dynamodb.Client) error {
-			_, err := db.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String("things"), Key: map[string]types.AttributeValue{"key": str("k")}, ProjectionExpression: aws.String("v")})
+			_, err := db.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String("things"), Key: map[string]types.AttributeValue{"key": str("k")}, ProjectionExpression: aws.String("#v"), ExpressionAttributeNames: map[string]string{"#v": "v"}})
 			return err
-		}, "ValidationException", "dynamofake does not serve the parameters ProjectionExpression of GetItem"},
+		}, "ValidationException", "dynamofake does not serve the parameters ExpressionAttributeNames of GetItem"},
 		{"an operation the fake does not serve", nil, func(db *dynamodb.Client) error {
 			_, err := db.Scan(context.Background(), &dynamodb.ScanInput{TableName: aws.String("things")})
 			return err
@@ -207,5 +207,40 @@ func TestAlsoCredentials(t *testing.T) {
 		if err := get(client(t, s, change...), "things", "k"); !errors.As(err, &api) {
 			t.Errorf("%s: %v, want a refusal", name, err)
 		}
+	}
+}
+
+// A lock's create-only put succeeds once, fails with DynamoDB's
+// ConditionalCheckFailedException after, and a projection returns only
+// the attributes named, as lock clients (Terraform's s3 backend) use them.
+func TestConditionAndProjection(t *testing.T) {
+	s := start(t, dynamofake.Options{Region: "eu-west-3"})
+	db := client(t, s)
+	ctx := context.Background()
+	put := func() error {
+		_, err := db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("things"),
+			Item:                map[string]types.AttributeValue{"key": str("lock"), "Info": str("held")},
+			ConditionExpression: aws.String("attribute_not_exists(key)")})
+		return err
+	}
+	if err := put(); err != nil {
+		t.Fatal(err)
+	}
+	var cf *types.ConditionalCheckFailedException
+	if err := put(); !errors.As(err, &cf) {
+		t.Fatalf("second create-only put: %v, want ConditionalCheckFailedException", err)
+	}
+	out, err := db.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String("things"), Key: map[string]types.AttributeValue{"key": str("lock")}, ProjectionExpression: aws.String("key, Missing")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := out.Item["Info"]; ok || len(out.Item) != 1 {
+		t.Errorf("projection returned %#v, want key only", out.Item)
+	}
+	_, err = db.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String("things"),
+		Item:                map[string]types.AttributeValue{"key": str("lock")},
+		ConditionExpression: aws.String("Info = :x")})
+	if err == nil || !strings.Contains(err.Error(), "attribute_not_exists(NAME) only") {
+		t.Errorf("an unserved condition: %v, want refused", err)
 	}
 }

@@ -121,14 +121,75 @@ func noReturnValues(op string, in map[string]json.RawMessage) error {
 func (s *Server) getItem(in map[string]json.RawMessage) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, k, err := s.keyParams("GetItem", in, "ConsistentRead")
+	t, k, err := s.keyParams("GetItem", in, "ConsistentRead", "ProjectionExpression")
+	if err != nil {
+		return nil, err
+	}
+	names, err := projection(in)
 	if err != nil {
 		return nil, err
 	}
 	if it, ok := t.items[k]; ok {
+		if names != nil {
+			out := item{}
+			for _, n := range names {
+				if v, ok := it[n]; ok {
+					out[n] = v
+				}
+			}
+			it = out
+		}
 		return map[string]any{"Item": it}, nil
 	}
 	return struct{}{}, nil
+}
+
+// projection reads a ProjectionExpression of plain attribute names
+// ("LockID, Digest", as Terraform's s3 backend sends); nil when there is
+// none. Paths, placeholders and the rest are refused.
+func projection(in map[string]json.RawMessage) ([]string, error) {
+	raw, ok := in["ProjectionExpression"]
+	if !ok {
+		return nil, nil
+	}
+	var expr string
+	if json.Unmarshal(raw, &expr) != nil {
+		return nil, validation("ProjectionExpression must be a string")
+	}
+	var names []string
+	for _, n := range strings.Split(expr, ",") {
+		n = strings.TrimSpace(n)
+		if !attrNamePattern.MatchString(n) {
+			return nil, validation("dynamofake serves a ProjectionExpression of plain attribute names only, not %q", expr)
+		}
+		names = append(names, n)
+	}
+	return names, nil
+}
+
+var (
+	attrNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	// notExistsPattern is the one ConditionExpression the fake serves:
+	// attribute_not_exists(NAME), the create-only put of a lock.
+	notExistsPattern = regexp.MustCompile(`^\s*attribute_not_exists\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)\s*$`)
+)
+
+// condition reads a PutItem ConditionExpression: the attribute that must
+// not exist in the item replaced, "" when there is no condition.
+func condition(in map[string]json.RawMessage) (string, error) {
+	raw, ok := in["ConditionExpression"]
+	if !ok {
+		return "", nil
+	}
+	var expr string
+	if json.Unmarshal(raw, &expr) != nil {
+		return "", validation("ConditionExpression must be a string")
+	}
+	m := notExistsPattern.FindStringSubmatch(expr)
+	if m == nil {
+		return "", validation("dynamofake serves the ConditionExpression attribute_not_exists(NAME) only, not %q", expr)
+	}
+	return m[1], nil
 }
 
 // keyParams checks the parameters of an operation on one item by its Key,
@@ -148,7 +209,11 @@ func (s *Server) keyParams(op string, in map[string]json.RawMessage, allowed ...
 func (s *Server) putItem(in map[string]json.RawMessage) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t, err := s.params("PutItem", in, "Item", "ReturnValues")
+	t, err := s.params("PutItem", in, "Item", "ReturnValues", "ConditionExpression")
+	if err != nil {
+		return nil, err
+	}
+	mustNotExist, err := condition(in)
 	if err != nil {
 		return nil, err
 	}
@@ -180,6 +245,11 @@ func (s *Server) putItem(in map[string]json.RawMessage) (any, error) {
 	}
 	if size > maxItemSize {
 		return nil, validation("Item size has exceeded the maximum allowed size")
+	}
+	if old, ok := t.items[k]; ok && mustNotExist != "" {
+		if _, has := old[mustNotExist]; has {
+			return nil, &apiError{status: 400, code: "ConditionalCheckFailedException", message: "The conditional request failed"}
+		}
 	}
 	t.items[k] = it
 	return struct{}{}, nil

@@ -1,0 +1,284 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tetherhq/tether/internal/httpstatefake"
+	"github.com/tetherhq/tether/internal/state"
+	"github.com/tetherhq/tether/internal/state/httpstate"
+	"github.com/tetherhq/tether/internal/state/s3state"
+)
+
+const s3BackendTF = `terraform {
+  backend "s3" {
+    bucket         = "tfstate"
+    key            = "adopt/terraform.tfstate"
+    region         = "eu-west-1"
+    dynamodb_table = "locks"
+    use_lockfile   = true
+    use_path_style = true
+
+    skip_credentials_validation = true
+    skip_requesting_account_id  = true
+    skip_metadata_api_check     = true
+  }
+}
+`
+
+const httpBackendTF = `terraform {
+  backend "http" {}
+}
+`
+
+// remoteBackend is one backend terraform and tether share in
+// TestTerraformRemoteBackends.
+type remoteBackend struct {
+	name, block string
+	// start starts its emulator and returns the environment both tools
+	// need, the documents it stores (checked for secrets), and a way for
+	// the test to hold Tether's lock on the default workspace.
+	start func(t *testing.T) (env []string, stored func() [][]byte, lockAsTether func() state.Unlocker)
+	// where names Terraform's state in init's question, aside where init
+	// says it went.
+	where, aside string
+}
+
+// TestTerraformRemoteBackends runs terraform 1.11 and tether against the
+// same emulator with the same backend block: backend "s3" (lock file and
+// DynamoDB lock both on) and backend "http":
+//
+//   - terraform applies; while a terraform apply waits for its answer,
+//     holding its lock, tether init -force-copy is refused naming it;
+//   - tether init -force-copy takes the state over, setting Terraform's
+//     aside, and tether plan finds nothing to change, with the secrets
+//     sealed;
+//   - while tether holds the lock, terraform plan is refused naming it;
+//     once released, terraform still refuses Tether's document as state.
+func TestTerraformRemoteBackends(t *testing.T) {
+	tools, baseEnv := adoptionTools(t)
+	for _, be := range []remoteBackend{
+		{name: "s3", block: s3BackendTF, start: startS3ForTerraform,
+			where: `Terraform's state of workspace "default" at s3://tfstate/adopt/terraform.tfstate`,
+			aside: "s3://tfstate/adopt/terraform.tfstate.terraform-adopted-"},
+		{name: "http", block: httpBackendTF, start: startHTTPForTerraform,
+			where: `Terraform's state of workspace "default" at http://127.0.0.1:`,
+			aside: ".tether/terraform-adopted-default.tfstate"},
+	} {
+		t.Run(be.name, func(t *testing.T) {
+			extra, stored, lockAsTether := be.start(t)
+			env := append(append([]string{}, baseEnv...), extra...)
+			dir := filepath.Join(t.TempDir(), "adopt")
+			if err := copyTree(filepath.Join("testdata", "adopt"), dir, ""); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "backend.tf"), []byte(be.block), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			tf := func(args ...string) cmdResult {
+				return side{name: "terraform", bin: tools.terraform, dir: dir, env: env}.run(args...)
+			}
+			tt := func(args ...string) cmdResult {
+				return side{name: "tether", bin: tools.tether, dir: dir, env: env}.run(args...)
+			}
+			for _, args := range [][]string{{"init", "-input=false", "-no-color"}, tfApply} {
+				if r := tf(args...); r.err != nil || r.code != 0 {
+					t.Fatalf("want exit 0\n%s", r)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate")); err == nil {
+				t.Fatalf("terraform wrote terraform.tfstate: the %s backend was not used", be.name)
+			}
+
+			// Terraform holds its lock while it waits for an answer.
+			stop := holdTerraformLock(t, tools.terraform, dir, env)
+			r := tt("init", "-force-copy")
+			if r.code != 1 || !strings.Contains(r.stderr, `locked by operation "terraform OperationTypeApply"`) {
+				t.Errorf("tether init while terraform apply holds the lock: want a refusal naming terraform's operation\n%s", r)
+			}
+			stop()
+
+			takeOver(t, tt, be.where, be.aside)
+			for _, doc := range stored() {
+				if strings.Contains(string(doc), adoptCanary) {
+					t.Errorf("the %s backend holds the sensitive value in clear text", be.name)
+				}
+			}
+
+			// Tether holds the lock: terraform is refused, naming it.
+			unlock := lockAsTether()
+			r = tf("plan", "-input=false", "-no-color", "-lock-timeout=0s")
+			if r.code != 1 || !strings.Contains(r.stderr, "Error acquiring the state lock") || !strings.Contains(r.stderr, tetherLockID) {
+				t.Errorf("terraform plan while tether holds the lock: want a refusal naming tether's lock %s\n%s", tetherLockID, r)
+			}
+			if err := unlock.Unlock(); err != nil {
+				t.Fatal(err)
+			}
+			// Terraform cannot use Tether's document as its state: it
+			// stops rather than planning to create everything again.
+			r = tf("plan", "-input=false", "-no-color")
+			if r.code != 1 || !strings.Contains(r.stderr, "Unsupported state file format") {
+				t.Errorf("terraform plan on the state tether took over: want a refusal\n%s", r)
+			}
+		})
+	}
+}
+
+func startS3ForTerraform(t *testing.T) ([]string, func() [][]byte, func() state.Unlocker) {
+	emus, env, err := startS3Emulators(t.Cleanup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := func() [][]byte {
+		list, err := emus.mem.ListBucket("tfstate", nil, gofakes3Page())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var docs [][]byte
+		for _, o := range list.Contents {
+			if strings.Contains(o.Key, "terraform-adopted") {
+				continue // Terraform's own state, as it kept it
+			}
+			obj, err := emus.mem.GetObject("tfstate", o.Key, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(obj.Contents)
+			obj.Contents.Close()
+			docs = append(docs, body)
+		}
+		return docs
+	}
+	lock := func() state.Unlocker {
+		getenv := envLookup(env)
+		cfg, err := s3state.FromSettings(map[string]string{
+			"bucket": "tfstate", "key": "adopt/terraform.tfstate", "region": "eu-west-1", "dynamodb_table": "locks",
+			"use_path_style": "true", "skip_credentials_validation": "true", "skip_metadata_api_check": "true",
+			"access_key": getenv("AWS_ACCESS_KEY_ID"), "secret_key": getenv("AWS_SECRET_ACCESS_KEY"),
+		}, getenv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := s3state.Connect(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := b.Open(context.Background(), s3state.DefaultWorkspace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return lockStore(t, st)
+	}
+	return env, stored, lock
+}
+
+func startHTTPForTerraform(t *testing.T) ([]string, func() [][]byte, func() state.Unlocker) {
+	srv := httpstatefake.Start("tf", "pw")
+	t.Cleanup(srv.Close)
+	env := []string{"TF_HTTP_ADDRESS=" + srv.URL + "/state", "TF_HTTP_LOCK_ADDRESS=" + srv.URL + "/lock",
+		"TF_HTTP_UNLOCK_ADDRESS=" + srv.URL + "/lock", "TF_HTTP_USERNAME=tf", "TF_HTTP_PASSWORD=pw"}
+	lock := func() state.Unlocker {
+		cfg, err := httpstate.FromSettings(map[string]string{}, envLookup(env))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := httpstate.Connect(context.Background(), cfg, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := b.Open(context.Background(), httpstate.DefaultWorkspace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return lockStore(t, st)
+	}
+	return env, func() [][]byte { return [][]byte{srv.State("")} }, lock
+}
+
+// tetherLockID is the ID of the lock the test takes as Tether.
+const tetherLockID = "7e7e7e7e-0000-4000-8000-00000000te7h"
+
+func lockStore(t *testing.T, st state.Store) state.Unlocker {
+	t.Helper()
+	u, err := st.Lock(context.Background(), state.LockInfo{ID: tetherLockID, Operation: "up"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// holdTerraformLock starts terraform apply -destroy without -auto-approve:
+// it takes its lock and waits for an answer. stop answers no (nothing is
+// destroyed) and waits for it to end.
+func holdTerraformLock(t *testing.T, bin, dir string, env []string) (stop func()) {
+	t.Helper()
+	cmd := exec.Command(bin, "apply", "-destroy", "-no-color", "-refresh=false")
+	cmd.Dir, cmd.Env = dir, env
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	asked := make(chan error, 1)
+	go func() {
+		br := bufio.NewReader(out)
+		var seen strings.Builder
+		for {
+			b, err := br.ReadByte()
+			if err != nil {
+				asked <- errors.New("terraform apply ended before asking:\n" + seen.String())
+				return
+			}
+			seen.WriteByte(b)
+			if strings.HasSuffix(seen.String(), "Enter a value: ") {
+				asked <- nil
+				io.Copy(io.Discard, br)
+				return
+			}
+		}
+	}()
+	select {
+	case err := <-asked:
+		if err != nil {
+			cmd.Process.Kill()
+			t.Fatal(err)
+		}
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatal("terraform apply did not ask within 2 minutes")
+	}
+	return func() {
+		io.WriteString(stdin, "no\n")
+		stdin.Close()
+		cmd.Wait()
+	}
+}
+
+func envLookup(env []string) func(string) string {
+	return func(name string) string {
+		v := ""
+		for _, kv := range env {
+			if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+				v = val
+			}
+		}
+		return v
+	}
+}

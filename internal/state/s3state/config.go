@@ -1,0 +1,224 @@
+package s3state
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
+	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+)
+
+// DefaultWorkspaceKeyPrefix is where Terraform keeps the other workspaces.
+const DefaultWorkspaceKeyPrefix = "env:"
+
+// Config is a backend "s3" block's settings, with the environment
+// variables Terraform reads in place of the arguments left out.
+type Config struct {
+	Bucket, Key, Region, WorkspaceKeyPrefix string
+	Encrypt                                 bool
+	KMSKeyID, ACL                           string
+	UseLockfile                             bool
+	DynamoDBTable                           string
+	Endpoints                               Endpoints
+	UsePathStyle                            bool
+	SkipCredentialsValidation               bool
+	SkipMetadataAPICheck                    bool
+	SkipS3Checksum                          bool
+	Profile, AccessKey, SecretKey, Token    string
+	AssumeRole                              *AssumeRole
+}
+
+// Endpoints are the endpoints { } of the block.
+type Endpoints struct {
+	S3       string `json:"s3,omitempty"`
+	DynamoDB string `json:"dynamodb,omitempty"`
+	STS      string `json:"sts,omitempty"`
+	// IAM is accepted as Terraform does; Tether never calls IAM (Terraform
+	// does only to find the account id, which Tether does not ask for).
+	IAM string `json:"iam,omitempty"`
+}
+
+// AssumeRole is the assume_role { } of the block.
+type AssumeRole struct {
+	RoleARN     string `json:"role_arn"`
+	SessionName string `json:"session_name,omitempty"`
+	ExternalID  string `json:"external_id,omitempty"`
+	Duration    string `json:"duration,omitempty"`
+}
+
+// FromSettings reads the settings of a backend "s3" block (objects as JSON)
+// and, where they leave an argument out, the environment, as Terraform's
+// s3 backend does.
+func FromSettings(s map[string]string, getenv func(string) string) (Config, error) {
+	c := Config{
+		Bucket: s["bucket"], Key: s["key"], Region: s["region"],
+		KMSKeyID: s["kms_key_id"], ACL: s["acl"], DynamoDBTable: s["dynamodb_table"],
+		Profile: s["profile"], AccessKey: s["access_key"], SecretKey: s["secret_key"], Token: s["token"],
+		Encrypt: s["encrypt"] == "true", UseLockfile: s["use_lockfile"] == "true",
+		UsePathStyle:              s["use_path_style"] == "true",
+		SkipCredentialsValidation: s["skip_credentials_validation"] == "true",
+		SkipMetadataAPICheck:      s["skip_metadata_api_check"] == "true",
+		SkipS3Checksum:            s["skip_s3_checksum"] == "true",
+	}
+	fail := func(format string, args ...any) (Config, error) {
+		return Config{}, fmt.Errorf(`the "s3" backend: `+format, args...)
+	}
+	if c.Bucket == "" {
+		return fail(`the argument "bucket" is required`)
+	}
+	if c.Key == "" {
+		return fail(`the argument "key" is required`)
+	}
+	if strings.HasPrefix(c.Key, "/") || strings.HasSuffix(c.Key, "/") {
+		return fail(`the argument "key" must not start or end with '/', as Terraform requires: %q`, c.Key)
+	}
+	if p, ok := s["workspace_key_prefix"]; ok {
+		if strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") {
+			return fail(`the argument "workspace_key_prefix" must not start or end with '/': %q`, p)
+		}
+		c.WorkspaceKeyPrefix = p
+	} else {
+		c.WorkspaceKeyPrefix = DefaultWorkspaceKeyPrefix
+	}
+	if c.Region == "" {
+		c.Region = getenv("AWS_REGION")
+	}
+	if c.Region == "" {
+		c.Region = getenv("AWS_DEFAULT_REGION")
+	}
+	if c.Region == "" {
+		return fail(`the argument "region" or the environment variable AWS_REGION or AWS_DEFAULT_REGION must be set`)
+	}
+	if raw := s["endpoints"]; raw != "" {
+		if err := json.Unmarshal([]byte(raw), &c.Endpoints); err != nil {
+			return fail(`the argument "endpoints": %v`, err)
+		}
+	}
+	// The endpoint environment variables, the deprecated names after the
+	// current ones, as Terraform reads them.
+	for _, e := range []struct {
+		field *string
+		names []string
+	}{
+		{&c.Endpoints.S3, []string{"AWS_ENDPOINT_URL_S3", "AWS_S3_ENDPOINT"}},
+		{&c.Endpoints.DynamoDB, []string{"AWS_ENDPOINT_URL_DYNAMODB", "AWS_DYNAMODB_ENDPOINT"}},
+		{&c.Endpoints.STS, []string{"AWS_ENDPOINT_URL_STS", "AWS_STS_ENDPOINT"}},
+		{&c.Endpoints.IAM, []string{"AWS_ENDPOINT_URL_IAM", "AWS_IAM_ENDPOINT"}},
+	} {
+		for _, n := range e.names {
+			if *e.field == "" {
+				*e.field = getenv(n)
+			}
+		}
+	}
+	if raw := s["assume_role"]; raw != "" {
+		c.AssumeRole = &AssumeRole{}
+		if err := json.Unmarshal([]byte(raw), c.AssumeRole); err != nil {
+			return fail(`the argument "assume_role": %v`, err)
+		}
+		if c.AssumeRole.RoleARN == "" {
+			return fail(`assume_role: the argument "role_arn" is required`)
+		}
+		if d := c.AssumeRole.Duration; d != "" {
+			if _, err := time.ParseDuration(d); err != nil {
+				return fail(`assume_role: the argument "duration" must be a duration such as "1h": %v`, err)
+			}
+		}
+	}
+	// Terraform reads this variable, and Tether does not encrypt with a
+	// customer key: using the state without it would be silently wrong.
+	if getenv("AWS_SSE_CUSTOMER_KEY") != "" {
+		return fail(`the environment sets AWS_SSE_CUSTOMER_KEY, which Terraform's s3 backend uses to encrypt the state with a customer-provided key; Tether does not support it: unset it, or keep this state with Terraform`)
+	}
+	if c.KMSKeyID != "" && !c.Encrypt {
+		// Terraform requires encrypt with kms_key_id too.
+		return fail(`the argument "kms_key_id" needs encrypt = true`)
+	}
+	return c, nil
+}
+
+// clients are the AWS clients a backend uses.
+type clients struct {
+	s3  *s3.Client
+	ddb *dynamodb.Client
+}
+
+// newClients makes the clients through aws-sdk-go-v2's own credential
+// chain (environment, shared files and profile, IMDS unless skipped),
+// with the keys of the block over it and the role to assume on top.
+func (c Config) newClients(ctx context.Context) (*clients, error) {
+	opts := []func(*awsconfig.LoadOptions) error{awsconfig.WithRegion(c.Region)}
+	if c.Profile != "" {
+		opts = append(opts, awsconfig.WithSharedConfigProfile(c.Profile))
+	}
+	if c.AccessKey != "" || c.SecretKey != "" {
+		if c.AccessKey == "" || c.SecretKey == "" {
+			return nil, errors.New(`the "s3" backend: access_key and secret_key must be given together`)
+		}
+		opts = append(opts, awsconfig.WithCredentialsProvider(aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+			return aws.Credentials{AccessKeyID: c.AccessKey, SecretAccessKey: c.SecretKey, SessionToken: c.Token, Source: "backend block"}, nil
+		})))
+	}
+	if c.SkipMetadataAPICheck {
+		opts = append(opts, awsconfig.WithEC2IMDSClientEnableState(imds.ClientDisabled))
+	}
+	// Checksums as Terraform sends them: SHA-256 on puts unless
+	// skip_s3_checksum, nothing the service did not ask for otherwise.
+	opts = append(opts, awsconfig.WithRequestChecksumCalculation(aws.RequestChecksumCalculationWhenRequired),
+		awsconfig.WithResponseChecksumValidation(aws.ResponseChecksumValidationWhenRequired))
+	cfg, err := awsconfig.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, fmt.Errorf(`the "s3" backend: reading the AWS configuration: %w`, err)
+	}
+	stsClient := sts.NewFromConfig(cfg, func(o *sts.Options) {
+		if c.Endpoints.STS != "" {
+			o.BaseEndpoint = aws.String(c.Endpoints.STS)
+		}
+	})
+	if r := c.AssumeRole; r != nil {
+		cfg.Credentials = aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(stsClient, r.RoleARN, func(o *stscreds.AssumeRoleOptions) {
+			if r.SessionName != "" {
+				o.RoleSessionName = r.SessionName
+			}
+			if r.ExternalID != "" {
+				o.ExternalID = aws.String(r.ExternalID)
+			}
+			if r.Duration != "" {
+				o.Duration, _ = time.ParseDuration(r.Duration)
+			}
+		}))
+		stsClient = sts.NewFromConfig(cfg, func(o *sts.Options) {
+			if c.Endpoints.STS != "" {
+				o.BaseEndpoint = aws.String(c.Endpoints.STS)
+			}
+		})
+	}
+	if !c.SkipCredentialsValidation {
+		if _, err := stsClient.GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{}); err != nil {
+			return nil, fmt.Errorf(`the "s3" backend: validating the AWS credentials (sts:GetCallerIdentity; skip_credentials_validation = true skips it): %w`, err)
+		}
+	}
+	out := &clients{s3: s3.NewFromConfig(cfg, func(o *s3.Options) {
+		if c.Endpoints.S3 != "" {
+			o.BaseEndpoint = aws.String(c.Endpoints.S3)
+		}
+		o.UsePathStyle = c.UsePathStyle
+	})}
+	if c.DynamoDBTable != "" {
+		out.ddb = dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
+			if c.Endpoints.DynamoDB != "" {
+				o.BaseEndpoint = aws.String(c.Endpoints.DynamoDB)
+			}
+		})
+	}
+	return out, nil
+}

@@ -1,0 +1,298 @@
+package s3state
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/tetherhq/tether/internal/state"
+	"github.com/tetherhq/tether/internal/state/statedoc"
+)
+
+// entry is one journal object: the changes of one group of commits.
+type entry struct {
+	Seq     uint64          `json:"seq"`
+	Changes []state.Changes `json:"changes"`
+}
+
+// TerraformHereError and ErrTerraformHere are statedoc's.
+type TerraformHereError = statedoc.TerraformHereError
+
+var ErrTerraformHere = statedoc.ErrTerraformHere
+
+// view is what a workspace's objects say: the document (nil when there is
+// none), whether Terraform's state is there instead, and the journal.
+type view struct {
+	doc       *statedoc.Document
+	terraform bool
+	// terraformEmpty is set for a Terraform document that records
+	// nothing (Terraform writes one when it creates a workspace).
+	terraformEmpty bool
+	etag           string
+	entries        []*entry
+	stale          []string // journal objects already folded into doc
+}
+
+// read reads a workspace's document and journal.
+func (b *Backend) read(ctx context.Context, ws string) (*view, error) {
+	p := b.path(ws)
+	v := &view{}
+	body, etag, err := b.get(ctx, p)
+	switch {
+	case isNotFound(err):
+	case err != nil:
+		return nil, err
+	default:
+		v.etag = etag
+		isTether, empty, err := statedoc.Sniff(body)
+		if err != nil {
+			return nil, &CorruptError{Object: b.objectName(p), Reason: err.Error()}
+		}
+		if !isTether {
+			v.terraform, v.terraformEmpty = true, empty
+			break
+		}
+		d, err := statedoc.Decode(body, b.objectName(p))
+		var newer *statedoc.NewerFormatError
+		if errors.As(err, &newer) {
+			return nil, err
+		}
+		if err != nil {
+			return nil, &CorruptError{Object: b.objectName(p), Reason: "cannot be read: " + err.Error()}
+		}
+		v.doc = d
+	}
+	keys, err := b.list(ctx, p+journalSuffix)
+	if err != nil {
+		return nil, err
+	}
+	var done uint64
+	if v.doc != nil {
+		done = v.doc.Journal
+	}
+	want := done + 1
+	for _, k := range keys {
+		seq, err := strconv.ParseUint(strings.TrimPrefix(k, p+journalSuffix), 10, 64)
+		if err != nil {
+			return nil, &CorruptError{Object: b.objectName(k), Reason: "is not named as a journal object is"}
+		}
+		if seq <= done {
+			v.stale = append(v.stale, k)
+			continue
+		}
+		if seq != want {
+			return nil, &CorruptError{Object: b.objectName(k), Reason: fmt.Sprintf("follows journal object %d, which is missing", want-1)}
+		}
+		body, _, err := b.get(ctx, k)
+		if err != nil {
+			return nil, err
+		}
+		e := &entry{}
+		if err := json.Unmarshal(body, e); err != nil || e.Seq != seq {
+			return nil, &CorruptError{Object: b.objectName(k), Reason: "is not a readable journal object"}
+		}
+		v.entries = append(v.entries, e)
+		want++
+	}
+	return v, nil
+}
+
+// state folds the journal into the document.
+func (v *view) state() *statedoc.Document {
+	d := statedoc.New()
+	if v.doc != nil {
+		d = v.doc.Clone()
+	}
+	for _, e := range v.entries {
+		for _, c := range e.Changes {
+			d.Apply(c)
+		}
+		d.Journal = e.Seq
+	}
+	return d
+}
+
+// readState reads a workspace's state; allowTerraform reads Terraform's
+// document at the path as no state at all (init's takeover, which writes
+// Tether's state over it once it is copied aside).
+func (b *Backend) readState(ctx context.Context, ws string, allowTerraform bool) (*statedoc.Document, error) {
+	v, err := b.read(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	if v.terraform && !v.terraformEmpty && len(v.entries) == 0 && !allowTerraform {
+		return nil, &TerraformHereError{Object: b.objectName(b.path(ws))}
+	}
+	return v.state(), nil
+}
+
+// Store is one workspace's state.
+type Store struct {
+	b     *Backend
+	ws    string
+	where string
+	w     *state.Writer[struct{}]
+
+	mu      sync.Mutex
+	held    *heldLock // the lock this store took, nil when none
+	next    uint64    // the next journal sequence number, while held
+	deleted bool
+}
+
+// Open opens a workspace's state; the default workspace's empty state is
+// written on first use, as a local state file is created.
+func (b *Backend) Open(ctx context.Context, ws string) (state.Store, error) {
+	if ws != DefaultWorkspace {
+		ok, err := b.HasWorkspace(ctx, ws)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("%w: %q", ErrNoWorkspace, ws)
+		}
+	} else if ok, err := b.StateExists(ctx, ws); err != nil {
+		return nil, err
+	} else if !ok {
+		if err := b.put(ctx, b.path(ws), statedoc.New().Encode(), true); err != nil && !isPreconditionFailed(err) {
+			return nil, err
+		}
+	}
+	s := &Store{b: b, ws: ws, where: fmt.Sprintf("state %s (workspace %q)", b.objectName(b.path(ws)), ws)}
+	s.w = state.NewWriter(256, fmt.Errorf("%s: %w", s.where, state.ErrClosed), s.commitGroup)
+	return s, nil
+}
+
+// Load reads the state: the document and the journal after it.
+func (s *Store) Load(ctx context.Context) (*state.Snapshot, error) {
+	if err := s.w.Enter(); err != nil {
+		return nil, err
+	}
+	defer s.w.Leave()
+	s.mu.Lock()
+	adopting := s.held != nil && s.held.info.Operation == "init"
+	s.mu.Unlock()
+	d, err := s.b.readState(ctx, s.ws, adopting)
+	if err != nil {
+		return nil, err
+	}
+	return d.Snapshot(), nil
+}
+
+// Commit returns once c is in a journal object of its own group.
+func (s *Store) Commit(ctx context.Context, c state.Changes) error {
+	return statedoc.Commit(s.w, s.where, c)
+}
+
+// commitGroup writes one journal object holding the group's changes,
+// after checking that this store's lock is still held.
+func (s *Store) commitGroup(group []*state.Request[struct{}]) error {
+	ctx := context.Background()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held == nil {
+		return fmt.Errorf("%s: commit without holding the state's lock", s.where)
+	}
+	if err := s.b.checkHeld(ctx, s.ws, s.held); err != nil {
+		return err
+	}
+	e := &entry{Seq: s.next}
+	for _, r := range group {
+		e.Changes = append(e.Changes, r.Changes)
+	}
+	body, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("%s: encoding the journal object: %w", s.where, err)
+	}
+	key := fmt.Sprintf("%s%s%020d", s.b.path(s.ws), journalSuffix, e.Seq)
+	if err := s.b.put(ctx, key, body, true); err != nil {
+		if isPreconditionFailed(err) {
+			return &state.LockLostError{Path: s.b.objectName(key) + " (written by another runner)", ID: s.held.info.ID}
+		}
+		return err
+	}
+	s.next++
+	return nil
+}
+
+// compact folds the journal into the document at the workspace's path,
+// copying Terraform's document aside first when it is there, then
+// deletes the journal objects folded in. The caller holds the lock.
+func (b *Backend) compact(ctx context.Context, ws string) (next uint64, aside string, err error) {
+	v, err := b.read(ctx, ws)
+	if err != nil {
+		return 0, "", err
+	}
+	d := v.state()
+	if len(v.entries) == 0 && len(v.stale) == 0 {
+		return d.Journal + 1, "", nil
+	}
+	p := b.path(ws)
+	if len(v.entries) > 0 {
+		if v.terraform {
+			if aside, err = b.setAside(ctx, p, v.etag); err != nil {
+				return 0, "", err
+			}
+		}
+		body := d.Encode()
+		if err := b.put(ctx, p, body, false); err != nil {
+			return 0, "", err
+		}
+		if err := b.putDigest(ctx, p, body); err != nil {
+			return 0, "", err
+		}
+	}
+	for _, e := range v.entries {
+		v.stale = append(v.stale, fmt.Sprintf("%s%s%020d", p, journalSuffix, e.Seq))
+	}
+	if err := b.deleteAll(ctx, v.stale); err != nil {
+		return 0, "", err
+	}
+	return d.Journal + 1, aside, nil
+}
+
+// setAside copies Terraform's document at p, unchanged since it was read
+// (etag), to p.terraform-adopted-TIMESTAMP; the copy is what is left of
+// it once Tether's document replaces it.
+func (b *Backend) setAside(ctx context.Context, p, etag string) (string, error) {
+	dest := p + adoptedSuffix + timestamp(time.Now())
+	_, err := b.c.s3.CopyObject(ctx, &s3.CopyObjectInput{
+		Bucket:            aws.String(b.cfg.Bucket),
+		Key:               aws.String(dest),
+		CopySource:        aws.String(url.PathEscape(b.cfg.Bucket) + "/" + escapeKey(p)),
+		CopySourceIfMatch: nilIfEmpty(etag),
+	})
+	if err != nil {
+		return "", b.fail(fmt.Sprintf("copying Terraform's state %s aside to %s", b.objectName(p), dest), err)
+	}
+	return b.objectName(dest), nil
+}
+
+func escapeKey(k string) string {
+	parts := strings.Split(k, "/")
+	for i, p := range parts {
+		parts[i] = url.PathEscape(p)
+	}
+	return strings.Join(parts, "/")
+}
+
+func nilIfEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return aws.String(s)
+}
+
+// Close waits for commits in flight and refuses calls after.
+func (s *Store) Close() error {
+	s.w.Close()
+	return nil
+}
