@@ -185,6 +185,9 @@ func TestAWSRecordedDifferential(t *testing.T) {
 		"TF_CLI_CONFIG_FILE="+rc,
 		recorder.EnvProvider+"="+real,
 		recorder.EnvMock+"=1",
+		// Computed by the provider itself, with no call to AWS: generated
+		// stand-ins would make the ARNs built from them invalid.
+		recorder.EnvRealData+"=aws_iam_policy_document,aws_partition,aws_region",
 		recorder.EnvSchemaCache+"="+t.TempDir(),
 		shared.Env,
 	)

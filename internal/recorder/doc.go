@@ -14,7 +14,10 @@
 // a cloud itself: ApplyResourceChange, ReadResource, ImportResourceState and
 // ReadDataSource. The schema, validation, ConfigureProvider and
 // PlanResourceChange stay the real provider's, so plans are real while
-// nothing leaves the machine. mock.go says how it fills the values a plan
+// nothing leaves the machine; so do reads of the data sources
+// Config.RealData names, which compute locally (a policy document, the
+// partition) and whose stand-ins would make the values built from them
+// invalid. mock.go says how it fills the values a plan
 // left unknown; the rules follow Terraform's test framework's mock
 // providers (deterministic here: the same call gets the same values from
 // either tool).

@@ -37,6 +37,13 @@ const (
 	EnvTool = "TETHER_RECORDER_TOOL"
 	// EnvMock set to "1" turns mock mode on.
 	EnvMock = "TETHER_RECORDER_MOCK"
+	// EnvRealData lists, comma-separated, the data source types that
+	// mock mode still forwards to the real provider: those that compute
+	// their result locally and touch no cloud (aws_iam_policy_document,
+	// aws_partition, aws_region), whose generated stand-ins would make
+	// the values built from them invalid (an ARN with a made-up
+	// partition).
+	EnvRealData = "TETHER_RECORDER_REAL_DATA"
 	// EnvSchemaCache is a folder where the wrapper keeps the real
 	// provider's schema across runs, so that it asks for it once, not in
 	// every process a tool starts. Optional.
@@ -45,12 +52,13 @@ const (
 
 // Config is what the wrapper runs.
 type Config struct {
-	Provider    string // the real provider's binary
-	Log         string // the log file, "" for none
-	Tool        string // the tag of each entry
-	Mock        bool   // answer the calls that touch a cloud (see mock.go)
-	SchemaCache string // a folder for the schema across runs, "" for none
-	Reattach    string // a shared real provider (EnvReattach), "" for none
+	Provider    string          // the real provider's binary
+	Log         string          // the log file, "" for none
+	Tool        string          // the tag of each entry
+	Mock        bool            // answer the calls that touch a cloud (see mock.go)
+	SchemaCache string          // a folder for the schema across runs, "" for none
+	RealData    map[string]bool // data source types mock mode forwards (EnvRealData)
+	Reattach    string          // a shared real provider (EnvReattach), "" for none
 }
 
 // FromEnv reads the Config from the environment.
@@ -62,6 +70,14 @@ func FromEnv() (Config, error) {
 		Mock:        os.Getenv(EnvMock) == "1",
 		SchemaCache: os.Getenv(EnvSchemaCache),
 		Reattach:    os.Getenv(EnvReattach),
+	}
+	for _, name := range strings.Split(os.Getenv(EnvRealData), ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			if c.RealData == nil {
+				c.RealData = map[string]bool{}
+			}
+			c.RealData[name] = true
+		}
 	}
 	if c.Provider == "" && c.Reattach == "" {
 		return c, fmt.Errorf("%s is not set: it names the real provider plugin to record", EnvProvider)
@@ -244,7 +260,7 @@ func (p *proxy) handle(_ any, ss grpc.ServerStream) error {
 	var callErr error
 	mocked := false
 	switch {
-	case p.cfg.Mock && md != nil && mockMethods[name]:
+	case p.cfg.Mock && md != nil && mockMethods[name] && !p.forwardsData(name, md, req):
 		resp, callErr = p.mock(name, md, req)
 		mocked = true
 	case p.sharedState != "" && md != nil && (name == "Configure" || name == "ConfigureProvider"):
@@ -444,4 +460,17 @@ func (p *proxy) block(k kind, typeName string) (*block, error) {
 		return nil, err
 	}
 	return s.get(k, typeName)
+}
+
+// forwardsData reports whether a ReadDataSource request in mock mode is
+// for a type EnvRealData names, which the real provider answers.
+func (p *proxy) forwardsData(name string, md protoreflect.MethodDescriptor, req frame) bool {
+	if name != "ReadDataSource" || len(p.cfg.RealData) == 0 {
+		return false
+	}
+	in := dynamicpb.NewMessage(md.Input())
+	if err := proto.Unmarshal(req, in); err != nil {
+		return false
+	}
+	return p.cfg.RealData[field(in, "type_name").String()]
 }

@@ -206,3 +206,32 @@ func jsonEqual(a, b any) bool {
 	jb, _ := json.Marshal(b)
 	return string(ja) == string(jb)
 }
+
+// TestMockForwardsRealData checks that mock mode leaves to the real
+// provider the data sources EnvRealData names, and still answers the
+// others itself.
+func TestMockForwardsRealData(t *testing.T) {
+	t.Setenv(recorder.EnvRealData, "testing_echo")
+	p, log := startWrapped(t, true)
+	sch, _ := p.GetSchema()
+	ds, _, err := sch.DataSources.Get("testing_echo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := p.ReadDataSource(context.Background(), provider.ReadDataRequest{TypeName: "testing_echo", Config: nullObject(ds.Block.ImpliedType(), nil)})
+	if data.Diagnostics.HasErrors() {
+		t.Fatal(data.Diagnostics)
+	}
+	var reads int
+	for _, e := range readLog(t, log) {
+		if e.Method == "ReadDataSource" {
+			reads++
+			if e.Mocked {
+				t.Errorf("ReadDataSource of %s was answered by the mock, want the real provider", e.TypeName)
+			}
+		}
+	}
+	if reads != 1 {
+		t.Errorf("%d ReadDataSource entries in the log, want 1", reads)
+	}
+}
