@@ -7,6 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tetherhq/tether/internal/builtinplugin"
+	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/synth"
 )
 
@@ -38,7 +42,13 @@ func (e *env) synth(ctx context.Context, args []string) int {
 		}
 		cfg.Backend = b
 	}
-	diags := synth.Write(cfg, *out)
+	files, diags := synth.Files(cfg, *out)
+	if !diags.HasErrors() && synth.UsesBuiltin(files) {
+		diags = append(diags, builtinPlugin(cfg)...)
+	}
+	if !diags.HasErrors() {
+		diags = append(diags, synth.WriteFiles(cfg, files, *out)...)
+	}
 	e.configDiagnostics(cfg, diags)
 	if diags.HasErrors() {
 		return 1
@@ -66,4 +76,28 @@ func (e *env) synth(ctx context.Context, args []string) int {
 	}
 	fmt.Fprintf(e.stdout, "Wrote the configuration as Terraform JSON to %s; run terraform init and apply there.\n", filepath.Join(*out, synth.FileName))
 	return 0
+}
+
+// builtinPlugin adds the built-in provider's plugin to the files synth
+// copies: this executable, which serves it under the plugin's name
+// (builtinplugin.Main), in the implied local mirror of the output folder,
+// where terraform init finds it without the registry.
+func builtinPlugin(cfg *config.Config) hcl.Diagnostics {
+	exe, err := os.Executable()
+	var mirror string
+	if err == nil {
+		mirror, err = builtinplugin.MirrorPath(Version)
+	}
+	if err != nil {
+		return hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot write the built-in provider",
+			Detail:   fmt.Sprintf("The configuration uses the built-in provider, which synth copies into terraform.d/plugins for Terraform to find, but %v.", err),
+		}}
+	}
+	if cfg.Files == nil {
+		cfg.Files = map[string]string{}
+	}
+	cfg.Files[mirror] = exe
+	return nil
 }
