@@ -426,6 +426,7 @@ func sortedList(s []string) []string {
 type providerUse struct {
 	name      string
 	source    tfaddr.Provider
+	version   string // the version the bindings were generated from
 	first     hcl.Range
 	config    *tmpl
 	deps      []string
@@ -505,7 +506,7 @@ func (st *Stack) useProvider(t *Type, pos hcl.Range) *providerUse {
 	src, _ := typeSource(t)
 	p, ok := st.providers[src.String()]
 	if !ok {
-		p = &providerUse{name: t.Provider, source: src, first: pos, config: known(cty.EmptyObjectVal)}
+		p = &providerUse{name: t.Provider, source: src, version: t.Version, first: pos, config: known(cty.EmptyObjectVal)}
 		st.providers[src.String()] = p
 		st.provOrder = append(st.provOrder, src.String())
 	}
