@@ -2,16 +2,8 @@ package tether
 
 import (
 	"bytes"
-	"encoding/json"
-	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/tetherhq/tether/internal/cli"
-	"github.com/tetherhq/tether/internal/config"
-	"github.com/tetherhq/tether/internal/provider"
-	"github.com/tetherhq/tether/internal/synth"
-	tetherprovider "github.com/tetherhq/tether/provider/tether"
 )
 
 var tfValueType = &Type{Provider: "tether", Name: "tether_value", Func: "test.NewValue"}
@@ -52,41 +44,5 @@ func TestApplyUnderTerraform(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout %q, stderr with %q", code, out.String(), errOut.String(), c.code, c.stdout, c.stderr)
 			}
 		})
-	}
-}
-
-// TestSynthKeepsBindingsVersion: the version a provider's bindings were
-// generated from, which the program installs, is the version constraint
-// synth writes in required_providers, as an HCL root's constraint is.
-func TestSynthKeepsBindingsVersion(t *testing.T) {
-	schema, _ := tetherprovider.New().GetSchema()
-	st := newStack(cli.LoadInput{Schema: func(config.ProviderRequirement) (*provider.Schema, error) { return schema, nil }})
-	versioned := &Type{Provider: "tether", Source: "registry.terraform.io/tetherhq/tether", Version: "0.1.0", Name: "tether_value", Func: "test.NewValue"}
-	if diags := st.build(func(s *Stack) error {
-		var v Resource
-		Declare(s, &v, versioned, "v", struct{}{})
-		return nil
-	}); len(diags) > 0 {
-		t.Fatal(diags)
-	}
-	cfg, diags := st.seal()
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	files, diags := synth.Files(cfg, "out")
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	var doc struct {
-		Terraform struct {
-			RequiredProviders map[string]map[string]string `json:"required_providers"`
-		} `json:"terraform"`
-	}
-	if err := json.Unmarshal(files[synth.FileName], &doc); err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]string{"source": "tetherhq/tether", "version": "0.1.0"}
-	if got := doc.Terraform.RequiredProviders["tether"]; !reflect.DeepEqual(got, want) {
-		t.Errorf("required_providers.tether is %v, want %v:\n%s", got, want, files[synth.FileName])
 	}
 }
