@@ -128,7 +128,8 @@ func echoAnswers(t *testing.T, tf side) {
 // tether synth, then terraform init and apply in the output folder, with
 // a Terraform CLI configuration that holds nothing (no dev override of
 // the built-in provider, no registry in reach). Terraform installs the
-// built-in provider from the terraform.d/plugins synth writes.
+// built-in provider from the terraform.d/plugins synth writes, and again
+// once synth has written another build of it.
 func TestSynthInitsAsPrinted(t *testing.T) {
 	tools := synthTools(t)
 	emptyRC := filepath.Join(t.TempDir(), "terraformrc")
@@ -155,6 +156,24 @@ func TestSynthInitsAsPrinted(t *testing.T) {
 			}
 			if example == "echo" {
 				echoAnswers(t, tf)
+				return
+			}
+			// Synthesised again by another build of tether (here: the
+			// lock file made to hold another checksum), init still works.
+			lock := filepath.Join(out, ".terraform.lock.hcl")
+			text, err := os.ReadFile(lock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			other := regexp.MustCompile(`"h1:[A-Za-z0-9+/=]+"`).ReplaceAll(text, []byte(`"h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="`))
+			if err := os.WriteFile(lock, other, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if r := tt.run("synth", "-C", dir, "--out", out); r.code != 0 {
+				t.Fatalf("tether synth again failed:\n%s", r)
+			}
+			if r := tf.run("init", "-input=false", "-no-color"); r.code != 0 {
+				t.Fatalf("terraform init after synthesising again failed:\n%s", r)
 			}
 		})
 	}

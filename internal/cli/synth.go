@@ -11,6 +11,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/builtinplugin"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/install"
 	"github.com/tetherhq/tether/internal/synth"
 )
 
@@ -43,7 +44,8 @@ func (e *env) synth(ctx context.Context, args []string) int {
 		cfg.Backend = b
 	}
 	files, diags := synth.Files(cfg, *out)
-	if !diags.HasErrors() && synth.UsesBuiltin(files) {
+	plugin := !diags.HasErrors() && synth.UsesBuiltin(files)
+	if plugin {
 		diags = append(diags, builtinPlugin(cfg)...)
 	}
 	if !diags.HasErrors() {
@@ -52,6 +54,11 @@ func (e *env) synth(ctx context.Context, args []string) int {
 	e.configDiagnostics(cfg, diags)
 	if diags.HasErrors() {
 		return 1
+	}
+	if plugin {
+		if err := forgetBuiltinLock(*out); err != nil {
+			return e.errorf("cannot update %s in %s: %v", install.LockFileName, *out, err)
+		}
 	}
 	// Terraform reads these from the folder it runs in, as Tether read
 	// them from the configuration folder.
@@ -100,4 +107,20 @@ func builtinPlugin(cfg *config.Config) hcl.Diagnostics {
 	}
 	cfg.Files[mirror] = exe
 	return nil
+}
+
+// forgetBuiltinLock removes the built-in provider from the lock file of
+// the output folder: the plugin synth wrote may be another build than the
+// one recorded, whose checksum Terraform refuses to replace (even with
+// init -upgrade), and terraform init records the new one.
+func forgetBuiltinLock(dir string) error {
+	locks, err := install.ReadLocks(dir)
+	if err != nil {
+		return err
+	}
+	if _, ok := locks[config.BuiltinSource]; !ok {
+		return nil
+	}
+	delete(locks, config.BuiltinSource)
+	return install.WriteLocks(dir, locks)
 }
