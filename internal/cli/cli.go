@@ -175,10 +175,9 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, src Source) i
 		fmt.Fprintf(stdout, "tether %s\n", Version)
 		return 0
 	case "help", "-h", "--help", "-help":
-		// help COMMAND is COMMAND --help.
-		if len(rest) > 0 && slices.Contains(commands, rest[0]) {
-			e.printHelp(strings.Join(rest, " "))
-			return 0
+		// help COMMAND [SUBCOMMAND] is COMMAND [SUBCOMMAND] --help.
+		if len(rest) > 0 && slices.Contains(commands, rest[0]) && rest[0] != "help" {
+			return Run(append(rest, "--help"), stdin, stdout, stderr, src)
 		}
 		usage(stdout)
 		return 0

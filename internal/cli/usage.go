@@ -327,9 +327,6 @@ func (e *env) flagError(fs *flag.FlagSet, err error) int {
 }
 
 func (e *env) printHelp(name string) {
-	if name == "apply" || strings.HasPrefix(name, "apply ") {
-		name = "up"
-	}
 	if h, ok := help[name]; ok {
 		fmt.Fprint(e.stdout, h)
 		return
