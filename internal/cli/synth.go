@@ -29,6 +29,9 @@ func (e *env) synth(ctx context.Context, args []string) int {
 	if err := c.chdir(); err != nil {
 		return e.errorf("%v", err)
 	}
+	// Synth writes declarations, not values: an answer to a variable's
+	// question would not reach Terraform.
+	c.input = false
 	pool, cfg, ok := e.load(ctx, &c, nil)
 	pool.close()
 	if !ok {
