@@ -35,6 +35,14 @@ resource "tether_file" "f" {
 		t.Errorf("out.txt holds %q, want the answers, %q", b, "hello world")
 	}
 
+	// Synth writes declarations: it does not ask for a value it would
+	// not write.
+	var sout, serrs bytes.Buffer
+	e := &env{stdin: strings.NewReader("x\ny\n"), stdout: &sout, stderr: &serrs, stdinTTY: true}
+	if code := e.synth(context.Background(), nil); code != 1 || strings.Contains(sout.String(), "Enter a value") {
+		t.Errorf("synth on a terminal: exit %d, want 1 without asking\n%s\n%s", code, sout.String(), serrs.String())
+	}
+
 	for _, c := range []struct {
 		name string
 		tty  bool
