@@ -149,6 +149,36 @@ func displayPath(p string) string {
 	return strings.TrimPrefix(p, ".")
 }
 
+// optionTypes are the interfaces of the SDK's options. An option stored
+// in an args field of type any would otherwise become {}: it is a struct
+// of unexported fields.
+var optionTypes = []reflect.Type{
+	reflect.TypeFor[ResourceOption](),
+	reflect.TypeFor[InvokeOption](),
+	reflect.TypeFor[ModuleOption](),
+	reflect.TypeFor[ClosureOption](),
+	reflect.TypeFor[ExportOption](),
+}
+
+func isOption(t reflect.Type) bool {
+	for _, o := range optionTypes {
+		if t.Implements(o) {
+			return true
+		}
+	}
+	return false
+}
+
+// optionAsValue reports an option given where a value goes, as in
+// ValueArgs{Input: tether.Set("input", v)}.
+func (b *builder) optionAsValue(rv reflect.Value, path string) {
+	if s, ok := rv.Interface().(setOpt); ok {
+		b.errorf("An option is not a value", "%s was given tether.Set(%q, ...) as the value of %s. tether.Set is an option, not a value: pass the value itself in the field, or pass tether.Set after the arguments, as in %s(scope, id, args, tether.Set(%q, value)).", b.where, s.name, displayPath(path), b.where, s.name)
+		return
+	}
+	b.errorf("An option is not a value", "%s was given an option (%s) as the value of %s. Options go after the arguments, not in them.", b.where, rv.Type(), displayPath(path))
+}
+
 var lazyHolderType = reflect.TypeFor[lazyHolder]()
 var dependableType = reflect.TypeFor[Dependable]()
 
@@ -190,6 +220,10 @@ func (b *builder) value(rv reflect.Value, path string, depth int) *tmpl {
 	}
 	if rv.Kind() != reflect.Interface && rv.Type().Implements(dependableType) {
 		b.errorf("A resource is not a value", "%s was given %s at %s. A resource, data source or component cannot be used as a value: pass one of its attributes (such as its ID()) or, to wait for it, tether.DependsOn.", b.where, rv.Type(), displayPath(path))
+		return nullTmpl
+	}
+	if rv.Kind() != reflect.Interface && isOption(rv.Type()) {
+		b.optionAsValue(rv, path)
 		return nullTmpl
 	}
 	switch rv.Type() {
@@ -291,6 +325,11 @@ func (b *builder) value(rv reflect.Value, path string, depth int) *tmpl {
 			}
 			names = append(names, f.name)
 			attrs = append(attrs, b.value(fv, fpath, depth+1))
+		}
+		if len(fields) == 0 && rv.NumField() > 0 {
+			// Converting it to {} would drop everything it holds.
+			b.errorf("Unsupported value", "%s was given a %s at %s, whose fields are all unexported, so none of it can be converted. Pass a value made of strings, numbers, bools, slices, maps and structs with exported fields.", b.where, rv.Type(), displayPath(path))
+			return nullTmpl
 		}
 		return object(names, attrs)
 	}

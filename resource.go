@@ -118,7 +118,9 @@ func (s setOpt) applyInvoke(o *options)   { o.sets = append(o.sets, s) }
 // Output[bool], an Output[[]string] for a list; a number field takes an
 // Output[tether.Number] itself). A required field it gives may be
 // left unset in the args struct. Zero values need no Set: an optional
-// field takes them (tether.Bool(false), tether.Int(0)).
+// field takes them (tether.Bool(false), tether.Int(0)). Set is an
+// option, passed after the args struct; given as the value of a field
+// (an any field compiles with it), it is an error at that call.
 func Set(name string, value any) ResourceOrInvokeOption {
 	return setOpt{name: name, value: value, pos: caller(1)}
 }
@@ -426,6 +428,7 @@ func sortedList(s []string) []string {
 type providerUse struct {
 	name      string
 	source    tfaddr.Provider
+	version   string // the version the bindings were generated from
 	first     hcl.Range
 	config    *tmpl
 	deps      []string
@@ -505,7 +508,7 @@ func (st *Stack) useProvider(t *Type, pos hcl.Range) *providerUse {
 	src, _ := typeSource(t)
 	p, ok := st.providers[src.String()]
 	if !ok {
-		p = &providerUse{name: t.Provider, source: src, first: pos, config: known(cty.EmptyObjectVal)}
+		p = &providerUse{name: t.Provider, source: src, version: t.Version, first: pos, config: known(cty.EmptyObjectVal)}
 		st.providers[src.String()] = p
 		st.provOrder = append(st.provOrder, src.String())
 	}

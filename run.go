@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/tetherhq/tether/internal/builtinplugin"
 	"github.com/tetherhq/tether/internal/cli"
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/ui"
@@ -30,6 +31,7 @@ import (
 // serves the local runtime's routers and stores, which the built-in
 // provider starts from this binary.
 func Main(build func(*Stack) error) {
+	builtinplugin.Main()
 	tetherprovider.RuntimeMain()
 	if id, ok := os.LookupEnv(tetherprovider.ApplyEnv); ok && id != "" {
 		os.Exit(runApply(id, build, os.Stdin, os.Stdout, os.Stderr))

@@ -491,6 +491,14 @@ func TestMistakesAtTheUsersLine(t *testing.T) {
 			builtin.NewFile(s, "f", builtin.FileArgs{Path: "f.txt", Content: "x"}, tether.Set("size", 3)) // bad-set
 			return nil
 		}},
+		{"option given as a value", "set-as-value", `builtin.NewValue was given tether.Set("input", ...) as the value of input. tether.Set is an option`, func(s *tether.Stack) error {
+			builtin.NewValue(s, "v", builtin.ValueArgs{Input: tether.Set("input", "v")}) // set-as-value
+			return nil
+		}},
+		{"struct of unexported fields", "unexported", "builtin.NewValue was given a time.Time at input, whose fields are all unexported", func(s *tether.Stack) error {
+			builtin.NewValue(s, "v", builtin.ValueArgs{Input: time.Unix(0, 0)}) // unexported
+			return nil
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

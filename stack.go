@@ -448,7 +448,24 @@ func (st *Stack) seal() (*config.Config, hcl.Diagnostics) {
 	for name, text := range st.extra.Sources {
 		cfg.Sources[name] = text
 	}
+	cfg.Required = st.required()
 	return cfg, st.diags
+}
+
+// required is the program's required_providers, for synth: each
+// provider by its local name, with the version its bindings were
+// generated from, which they require. The caller holds mu.
+func (st *Stack) required() map[string]config.ProviderRequirement {
+	req := map[string]config.ProviderRequirement{}
+	for _, name := range st.provOrder {
+		p := st.providers[name]
+		r := config.ProviderRequirement{Source: p.source, DeclRange: p.first}
+		if p.version != "" {
+			r.Constraints = []string{p.version}
+		}
+		req[p.name] = r
+	}
+	return req
 }
 
 // parting finds where two call stacks that declared on the same line part,

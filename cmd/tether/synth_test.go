@@ -100,18 +100,80 @@ func TestSynthPlansLikeTether(t *testing.T) {
 			if r.code != 0 {
 				t.Fatalf("terraform apply of the synthesised echo failed:\n%s", r)
 			}
-			url := strings.TrimSpace(tf.run("output", "-raw", "url").stdout)
-			if !strings.HasPrefix(url, "http://127.0.0.1:") {
-				t.Fatalf("the url output is %q, not a loopback URL", url)
+			echoAnswers(t, tf)
+		})
+	}
+}
+
+// echoAnswers checks that the echo example terraform applied answers
+// Hello at its url output.
+func echoAnswers(t *testing.T, tf side) {
+	t.Helper()
+	url := strings.TrimSpace(tf.run("output", "-raw", "url").stdout)
+	if !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("the url output is %q, not a loopback URL", url)
+	}
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(body) != "Hello" {
+		t.Errorf("GET %s answered %d %q, want Hello", url, resp.StatusCode, body)
+	}
+}
+
+// TestSynthInitsAsPrinted runs the README's synth example as printed:
+// tether synth, then terraform init and apply in the output folder, with
+// a Terraform CLI configuration that holds nothing (no dev override of
+// the built-in provider, no registry in reach). Terraform installs the
+// built-in provider from the terraform.d/plugins synth writes, and again
+// once synth has written another build of it.
+func TestSynthInitsAsPrinted(t *testing.T) {
+	tools := synthTools(t)
+	emptyRC := filepath.Join(t.TempDir(), "terraformrc")
+	if err := os.WriteFile(emptyRC, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, example := range []string{"hello", "echo"} {
+		t.Run(example, func(t *testing.T) {
+			dir := exampleCopy(t, example)
+			out := filepath.Join(t.TempDir(), example+".tf")
+			env := append(exampleEnv(t, tools, false), "TF_CLI_CONFIG_FILE="+emptyRC)
+			tt := side{name: "tether", bin: tools.tether, dir: dir, env: env}
+			if r := tt.run("synth", "-C", dir, "--out", out); r.code != 0 {
+				t.Fatalf("tether synth failed:\n%s", r)
 			}
-			resp, err := http.Get(url)
+			tf := side{name: "terraform", bin: tools.terraform, dir: out, env: env}
+			if r := tf.run("init", "-input=false", "-no-color"); r.code != 0 {
+				t.Fatalf("terraform init of the synthesised folder failed:\n%s", r)
+			}
+			r := tf.run(tfApply...)
+			t.Cleanup(func() { tf.run(tfDestroy...) })
+			if r.code != 0 {
+				t.Fatalf("terraform apply of the synthesised folder failed:\n%s", r)
+			}
+			if example == "echo" {
+				echoAnswers(t, tf)
+				return
+			}
+			// Synthesised again by another build of tether (here: the
+			// lock file made to hold another checksum), init still works.
+			lock := filepath.Join(out, ".terraform.lock.hcl")
+			text, err := os.ReadFile(lock)
 			if err != nil {
 				t.Fatal(err)
 			}
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if string(body) != "Hello" {
-				t.Errorf("GET %s answered %d %q, want Hello", url, resp.StatusCode, body)
+			other := regexp.MustCompile(`"h1:[A-Za-z0-9+/=]+"`).ReplaceAll(text, []byte(`"h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="`))
+			if err := os.WriteFile(lock, other, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if r := tt.run("synth", "-C", dir, "--out", out); r.code != 0 {
+				t.Fatalf("tether synth again failed:\n%s", r)
+			}
+			if r := tf.run("init", "-input=false", "-no-color"); r.code != 0 {
+				t.Fatalf("terraform init after synthesising again failed:\n%s", r)
 			}
 		})
 	}

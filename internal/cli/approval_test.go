@@ -2,9 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -12,11 +9,7 @@ import (
 // A deferred round that destroys or replaces what the approved plan could
 // not show asks again on a terminal; "no" leaves what it would destroy.
 func TestDeferredRoundAsksAgain(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv("TETHER_STATE_KEY", strings.Repeat("ab", 32))
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
-	t.Chdir(dir)
-	config := `
+	run := upIn(t, `
 variable "v" {}
 resource "tether_random" "r" {
   length  = 6
@@ -26,16 +19,7 @@ resource "tether_value" "named" {
   for_each = toset([tether_random.r.result])
   input    = each.key
 }
-`
-	if err := os.WriteFile("main.tf", []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	run := func(stdin string, tty bool, args ...string) (int, string, string) {
-		var out, errs bytes.Buffer
-		e := &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errs, stdinTTY: tty}
-		code := e.up(context.Background(), args, false)
-		return code, out.String(), errs.String()
-	}
+`)
 	list := func() string {
 		var out bytes.Buffer
 		if code := Main([]string{"state", "list"}, nil, &out, &out); code != 0 {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -173,14 +174,21 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, src Source) i
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "tether %s\n", Version)
 		return 0
-	case "help", "-h", "--help":
+	case "help", "-h", "--help", "-help":
+		// help COMMAND [SUBCOMMAND] is COMMAND [SUBCOMMAND] --help.
+		if len(rest) > 0 && slices.Contains(commands, rest[0]) && rest[0] != "help" {
+			return Run(append(rest, "--help"), stdin, stdout, stderr, src)
+		}
 		usage(stdout)
 		return 0
 	}
-	fmt.Fprintf(stderr, "Error: unknown command %q\n\n", cmd)
-	usage(stderr)
+	// As Terraform: a line naming the likely command, not the usage.
+	fmt.Fprintf(stderr, "Tether has no command named %q.%s\n\nTo see all of Tether's top-level commands, run:\n  tether -help\n\n", cmd, hclconfig.DidYouMean(cmd, commands))
 	return 1
 }
+
+// commands are the command names Run knows, for suggestions.
+var commands = []string{"init", "plan", "up", "apply", "destroy", "refresh", "get", "force-unlock", "console", "show", "output", "state", "workspace", "graph", "import", "taint", "untaint", "fmt", "validate", "synth", "gen", "test", "provider", "providers", "version", "help"}
 
 // globalDir reads the folder option that may come before the command:
 // the folder, the option as given, and how many arguments it took (0 for

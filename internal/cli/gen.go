@@ -29,7 +29,7 @@ func (e *env) gen(ctx context.Context, args []string) int {
 	from := fs.String("from", "", "builtin, a `terraform providers schema -json` file, or a provider binary")
 	out := fs.String("out", "", "folder to write the package to (default: the package name)")
 	pkg := fs.String("package", "", "package name (default: the provider's name; builtin for the built-in provider)")
-	name := fs.String("provider", "", "the provider's local name; with a schema file holding several, which one")
+	name := fs.String("provider", "", "the provider's local name or source address (hashicorp/time); with a schema file holding several, which one")
 	split := fs.String("split", "auto", "auto, none or groups: one package per group of types sharing a word")
 	source := fs.String("source", "", "the provider's source address, such as hashicorp/time (default: read from the binary's installed path, else hashicorp/NAME)")
 	version := fs.String("version", "", "the provider's version (default: read from the binary's name); with --module, the module's version constraint")
@@ -114,7 +114,7 @@ func (e *env) gen(ctx context.Context, args []string) int {
 	if dir == "" {
 		dir = opts.Package
 		if dir == "" {
-			dir = filepath.Base(opts.Provider)
+			dir = codegen.ProviderPackage(opts.Provider)
 		}
 	}
 	start := time.Now()
@@ -158,8 +158,17 @@ func (e *env) genSchema(ctx context.Context, from, name string, opts *codegen.Op
 		return s, nil
 	}
 	// Anything else is taken for a provider plugin, named like
-	// terraform-provider-aws_v5.0.0.
+	// terraform-provider-aws_v5.0.0. --provider may give its source
+	// address rather than its local name.
 	local := name
+	var named tfaddr.Provider
+	if strings.Contains(name, "/") {
+		src, err := tfaddr.ParseProviderSource(name)
+		if err != nil {
+			return nil, fmt.Errorf("--provider %q is neither a local name nor a provider source address: %v", name, err)
+		}
+		named, local = src, src.Type
+	}
 	if local == "" {
 		base := strings.TrimPrefix(filepath.Base(from), "terraform-provider-")
 		local, _, _ = strings.Cut(base, "_")
@@ -182,6 +191,9 @@ func (e *env) genSchema(ctx context.Context, from, name string, opts *codegen.Op
 	}
 	opts.Provider = local
 	opts.Source, opts.Version = binaryOrigin(path, local)
+	if !named.IsZero() {
+		opts.Source = named.String()
+	}
 	return s, nil
 }
 

@@ -113,7 +113,7 @@ func providerPackage(src tfaddr.Provider) string {
 	if src == config.BuiltinSource {
 		return "builtin"
 	}
-	return codegen.PackageName(src.Type)
+	return codegen.ProviderPackage(src.Type)
 }
 
 // genRequirements regenerates every binding tether.json declares:

@@ -4,15 +4,54 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"go/parser"
 	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/tetherhq/tether/internal/hclconfig"
 )
+
+// buildNotice is how long a Go program's build runs before Tether says
+// what it is doing: an up-to-date build (a fraction of a second) says
+// nothing, a first one (the SDK and its dependencies, a minute or two)
+// does not leave the terminal silent. 0 says it at once.
+var buildNotice = time.Second
+
+// sayWhileBuilding runs build, saying on stderr that the Go program in dir
+// is being built once it has taken buildNotice, and how long it took when
+// it ends, if it was said.
+func (e *env) sayWhileBuilding(dir string, build func() error) error {
+	var mu sync.Mutex
+	said, done := false, false
+	say := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !done {
+			fmt.Fprintf(e.stderr, "Building the Go program in %s (go build)...\n", dir)
+			said = true
+		}
+	}
+	start := time.Now()
+	if buildNotice <= 0 {
+		say()
+	} else {
+		defer time.AfterFunc(buildNotice, say).Stop()
+	}
+	err := build()
+	mu.Lock()
+	defer mu.Unlock()
+	done = true
+	if said && err == nil {
+		fmt.Fprintf(e.stderr, "Built it in %.1fs.\n", time.Since(start).Seconds())
+	}
+	return err
+}
 
 // loadsConfig reports whether a command reads the configuration, and so
 // must run inside a Go program when the configuration is one.
@@ -104,7 +143,7 @@ func (e *env) runGoProgram(dir, cmd string, args []string) int {
 	build := exec.Command(goBin, "build", "-o", bin, ".")
 	build.Dir = abs
 	build.Stdout, build.Stderr = e.stderr, e.stderr
-	if err := build.Run(); err != nil {
+	if err := e.sayWhileBuilding(dir, build.Run); err != nil {
 		return e.errorf("cannot build the Go program in %s: %v", dir, err)
 	}
 	run := exec.Command(bin, append([]string{cmd}, withoutDir(args)...)...)

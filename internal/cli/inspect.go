@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -127,6 +128,16 @@ func (e *env) output(ctx context.Context, args []string) int {
 		return 1
 	}
 	names := sortedKeys(snap.Outputs)
+	if len(names) == 0 && len(pos) == 0 && !*asJSON {
+		// Terraform warns on stdout and exits 0: the list is empty,
+		// which a script may take for a success.
+		ui.WriteDiagnostics(e.stdout, hcl.Diagnostics{{
+			Severity: hcl.DiagWarning,
+			Summary:  "No outputs found",
+			Detail:   "The state records no outputs: the configuration declares none, or all of them are null. Declare one with an output block (in a Go program, Stack.Export) and apply for it to be recorded.",
+		}}, nil, e.color)
+		return 0
+	}
 	if len(pos) > 0 {
 		if _, ok := snap.Outputs[pos[0]]; !ok {
 			return e.errorf("no output named %q. Outputs: %s", pos[0], strings.Join(names, ", "))

@@ -30,6 +30,10 @@ type providerPool struct {
 	opts install.Options
 	// say prints installation progress and warnings.
 	say func(string)
+	// program is set for a Go program, which runs the built-in provider
+	// in process whatever the CLI configuration says: the closures it
+	// deploys are the program's own code, which a plugin build lacks.
+	program bool
 
 	mu sync.Mutex
 	// providers holds what is known of each provider, by source address;
@@ -84,6 +88,7 @@ func (e *env) newPool(ctx context.Context, say io.Writer) (*providerPool, error)
 			fmt.Fprintln(say, s)
 		},
 		providers: map[string]*pooled{},
+		program:   e.src != nil,
 	}, nil
 }
 
@@ -282,7 +287,7 @@ const keepSchemaTimeout = time.Minute
 // install finds or installs the package of a provider, or says how to
 // start it in process: the built-in one runs in process unless a
 // development override names a build of it to run as a plugin, as
-// Terraform would; Terraform's built-in terraform provider always does.
+// Terraform would (but never for a Go program); Terraform's built-in terraform provider always does.
 func (pp *providerPool) install(req config.ProviderRequirement) (install.Package, func() provider.Provider, error) {
 	if req.Source.IsBuiltIn() {
 		if req.Source != config.TerraformSource {
@@ -294,6 +299,10 @@ func (pp *providerPool) install(req config.ProviderRequirement) (install.Package
 		dir := ""
 		if pp.opts.Config != nil {
 			dir = pp.opts.Config.DevOverrides[config.BuiltinSource]
+		}
+		if dir != "" && pp.program {
+			pp.say(fmt.Sprintf("Note: the development override for %s is not used: a Go program runs the built-in provider itself, for its closures.", req.Source.ForDisplay()))
+			dir = ""
 		}
 		if dir == "" {
 			return install.Package{}, tetherprovider.New, nil

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/user"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -468,6 +469,54 @@ func (e *env) confirm(destroy, input bool) error {
 
 // answeredYes prints prompt and reports whether the line read back is
 // "yes", the only answer Terraform's prompts take.
+// askVariable asks for an input variable's value as Terraform does: the
+// query, the description indented, then "Enter a value:". It reads one
+// line, and no further: a later question reads the next.
+func (e *env) askVariable(query, description string) (string, bool) {
+	var b strings.Builder
+	b.WriteString(query + "\n")
+	if description != "" {
+		for _, line := range strings.Split(strings.TrimRight(description, "\n"), "\n") {
+			b.WriteString("  " + line + "\n")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("  Enter a value: ")
+	fmt.Fprint(e.stdout, b.String())
+	var line []byte
+	one := make([]byte, 1)
+	for {
+		n, err := e.stdin.Read(one)
+		if n == 1 && one[0] != '\n' {
+			line = append(line, one[0])
+		}
+		if n == 1 && one[0] == '\n' {
+			break
+		}
+		if err != nil {
+			if len(line) == 0 {
+				return "", false
+			}
+			break
+		}
+	}
+	fmt.Fprintln(e.stdout)
+	return strings.TrimRight(string(line), "\r"), true
+}
+
+// inputAllowed reports whether TF_INPUT lets Tether ask, as Terraform
+// reads it: a false value (0, false) forbids it.
+func inputAllowed(environ []string) bool {
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, "TF_INPUT="); ok {
+			if b, err := strconv.ParseBool(v); err == nil && !b {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func (e *env) answeredYes(prompt string) bool {
 	fmt.Fprint(e.stdout, prompt)
 	line, _ := bufio.NewReader(e.stdin).ReadString('\n')

@@ -54,6 +54,9 @@ type LoadInput struct {
 	// values of their types, as in terraform validate, and none is
 	// required.
 	Validating bool
+	// Ask asks for a required root variable nothing set, on a terminal
+	// (see hclconfig.Options.Ask); nil never asks.
+	Ask func(query, description string) (string, bool)
 	// Module installs a module a Go program calls, as init installs a
 	// module block's (see ModuleInstaller); nil where modules cannot be
 	// installed.
@@ -178,7 +181,7 @@ func hclSource(in LoadInput) (*config.Config, hcl.Diagnostics) {
 	}
 	cfg, d := hclconfig.Load(".", hclconfig.Options{
 		Schemas: schemas, Vars: in.Vars, Environ: in.Environ, Modules: mods, Workspace: in.Workspace, Files: files,
-		UnknownVariables: in.Validating,
+		UnknownVariables: in.Validating, Ask: in.Ask,
 	})
 	return cfg, append(diags, d...)
 }
@@ -249,6 +252,9 @@ func (e *env) loadConfig(ctx context.Context, c *common, pool *providerPool) (*p
 		files: e.parsed(),
 	}
 	in.Module = ModuleInstaller(ctx, environ, c.upgrade, in.Progress)
+	if c.input && e.stdinTTY && inputAllowed(environ) {
+		in.Ask = e.askVariable
+	}
 	cfg, diags := src(in)
 	if !diags.HasErrors() {
 		e.noteProgram(cfg)

@@ -263,8 +263,12 @@ Options:
 Options:
   --from SOURCE         builtin, a 'terraform providers schema -json' file, or a provider binary
   --out DIR             Folder to write the package to (default: the package name)
-  --package NAME        Package name
-  --provider NAME       With a schema file holding several providers, which one
+  --package NAME        Package name (default: the provider's name, with the suffix
+                        "provider" where a standard library package has it: timeprovider)
+  --provider NAME       The provider's local name or source address (hashicorp/time);
+                        with a schema file holding several providers, which one
+  --source SOURCE       The provider's source address, such as hashicorp/time (default:
+                        from the binary's installed path, else hashicorp/NAME)
   --split MODE          auto, none or groups: one package per group of types
   --module SOURCE       A module: a local folder (relative to the program's folder),
                         a registry address, git::URL or an archive URL

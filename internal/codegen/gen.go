@@ -101,7 +101,7 @@ func Generate(schema *provider.Schema, opts Options, emit func(File) error) (Sum
 		return sum, fmt.Errorf("the provider's name is not set")
 	}
 	if opts.Package == "" {
-		opts.Package = packageName(opts.Provider)
+		opts.Package = ProviderPackage(opts.Provider)
 	}
 	if packageName(opts.Package) != opts.Package {
 		return sum, fmt.Errorf("%q cannot be a package name; try %q", opts.Package, packageName(opts.Package))

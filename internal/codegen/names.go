@@ -77,6 +77,44 @@ func packageName(s string) string {
 	return name
 }
 
+// ProviderPackage is the default package of a provider's bindings, for
+// its local name: the name as a package name, with the suffix "provider"
+// where that is the name of a package of Go's standard library (time is
+// timeprovider, http httpprovider, tls tlsprovider), which a program would
+// otherwise have to import under another name beside the standard one.
+// cdktf and Pulumi keep such names (time) and leave the renaming to the
+// program; the built-in provider's bindings are builtin.
+func ProviderPackage(name string) string {
+	pkg := packageName(name)
+	if stdlib[pkg] {
+		pkg += "provider"
+	}
+	return pkg
+}
+
+// stdlib holds the last elements of the paths of Go's standard library
+// packages (`go list std`, less internal and vendored ones), which are
+// the names they are imported under.
+var stdlib = map[string]bool{}
+
+func init() {
+	for _, name := range strings.Fields(`adler32 aes ascii85 asn1 ast atomic base32 base64 big binary bits
+		bufio build buildinfo bytes bzip2 cgi cgo cipher cmp cmplx color comment constant constraint
+		context cookiejar coverage crc32 crc64 crypto csv debug des doc draw driver dsa dwarf ecdh
+		ecdsa ed25519 elf elliptic embed encoding errors exec expvar fcgi filepath fips140 flag
+		flate fmt fnv format fs fstest gif gob gosym gzip hash heap hex hkdf hmac hpke html http
+		httptest httptrace httputil image importer io iotest ioutil iter jpeg json jsonrpc list log
+		lzw macho mail maphash maps math md5 metrics mime mlkem multipart net netip os palette
+		parse parser path pbkdf2 pe pem pkix plan9obj plugin png pprof printer quick
+		quotedprintable race rand rc4 reflect regexp ring rpc rsa runtime scanner sha1 sha256 sha3
+		sha512 signal slices slog smtp sort sql strconv strings structs subtle suffixarray sync
+		synctest syntax syscall syslog tabwriter tar template testing textproto time tls token
+		trace types tzdata unicode unique unsafe url user utf16 utf8 version weak x509 xml zip
+		zlib`) {
+		stdlib[name] = true
+	}
+}
+
 var predeclared = map[string]bool{
 	"any": true, "bool": true, "byte": true, "comparable": true, "complex64": true,
 	"complex128": true, "error": true, "float32": true, "float64": true, "int": true,

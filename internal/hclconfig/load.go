@@ -45,6 +45,11 @@ type Options struct {
 	// its type instead of reading Vars, Environ and .tfvars files, as
 	// terraform validate does: none is required.
 	UnknownVariables bool
+	// Ask, when set, asks for the value of a required root variable that
+	// nothing set, as Terraform does on a terminal: query is var.NAME,
+	// description the variable's. The answer is taken as -var's value;
+	// false leaves the variable unset.
+	Ask func(query, description string) (string, bool)
 }
 
 // VarArg is one -var NAME=VALUE (File empty) or -var-file FILE argument.

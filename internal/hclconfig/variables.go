@@ -135,6 +135,24 @@ func (m *module) variables(blocks []*hcl.Block) {
 		l.setRaw(v, a.Value, hcl.Range{Filename: "-var " + a.Name})
 	}
 
+	if l.opts.Ask != nil {
+		// As Terraform: each required variable still unset, in lexical
+		// order, before any is checked.
+		for _, name := range sortedKeysOf(decls) {
+			v := decls[name]
+			if v.hasDef {
+				continue
+			}
+			query := "var." + name
+			if v.node.Ephemeral {
+				query += " (ephemeral)"
+			}
+			if raw, ok := l.opts.Ask(query, v.description); ok {
+				l.setRaw(v, raw, hcl.Range{Filename: "the answer for var." + name})
+			}
+		}
+	}
+
 	for _, v := range order {
 		m.finishVariable(v)
 	}

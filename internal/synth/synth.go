@@ -72,6 +72,36 @@ func Write(cfg *config.Config, dir string) hcl.Diagnostics {
 	if diags.HasErrors() {
 		return diags
 	}
+	return append(diags, WriteFiles(cfg, files, dir)...)
+}
+
+// UsesBuiltin reports whether any module of files (as Files returns
+// them) requires the built-in provider, which Terraform must then find.
+func UsesBuiltin(files map[string][]byte) bool {
+	for _, text := range files {
+		var doc struct {
+			Terraform struct {
+				RequiredProviders map[string]struct {
+					Source string `json:"source"`
+				} `json:"required_providers"`
+			} `json:"terraform"`
+		}
+		if json.Unmarshal(text, &doc) != nil {
+			continue
+		}
+		for _, p := range doc.Terraform.RequiredProviders {
+			if p.Source == config.BuiltinSource.ForDisplay() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// WriteFiles writes files (as Files returns them) under dir, creating
+// the folders, and copies cfg.Files there.
+func WriteFiles(cfg *config.Config, files map[string][]byte, dir string) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	for _, name := range sortedKeys(files) {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
