@@ -15,6 +15,7 @@ import (
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
+	"github.com/tetherhq/tether/internal/tftest"
 	tetherprovider "github.com/tetherhq/tether/provider/tether"
 )
 
@@ -44,16 +45,19 @@ func stateDirOf(ctx context.Context) string {
 func (e *env) test(ctx context.Context, args []string) int {
 	var c common
 	flags := e.flags("test", &c)
+	var filter []string
+	flags.Func("filter", "run only this test file (repeatable)", func(s string) error {
+		filter = append(filter, s)
+		return nil
+	})
 	if code := e.parseCommon(flags, &c, args); code >= 0 {
 		return code
 	}
 	if err := c.chdir(); err != nil {
 		return e.errorf("%v", err)
 	}
-	if files := terraformTestFiles(); len(files) > 0 {
-		// Passing while those files' assertions never ran would tell a
-		// pipeline its module is tested.
-		return e.errorf("this configuration has Terraform test files (%s), which tether test does not run: it runs the tests of tether_tester resources. Run them with terraform test", strings.Join(files, ", "))
+	if len(tftest.Find(".")) > 0 {
+		return e.runTFTests(ctx, &c, filter)
 	}
 	// up and destroy run in the folder we are in now.
 	args = append(withoutDir(args), "--yes")
@@ -106,20 +110,6 @@ func (e *env) test(ctx context.Context, args []string) int {
 		return 1
 	}
 	return 0
-}
-
-// terraformTestFiles lists the test files terraform test would run here:
-// *.tftest.hcl and *.tftest.json in the configuration folder and in its
-// tests folder.
-func terraformTestFiles() []string {
-	var files []string
-	for _, dir := range []string{".", "tests"} {
-		for _, ext := range []string{"*.tftest.hcl", "*.tftest.json"} {
-			found, _ := filepath.Glob(filepath.Join(dir, ext))
-			files = append(files, found...)
-		}
-	}
-	return files
 }
 
 // testStackEmpty reports whether the test state records nothing, so that a

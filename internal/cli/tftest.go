@@ -1,0 +1,169 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/engine"
+	"github.com/tetherhq/tether/internal/tftest"
+)
+
+// tftestStateDir holds the states of Terraform test files' runs, a folder
+// per file and module, apart from the stack tether_tester tests deploy.
+var tftestStateDir = filepath.Join(testStateDir, "tftest")
+
+// tftestExec is the tftest.Executor of `tether test`: each step loads the
+// configuration (or a run's module) afresh with the test's variables and
+// plans, applies or destroys it against a state of its own.
+type tftestExec struct {
+	e *env
+	// root is the absolute configuration folder.
+	root string
+	// vars are the command's -var and -var-file arguments.
+	vars []varArg
+}
+
+func (x *tftestExec) Declared(module string) (map[string]bool, hcl.Diagnostics) {
+	dir := filepath.Join(x.root, module)
+	var files []string
+	for _, ext := range []string{"*.tf", "*.tf.json"} {
+		found, _ := filepath.Glob(filepath.Join(dir, ext))
+		files = append(files, found...)
+	}
+	if len(files) == 0 {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No configuration files",
+			Detail: fmt.Sprintf("The folder %s has no .tf or .tf.json file to test.", dir)}}
+	}
+	p := hclparse.NewParser()
+	schema := &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "variable", LabelNames: []string{"name"}}}}
+	out := map[string]bool{}
+	for _, f := range files {
+		var file *hcl.File
+		var diags hcl.Diagnostics
+		if strings.HasSuffix(f, ".json") {
+			file, diags = p.ParseJSONFile(f)
+		} else {
+			file, diags = p.ParseHCLFile(f)
+		}
+		if diags.HasErrors() {
+			// Loading the configuration reports them where they are.
+			continue
+		}
+		content, _, _ := file.Body.PartialContent(schema)
+		for _, b := range content.Blocks {
+			out[b.Labels[0]] = true
+		}
+	}
+	return out, nil
+}
+
+func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outcome {
+	var out tftest.Outcome
+	fail := func(summary, detail string) tftest.Outcome {
+		out.PlanDiags = append(out.PlanDiags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail})
+		return out
+	}
+	dir := filepath.Join(x.root, step.Module)
+	state := filepath.Join(x.root, tftestStateDir, step.State)
+	if err := os.MkdirAll(state, 0o700); err != nil {
+		return fail("Cannot create state folder", fmt.Sprintf("Creating %s failed: %v.", state, err))
+	}
+	args := []string{}
+	for _, v := range x.vars {
+		if v.file != "" {
+			args = append(args, "-var-file", filepath.Join(x.root, v.file))
+		} else {
+			args = append(args, "-var", v.name+"="+v.value)
+		}
+	}
+	if len(step.Variables) > 0 {
+		path := filepath.Join(state, "run.tfvars")
+		if err := writeTFVars(path, step.Variables); err != nil {
+			return fail("Cannot pass the test's variables", err.Error())
+		}
+		args = append(args, "-var-file", path)
+	}
+	if err := os.Chdir(dir); err != nil {
+		return fail("Cannot read module", fmt.Sprintf("Changing to %s failed: %v.", dir, err))
+	}
+	defer os.Chdir(x.root)
+
+	// A fresh env: the files one step parsed are not another's.
+	e := *x.e
+	e.files = nil
+	e.diagSink = func(diags hcl.Diagnostics, _ map[string][]byte) { out.PlanDiags = append(out.PlanDiags, diags...) }
+	var c common
+	fs := e.flags("test", &c)
+	if err := fs.Parse(args); err != nil {
+		return fail("Invalid test variables", err.Error())
+	}
+	c.destroying = step.Destroy
+	s, ok := e.open(withStateDir(ctx, state), &c, "test")
+	if !ok {
+		if !out.PlanDiags.HasErrors() {
+			return fail("Cannot run the configuration", "Loading the configuration or its state failed; the messages above say why.")
+		}
+		return out
+	}
+	defer s.close()
+	out.Config = s.cfg
+	planned, diags := s.engine.Plan(ctx, s.cfg, engine.PlanOptions{Destroy: step.Destroy})
+	out.PlanDiags = append(out.PlanDiags, diags...)
+	if diags.HasErrors() || planned == nil {
+		return out
+	}
+	out.Scope = planned.RootScope()
+	if !step.Apply {
+		return out
+	}
+	if len(planned.Plan.Deferred) > 0 {
+		out.ApplyDiags = append(out.ApplyDiags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Deferred changes in a test run",
+			Detail: "Part of the configuration could be planned only after an apply (count, for_each or a dynamic block waiting on unknown values); tether test does not apply in rounds yet."})
+	}
+	out.Applied = true
+	_, diags = s.engine.Apply(ctx, planned)
+	out.ApplyDiags = append(out.ApplyDiags, diags...)
+	return out
+}
+
+// writeTFVars writes values as a tfvars file, where each keeps its type
+// (a -var would pass a string to an untyped variable).
+func writeTFVars(path string, vals map[string]cty.Value) error {
+	f := hclwrite.NewEmptyFile()
+	body := f.Body()
+	for _, name := range sortedKeys(vals) {
+		v, _ := vals[name].UnmarkDeep()
+		if !v.IsWhollyKnown() {
+			return fmt.Errorf("The value of variable %q is not known: it comes from a run that only planned. Give it from a run that applies.", name)
+		}
+		body.SetAttributeValue(name, v)
+	}
+	return os.WriteFile(path, f.Bytes(), 0o600)
+}
+
+// runTFTests runs the folder's Terraform test files; it returns the exit
+// code.
+func (e *env) runTFTests(ctx context.Context, c *common, filter []string) int {
+	root, err := os.Getwd()
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	r := &tftest.Runner{
+		Dir:    root,
+		Exec:   &tftestExec{e: e, root: root, vars: *c.vars.list},
+		Stdout: e.stdout,
+		Diagnostics: func(diags hcl.Diagnostics, srcs map[string][]byte) {
+			e.writeDiagnostics(diags, srcs)
+		},
+		Filter: filter,
+	}
+	return r.Run(ctx)
+}

@@ -1,0 +1,18 @@
+// Package tftest runs Terraform's test files (*.tftest.hcl and
+// *.tftest.json, in a configuration folder and its tests folder) as
+// `terraform test` 1.11 does: each file's run blocks in order against a
+// state of the file's own, each planning or applying the configuration
+// (or a run's own local module) with the file's and the run's variables,
+// then checking the run's assert blocks and expect_failures against what
+// the run planned or applied; the file's states are destroyed, newest
+// first, once its runs are over, whether they passed or not.
+//
+// The package knows test files and their rules, not how a configuration is
+// loaded, planned or applied: an Executor, which the cli provides, does
+// that for it and hands back the values the run's expressions may read.
+//
+// Not supported yet, each reported as an error at the block rather than
+// ignored: mock_provider, override_resource, override_data,
+// override_module, provider blocks in a test file, a run's providers
+// argument, and the -json output.
+package tftest

@@ -1,0 +1,217 @@
+package tftest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+)
+
+// File is one parsed test file.
+type File struct {
+	// Name is the file's path relative to the configuration folder, as
+	// terraform test names it: main.tftest.hcl, tests/a.tftest.hcl.
+	Name string
+	// Variables are the file-level variables block's values, by name.
+	Variables map[string]hcl.Expression
+	Runs      []*Run
+}
+
+// Run is one run block.
+type Run struct {
+	Name string
+	// Plan is command = plan; a run applies otherwise.
+	Plan           bool
+	Variables      map[string]hcl.Expression
+	Asserts        []Assert
+	ExpectFailures []hcl.Traversal
+	// Module is the source of the run's module block, "" for the
+	// configuration under test.
+	Module    string
+	DeclRange hcl.Range
+}
+
+// Assert is one assert block of a run.
+type Assert struct {
+	Condition, ErrorMessage hcl.Expression
+}
+
+var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+	{Type: "run", LabelNames: []string{"name"}},
+	{Type: "variables"},
+	{Type: "provider", LabelNames: []string{"name"}},
+	{Type: "mock_provider", LabelNames: []string{"name"}},
+	{Type: "override_resource"},
+	{Type: "override_data"},
+	{Type: "override_module"},
+}}
+
+var runSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "command"}, {Name: "expect_failures"}, {Name: "providers"},
+		{Name: "plan_options"}, {Name: "state_key"}, {Name: "parallel"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "variables"}, {Type: "assert"}, {Type: "module"}, {Type: "plan_options"},
+		{Type: "override_resource"}, {Type: "override_data"}, {Type: "override_module"},
+	},
+}
+
+var assertSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "condition", Required: true}, {Name: "error_message", Required: true},
+}}
+
+var moduleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "source", Required: true}, {Name: "version"},
+}}
+
+// Find lists the test files of the configuration folder dir in the order
+// terraform test runs them: by name, the folder's own before tests/'s.
+func Find(dir string) []string {
+	var names []string
+	for _, sub := range []string{".", "tests"} {
+		for _, ext := range []string{"*.tftest.hcl", "*.tftest.json"} {
+			found, _ := filepath.Glob(filepath.Join(dir, sub, ext))
+			for _, f := range found {
+				rel, err := filepath.Rel(dir, f)
+				if err == nil {
+					names = append(names, filepath.ToSlash(rel))
+				}
+			}
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Parse reads the test file name (relative to dir) with parser p, which
+// then holds its source for diagnostics.
+func Parse(p *hclparse.Parser, dir, name string) (*File, hcl.Diagnostics) {
+	src, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read test file", Detail: fmt.Sprintf("Reading %s failed: %v.", name, err)}}
+	}
+	var f *hcl.File
+	var diags hcl.Diagnostics
+	if strings.HasSuffix(name, ".json") {
+		f, diags = p.ParseJSON(src, name)
+	} else {
+		f, diags = p.ParseHCL(src, name)
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	content, d := f.Body.Content(fileSchema)
+	diags = append(diags, d...)
+	tf := &File{Name: name, Variables: map[string]hcl.Expression{}}
+	seen := map[string]hcl.Range{}
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "variables":
+			diags = append(diags, variables(b.Body, tf.Variables)...)
+		case "run":
+			if prev, ok := seen[b.Labels[0]]; ok {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate \"run\" block names",
+					Detail: fmt.Sprintf("This test file already has a run named %s block defined at %s.", b.Labels[0], prev), Subject: b.DefRange.Ptr()})
+				continue
+			}
+			seen[b.Labels[0]] = b.DefRange
+			r, d := parseRun(b)
+			diags = append(diags, d...)
+			tf.Runs = append(tf.Runs, r)
+		default:
+			diags = append(diags, unsupported(b))
+		}
+	}
+	return tf, diags
+}
+
+// unsupported is the error for a block this runner does not carry out
+// yet: a test that passed without it would not have tested what it says.
+func unsupported(b *hcl.Block) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test block",
+		Detail:  fmt.Sprintf("tether test does not run %s blocks yet; run this file with terraform test.", b.Type),
+		Subject: b.DefRange.Ptr()}
+}
+
+func variables(body hcl.Body, into map[string]hcl.Expression) hcl.Diagnostics {
+	attrs, diags := body.JustAttributes()
+	for name, a := range attrs {
+		into[name] = a.Expr
+	}
+	return diags
+}
+
+func parseRun(b *hcl.Block) (*Run, hcl.Diagnostics) {
+	r := &Run{Name: b.Labels[0], Variables: map[string]hcl.Expression{}, DeclRange: b.DefRange}
+	content, diags := b.Body.Content(runSchema)
+	if a, ok := content.Attributes["command"]; ok {
+		switch hcl.ExprAsKeyword(a.Expr) {
+		case "plan":
+			r.Plan = true
+		case "apply":
+		default:
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid \"command\" keyword",
+				Detail: "The \"command\" argument requires one of the following keywords without quotes: apply or plan.", Subject: a.Expr.Range().Ptr()})
+		}
+	}
+	if a, ok := content.Attributes["expect_failures"]; ok {
+		exprs, d := hcl.ExprList(a.Expr)
+		diags = append(diags, d...)
+		for _, e := range exprs {
+			t, d := hcl.AbsTraversalForExpr(e)
+			diags = append(diags, d...)
+			if !d.HasErrors() {
+				r.ExpectFailures = append(r.ExpectFailures, t)
+			}
+		}
+	}
+	for _, name := range []string{"providers", "plan_options", "state_key", "parallel"} {
+		if a, ok := content.Attributes[name]; ok {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test argument",
+				Detail: fmt.Sprintf("tether test does not carry out a run's %s argument yet; run this file with terraform test.", name), Subject: a.NameRange.Ptr()})
+		}
+	}
+	for _, blk := range content.Blocks {
+		switch blk.Type {
+		case "variables":
+			diags = append(diags, variables(blk.Body, r.Variables)...)
+		case "assert":
+			c, d := blk.Body.Content(assertSchema)
+			diags = append(diags, d...)
+			if !d.HasErrors() {
+				r.Asserts = append(r.Asserts, Assert{Condition: c.Attributes["condition"].Expr, ErrorMessage: c.Attributes["error_message"].Expr})
+			}
+		case "module":
+			c, d := blk.Body.Content(moduleSchema)
+			diags = append(diags, d...)
+			if d.HasErrors() {
+				continue
+			}
+			if _, ok := c.Attributes["version"]; ok {
+				diags = append(diags, unsupported(blk))
+				continue
+			}
+			src, d := c.Attributes["source"].Expr.Value(nil)
+			diags = append(diags, d...)
+			if d.HasErrors() {
+				continue
+			}
+			s := src.AsString()
+			if !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported module source",
+					Detail:  fmt.Sprintf("tether test runs local modules (./ or ../) in a run block, not %q yet.", s),
+					Subject: c.Attributes["source"].Expr.Range().Ptr()})
+				continue
+			}
+			r.Module = s
+		default:
+			diags = append(diags, unsupported(blk))
+		}
+	}
+	return r, diags
+}

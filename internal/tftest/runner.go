@@ -1,0 +1,332 @@
+package tftest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/config"
+)
+
+// Step is one plan, apply or destroy an Executor carries out.
+type Step struct {
+	// Module is the folder of the configuration to run, relative to the
+	// configuration under test: "" for that configuration itself.
+	Module string
+	// State names the state the step works on, one per test file and
+	// module: the executor keeps each apart from the others and from the
+	// folder's own.
+	State string
+	// Variables are values for the configuration's root variables, which
+	// take precedence over -var, -var-file and *.tfvars.
+	Variables map[string]cty.Value
+	// Apply applies the plan; Destroy plans to destroy and applies.
+	Apply, Destroy bool
+}
+
+// Outcome is what a step made, for the run's assertions.
+type Outcome struct {
+	// Config is the configuration the step ran; nil when it could not be
+	// loaded.
+	Config *config.Config
+	// Scope gives the values of Config's root nodes after the plan (or
+	// the apply), by address; nil when planning failed.
+	Scope config.Scope
+	// PlanDiags are the diagnostics of loading and planning, ApplyDiags
+	// the apply's; none is printed yet.
+	PlanDiags, ApplyDiags hcl.Diagnostics
+	// Applied is set when the plan was applied (planning succeeded).
+	Applied bool
+}
+
+// Diags is all of the outcome's diagnostics.
+func (o Outcome) Diags() hcl.Diagnostics {
+	return append(append(hcl.Diagnostics(nil), o.PlanDiags...), o.ApplyDiags...)
+}
+
+// Executor plans and applies configurations for the runner.
+type Executor interface {
+	Execute(ctx context.Context, step Step) Outcome
+	// Declared lists the root variables of the configuration in module
+	// (as Step.Module), so that test variables it does not declare are
+	// not passed to it.
+	Declared(module string) (map[string]bool, hcl.Diagnostics)
+}
+
+// Runner runs test files.
+type Runner struct {
+	Dir  string // the configuration folder
+	Exec Executor
+	// Stdout receives the progress lines; Diagnostics prints diagnostics
+	// with the sources they quote.
+	Stdout      io.Writer
+	Diagnostics func(hcl.Diagnostics, map[string][]byte)
+	// Filter restricts the run to these files (-filter), when set.
+	Filter []string
+}
+
+// status is a run's or a file's result, worst last.
+type status int
+
+const (
+	pending status = iota
+	skip
+	pass
+	fail
+	errored
+)
+
+func (s status) String() string {
+	return [...]string{"pending", "skip", "pass", "fail", "error"}[s]
+}
+
+// Run runs the test files and prints what terraform test prints; it
+// returns the exit code.
+func (r *Runner) Run(ctx context.Context) int {
+	names := Find(r.Dir)
+	if len(r.Filter) > 0 {
+		keep := map[string]bool{}
+		for _, f := range r.Filter {
+			keep[f] = true
+		}
+		var filtered []string
+		for _, n := range names {
+			if keep[n] {
+				filtered = append(filtered, n)
+			}
+		}
+		names = filtered
+	}
+	p := hclparse.NewParser()
+	counts := map[status]int{}
+	failed := false
+	for _, name := range names {
+		f, diags := Parse(p, r.Dir, name)
+		if diags.HasErrors() {
+			fmt.Fprintf(r.Stdout, "%s... in progress\n", name)
+			r.Diagnostics(diags, r.sources(p, nil))
+			fmt.Fprintf(r.Stdout, "%s... tearing down\n%s... fail\n", name, name)
+			failed = true
+			if f != nil {
+				counts[skip] += len(f.Runs)
+			}
+			continue
+		}
+		if st := r.runFile(ctx, p, f, counts); st >= fail {
+			failed = true
+		}
+	}
+	fmt.Fprintln(r.Stdout)
+	total := counts[pass] + counts[fail] + counts[errored] + counts[skip]
+	if total == 0 && !failed {
+		fmt.Fprintln(r.Stdout, "Executed 0 tests.")
+		return 0
+	}
+	word := "Success!"
+	if failed {
+		word = "Failure!"
+	}
+	fmt.Fprintf(r.Stdout, "%s %d passed, %d failed", word, counts[pass], counts[fail]+counts[errored])
+	if counts[skip] > 0 {
+		fmt.Fprintf(r.Stdout, ", %d skipped.\n", counts[skip])
+	} else {
+		fmt.Fprintln(r.Stdout, ".")
+	}
+	if failed {
+		return 1
+	}
+	return 0
+}
+
+// sources are the files diagnostics quote: the test files and the
+// configuration's.
+func (r *Runner) sources(p *hclparse.Parser, cfg *config.Config) map[string][]byte {
+	out := map[string][]byte{}
+	if cfg != nil {
+		for k, v := range cfg.Sources {
+			out[k] = v
+		}
+	}
+	for name, f := range p.Files() {
+		out[name] = f.Bytes
+	}
+	return out
+}
+
+// fileRun is the state of one test file's run.
+type fileRun struct {
+	f *File
+	// outputs are the outputs of the runs so far, by run name.
+	outputs map[string]cty.Value
+	// states lists the states the file's runs used, in order of first
+	// use, with the last variables each ran with, for clean-up.
+	states []*stateUse
+	vars   map[string]cty.Value // the file's variables, evaluated
+}
+
+type stateUse struct {
+	module string
+	key    string
+	vars   map[string]cty.Value
+	// applied is set once a run applied to it: a state only planned
+	// holds nothing to destroy.
+	applied bool
+}
+
+func (r *Runner) runFile(ctx context.Context, p *hclparse.Parser, f *File, counts map[status]int) status {
+	fmt.Fprintf(r.Stdout, "%s... in progress\n", f.Name)
+	fr := &fileRun{f: f, outputs: map[string]cty.Value{}}
+	fileStatus := skip
+	if len(f.Runs) == 0 {
+		fileStatus = pass
+	}
+	var fileVars map[string]cty.Value
+	var diags hcl.Diagnostics
+	fileVars, diags = r.evalVariables(fr, f.Variables, nil)
+	fr.vars = fileVars
+	if diags.HasErrors() {
+		r.Diagnostics(diags, r.sources(p, nil))
+		fileStatus = errored
+	}
+	for _, run := range f.Runs {
+		if fileStatus == errored || ctx.Err() != nil {
+			fmt.Fprintf(r.Stdout, "  run %q... skip\n", run.Name)
+			counts[skip]++
+			continue
+		}
+		st, out, diags := r.runOne(ctx, fr, run)
+		fmt.Fprintf(r.Stdout, "  run %q... %s\n", run.Name, st)
+		if len(diags) > 0 {
+			r.Diagnostics(diags, r.sources(p, out.Config))
+		}
+		counts[st]++
+		if st > fileStatus {
+			fileStatus = st
+		}
+	}
+	fmt.Fprintf(r.Stdout, "%s... tearing down\n", f.Name)
+	if !r.cleanUp(context.WithoutCancel(ctx), p, fr) && fileStatus < errored {
+		fileStatus = errored
+	}
+	fmt.Fprintf(r.Stdout, "%s... %s\n", f.Name, fileStatus)
+	return fileStatus
+}
+
+// cleanUp destroys the file's states, the newest first, as terraform
+// test does; it reports whether all were destroyed.
+func (r *Runner) cleanUp(ctx context.Context, p *hclparse.Parser, fr *fileRun) bool {
+	ok := true
+	for i := len(fr.states) - 1; i >= 0; i-- {
+		su := fr.states[i]
+		if !su.applied {
+			continue
+		}
+		out := r.Exec.Execute(ctx, Step{Module: su.module, State: su.key, Variables: su.vars, Apply: true, Destroy: true})
+		if diags := out.Diags(); len(diags) > 0 {
+			r.Diagnostics(diags, r.sources(p, out.Config))
+		}
+		if out.Diags().HasErrors() {
+			ok = false
+		}
+	}
+	return ok
+}
+
+// stateFor is the state a run works on: one per module source.
+func (fr *fileRun) stateFor(module string) *stateUse {
+	for _, su := range fr.states {
+		if su.module == module {
+			return su
+		}
+	}
+	key := strings.NewReplacer("/", "_", ".", "_").Replace(fr.f.Name)
+	if module != "" {
+		key += "-" + strings.NewReplacer("/", "_", ".", "_").Replace(module)
+	}
+	su := &stateUse{module: module, key: key}
+	fr.states = append(fr.states, su)
+	return su
+}
+
+func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (status, Outcome, hcl.Diagnostics) {
+	runVars, diags := r.evalVariables(fr, run.Variables, fr.vars)
+	if diags.HasErrors() {
+		return errored, Outcome{}, diags
+	}
+	declared, d := r.Exec.Declared(run.Module)
+	diags = append(diags, d...)
+	if d.HasErrors() {
+		return errored, Outcome{}, diags
+	}
+	all := map[string]cty.Value{}
+	for k, v := range fr.vars {
+		all[k] = v
+	}
+	for k, v := range runVars {
+		all[k] = v
+	}
+	given := map[string]cty.Value{}
+	for k, v := range all {
+		if declared[k] {
+			given[k] = v
+		}
+	}
+	su := fr.stateFor(run.Module)
+	out := r.Exec.Execute(ctx, Step{Module: run.Module, State: su.key, Variables: given, Apply: !run.Plan})
+	if !run.Plan {
+		// Whatever the apply got to is in the state now.
+		su.applied = true
+		su.vars = given
+	}
+	d = expectFailures(run, out)
+	diags = append(diags, d...)
+	if d.HasErrors() {
+		return errored, out, diags
+	}
+	if out.Scope == nil {
+		// An expected failure stopped planning before any value was
+		// known: the asserts cannot be checked, which must not pass.
+		if len(run.Asserts) > 0 {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Assertions not evaluated",
+				Detail:  "Planning stopped at the expected failure, so no value is known to check this run's assert blocks against. Move them to a run without expect_failures.",
+				Subject: run.DeclRange.Ptr()})
+			return errored, out, diags
+		}
+		fr.outputs[run.Name] = cty.EmptyObjectVal
+		return pass, out, diags
+	}
+	st, d := r.assert(fr, run, out, all)
+	diags = append(diags, d...)
+	// Later runs read this run's outputs, whatever its asserts found.
+	fr.outputs[run.Name] = outputsOf(out)
+	return st, out, diags
+}
+
+// outputsOf is the object run.NAME stands for: the run's root outputs.
+func outputsOf(out Outcome) cty.Value {
+	attrs := map[string]cty.Value{}
+	if out.Config != nil && out.Scope != nil {
+		for _, n := range out.Config.Nodes {
+			if n.Kind == config.Output && n.Module == "" {
+				attrs[n.Name] = out.Scope.Value(n.Addr)
+			}
+		}
+	}
+	return cty.ObjectVal(attrs)
+}
+
+// sortedNames is m's keys in order.
+func sortedNames[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
