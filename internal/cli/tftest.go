@@ -71,7 +71,6 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 		out.PlanDiags = append(out.PlanDiags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail})
 		return out
 	}
-	dir := filepath.Join(x.root, step.Module)
 	state := filepath.Join(x.root, tftestStateDir, step.State)
 	if err := os.MkdirAll(state, 0o700); err != nil {
 		return fail("Cannot create state folder", fmt.Sprintf("Creating %s failed: %v.", state, err))
@@ -91,11 +90,6 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 		}
 		args = append(args, "-var-file", path)
 	}
-	if err := os.Chdir(dir); err != nil {
-		return fail("Cannot read module", fmt.Sprintf("Changing to %s failed: %v.", dir, err))
-	}
-	defer os.Chdir(x.root)
-
 	// A fresh env: the files one step parsed are not another's.
 	e := *x.e
 	e.files = nil
@@ -106,6 +100,7 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 		return fail("Invalid test variables", err.Error())
 	}
 	c.destroying = step.Destroy
+	c.configDir = filepath.ToSlash(filepath.Clean(step.Module))
 	s, ok := e.open(withStateDir(ctx, state), &c, "test")
 	if !ok {
 		if !out.PlanDiags.HasErrors() {

@@ -70,14 +70,10 @@ func (s *scopeSource) context(dir string, expr hcl.Expression) (*hcl.EvalContext
 		}
 		switch names[0] {
 		case "run":
-			v, ok := s.fr.outputs[names[1]]
-			switch {
-			case ok:
+			if v, ok := s.fr.outputs[names[1]]; ok {
 				put(names[:2], v)
-			case s.fr.declares(names[1]):
-				diags = append(diags, refDiag(t, "Reference to unevaluated run block", fmt.Sprintf("The run %q block has not yet been evaluated, so its results are not available here.", names[1])))
-			default:
-				diags = append(diags, refDiag(t, "Reference to undeclared run block", fmt.Sprintf("There is no run %q declared in this test suite.", names[1])))
+			} else {
+				diags = append(diags, refDiag(t, "Reference to unknown run block", fmt.Sprintf("The run block %q does not exist within this test file. You can only reference run blocks that are in the same test file and will execute before the current run block.", names[1])))
 			}
 			continue
 		case "var":
@@ -162,15 +158,6 @@ func attrNames(t hcl.Traversal) []string {
 		names = append(names, a.Name)
 	}
 	return names
-}
-
-func (fr *fileRun) declares(run string) bool {
-	for _, r := range fr.f.Runs {
-		if r.Name == run {
-			return true
-		}
-	}
-	return false
 }
 
 // evalVariables evaluates a variables block: its expressions may read

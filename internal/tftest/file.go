@@ -183,9 +183,17 @@ func parseRun(b *hcl.Block) (*Run, hcl.Diagnostics) {
 		case "assert":
 			c, d := blk.Body.Content(assertSchema)
 			diags = append(diags, d...)
-			if !d.HasErrors() {
-				r.Asserts = append(r.Asserts, Assert{Condition: c.Attributes["condition"].Expr, ErrorMessage: c.Attributes["error_message"].Expr})
+			if d.HasErrors() {
+				continue
 			}
+			cond := c.Attributes["condition"].Expr
+			if len(cond.Variables()) == 0 {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid assert expression",
+					Detail:  "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.",
+					Subject: cond.Range().Ptr()})
+				continue
+			}
+			r.Asserts = append(r.Asserts, Assert{Condition: cond, ErrorMessage: c.Attributes["error_message"].Expr})
 		case "module":
 			c, d := blk.Body.Content(moduleSchema)
 			diags = append(diags, d...)

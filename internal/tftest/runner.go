@@ -82,8 +82,10 @@ const (
 	errored
 )
 
+// String is the status as terraform test prints it, where an error is a
+// failure too.
 func (s status) String() string {
-	return [...]string{"pending", "skip", "pass", "fail", "error"}[s]
+	return [...]string{"pending", "skip", "pass", "fail", "fail"}[s]
 }
 
 // Run runs the test files and prints what terraform test prints; it
@@ -103,33 +105,40 @@ func (r *Runner) Run(ctx context.Context) int {
 		}
 		names = filtered
 	}
+	// A file that cannot be read is a configuration error: nothing runs,
+	// as in terraform test.
 	p := hclparse.NewParser()
-	counts := map[status]int{}
-	failed := false
+	var files []*File
+	var diags hcl.Diagnostics
 	for _, name := range names {
-		f, diags := Parse(p, r.Dir, name)
-		if diags.HasErrors() {
-			fmt.Fprintf(r.Stdout, "%s... in progress\n", name)
-			r.Diagnostics(diags, r.sources(p, nil))
-			fmt.Fprintf(r.Stdout, "%s... tearing down\n%s... fail\n", name, name)
-			failed = true
-			if f != nil {
-				counts[skip] += len(f.Runs)
-			}
-			continue
-		}
-		if st := r.runFile(ctx, p, f, counts); st >= fail {
-			failed = true
+		f, d := Parse(p, r.Dir, name)
+		diags = append(diags, d...)
+		files = append(files, f)
+	}
+	if diags.HasErrors() {
+		r.Diagnostics(diags, r.sources(p, nil))
+		return 1
+	}
+	counts := map[status]int{}
+	suite := pending
+	for _, f := range files {
+		if st := r.runFile(ctx, p, f, counts); st > suite {
+			suite = st
 		}
 	}
 	fmt.Fprintln(r.Stdout)
-	total := counts[pass] + counts[fail] + counts[errored] + counts[skip]
-	if total == 0 && !failed {
-		fmt.Fprintln(r.Stdout, "Executed 0 tests.")
-		return 0
-	}
+	failed := suite >= fail
 	word := "Success!"
-	if failed {
+	switch {
+	case suite <= skip:
+		fmt.Fprint(r.Stdout, "Executed 0 tests")
+		if counts[skip] > 0 {
+			fmt.Fprintf(r.Stdout, ", %d skipped.\n", counts[skip])
+		} else {
+			fmt.Fprintln(r.Stdout, ".")
+		}
+		return 0
+	case failed:
 		word = "Failure!"
 	}
 	fmt.Fprintf(r.Stdout, "%s %d passed, %d failed", word, counts[pass], counts[fail]+counts[errored])
