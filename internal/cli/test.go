@@ -38,10 +38,9 @@ func stateDirOf(ctx context.Context) string {
 	return stateDir
 }
 
-// test deploys the configuration to the test state, runs every
-// tether_tester's tests against what runs, and destroys it all, whatever
-// happened before. It fails when a test failed, and when anything could not
-// be deployed or cleaned up.
+// test runs the folder's Terraform test files (see internal/tftest) and
+// its tether_tester resources' tests (see testers); a folder with both
+// runs both, the test files first. It fails when either failed.
 func (e *env) test(ctx context.Context, args []string) int {
 	var c common
 	flags := e.flags("test", &c)
@@ -56,9 +55,24 @@ func (e *env) test(ctx context.Context, args []string) int {
 	if err := c.chdir(); err != nil {
 		return e.errorf("%v", err)
 	}
-	if len(tftest.Find(".")) > 0 {
-		return e.runTFTests(ctx, &c, filter)
+	if len(tftest.Find(".")) == 0 {
+		return e.testers(ctx, withoutFlags(args, "filter"))
 	}
+	code := e.runTFTests(ctx, &c, filter)
+	if hasTesters(".") {
+		fmt.Fprintln(e.stdout)
+		if e.testers(ctx, withoutFlags(args, "filter")) != 0 {
+			code = 1
+		}
+	}
+	return code
+}
+
+// testers deploys the configuration to the test state, runs every
+// tether_tester's tests against what runs, and destroys it all, whatever
+// happened before. It fails when a test failed, and when anything could not
+// be deployed or cleaned up.
+func (e *env) testers(ctx context.Context, args []string) int {
 	// up and destroy run in the folder we are in now.
 	args = append(withoutDir(args), "--yes")
 	tctx := withStateDir(ctx, testStateDir)

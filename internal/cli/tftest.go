@@ -33,18 +33,45 @@ type tftestExec struct {
 
 func (x *tftestExec) Declared(module string) (map[string]bool, hcl.Diagnostics) {
 	dir := filepath.Join(x.root, module)
-	var files []string
-	for _, ext := range []string{"*.tf", "*.tf.json"} {
-		found, _ := filepath.Glob(filepath.Join(dir, ext))
-		files = append(files, found...)
-	}
-	if len(files) == 0 {
+	found, ok := blockLabels(dir, "variable", 1)
+	if !ok {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No configuration files",
 			Detail: fmt.Sprintf("The folder %s has no .tf or .tf.json file to test.", dir)}}
 	}
-	p := hclparse.NewParser()
-	schema := &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "variable", LabelNames: []string{"name"}}}}
 	out := map[string]bool{}
+	for _, labels := range found {
+		out[labels[0]] = true
+	}
+	return out, nil
+}
+
+// hasTesters reports whether the configuration in dir declares a
+// tether_tester resource in its root module.
+func hasTesters(dir string) bool {
+	found, _ := blockLabels(dir, "resource", 2)
+	for _, labels := range found {
+		if labels[0] == "tether_tester" {
+			return true
+		}
+	}
+	return false
+}
+
+// blockLabels lists the labels of the top-level blocks of type typ in the
+// .tf and .tf.json files of dir, read without the configuration's rules
+// (a file that does not parse is skipped: loading it reports why); ok is
+// false when dir has no such file.
+func blockLabels(dir, typ string, labels int) (found [][]string, ok bool) {
+	var files []string
+	for _, ext := range []string{"*.tf", "*.tf.json"} {
+		matched, _ := filepath.Glob(filepath.Join(dir, ext))
+		files = append(files, matched...)
+	}
+	p := hclparse.NewParser()
+	schema := &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: typ, LabelNames: make([]string, labels)}}}
+	for i := range schema.Blocks[0].LabelNames {
+		schema.Blocks[0].LabelNames[i] = fmt.Sprintf("label%d", i)
+	}
 	for _, f := range files {
 		var file *hcl.File
 		var diags hcl.Diagnostics
@@ -54,15 +81,14 @@ func (x *tftestExec) Declared(module string) (map[string]bool, hcl.Diagnostics) 
 			file, diags = p.ParseHCLFile(f)
 		}
 		if diags.HasErrors() {
-			// Loading the configuration reports them where they are.
 			continue
 		}
 		content, _, _ := file.Body.PartialContent(schema)
 		for _, b := range content.Blocks {
-			out[b.Labels[0]] = true
+			found = append(found, b.Labels)
 		}
 	}
-	return out, nil
+	return found, len(files) > 0
 }
 
 func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outcome {
