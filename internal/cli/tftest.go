@@ -12,7 +12,9 @@ import (
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/engine"
+	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/tftest"
 )
 
@@ -136,6 +138,9 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 	}
 	defer s.close()
 	out.Config = s.cfg
+	if len(step.Mocks) > 0 {
+		s.engine.Providers = mockedFactory(s.engine.Providers, s.cfg, step.Mocks)
+	}
 	planned, diags := s.engine.Plan(ctx, s.cfg, engine.PlanOptions{Destroy: step.Destroy})
 	out.PlanDiags = append(out.PlanDiags, diags...)
 	if diags.HasErrors() || planned == nil {
@@ -153,6 +158,37 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 	_, diags = s.engine.Apply(ctx, planned)
 	out.ApplyDiags = append(out.ApplyDiags, diags...)
 	return out
+}
+
+// mockedFactory is f with the providers mocks name started as mocks: a
+// mock_provider's name is the local name its resources' types begin with
+// (tether for tether_file), as terraform test takes it.
+func mockedFactory(f provider.Factory, cfg *config.Config, mocks []*tftest.Mock) provider.Factory {
+	bySource := map[string]*tftest.Mock{}
+	for _, n := range cfg.Nodes {
+		if n.Kind != config.Resource && n.Kind != config.DataSource {
+			continue
+		}
+		local, _, _ := strings.Cut(n.Type, "_")
+		for _, m := range mocks {
+			if m.Name == local && n.Source != "" {
+				bySource[n.Source] = m
+			}
+		}
+	}
+	start := f.Start
+	f.Start = func(source string) (provider.Provider, error) {
+		m, ok := bySource[source]
+		if !ok {
+			return start(source)
+		}
+		s, err := f.Schema(source)
+		if err != nil {
+			return nil, err
+		}
+		return tftest.NewMockProvider(s, m), nil
+	}
+	return f
 }
 
 // writeTFVars writes values as a tfvars file, where each keeps its type

@@ -11,8 +11,13 @@
 // loaded, planned or applied: an Executor, which the cli provides, does
 // that for it and hands back the values the run's expressions may read.
 //
+// A mock_provider block stands in for its provider in every run of the
+// file (see NewMockProvider), with the values of its mock_resource and
+// mock_data blocks' defaults.
+//
 // Not supported yet, each reported as an error at the block rather than
-// ignored: mock_provider, override_resource, override_data,
-// override_module, provider blocks in a test file, a run's providers
-// argument, and the -json output.
+// ignored: override_resource, override_data, override_module, a
+// mock_provider's alias and source, provider blocks in a test file, a
+// run's providers, parallel and state_key arguments, and the -verbose
+// and -json output.
 package tftest

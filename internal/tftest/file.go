@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // File is one parsed test file.
@@ -19,6 +20,9 @@ type File struct {
 	// Variables are the file-level variables block's values, by name.
 	Variables map[string]hcl.Expression
 	Runs      []*Run
+	// Mocks are the mock_provider blocks, standing in for their
+	// providers in every run of the file.
+	Mocks []*Mock
 }
 
 // Run is one run block.
@@ -123,11 +127,67 @@ func Parse(p *hclparse.Parser, dir, name string) (*File, hcl.Diagnostics) {
 			r, d := parseRun(b)
 			diags = append(diags, d...)
 			tf.Runs = append(tf.Runs, r)
+		case "mock_provider":
+			m, d := parseMock(b)
+			diags = append(diags, d...)
+			tf.Mocks = append(tf.Mocks, m)
 		default:
 			diags = append(diags, unsupported(b))
 		}
 	}
 	return tf, diags
+}
+
+var mockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "source"}},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "mock_resource", LabelNames: []string{"type"}},
+		{Type: "mock_data", LabelNames: []string{"type"}},
+		{Type: "override_resource"}, {Type: "override_data"},
+	},
+}
+
+var mockDefaultsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "defaults"}}}
+
+func parseMock(b *hcl.Block) (*Mock, hcl.Diagnostics) {
+	m := &Mock{Name: b.Labels[0], Resources: map[string]cty.Value{}, Data: map[string]cty.Value{}, DeclRange: b.DefRange}
+	content, diags := b.Body.Content(mockSchema)
+	for _, name := range []string{"alias", "source"} {
+		if a, ok := content.Attributes[name]; ok {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test argument",
+				Detail: fmt.Sprintf("tether test does not carry out a mock_provider's %s argument yet; run this file with terraform test.", name), Subject: a.NameRange.Ptr()})
+		}
+	}
+	for _, blk := range content.Blocks {
+		into := m.Resources
+		switch blk.Type {
+		case "mock_resource":
+		case "mock_data":
+			into = m.Data
+		default:
+			diags = append(diags, unsupported(blk))
+			continue
+		}
+		c, d := blk.Body.Content(mockDefaultsSchema)
+		diags = append(diags, d...)
+		a, ok := c.Attributes["defaults"]
+		if !ok {
+			into[blk.Labels[0]] = cty.EmptyObjectVal
+			continue
+		}
+		v, d := a.Expr.Value(nil)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			continue
+		}
+		if !v.Type().IsObjectType() && !v.Type().IsMapType() {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid defaults",
+				Detail: fmt.Sprintf("The defaults of a %s block are an object of attribute values, not %s.", blk.Type, v.Type().FriendlyName()), Subject: a.Expr.Range().Ptr()})
+			continue
+		}
+		into[blk.Labels[0]] = v
+	}
+	return m, diags
 }
 
 // unsupported is the error for a block this runner does not carry out

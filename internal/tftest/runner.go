@@ -28,6 +28,8 @@ type Step struct {
 	Variables map[string]cty.Value
 	// Apply applies the plan; Destroy plans to destroy and applies.
 	Apply, Destroy bool
+	// Mocks stand in for the providers they name (see NewMockProvider).
+	Mocks []*Mock
 }
 
 // Outcome is what a step made, for the run's assertions.
@@ -236,7 +238,7 @@ func (r *Runner) cleanUp(ctx context.Context, p *hclparse.Parser, fr *fileRun) b
 		if !su.applied {
 			continue
 		}
-		out := r.Exec.Execute(ctx, Step{Module: su.module, State: su.key, Variables: su.vars, Apply: true, Destroy: true})
+		out := r.Exec.Execute(ctx, Step{Module: su.module, State: su.key, Variables: su.vars, Apply: true, Destroy: true, Mocks: fr.f.Mocks})
 		if diags := out.Diags(); len(diags) > 0 {
 			r.Diagnostics(diags, r.sources(p, out.Config))
 		}
@@ -287,7 +289,7 @@ func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (status, Out
 		}
 	}
 	su := fr.stateFor(run.Module)
-	out := r.Exec.Execute(ctx, Step{Module: run.Module, State: su.key, Variables: given, Apply: !run.Plan})
+	out := r.Exec.Execute(ctx, Step{Module: run.Module, State: su.key, Variables: given, Apply: !run.Plan, Mocks: fr.f.Mocks})
 	if !run.Plan {
 		// Whatever the apply got to is in the state now.
 		su.applied = true
