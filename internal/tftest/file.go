@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 )
 
 // File is one parsed test file.
@@ -35,7 +36,10 @@ type Run struct {
 	ExpectFailures []hcl.Traversal
 	// Module is the source of the run's module block, "" for the
 	// configuration under test.
-	Module    string
+	Module string
+	// StateKey is the state_key argument: runs with the same key share a
+	// state; "" is the module's own.
+	StateKey  string
 	DeclRange hcl.Range
 }
 
@@ -57,7 +61,7 @@ var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 var runSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "command"}, {Name: "expect_failures"}, {Name: "providers"},
-		{Name: "plan_options"}, {Name: "state_key"}, {Name: "parallel"},
+		{Name: "plan_options"}, {Name: "state_key"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "variables"}, {Type: "assert"}, {Type: "module"}, {Type: "plan_options"},
@@ -230,7 +234,19 @@ func parseRun(b *hcl.Block) (*Run, hcl.Diagnostics) {
 			}
 		}
 	}
-	for _, name := range []string{"providers", "plan_options", "state_key", "parallel"} {
+	if a, ok := content.Attributes["state_key"]; ok {
+		v, d := a.Expr.Value(nil)
+		diags = append(diags, d...)
+		if !d.HasErrors() {
+			if s, err := convert.Convert(v, cty.String); err != nil || s.IsNull() {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid state_key",
+					Detail: "The state_key argument is a string.", Subject: a.Expr.Range().Ptr()})
+			} else {
+				r.StateKey = s.AsString()
+			}
+		}
+	}
+	for _, name := range []string{"providers", "plan_options"} {
 		if a, ok := content.Attributes[name]; ok {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test argument",
 				Detail: fmt.Sprintf("tether test does not carry out a run's %s argument yet; run this file with terraform test.", name), Subject: a.NameRange.Ptr()})

@@ -182,6 +182,7 @@ type fileRun struct {
 }
 
 type stateUse struct {
+	name   string
 	module string
 	key    string
 	vars   map[string]cty.Value
@@ -249,18 +250,24 @@ func (r *Runner) cleanUp(ctx context.Context, p *hclparse.Parser, fr *fileRun) b
 	return ok
 }
 
-// stateFor is the state a run works on: one per module source.
-func (fr *fileRun) stateFor(module string) *stateUse {
+// stateFor is the state a run works on: one per state_key, which is
+// the module source unless the run gives one.
+func (fr *fileRun) stateFor(run *Run) *stateUse {
+	name := run.StateKey
+	if name == "" {
+		name = run.Module
+	}
 	for _, su := range fr.states {
-		if su.module == module {
+		if su.name == name {
 			return su
 		}
 	}
-	key := strings.NewReplacer("/", "_", ".", "_").Replace(fr.f.Name)
-	if module != "" {
-		key += "-" + strings.NewReplacer("/", "_", ".", "_").Replace(module)
+	safe := strings.NewReplacer("/", "_", ".", "_", " ", "_")
+	key := safe.Replace(fr.f.Name)
+	if name != "" {
+		key += "-" + safe.Replace(name)
 	}
-	su := &stateUse{module: module, key: key}
+	su := &stateUse{name: name, module: run.Module, key: key}
 	fr.states = append(fr.states, su)
 	return su
 }
@@ -288,12 +295,15 @@ func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (status, Out
 			given[k] = v
 		}
 	}
-	su := fr.stateFor(run.Module)
+	su := fr.stateFor(run)
 	out := r.Exec.Execute(ctx, Step{Module: run.Module, State: su.key, Variables: given, Apply: !run.Plan, Mocks: fr.f.Mocks})
 	if !run.Plan {
-		// Whatever the apply got to is in the state now.
+		// Whatever the apply got to is in the state now; the
+		// configuration and variables of the last run applied to a state
+		// are what destroys it.
 		su.applied = true
 		su.vars = given
+		su.module = run.Module
 	}
 	d = expectFailures(run, out)
 	diags = append(diags, d...)
