@@ -154,7 +154,7 @@ var mockSchema = &hcl.BodySchema{
 var mockDefaultsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "defaults"}}}
 
 func parseMock(b *hcl.Block) (*Mock, hcl.Diagnostics) {
-	m := &Mock{Name: b.Labels[0], Resources: map[string]cty.Value{}, Data: map[string]cty.Value{}, DeclRange: b.DefRange}
+	m := &Mock{Name: b.Labels[0], Resources: map[string]Defaults{}, Data: map[string]Defaults{}, DeclRange: b.DefRange}
 	content, diags := b.Body.Content(mockSchema)
 	for _, name := range []string{"alias", "source"} {
 		if a, ok := content.Attributes[name]; ok {
@@ -176,7 +176,7 @@ func parseMock(b *hcl.Block) (*Mock, hcl.Diagnostics) {
 		diags = append(diags, d...)
 		a, ok := c.Attributes["defaults"]
 		if !ok {
-			into[blk.Labels[0]] = cty.EmptyObjectVal
+			into[blk.Labels[0]] = Defaults{Value: cty.EmptyObjectVal, Range: blk.DefRange}
 			continue
 		}
 		v, d := a.Expr.Value(nil)
@@ -189,7 +189,7 @@ func parseMock(b *hcl.Block) (*Mock, hcl.Diagnostics) {
 				Detail: fmt.Sprintf("The defaults of a %s block are an object of attribute values, not %s.", blk.Type, v.Type().FriendlyName()), Subject: a.Expr.Range().Ptr()})
 			continue
 		}
-		into[blk.Labels[0]] = v
+		into[blk.Labels[0]] = Defaults{Value: v, Range: a.Expr.Range()}
 	}
 	return m, diags
 }

@@ -18,9 +18,16 @@ import (
 // name, and the values its mock_resource and mock_data blocks give.
 type Mock struct {
 	Name string
-	// Resources and Data are the defaults objects by type name.
-	Resources, Data map[string]cty.Value
+	// Resources and Data are the defaults by type name.
+	Resources, Data map[string]Defaults
 	DeclRange       hcl.Range
+}
+
+// Defaults is a mock_resource's or mock_data's defaults: an object of
+// attribute values, and where it is written.
+type Defaults struct {
+	Value cty.Value
+	Range hcl.Range
 }
 
 // mockProvider serves a provider's schema without the provider: nothing
@@ -122,8 +129,12 @@ func (p *mockProvider) ReadDataSource(_ context.Context, req provider.ReadDataRe
 
 // known gives the computed attributes of v that want selects their
 // values: the defaults' where they set one, generated ones otherwise.
-func (p *mockProvider) known(b *provider.Block, v, defaults cty.Value, want func(cty.Value) bool) (cty.Value, hcl.Diagnostics) {
+func (p *mockProvider) known(b *provider.Block, v cty.Value, defaults Defaults, want func(cty.Value) bool) (cty.Value, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
+	at := defaults.Range
+	if defaults.Value == cty.NilVal {
+		defaults.Value, at = cty.EmptyObjectVal, p.mock.DeclRange
+	}
 	out := fillComputed(b, v, func(a *provider.Attribute, v, given cty.Value) (cty.Value, bool) {
 		if !want(v) {
 			return v, false
@@ -135,11 +146,11 @@ func (p *mockProvider) known(b *provider.Block, v, defaults cty.Value, want func
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid mock value",
 				Detail:  fmt.Sprintf("A default of the mock of provider %q does not fit its attribute's type %s: %v.", p.mock.Name, a.Type.FriendlyName(), err),
-				Subject: p.mock.DeclRange.Ptr()})
+				Subject: at.Ptr()})
 			return generate(a.Type), true
 		}
 		return c, true
-	}, defaults)
+	}, defaults.Value)
 	return out, diags
 }
 
