@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -103,5 +105,69 @@ var messageWord = regexp.MustCompile(`MSG-[A-Za-z0-9-]+`)
 func messages(stderr string) []string {
 	out := messageWord.FindAllString(stderr, -1)
 	sort.Strings(out)
+	return out
+}
+
+// TestTFTestJSONDifferential compares `terraform test -json` with `tether
+// test -json` on a few cases: the same messages of the same kinds, for the
+// same files and runs, with the same progress and statuses, in the same
+// order (the version line and timings aside).
+func TestTFTestJSONDifferential(t *testing.T) {
+	tools := differentialTools(t)
+	for _, name := range []string{"asserts", "module_run", "bad_run_reference"} {
+		t.Run(name, func(t *testing.T) {
+			tf, tt := twoSides(t, tools, filepath.Join("testdata", "tftest", name))
+			tf.run("get", "-no-color")
+			tfRes, ttRes := both(tf, tt, func(s side) cmdResult { return s.run("test", "-json") })
+			a, b := jsonEvents(t, tfRes.stdout), jsonEvents(t, ttRes.stdout)
+			if len(a) < 3 {
+				t.Fatalf("terraform printed too few JSON lines:\n%s", tfRes)
+			}
+			if strings.Join(a, "\n") != strings.Join(b, "\n") {
+				t.Errorf("-json lines differ:\nterraform:\n%s\n\ntether:\n%s", strings.Join(a, "\n"), strings.Join(b, "\n"))
+			}
+			if tfRes.code != ttRes.code {
+				t.Errorf("exit codes differ: terraform %d, tether %d", tfRes.code, ttRes.code)
+			}
+		})
+	}
+}
+
+// jsonEvents is each JSON line but the version as "type file run message
+// progress status", with a diagnostic's summary for its message.
+func jsonEvents(t *testing.T, stdout string) []string {
+	t.Helper()
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var m struct {
+			Type     string `json:"type"`
+			Message  string `json:"@message"`
+			File     string `json:"@testfile"`
+			Run      string `json:"@testrun"`
+			TestFile *struct {
+				Progress, Status string
+			} `json:"test_file"`
+			TestRun *struct {
+				Progress, Status string
+			} `json:"test_run"`
+			Summary map[string]any `json:"test_summary"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("not a JSON line: %q", line)
+		}
+		if m.Type == "version" {
+			continue
+		}
+		ev := []string{m.Type, m.File, m.Run, m.Message}
+		for _, p := range []*struct{ Progress, Status string }{m.TestFile, m.TestRun} {
+			if p != nil {
+				ev = append(ev, p.Progress, p.Status)
+			}
+		}
+		if m.Summary != nil {
+			ev = append(ev, fmt.Sprint(m.Summary))
+		}
+		out = append(out, strings.Join(ev, " | "))
+	}
 	return out
 }

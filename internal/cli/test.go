@@ -49,16 +49,23 @@ func (e *env) test(ctx context.Context, args []string) int {
 		filter = append(filter, s)
 		return nil
 	})
+	asJSON := flags.Bool("json", false, "print terraform test's machine-readable JSON lines (Terraform test files only)")
 	if code := e.parseCommon(flags, &c, args); code >= 0 {
 		return code
 	}
 	if err := c.chdir(); err != nil {
 		return e.errorf("%v", err)
 	}
+	if *asJSON && hasTesters(".") {
+		return e.errorf("-json prints the results of Terraform test files only; this configuration has tether_tester resources too, whose results have no JSON form")
+	}
 	if len(tftest.Find(".")) == 0 {
+		if *asJSON {
+			return e.errorf("-json prints the results of Terraform test files only, and this folder has none")
+		}
 		return e.testers(ctx, withoutFlags(args, "filter"))
 	}
-	code := e.runTFTests(ctx, &c, filter)
+	code := e.runTFTests(ctx, &c, filter, *asJSON)
 	if hasTesters(".") {
 		fmt.Fprintln(e.stdout)
 		if e.testers(ctx, withoutFlags(args, "filter")) != 0 {

@@ -14,8 +14,10 @@ import (
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/engine"
+	"github.com/tetherhq/tether/internal/jsonplan"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/tftest"
+	"github.com/tetherhq/tether/internal/ui"
 )
 
 // tftestStateDir holds the states of Terraform test files' runs, a folder
@@ -208,19 +210,18 @@ func writeTFVars(path string, vals map[string]cty.Value) error {
 
 // runTFTests runs the folder's Terraform test files; it returns the exit
 // code.
-func (e *env) runTFTests(ctx context.Context, c *common, filter []string) int {
+func (e *env) runTFTests(ctx context.Context, c *common, filter []string, asJSON bool) int {
 	root, err := os.Getwd()
 	if err != nil {
 		return e.errorf("%v", err)
 	}
-	r := &tftest.Runner{
-		Dir:    root,
-		Exec:   &tftestExec{e: e, root: root, vars: *c.vars.list},
-		Stdout: e.stdout,
-		Diagnostics: func(diags hcl.Diagnostics, srcs map[string][]byte) {
-			e.writeDiagnostics(diags, srcs)
-		},
-		Filter: filter,
+	var report tftest.Reporter = &tftest.Text{W: e.stdout, Diags: e.writeDiagnostics}
+	exec := &tftestExec{e: e, root: root, vars: *c.vars.list}
+	if asJSON {
+		v := ui.NewJSONView(e.stdout)
+		v.Version(Version, jsonplan.TerraformVersion)
+		report = tftestJSON{v}
 	}
+	r := &tftest.Runner{Dir: root, Exec: exec, Report: report, Filter: filter}
 	return r.Run(ctx)
 }

@@ -181,10 +181,10 @@ func (r *Runner) evalVariables(fr *fileRun, exprs map[string]hcl.Expression, bas
 }
 
 // assert checks the run's assert blocks against its outcome.
-func (r *Runner) assert(fr *fileRun, run *Run, out Outcome, vars map[string]cty.Value) (status, hcl.Diagnostics) {
+func (r *Runner) assert(fr *fileRun, run *Run, out Outcome, vars map[string]cty.Value) (Status, hcl.Diagnostics) {
 	st := pass
 	var diags hcl.Diagnostics
-	worse := func(s status) {
+	worse := func(s Status) {
 		if s > st {
 			st = s
 		}

@@ -2,8 +2,6 @@ package tftest
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"sort"
 	"strings"
 
@@ -65,29 +63,10 @@ type Executor interface {
 type Runner struct {
 	Dir  string // the configuration folder
 	Exec Executor
-	// Stdout receives the progress lines; Diagnostics prints diagnostics
-	// with the sources they quote.
-	Stdout      io.Writer
-	Diagnostics func(hcl.Diagnostics, map[string][]byte)
+	// Report shows progress, diagnostics and the summary.
+	Report Reporter
 	// Filter restricts the run to these files (-filter), when set.
 	Filter []string
-}
-
-// status is a run's or a file's result, worst last.
-type status int
-
-const (
-	pending status = iota
-	skip
-	pass
-	fail
-	errored
-)
-
-// String is the status as terraform test prints it, where an error is a
-// failure too.
-func (s status) String() string {
-	return [...]string{"pending", "skip", "pass", "fail", "fail"}[s]
 }
 
 // Run runs the test files and prints what terraform test prints; it
@@ -118,38 +97,19 @@ func (r *Runner) Run(ctx context.Context) int {
 		files = append(files, f)
 	}
 	if diags.HasErrors() {
-		r.Diagnostics(diags, r.sources(p, nil))
+		r.Report.Diagnostics("", "", diags, r.sources(p, nil))
 		return 1
 	}
-	counts := map[status]int{}
+	r.Report.Abstract(files)
+	var counts Counts
 	suite := pending
 	for _, f := range files {
-		if st := r.runFile(ctx, p, f, counts); st > suite {
+		if st := r.runFile(ctx, p, f, &counts); st > suite {
 			suite = st
 		}
 	}
-	fmt.Fprintln(r.Stdout)
-	failed := suite >= fail
-	word := "Success!"
-	switch {
-	case suite <= skip:
-		fmt.Fprint(r.Stdout, "Executed 0 tests")
-		if counts[skip] > 0 {
-			fmt.Fprintf(r.Stdout, ", %d skipped.\n", counts[skip])
-		} else {
-			fmt.Fprintln(r.Stdout, ".")
-		}
-		return 0
-	case failed:
-		word = "Failure!"
-	}
-	fmt.Fprintf(r.Stdout, "%s %d passed, %d failed", word, counts[pass], counts[fail]+counts[errored])
-	if counts[skip] > 0 {
-		fmt.Fprintf(r.Stdout, ", %d skipped.\n", counts[skip])
-	} else {
-		fmt.Fprintln(r.Stdout, ".")
-	}
-	if failed {
+	r.Report.Summary(suite, counts)
+	if suite >= fail {
 		return 1
 	}
 	return 0
@@ -182,7 +142,9 @@ type fileRun struct {
 }
 
 type stateUse struct {
-	name   string
+	name string
+	// run is the last run applied to the state.
+	run    string
 	module string
 	key    string
 	vars   map[string]cty.Value
@@ -191,8 +153,8 @@ type stateUse struct {
 	applied bool
 }
 
-func (r *Runner) runFile(ctx context.Context, p *hclparse.Parser, f *File, counts map[status]int) status {
-	fmt.Fprintf(r.Stdout, "%s... in progress\n", f.Name)
+func (r *Runner) runFile(ctx context.Context, p *hclparse.Parser, f *File, counts *Counts) Status {
+	r.Report.File(f.Name, Starting, pending)
 	fr := &fileRun{f: f, outputs: map[string]cty.Value{}}
 	fileStatus := skip
 	if len(f.Runs) == 0 {
@@ -203,30 +165,31 @@ func (r *Runner) runFile(ctx context.Context, p *hclparse.Parser, f *File, count
 	fileVars, diags = r.evalVariables(fr, f.Variables, nil)
 	fr.vars = fileVars
 	if diags.HasErrors() {
-		r.Diagnostics(diags, r.sources(p, nil))
+		r.Report.Diagnostics(f.Name, "", diags, r.sources(p, nil))
 		fileStatus = errored
 	}
 	for _, run := range f.Runs {
 		if fileStatus == errored || ctx.Err() != nil {
-			fmt.Fprintf(r.Stdout, "  run %q... skip\n", run.Name)
-			counts[skip]++
+			r.Report.Run(f.Name, run.Name, Complete, skip)
+			counts.add(skip)
 			continue
 		}
+		r.Report.Run(f.Name, run.Name, Starting, pending)
 		st, out, diags := r.runOne(ctx, fr, run)
-		fmt.Fprintf(r.Stdout, "  run %q... %s\n", run.Name, st)
+		r.Report.Run(f.Name, run.Name, Complete, st)
 		if len(diags) > 0 {
-			r.Diagnostics(diags, r.sources(p, out.Config))
+			r.Report.Diagnostics(f.Name, run.Name, diags, r.sources(p, out.Config))
 		}
-		counts[st]++
+		counts.add(st)
 		if st > fileStatus {
 			fileStatus = st
 		}
 	}
-	fmt.Fprintf(r.Stdout, "%s... tearing down\n", f.Name)
+	r.Report.File(f.Name, Teardown, pending)
 	if !r.cleanUp(context.WithoutCancel(ctx), p, fr) && fileStatus < errored {
 		fileStatus = errored
 	}
-	fmt.Fprintf(r.Stdout, "%s... %s\n", f.Name, fileStatus)
+	r.Report.File(f.Name, Complete, fileStatus)
 	return fileStatus
 }
 
@@ -239,9 +202,10 @@ func (r *Runner) cleanUp(ctx context.Context, p *hclparse.Parser, fr *fileRun) b
 		if !su.applied {
 			continue
 		}
+		r.Report.Run(fr.f.Name, su.run, Teardown, pending)
 		out := r.Exec.Execute(ctx, Step{Module: su.module, State: su.key, Variables: su.vars, Apply: true, Destroy: true, Mocks: fr.f.Mocks})
 		if diags := out.Diags(); len(diags) > 0 {
-			r.Diagnostics(diags, r.sources(p, out.Config))
+			r.Report.Diagnostics(fr.f.Name, su.run, diags, r.sources(p, out.Config))
 		}
 		if out.Diags().HasErrors() {
 			ok = false
@@ -272,7 +236,7 @@ func (fr *fileRun) stateFor(run *Run) *stateUse {
 	return su
 }
 
-func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (status, Outcome, hcl.Diagnostics) {
+func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (Status, Outcome, hcl.Diagnostics) {
 	runVars, diags := r.evalVariables(fr, run.Variables, fr.vars)
 	if diags.HasErrors() {
 		return errored, Outcome{}, diags
@@ -304,6 +268,7 @@ func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (status, Out
 		su.applied = true
 		su.vars = given
 		su.module = run.Module
+		su.run = run.Name
 	}
 	d = expectFailures(run, out)
 	diags = append(diags, d...)
