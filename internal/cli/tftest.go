@@ -143,7 +143,9 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 	if len(step.Mocks) > 0 {
 		s.engine.Providers = mockedFactory(s.engine.Providers, s.cfg, step.Mocks)
 	}
-	planned, diags := s.engine.Plan(ctx, s.cfg, engine.PlanOptions{Destroy: step.Destroy})
+	o := step.Options
+	planned, diags := s.engine.Plan(ctx, s.cfg, engine.PlanOptions{Destroy: step.Destroy,
+		RefreshOnly: o.RefreshOnly, SkipRefresh: o.SkipRefresh, Replace: o.Replace, Targets: o.Target})
 	out.PlanDiags = append(out.PlanDiags, diags...)
 	if diags.HasErrors() || planned == nil {
 		return out

@@ -39,7 +39,9 @@ type Run struct {
 	Module string
 	// StateKey is the state_key argument: runs with the same key share a
 	// state; "" is the module's own.
-	StateKey  string
+	StateKey string
+	// Options are the plan_options block's.
+	Options   Options
 	DeclRange hcl.Range
 }
 
@@ -61,12 +63,89 @@ var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 var runSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "command"}, {Name: "expect_failures"}, {Name: "providers"},
-		{Name: "plan_options"}, {Name: "state_key"},
+		{Name: "state_key"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "variables"}, {Type: "assert"}, {Type: "module"}, {Type: "plan_options"},
 		{Type: "override_resource"}, {Type: "override_data"}, {Type: "override_module"},
 	},
+}
+
+// Options are a run's plan_options: how it plans.
+type Options struct {
+	RefreshOnly, SkipRefresh bool
+	// Replace and Target are addresses, as -replace and -target take.
+	Replace, Target []string
+}
+
+var optionsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "mode"}, {Name: "refresh"}, {Name: "replace"}, {Name: "target"},
+}}
+
+func parseOptions(b *hcl.Block) (Options, hcl.Diagnostics) {
+	var o Options
+	content, diags := b.Body.Content(optionsSchema)
+	if a, ok := content.Attributes["mode"]; ok {
+		switch hcl.ExprAsKeyword(a.Expr) {
+		case "refresh-only":
+			o.RefreshOnly = true
+		case "normal":
+		default:
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid \"mode\" keyword",
+				Detail: "The \"mode\" argument requires one of the following keywords without quotes: normal or refresh-only", Subject: a.Expr.Range().Ptr()})
+		}
+	}
+	if a, ok := content.Attributes["refresh"]; ok {
+		v, d := a.Expr.Value(nil)
+		diags = append(diags, d...)
+		if b, err := convert.Convert(v, cty.Bool); !d.HasErrors() && (err != nil || b.IsNull() || !b.IsKnown()) {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid refresh",
+				Detail: "The refresh argument is true or false.", Subject: a.Expr.Range().Ptr()})
+		} else if err == nil && !d.HasErrors() {
+			o.SkipRefresh = b.False()
+		}
+		if o.SkipRefresh && o.RefreshOnly {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Incompatible plan options",
+				Detail: "The \"refresh\" option cannot be set to false when running a test in \"refresh-only\" mode.", Subject: a.Range.Ptr()})
+		}
+	}
+	for name, into := range map[string]*[]string{"replace": &o.Replace, "target": &o.Target} {
+		a, ok := content.Attributes[name]
+		if !ok {
+			continue
+		}
+		exprs, d := hcl.ExprList(a.Expr)
+		diags = append(diags, d...)
+		for _, e := range exprs {
+			t, d := hcl.AbsTraversalForExpr(e)
+			diags = append(diags, d...)
+			if !d.HasErrors() {
+				*into = append(*into, traversalString(t))
+			}
+		}
+	}
+	return o, diags
+}
+
+// traversalString is an address as written: tether_file.a, x.b[0],
+// module.m["k"].
+func traversalString(t hcl.Traversal) string {
+	var b strings.Builder
+	for _, step := range t {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			b.WriteString(s.Name)
+		case hcl.TraverseAttr:
+			b.WriteString("." + s.Name)
+		case hcl.TraverseIndex:
+			if s.Key.Type() == cty.String {
+				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
+			} else if s.Key.Type() == cty.Number {
+				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().Text('f', -1))
+			}
+		}
+	}
+	return b.String()
 }
 
 var assertSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -246,7 +325,7 @@ func parseRun(b *hcl.Block) (*Run, hcl.Diagnostics) {
 			}
 		}
 	}
-	for _, name := range []string{"providers", "plan_options"} {
+	for _, name := range []string{"providers"} {
 		if a, ok := content.Attributes[name]; ok {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test argument",
 				Detail: fmt.Sprintf("tether test does not carry out a run's %s argument yet; run this file with terraform test.", name), Subject: a.NameRange.Ptr()})
@@ -256,6 +335,10 @@ func parseRun(b *hcl.Block) (*Run, hcl.Diagnostics) {
 		switch blk.Type {
 		case "variables":
 			diags = append(diags, variables(blk.Body, r.Variables)...)
+		case "plan_options":
+			o, d := parseOptions(blk)
+			diags = append(diags, d...)
+			r.Options = o
 		case "assert":
 			c, d := blk.Body.Content(assertSchema)
 			diags = append(diags, d...)

@@ -28,6 +28,8 @@ type Step struct {
 	Apply, Destroy bool
 	// Mocks stand in for the providers they name (see NewMockProvider).
 	Mocks []*Mock
+	// Options are the run's plan_options; none when destroying.
+	Options Options
 }
 
 // Outcome is what a step made, for the run's assertions.
@@ -260,7 +262,7 @@ func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (Status, Out
 		}
 	}
 	su := fr.stateFor(run)
-	out := r.Exec.Execute(ctx, Step{Module: run.Module, State: su.key, Variables: given, Apply: !run.Plan, Mocks: fr.f.Mocks})
+	out := r.Exec.Execute(ctx, Step{Module: run.Module, State: su.key, Variables: given, Apply: !run.Plan, Mocks: fr.f.Mocks, Options: run.Options})
 	if !run.Plan {
 		// Whatever the apply got to is in the state now; the
 		// configuration and variables of the last run applied to a state
