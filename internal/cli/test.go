@@ -50,11 +50,15 @@ func (e *env) test(ctx context.Context, args []string) int {
 		return nil
 	})
 	asJSON := flags.Bool("json", false, "print terraform test's machine-readable JSON lines (Terraform test files only)")
+	verbose := flags.Bool("verbose", false, "print each run's plan, or its state after an apply (Terraform test files only)")
 	if code := e.parseCommon(flags, &c, args); code >= 0 {
 		return code
 	}
 	if err := c.chdir(); err != nil {
 		return e.errorf("%v", err)
+	}
+	if *asJSON && *verbose {
+		return e.errorf("-verbose cannot be used with -json yet: tether test -json does not write plans and states")
 	}
 	if *asJSON && hasTesters(".") {
 		return e.errorf("-json prints the results of Terraform test files only; this configuration has tether_tester resources too, whose results have no JSON form")
@@ -63,12 +67,12 @@ func (e *env) test(ctx context.Context, args []string) int {
 		if *asJSON {
 			return e.errorf("-json prints the results of Terraform test files only, and this folder has none")
 		}
-		return e.testers(ctx, withoutFlags(args, "filter"))
+		return e.testers(ctx, withoutVerbose(withoutFlags(args, "filter")))
 	}
-	code := e.runTFTests(ctx, &c, filter, *asJSON)
+	code := e.runTFTests(ctx, &c, filter, *asJSON, *verbose)
 	if hasTesters(".") {
 		fmt.Fprintln(e.stdout)
-		if e.testers(ctx, withoutFlags(args, "filter")) != 0 {
+		if e.testers(ctx, withoutVerbose(withoutFlags(args, "filter"))) != 0 {
 			code = 1
 		}
 	}
@@ -248,4 +252,18 @@ func indentLines(s, prefix string) string {
 		lines[i] = prefix + lines[i]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// withoutVerbose drops -verbose, which selects what test files' runs show
+// and means nothing to the testers' deployment.
+func withoutVerbose(args []string) []string {
+	var out []string
+	for _, a := range args {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && name == "verbose" {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }

@@ -152,6 +152,11 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 	}
 	out.Scope = planned.RootScope()
 	if !step.Apply {
+		if step.Verbose {
+			var text strings.Builder
+			ui.RenderPlan(&text, planned.Plan, ui.Options{})
+			out.Verbose = text.String()
+		}
 		return out
 	}
 	if len(planned.Plan.Deferred) > 0 {
@@ -161,7 +166,33 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 	out.Applied = true
 	_, diags = s.engine.Apply(ctx, planned)
 	out.ApplyDiags = append(out.ApplyDiags, diags...)
+	if step.Verbose && !diags.HasErrors() {
+		out.Verbose, diags = verboseState(ctx, s)
+		out.ApplyDiags = append(out.ApplyDiags, diags...)
+	}
 	return out
+}
+
+// verboseState is what the session's state records, as terraform show
+// prints it.
+func verboseState(ctx context.Context, s *session) (string, hcl.Diagnostics) {
+	warn := func(err error) hcl.Diagnostics {
+		return hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Failed to render test state",
+			Detail: fmt.Sprintf("The state could not be shown: %v.", err)}}
+	}
+	snap, err := s.store.Load(ctx)
+	if err != nil {
+		return "", warn(err)
+	}
+	objects, outputs, err := recorded(s.engine.Keys, snap, s.engine.Providers)
+	if err != nil {
+		return "", warn(err)
+	}
+	var text strings.Builder
+	if err := writeState(&text, objects, outputs); err != nil {
+		return "", warn(err)
+	}
+	return text.String(), nil
 }
 
 // mockedFactory is f with the providers mocks name started as mocks: a
@@ -212,7 +243,7 @@ func writeTFVars(path string, vals map[string]cty.Value) error {
 
 // runTFTests runs the folder's Terraform test files; it returns the exit
 // code.
-func (e *env) runTFTests(ctx context.Context, c *common, filter []string, asJSON bool) int {
+func (e *env) runTFTests(ctx context.Context, c *common, filter []string, asJSON, verbose bool) int {
 	root, err := os.Getwd()
 	if err != nil {
 		return e.errorf("%v", err)
@@ -224,6 +255,6 @@ func (e *env) runTFTests(ctx context.Context, c *common, filter []string, asJSON
 		v.Version(Version, jsonplan.TerraformVersion)
 		report = tftestJSON{v}
 	}
-	r := &tftest.Runner{Dir: root, Exec: exec, Report: report, Filter: filter}
+	r := &tftest.Runner{Dir: root, Exec: exec, Report: report, Filter: filter, Verbose: verbose}
 	return r.Run(ctx)
 }

@@ -75,6 +75,9 @@ func (j tftestJSON) Diagnostics(file, run string, diags hcl.Diagnostics, sources
 	j.v.DiagnosticsWith(diags, sources, extra)
 }
 
+// Verbose is never called: -json refuses -verbose.
+func (j tftestJSON) Verbose(_, _, _ string) {}
+
 func (j tftestJSON) Summary(st tftest.Status, c tftest.Counts) {
 	j.v.Line("info", tftest.SummaryMessage(st, c), "test_summary", map[string]any{"test_summary": map[string]any{
 		"status": st.Name(), "passed": c.Passed, "failed": c.Failed, "errored": c.Errored, "skipped": c.Skipped,

@@ -18,7 +18,7 @@
 // Not supported yet, each reported as an error at the block rather than
 // ignored: override_resource, override_data, override_module, a
 // mock_provider's alias and source, provider blocks in a test file, a
-// run's providers argument, and the -verbose output.
+// run's providers argument.
 // A Reporter shows what runs: Text as terraform test prints it for
 // people; the cli's -json writes its machine-readable lines. A run's parallel argument came with Terraform 1.12 and is
 // refused, as terraform test 1.11 refuses it.

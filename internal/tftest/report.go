@@ -64,6 +64,8 @@ type Reporter interface {
 	File(name string, p Progress, status Status)
 	Run(file, run string, p Progress, status Status)
 	Diagnostics(file, run string, diags hcl.Diagnostics, sources map[string][]byte)
+	// Verbose shows a run's plan or state as text (-verbose).
+	Verbose(file, run, text string)
 	Summary(status Status, counts Counts)
 }
 
@@ -91,6 +93,12 @@ func (t *Text) Run(_, run string, p Progress, st Status) {
 	if p == Complete {
 		fmt.Fprintf(t.W, "  run %q... %s\n", run, st)
 	}
+}
+
+func (t *Text) Verbose(_, _, text string) {
+	fmt.Fprintln(t.W)
+	fmt.Fprint(t.W, text)
+	fmt.Fprintln(t.W)
 }
 
 func (t *Text) Diagnostics(_, _ string, diags hcl.Diagnostics, sources map[string][]byte) {

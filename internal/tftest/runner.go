@@ -30,6 +30,8 @@ type Step struct {
 	Mocks []*Mock
 	// Options are the run's plan_options; none when destroying.
 	Options Options
+	// Verbose asks for the plan (or, for an apply, the state) as text.
+	Verbose bool
 }
 
 // Outcome is what a step made, for the run's assertions.
@@ -45,6 +47,8 @@ type Outcome struct {
 	PlanDiags, ApplyDiags hcl.Diagnostics
 	// Applied is set when the plan was applied (planning succeeded).
 	Applied bool
+	// Verbose is the plan, or the state after an apply, for -verbose.
+	Verbose string
 }
 
 // Diags is all of the outcome's diagnostics.
@@ -69,6 +73,8 @@ type Runner struct {
 	Report Reporter
 	// Filter restricts the run to these files (-filter), when set.
 	Filter []string
+	// Verbose shows each run's plan or state (-verbose).
+	Verbose bool
 }
 
 // Run runs the test files and prints what terraform test prints; it
@@ -179,6 +185,9 @@ func (r *Runner) runFile(ctx context.Context, p *hclparse.Parser, f *File, count
 		r.Report.Run(f.Name, run.Name, Starting, pending)
 		st, out, diags := r.runOne(ctx, fr, run)
 		r.Report.Run(f.Name, run.Name, Complete, st)
+		if out.Verbose != "" {
+			r.Report.Verbose(f.Name, run.Name, out.Verbose)
+		}
 		if len(diags) > 0 {
 			r.Report.Diagnostics(f.Name, run.Name, diags, r.sources(p, out.Config))
 		}
@@ -262,7 +271,7 @@ func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (Status, Out
 		}
 	}
 	su := fr.stateFor(run)
-	out := r.Exec.Execute(ctx, Step{Module: run.Module, State: su.key, Variables: given, Apply: !run.Plan, Mocks: fr.f.Mocks, Options: run.Options})
+	out := r.Exec.Execute(ctx, Step{Module: run.Module, State: su.key, Variables: given, Apply: !run.Plan, Mocks: fr.f.Mocks, Options: run.Options, Verbose: r.Verbose})
 	if !run.Plan {
 		// Whatever the apply got to is in the state now; the
 		// configuration and variables of the last run applied to a state
