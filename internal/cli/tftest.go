@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,6 +34,26 @@ type tftestExec struct {
 	root string
 	// vars are the command's -var and -var-file arguments.
 	vars []varArg
+	// said holds the dev-override warnings printed: each step starts
+	// providers anew, and terraform test says it once.
+	said map[string]bool
+}
+
+// onceWriter drops a development-override warning w printed already.
+type onceWriter struct {
+	w    io.Writer
+	said map[string]bool
+}
+
+func (o onceWriter) Write(b []byte) (int, error) {
+	line := string(b)
+	if strings.HasPrefix(line, "Warning: provider development overrides are in effect") {
+		if o.said[line] {
+			return len(b), nil
+		}
+		o.said[line] = true
+	}
+	return o.w.Write(b)
 }
 
 func (x *tftestExec) Declared(module string) (map[string]bool, hcl.Diagnostics) {
@@ -123,6 +144,10 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 	// A fresh env: the files one step parsed are not another's.
 	e := *x.e
 	e.files = nil
+	if x.said == nil {
+		x.said = map[string]bool{}
+	}
+	e.stderr = onceWriter{w: x.e.stderr, said: x.said}
 	e.diagSink = func(diags hcl.Diagnostics, _ map[string][]byte) { out.PlanDiags = append(out.PlanDiags, diags...) }
 	var c common
 	fs := e.flags("test", &c)
