@@ -134,6 +134,9 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 			args = append(args, "-var", v.name+"="+v.value)
 		}
 	}
+	for _, f := range step.VarFiles {
+		args = append(args, "-var-file", filepath.Join(x.root, f))
+	}
 	if len(step.Variables) > 0 {
 		path := filepath.Join(state, "run.tfvars")
 		if err := writeTFVars(path, step.Variables); err != nil {

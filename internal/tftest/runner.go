@@ -2,6 +2,9 @@ package tftest
 
 import (
 	"context"
+	"os"
+	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -21,8 +24,12 @@ type Step struct {
 	// module: the executor keeps each apart from the others and from the
 	// folder's own.
 	State string
+	// VarFiles are variable files (relative to the configuration folder)
+	// that take precedence over -var and -var-file: for a test file in
+	// tests/, that folder's terraform.tfvars(.json) and *.auto.tfvars(.json).
+	VarFiles []string
 	// Variables are values for the configuration's root variables, which
-	// take precedence over -var, -var-file and *.tfvars.
+	// take precedence over all the others.
 	Variables map[string]cty.Value
 	// Apply applies the plan; Destroy plans to destroy and applies.
 	Apply, Destroy bool
@@ -214,7 +221,7 @@ func (r *Runner) cleanUp(ctx context.Context, p *hclparse.Parser, fr *fileRun) b
 			continue
 		}
 		r.Report.Run(fr.f.Name, su.run, Teardown, pending)
-		out := r.Exec.Execute(ctx, Step{Module: su.module, State: su.key, Variables: su.vars, Apply: true, Destroy: true, Mocks: fr.f.Mocks})
+		out := r.Exec.Execute(ctx, Step{Module: su.module, State: su.key, Variables: su.vars, VarFiles: r.testVarFiles(fr.f), Apply: true, Destroy: true, Mocks: fr.f.Mocks})
 		if diags := out.Diags(); len(diags) > 0 {
 			r.Report.Diagnostics(fr.f.Name, su.run, diags, r.sources(p, out.Config))
 		}
@@ -271,7 +278,7 @@ func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (Status, Out
 		}
 	}
 	su := fr.stateFor(run)
-	out := r.Exec.Execute(ctx, Step{Module: run.Module, State: su.key, Variables: given, Apply: !run.Plan, Mocks: fr.f.Mocks, Options: run.Options, Verbose: r.Verbose})
+	out := r.Exec.Execute(ctx, Step{Module: run.Module, State: su.key, Variables: given, VarFiles: r.testVarFiles(fr.f), Apply: !run.Plan, Mocks: fr.f.Mocks, Options: run.Options, Verbose: r.Verbose})
 	if !run.Plan {
 		// Whatever the apply got to is in the state now; the
 		// configuration and variables of the last run applied to a state
@@ -303,6 +310,30 @@ func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (Status, Out
 	// Later runs read this run's outputs, whatever its asserts found.
 	fr.outputs[run.Name] = outputsOf(out)
 	return st, out, diags
+}
+
+// testVarFiles are the variable files of the tests folder, which
+// terraform test reads for the files in it: terraform.tfvars,
+// terraform.tfvars.json, then *.auto.tfvars and *.auto.tfvars.json by
+// name.
+func (r *Runner) testVarFiles(f *File) []string {
+	if path.Dir(f.Name) != "tests" {
+		return nil
+	}
+	var out []string
+	for _, name := range []string{"terraform.tfvars", "terraform.tfvars.json"} {
+		if _, err := os.Stat(filepath.Join(r.Dir, "tests", name)); err == nil {
+			out = append(out, "tests/"+name)
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Join(r.Dir, "tests"))
+	for _, e := range entries {
+		n := e.Name()
+		if !e.IsDir() && (strings.HasSuffix(n, ".auto.tfvars") || strings.HasSuffix(n, ".auto.tfvars.json")) {
+			out = append(out, "tests/"+n)
+		}
+	}
+	return out
 }
 
 // outputsOf is the object run.NAME stands for: the run's root outputs.
