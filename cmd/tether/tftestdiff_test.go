@@ -114,7 +114,7 @@ func messages(stderr string) []string {
 // order (the version line and timings aside).
 func TestTFTestJSONDifferential(t *testing.T) {
 	tools := differentialTools(t)
-	for _, name := range []string{"asserts", "module_run", "bad_run_reference"} {
+	for _, name := range []string{"asserts", "module_run", "bad_run_reference", "cleanup_order"} {
 		t.Run(name, func(t *testing.T) {
 			tf, tt := twoSides(t, tools, filepath.Join("testdata", "tftest", name))
 			tf.run("get", "-no-color")

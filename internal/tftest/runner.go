@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -158,8 +159,10 @@ type fileRun struct {
 
 type stateUse struct {
 	name string
-	// run is the last run applied to the state.
+	// run is the last run applied to the state, last its place in the
+	// file.
 	run    string
+	last   int
 	module string
 	key    string
 	vars   map[string]cty.Value
@@ -211,12 +214,13 @@ func (r *Runner) runFile(ctx context.Context, p *hclparse.Parser, f *File, count
 	return fileStatus
 }
 
-// cleanUp destroys the file's states, the newest first, as terraform
-// test does; it reports whether all were destroyed.
+// cleanUp destroys the file's states, the one a later run applied to
+// first, as terraform test does; it reports whether all were destroyed.
 func (r *Runner) cleanUp(ctx context.Context, p *hclparse.Parser, fr *fileRun) bool {
 	ok := true
-	for i := len(fr.states) - 1; i >= 0; i-- {
-		su := fr.states[i]
+	states := slices.Clone(fr.states)
+	sort.SliceStable(states, func(i, j int) bool { return states[i].last > states[j].last })
+	for _, su := range states {
 		if !su.applied {
 			continue
 		}
@@ -287,6 +291,7 @@ func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (Status, Out
 		su.vars = given
 		su.module = run.Module
 		su.run = run.Name
+		su.last = slices.Index(fr.f.Runs, run)
 	}
 	d = expectFailures(run, out)
 	diags = append(diags, d...)
