@@ -17,6 +17,7 @@ import (
 	"github.com/tetherhq/tether/internal/engine"
 	"github.com/tetherhq/tether/internal/jsonplan"
 	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/state"
 	"github.com/tetherhq/tether/internal/tftest"
 	"github.com/tetherhq/tether/internal/ui"
 )
@@ -122,9 +123,9 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 		out.PlanDiags = append(out.PlanDiags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail})
 		return out
 	}
-	state := filepath.Join(x.root, tftestStateDir, step.State)
-	if err := os.MkdirAll(state, 0o700); err != nil {
-		return fail("Cannot create state folder", fmt.Sprintf("Creating %s failed: %v.", state, err))
+	folder := filepath.Join(x.root, tftestStateDir, step.State)
+	if err := os.MkdirAll(folder, 0o700); err != nil {
+		return fail("Cannot create state folder", fmt.Sprintf("Creating %s failed: %v.", folder, err))
 	}
 	args := []string{}
 	for _, v := range x.vars {
@@ -138,7 +139,7 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 		args = append(args, "-var-file", filepath.Join(x.root, f))
 	}
 	if len(step.Variables) > 0 {
-		path := filepath.Join(state, "run.tfvars")
+		path := filepath.Join(folder, "run.tfvars")
 		if err := writeTFVars(path, step.Variables); err != nil {
 			return fail("Cannot pass the test's variables", err.Error())
 		}
@@ -159,7 +160,7 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 	}
 	c.destroying = step.Destroy
 	c.configDir = filepath.ToSlash(filepath.Clean(step.Module))
-	s, ok := e.open(withStateDir(ctx, state), &c, "test")
+	s, ok := e.open(withStateDir(ctx, folder), &c, "test")
 	if !ok {
 		if !out.PlanDiags.HasErrors() {
 			return fail("Cannot run the configuration", "Loading the configuration or its state failed; the messages above say why.")
@@ -194,6 +195,15 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 	out.Applied = true
 	_, diags = s.engine.Apply(ctx, planned)
 	out.ApplyDiags = append(out.ApplyDiags, diags...)
+	if snap, err := s.store.Load(ctx); err == nil {
+		out.Empty = true
+		for _, obj := range snap.Objects {
+			if obj.Mode == state.Managed {
+				out.Empty = false
+				break
+			}
+		}
+	}
 	if step.Verbose && !diags.HasErrors() {
 		out.Verbose, diags = verboseState(ctx, s)
 		out.ApplyDiags = append(out.ApplyDiags, diags...)

@@ -57,6 +57,9 @@ type Outcome struct {
 	Applied bool
 	// Verbose is the plan, or the state after an apply, for -verbose.
 	Verbose string
+	// Empty is set when, after an apply, the state records no managed
+	// resource: there is nothing to destroy.
+	Empty bool
 }
 
 // Diags is all of the outcome's diagnostics.
@@ -287,7 +290,7 @@ func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (Status, Out
 		// Whatever the apply got to is in the state now; the
 		// configuration and variables of the last run applied to a state
 		// are what destroys it.
-		su.applied = true
+		su.applied = !out.Empty
 		su.vars = given
 		su.module = run.Module
 		su.run = run.Name
