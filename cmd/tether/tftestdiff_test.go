@@ -89,7 +89,7 @@ func progressLines(stdout string) []string {
 // errorSummaries are the summaries of the error diagnostics, sorted:
 // terraform's "Error: SUMMARY", tether's "Error: FILE:LINE:COL: SUMMARY"
 // or "Error: ADDRESS: SUMMARY".
-var errorLine = regexp.MustCompile(`(?m)^│?\s*Error: (?:\S+:\d+:\d+: )?(?:[a-z][\w.\["\]-]*: )?(.*)$`)
+var errorLine = regexp.MustCompile(`(?m)^│?\s*Error: (?:\S+:\d+:\d+: )?(?:[a-z][\w./\["\]-]*: )?(.*)$`)
 
 func errorSummaries(stderr string) []string {
 	var out []string

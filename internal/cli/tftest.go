@@ -169,8 +169,8 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 	}
 	defer s.close()
 	out.Config = s.cfg
-	if len(step.Mocks) > 0 {
-		s.engine.Providers = mockedFactory(s.engine.Providers, s.cfg, step.Mocks)
+	if len(step.Mocks) > 0 || len(step.Providers) > 0 {
+		s.engine.Providers = testFactory(s.engine.Providers, s.cfg, step)
 	}
 	o := step.Options
 	planned, diags := s.engine.Plan(ctx, s.cfg, engine.PlanOptions{Destroy: step.Destroy,
@@ -233,35 +233,78 @@ func verboseState(ctx context.Context, s *session) (string, hcl.Diagnostics) {
 	return text.String(), nil
 }
 
-// mockedFactory is f with the providers mocks name started as mocks: a
-// mock_provider's name is the local name its resources' types begin with
-// (tether for tether_file), as terraform test takes it.
-func mockedFactory(f provider.Factory, cfg *config.Config, mocks []*tftest.Mock) provider.Factory {
-	bySource := map[string]*tftest.Mock{}
+// testFactory is f with the providers a test file names replaced: by
+// its mock_provider blocks, or configured with its provider blocks in
+// place of the configuration's. A block's name is the local name its
+// resources' types begin with (tether for tether_file), as terraform test
+// takes it.
+func testFactory(f provider.Factory, cfg *config.Config, step tftest.Step) provider.Factory {
+	sources := map[string][]string{}
 	for _, n := range cfg.Nodes {
-		if n.Kind != config.Resource && n.Kind != config.DataSource {
-			continue
+		if (n.Kind == config.Resource || n.Kind == config.DataSource) && n.Source != "" {
+			local, _, _ := strings.Cut(n.Type, "_")
+			sources[local] = append(sources[local], n.Source)
 		}
-		local, _, _ := strings.Cut(n.Type, "_")
-		for _, m := range mocks {
-			if m.Name == local && n.Source != "" {
-				bySource[n.Source] = m
-			}
+	}
+	mocks := map[string]*tftest.Mock{}
+	for _, m := range step.Mocks {
+		for _, src := range sources[m.Name] {
+			mocks[src] = m
+		}
+	}
+	configs := map[string]func(*provider.Block) (cty.Value, hcl.Diagnostics){}
+	for name, c := range step.Providers {
+		for _, src := range sources[name] {
+			configs[src] = c
 		}
 	}
 	start := f.Start
 	f.Start = func(source string) (provider.Provider, error) {
-		m, ok := bySource[source]
-		if !ok {
-			return start(source)
+		if m, ok := mocks[source]; ok {
+			s, err := f.Schema(source)
+			if err != nil {
+				return nil, err
+			}
+			return tftest.NewMockProvider(s, m), nil
 		}
-		s, err := f.Schema(source)
-		if err != nil {
-			return nil, err
+		p, err := start(source)
+		if c, ok := configs[source]; ok && err == nil {
+			return &testConfigured{Provider: p, config: c}, nil
 		}
-		return tftest.NewMockProvider(s, m), nil
+		return p, err
 	}
 	return f
+}
+
+// testConfigured is a provider configured with a test file's provider
+// block, whatever the configuration's says.
+type testConfigured struct {
+	provider.Provider
+	config func(*provider.Block) (cty.Value, hcl.Diagnostics)
+}
+
+func (p *testConfigured) value() (cty.Value, hcl.Diagnostics) {
+	s, diags := p.GetSchema()
+	if diags.HasErrors() {
+		return cty.NilVal, diags
+	}
+	return p.config(s.Provider)
+}
+
+func (p *testConfigured) ValidateProviderConfig(cty.Value) hcl.Diagnostics {
+	v, diags := p.value()
+	if diags.HasErrors() {
+		return diags
+	}
+	return append(diags, p.Provider.ValidateProviderConfig(v)...)
+}
+
+func (p *testConfigured) ConfigureProvider(ctx context.Context, _ cty.Value) hcl.Diagnostics {
+	v, diags := p.value()
+	if diags.HasErrors() {
+		return diags
+	}
+	return append(diags, p.Provider.ConfigureProvider(ctx, v)...)
 }
 
 // writeTFVars writes values as a tfvars file, where each keeps its type

@@ -58,3 +58,8 @@ func computedOnly(b *provider.Block) map[string]bool {
 // nullObject is used where a schema is missing, so that evaluation can go on
 // and report everything else.
 var nullObject = cty.NullVal(cty.DynamicPseudoType)
+
+// DecoderSpec is the hcldec specification of a body conforming to b, for
+// front-ends that read provider configurations outside a configuration
+// folder (terraform test files' provider blocks).
+func DecoderSpec(b *provider.Block) hcldec.Spec { return decoderSpec(b) }

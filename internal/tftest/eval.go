@@ -5,12 +5,15 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/funcs"
+	"github.com/tetherhq/tether/internal/hclconfig"
+	"github.com/tetherhq/tether/internal/provider"
 )
 
 // scopeSource is what a test expression's references read.
@@ -44,6 +47,11 @@ func refDiag(t hcl.Traversal, summary, detail string) *hcl.Diagnostic {
 // context is the evaluation context of expr: every reference it makes,
 // checked and given its value.
 func (s *scopeSource) context(dir string, expr hcl.Expression) (*hcl.EvalContext, hcl.Diagnostics) {
+	return s.contextFor(dir, expr.Variables())
+}
+
+// contextFor is the evaluation context of the references refs.
+func (s *scopeSource) contextFor(dir string, refs []hcl.Traversal) (*hcl.EvalContext, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	root := map[string]map[string]any{}
 	put := func(path []string, v cty.Value) {
@@ -62,7 +70,7 @@ func (s *scopeSource) context(dir string, expr hcl.Expression) (*hcl.EvalContext
 		}
 		m[path[len(path)-1]] = v
 	}
-	for _, t := range expr.Variables() {
+	for _, t := range refs {
 		names := attrNames(t)
 		if len(names) < 2 {
 			diags = append(diags, refDiag(t, "Invalid reference", fmt.Sprintf("A reference to %s must name an object after it.", t.RootName())))
@@ -144,6 +152,29 @@ func objectOf(m map[string]any) cty.Value {
 		}
 	}
 	return cty.ObjectVal(attrs)
+}
+
+// providerConfigs are the file's provider blocks as Step.Providers
+// wants them: each decoded, when its schema is known, with the test's
+// variables and the earlier runs' outputs.
+func (r *Runner) providerConfigs(fr *fileRun, vars map[string]cty.Value) map[string]func(*provider.Block) (cty.Value, hcl.Diagnostics) {
+	if len(fr.f.Providers) == 0 {
+		return nil
+	}
+	src := newScopeSource(fr, nil, vars)
+	out := map[string]func(*provider.Block) (cty.Value, hcl.Diagnostics){}
+	for _, p := range fr.f.Providers {
+		out[p.Name] = func(b *provider.Block) (cty.Value, hcl.Diagnostics) {
+			spec := hclconfig.DecoderSpec(b)
+			ctx, diags := src.contextFor(r.Dir, hcldec.Variables(p.Body, spec))
+			if diags.HasErrors() {
+				return cty.NilVal, diags
+			}
+			v, d := hcldec.Decode(p.Body, spec, ctx)
+			return v, append(diags, d...)
+		}
+	}
+	return out
 }
 
 // attrNames is the traversal's root and the attribute names that follow

@@ -24,6 +24,17 @@ type File struct {
 	// Mocks are the mock_provider blocks, standing in for their
 	// providers in every run of the file.
 	Mocks []*Mock
+	// Providers are the provider blocks, configuring their providers in
+	// every run of the file in place of the configuration's.
+	Providers []*Provider
+}
+
+// Provider is a provider block of a test file, decoded against its
+// provider's schema at each run.
+type Provider struct {
+	Name      string
+	Body      hcl.Body
+	DeclRange hcl.Range
 }
 
 // Run is one run block.
@@ -210,6 +221,15 @@ func Parse(p *hclparse.Parser, dir, name string) (*File, hcl.Diagnostics) {
 			r, d := parseRun(b)
 			diags = append(diags, d...)
 			tf.Runs = append(tf.Runs, r)
+		case "provider":
+			body := b.Body
+			content, rest, d := body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "alias"}}})
+			diags = append(diags, d...)
+			if a, ok := content.Attributes["alias"]; ok {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test argument",
+					Detail: "tether test does not carry out a provider block's alias in a test file yet; run this file with terraform test.", Subject: a.NameRange.Ptr()})
+			}
+			tf.Providers = append(tf.Providers, &Provider{Name: b.Labels[0], Body: rest, DeclRange: b.DefRange})
 		case "mock_provider":
 			m, d := parseMock(b)
 			diags = append(diags, d...)

@@ -14,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/provider"
 )
 
 // Step is one plan, apply or destroy an Executor carries out.
@@ -40,6 +41,10 @@ type Step struct {
 	Options Options
 	// Verbose asks for the plan (or, for an apply, the state) as text.
 	Verbose bool
+	// Providers configure the providers they name (by local name) in
+	// place of the configuration's provider blocks: each decodes its
+	// test-file block against the provider's configuration schema.
+	Providers map[string]func(*provider.Block) (cty.Value, hcl.Diagnostics)
 }
 
 // Outcome is what a step made, for the run's assertions.
@@ -169,6 +174,9 @@ type stateUse struct {
 	module string
 	key    string
 	vars   map[string]cty.Value
+	// all are the test's variables of that run, declared or not, for
+	// the file's provider blocks.
+	all map[string]cty.Value
 	// applied is set once a run applied to it: a state only planned
 	// holds nothing to destroy.
 	applied bool
@@ -228,7 +236,7 @@ func (r *Runner) cleanUp(ctx context.Context, p *hclparse.Parser, fr *fileRun) b
 			continue
 		}
 		r.Report.Run(fr.f.Name, su.run, Teardown, pending)
-		out := r.Exec.Execute(ctx, Step{Module: su.module, State: su.key, Variables: su.vars, VarFiles: r.testVarFiles(fr.f), Apply: true, Destroy: true, Mocks: fr.f.Mocks})
+		out := r.Exec.Execute(ctx, Step{Module: su.module, State: su.key, Variables: su.vars, VarFiles: r.testVarFiles(fr.f), Apply: true, Destroy: true, Mocks: fr.f.Mocks, Providers: r.providerConfigs(fr, su.all)})
 		if diags := out.Diags(); len(diags) > 0 {
 			r.Report.Diagnostics(fr.f.Name, su.run, diags, r.sources(p, out.Config))
 		}
@@ -285,13 +293,14 @@ func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (Status, Out
 		}
 	}
 	su := fr.stateFor(run)
-	out := r.Exec.Execute(ctx, Step{Module: run.Module, State: su.key, Variables: given, VarFiles: r.testVarFiles(fr.f), Apply: !run.Plan, Mocks: fr.f.Mocks, Options: run.Options, Verbose: r.Verbose})
+	out := r.Exec.Execute(ctx, Step{Module: run.Module, State: su.key, Variables: given, VarFiles: r.testVarFiles(fr.f), Apply: !run.Plan, Mocks: fr.f.Mocks, Options: run.Options, Verbose: r.Verbose, Providers: r.providerConfigs(fr, all)})
 	if !run.Plan {
 		// Whatever the apply got to is in the state now; the
 		// configuration and variables of the last run applied to a state
 		// are what destroys it.
 		su.applied = !out.Empty
 		su.vars = given
+		su.all = all
 		su.module = run.Module
 		su.run = run.Name
 		su.last = slices.Index(fr.f.Runs, run)
