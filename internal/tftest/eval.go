@@ -90,7 +90,7 @@ func (s *scopeSource) contextFor(dir string, refs []hcl.Traversal) (*hcl.EvalCon
 			} else if v, ok := s.vars[names[1]]; ok {
 				put(names[:2], v)
 			} else {
-				diags = append(diags, refDiag(t, "Reference to undeclared input variable", fmt.Sprintf("An input variable with the name %q has not been declared.", names[1])))
+				diags = append(diags, refDiag(t, "Reference to undeclared input variable", fmt.Sprintf("An input variable with the name %q has not been declared. This variable can be declared with a variable %q {} block.", names[1], names[1])))
 			}
 			continue
 		}
@@ -122,7 +122,7 @@ func (s *scopeSource) contextFor(dir string, refs []hcl.Traversal) (*hcl.EvalCon
 			addr, path = names[0]+"."+names[1], names[:2]
 		}
 		if !s.declared[addr] {
-			diags = append(diags, refDiag(t, "Reference to undeclared object", fmt.Sprintf("The configuration under test declares no %s in its root module.", addr)))
+			diags = append(diags, undeclared(t, names))
 			continue
 		}
 		put(path, s.value(addr))
@@ -132,6 +132,24 @@ func (s *scopeSource) contextFor(dir string, refs []hcl.Traversal) (*hcl.EvalCon
 		vars[k] = objectOf(m)
 	}
 	return &hcl.EvalContext{Variables: vars, Functions: funcs.Table(dir)}, diags
+}
+
+// undeclared is the error for a reference to something the root module
+// does not declare, in terraform test's words.
+func undeclared(t hcl.Traversal, names []string) *hcl.Diagnostic {
+	switch names[0] {
+	case "output":
+		return refDiag(t, "Reference to undeclared output value", fmt.Sprintf("An output value with the name %q has not been declared.", names[1]))
+	case "local":
+		return refDiag(t, "Reference to undeclared local value", fmt.Sprintf("A local value with the name %q has not been declared.", names[1]))
+	case "check":
+		return refDiag(t, "Reference to undeclared check block", fmt.Sprintf("A check block with the name %q has not been declared.", names[1]))
+	case "module":
+		return refDiag(t, "Reference to undeclared module", fmt.Sprintf("No module call named %q with an output %q is declared in the root module.", names[1], names[2]))
+	case "data":
+		return refDiag(t, "Reference to undeclared resource", fmt.Sprintf("A data resource %q %q has not been declared in the root module.", names[1], names[2]))
+	}
+	return refDiag(t, "Reference to undeclared resource", fmt.Sprintf("A managed resource %q %q has not been declared in the root module.", names[0], names[1]))
 }
 
 func (s *scopeSource) value(addr string) cty.Value {
