@@ -191,6 +191,7 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 	if len(planned.Plan.Deferred) > 0 {
 		out.ApplyDiags = append(out.ApplyDiags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Deferred changes in a test run",
 			Detail: "Part of the configuration could be planned only after an apply (count, for_each or a dynamic block waiting on unknown values); tether test does not apply in rounds yet."})
+		return out
 	}
 	out.Applied = true
 	_, diags = s.engine.Apply(ctx, planned)

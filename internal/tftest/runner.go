@@ -294,7 +294,7 @@ func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (Status, Out
 	}
 	su := fr.stateFor(run)
 	out := r.Exec.Execute(ctx, Step{Module: run.Module, State: su.key, Variables: given, VarFiles: r.testVarFiles(fr.f), Apply: !run.Plan, Mocks: fr.f.Mocks, Options: run.Options, Verbose: r.Verbose, Providers: r.providerConfigs(fr, all)})
-	if !run.Plan {
+	if out.Applied {
 		// Whatever the apply got to is in the state now; the
 		// configuration and variables of the last run applied to a state
 		// are what destroys it.
