@@ -18,11 +18,12 @@
 // A provider block configures its provider in every run of the file in
 // place of the configuration's block of that name.
 //
-// Not supported yet, each reported as an error at the block rather than
-// ignored: override_resource, override_data, override_module, the alias
-// of a test-file provider block or mock_provider, a mock_provider's
-// source, and a run's providers argument.
 // A Reporter shows what runs: Text as terraform test prints it for
-// people; the cli's -json writes its machine-readable lines. A run's parallel argument came with Terraform 1.12 and is
-// refused, as terraform test 1.11 refuses it.
+// people; the cli's -json writes its machine-readable lines.
+//
+// Not supported yet, each reported as an error where it is written rather
+// than ignored: override_resource, override_data, override_module, the
+// alias of a test-file provider block or mock_provider, a mock_provider's
+// source, and a run's providers argument. A run's parallel argument came
+// with Terraform 1.12 and is refused, as terraform test 1.11 refuses it.
 package tftest
