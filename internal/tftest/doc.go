@@ -24,6 +24,7 @@
 // Not supported yet, each reported as an error where it is written rather
 // than ignored: override_resource, override_data, override_module, the
 // alias of a test-file provider block or mock_provider, a mock_provider's
-// source, and a run's providers argument. A run's parallel argument came
-// with Terraform 1.12 and is refused, as terraform test 1.11 refuses it.
+// source, and an alias in a run's providers argument. A run's parallel
+// argument came with Terraform 1.12 and is refused, as terraform test
+// 1.11 refuses it.
 package tftest

@@ -52,8 +52,14 @@ type Run struct {
 	// state; "" is the module's own.
 	StateKey string
 	// Options are the plan_options block's.
-	Options   Options
-	DeclRange hcl.Range
+	Options Options
+	// Providers is the providers argument: for each local name of the
+	// configuration, the test file's provider (or mock) that serves it;
+	// nil when the run has none, and every test-file provider serves.
+	Providers map[string]string
+	// ProviderRanges are where each entry's test-file provider is named.
+	ProviderRanges map[string]hcl.Range
+	DeclRange      hcl.Range
 }
 
 // Assert is one assert block of a run.
@@ -345,10 +351,25 @@ func parseRun(b *hcl.Block) (*Run, hcl.Diagnostics) {
 			}
 		}
 	}
-	for _, name := range []string{"providers"} {
-		if a, ok := content.Attributes[name]; ok {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test argument",
-				Detail: fmt.Sprintf("tether test does not carry out a run's %s argument yet; run this file with terraform test.", name), Subject: a.NameRange.Ptr()})
+	if a, ok := content.Attributes["providers"]; ok {
+		r.Providers, r.ProviderRanges = map[string]string{}, map[string]hcl.Range{}
+		pairs, d := hcl.ExprMap(a.Expr)
+		diags = append(diags, d...)
+		for _, p := range pairs {
+			child, d1 := hcl.AbsTraversalForExpr(p.Key)
+			parent, d2 := hcl.AbsTraversalForExpr(p.Value)
+			diags = append(diags, d1...)
+			diags = append(diags, d2...)
+			if d1.HasErrors() || d2.HasErrors() {
+				continue
+			}
+			if len(child) != 1 || len(parent) != 1 {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test argument",
+					Detail: "tether test does not carry out providers with an alias in a run's providers argument yet; run this file with terraform test.", Subject: p.Key.Range().Ptr()})
+				continue
+			}
+			r.Providers[child.RootName()] = parent.RootName()
+			r.ProviderRanges[child.RootName()] = parent.SourceRange()
 		}
 	}
 	for _, blk := range content.Blocks {

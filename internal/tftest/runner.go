@@ -2,6 +2,7 @@ package tftest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -177,6 +178,9 @@ type stateUse struct {
 	// all are the test's variables of that run, declared or not, for
 	// the file's provider blocks.
 	all map[string]cty.Value
+	// mocks and configs are the providers the last apply ran with.
+	mocks   []*Mock
+	configs map[string]func(*provider.Block) (cty.Value, hcl.Diagnostics)
 	// applied is set once a run applied to it: a state only planned
 	// holds nothing to destroy.
 	applied bool
@@ -236,7 +240,7 @@ func (r *Runner) cleanUp(ctx context.Context, p *hclparse.Parser, fr *fileRun) b
 			continue
 		}
 		r.Report.Run(fr.f.Name, su.run, Teardown, pending)
-		out := r.Exec.Execute(ctx, Step{Module: su.module, State: su.key, Variables: su.vars, VarFiles: r.testVarFiles(fr.f), Apply: true, Destroy: true, Mocks: fr.f.Mocks, Providers: r.providerConfigs(fr, su.all)})
+		out := r.Exec.Execute(ctx, Step{Module: su.module, State: su.key, Variables: su.vars, VarFiles: r.testVarFiles(fr.f), Apply: true, Destroy: true, Mocks: su.mocks, Providers: su.configs})
 		if diags := out.Diags(); len(diags) > 0 {
 			r.Report.Diagnostics(fr.f.Name, su.run, diags, r.sources(p, out.Config))
 		}
@@ -293,7 +297,12 @@ func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (Status, Out
 		}
 	}
 	su := fr.stateFor(run)
-	out := r.Exec.Execute(ctx, Step{Module: run.Module, State: su.key, Variables: given, VarFiles: r.testVarFiles(fr.f), Apply: !run.Plan, Mocks: fr.f.Mocks, Options: run.Options, Verbose: r.Verbose, Providers: r.providerConfigs(fr, all)})
+	mocks, configs, d := r.runProviders(fr, run, all)
+	diags = append(diags, d...)
+	if d.HasErrors() {
+		return errored, Outcome{}, diags
+	}
+	out := r.Exec.Execute(ctx, Step{Module: run.Module, State: su.key, Variables: given, VarFiles: r.testVarFiles(fr.f), Apply: !run.Plan, Mocks: mocks, Options: run.Options, Verbose: r.Verbose, Providers: configs})
 	if out.Applied {
 		// Whatever the apply got to is in the state now; the
 		// configuration and variables of the last run applied to a state
@@ -303,6 +312,7 @@ func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (Status, Out
 		su.all = all
 		su.module = run.Module
 		su.run = run.Name
+		su.mocks, su.configs = mocks, configs
 		su.last = slices.Index(fr.f.Runs, run)
 	}
 	d = expectFailures(run, out)
@@ -327,6 +337,40 @@ func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (Status, Out
 	// Later runs read this run's outputs, whatever its asserts found.
 	fr.outputs[run.Name] = outputsOf(out)
 	return st, out, diags
+}
+
+// runProviders are the mocks and provider configurations a run uses: all
+// the file's, or with a providers argument, those it names, each under
+// the local name it gives it.
+func (r *Runner) runProviders(fr *fileRun, run *Run, vars map[string]cty.Value) ([]*Mock, map[string]func(*provider.Block) (cty.Value, hcl.Diagnostics), hcl.Diagnostics) {
+	configs := r.providerConfigs(fr, vars)
+	if len(run.Providers) == 0 {
+		return fr.f.Mocks, configs, nil
+	}
+	var diags hcl.Diagnostics
+	var mocks []*Mock
+	chosen := map[string]func(*provider.Block) (cty.Value, hcl.Diagnostics){}
+	for _, child := range sortedNames(run.Providers) {
+		parent := run.Providers[child]
+		found := false
+		for _, m := range fr.f.Mocks {
+			if m.Name == parent {
+				renamed := *m
+				renamed.Name = child
+				mocks = append(mocks, &renamed)
+				found = true
+			}
+		}
+		if c, ok := configs[parent]; ok {
+			chosen[child] = c
+			found = true
+		}
+		if !found {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("Missing provider definition for %s", parent),
+				Detail: "This provider block references a provider definition that does not exist.", Subject: run.ProviderRanges[child].Ptr()})
+		}
+	}
+	return mocks, chosen, diags
 }
 
 // testVarFiles are the variable files of the tests folder, which
