@@ -300,6 +300,10 @@ type common struct {
 	// recorded is the platform the state was applied with, "" when it
 	// records none (see recordedPlatform).
 	recorded string
+	// configDir is the folder the configuration is read from, relative
+	// to the working folder, when it is another: a tether test run's
+	// module.
+	configDir string
 }
 
 type varArgs struct{ list *[]varArg }

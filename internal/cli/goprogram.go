@@ -106,14 +106,18 @@ func goProgramDir(args []string) (string, bool) {
 
 // withoutDir drops -C and its value from a command's arguments: the
 // program runs in that folder already.
-func withoutDir(args []string) []string {
+func withoutDir(args []string) []string { return withoutFlags(args, "C") }
+
+// withoutFlags drops the flag name (one that takes a value) and its value
+// from a command's arguments, wherever it is given.
+func withoutFlags(args []string, name string) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case a == "-C" || a == "--C":
+		case a == "-"+name || a == "--"+name:
 			i++
-		case strings.HasPrefix(a, "-C=") || strings.HasPrefix(a, "--C="):
+		case strings.HasPrefix(a, "-"+name+"=") || strings.HasPrefix(a, "--"+name+"="):
 		default:
 			out = append(out, a)
 		}

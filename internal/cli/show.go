@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -130,31 +131,39 @@ func (e *env) showPlan(path string, keys *secrets.Keys, asJSON bool) int {
 }
 
 func (e *env) showState(objects []jsonplan.Object, outputs []jsonplan.Output) int {
+	if err := writeState(e.stdout, objects, outputs); err != nil {
+		return e.errorf("%v", err)
+	}
+	return 0
+}
+
+// writeState writes what state records as terraform show does.
+func writeState(w io.Writer, objects []jsonplan.Object, outputs []jsonplan.Output) error {
 	if len(objects) == 0 && len(outputs) == 0 {
-		fmt.Fprintln(e.stdout, "The state file is empty. No resources are represented.")
-		return 0
+		fmt.Fprintln(w, "The state file is empty. No resources are represented.")
+		return nil
 	}
 	for i, obj := range objects {
 		if i > 0 {
-			fmt.Fprintln(e.stdout)
+			fmt.Fprintln(w)
 		}
-		if err := ui.RenderObject(e.stdout, obj.Addr, obj.Value); err != nil {
-			return e.errorf("%v", err)
+		if err := ui.RenderObject(w, obj.Addr, obj.Value); err != nil {
+			return err
 		}
 	}
 	if len(outputs) > 0 {
-		fmt.Fprintln(e.stdout, "\n\nOutputs:")
-		fmt.Fprintln(e.stdout)
+		fmt.Fprintln(w, "\n\nOutputs:")
+		fmt.Fprintln(w)
 		for _, o := range outputs {
 			v := o.Value
 			shown := ui.FormatValue(v, 0)
 			if o.Sensitive {
 				shown = "(sensitive value)"
 			}
-			fmt.Fprintf(e.stdout, "%s = %s\n", o.Name, shown)
+			fmt.Fprintf(w, "%s = %s\n", o.Name, shown)
 		}
 	}
-	return 0
+	return nil
 }
 
 // recorded decodes what state records, with each provider's schema.

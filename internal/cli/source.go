@@ -65,6 +65,19 @@ type LoadInput struct {
 	// files are the command's files as already read (for the backend
 	// block), for hclSource to parse nothing twice; nil for none.
 	files *hclconfig.Files
+	// dir is the folder of the configuration's files, relative to the
+	// working folder; "" is the working folder. A tether test run of a
+	// module loads that module, while its providers keep the working
+	// folder, as in terraform test.
+	dir string
+}
+
+// configDir is the folder hclSource reads.
+func (in LoadInput) configDir() string {
+	if in.dir == "" {
+		return "."
+	}
+	return in.dir
 }
 
 // ModuleInstall is where a module call's module is.
@@ -145,7 +158,7 @@ func hclSource(in LoadInput) (*config.Config, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	reqs, d := hclconfig.RequirementsOf(".", hclconfig.Options{Modules: mods, Files: files})
+	reqs, d := hclconfig.RequirementsOf(in.configDir(), hclconfig.Options{Modules: mods, Files: files})
 	diags = append(diags, d...)
 	if diags.HasErrors() {
 		return nil, diags
@@ -179,7 +192,7 @@ func hclSource(in LoadInput) (*config.Config, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	cfg, d := hclconfig.Load(".", hclconfig.Options{
+	cfg, d := hclconfig.Load(in.configDir(), hclconfig.Options{
 		Schemas: schemas, Vars: in.Vars, Environ: in.Environ, Modules: mods, Workspace: in.Workspace, Files: files,
 		UnknownVariables: in.Validating, Ask: in.Ask,
 	})
@@ -249,7 +262,7 @@ func (e *env) loadConfig(ctx context.Context, c *common, pool *providerPool) (*p
 		Context: ctx, Schema: pool.schema, Vars: vars, Environ: environ,
 		NewProvider: pool.start, Destroying: c.destroying, Workspace: c.workspace, Validating: c.validating,
 		Upgrade: c.upgrade, Progress: func(line string) { fmt.Fprintln(say, line) },
-		files: e.parsed(),
+		files: e.parsed(), dir: c.configDir,
 	}
 	in.Module = ModuleInstaller(ctx, environ, c.upgrade, in.Progress)
 	if c.input && e.stdinTTY && inputAllowed(environ) {
@@ -315,7 +328,7 @@ func installModules(in LoadInput, files *hclconfig.Files) (map[string]string, hc
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	dirs, diags := hclconfig.Modules(".", hclconfig.Options{Vars: in.Vars, Environ: in.Environ, Files: files}, func(key, source, version, parentDir string) (string, error) {
+	dirs, diags := hclconfig.Modules(in.configDir(), hclconfig.Options{Vars: in.Vars, Environ: in.Environ, Files: files}, func(key, source, version, parentDir string) (string, error) {
 		return inst.Resolve(ctx, modules.Call{Key: key, Source: source, Version: version, ParentDir: parentDir})
 	})
 	if err := inst.Save(); err != nil {

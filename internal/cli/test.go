@@ -15,6 +15,7 @@ import (
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
+	"github.com/tetherhq/tether/internal/tftest"
 	tetherprovider "github.com/tetherhq/tether/provider/tether"
 )
 
@@ -37,24 +38,52 @@ func stateDirOf(ctx context.Context) string {
 	return stateDir
 }
 
-// test deploys the configuration to the test state, runs every
-// tether_tester's tests against what runs, and destroys it all, whatever
-// happened before. It fails when a test failed, and when anything could not
-// be deployed or cleaned up.
+// test runs the folder's Terraform test files (see internal/tftest) and
+// its tether_tester resources' tests (see testers); a folder with both
+// runs both, the test files first. It fails when either failed.
 func (e *env) test(ctx context.Context, args []string) int {
 	var c common
 	flags := e.flags("test", &c)
+	var filter []string
+	flags.Func("filter", "run only this test file (repeatable)", func(s string) error {
+		filter = append(filter, s)
+		return nil
+	})
+	asJSON := flags.Bool("json", false, "print terraform test's machine-readable JSON lines (Terraform test files only)")
+	verbose := flags.Bool("verbose", false, "print each run's plan, or its state after an apply (Terraform test files only)")
 	if code := e.parseCommon(flags, &c, args); code >= 0 {
 		return code
 	}
 	if err := c.chdir(); err != nil {
 		return e.errorf("%v", err)
 	}
-	if files := terraformTestFiles(); len(files) > 0 {
-		// Passing while those files' assertions never ran would tell a
-		// pipeline its module is tested.
-		return e.errorf("this configuration has Terraform test files (%s), which tether test does not run: it runs the tests of tether_tester resources. Run them with terraform test", strings.Join(files, ", "))
+	if *asJSON && *verbose {
+		return e.errorf("-verbose cannot be used with -json yet: tether test -json does not write plans and states")
 	}
+	if *asJSON && hasTesters(".") {
+		return e.errorf("-json prints the results of Terraform test files only; this configuration has tether_tester resources too, whose results have no JSON form")
+	}
+	if len(tftest.Find(".")) == 0 {
+		if *asJSON {
+			return e.errorf("-json prints the results of Terraform test files only, and this folder has none")
+		}
+		return e.testers(ctx, withoutVerbose(withoutFlags(args, "filter")))
+	}
+	code := e.runTFTests(ctx, &c, filter, *asJSON, *verbose)
+	if hasTesters(".") {
+		fmt.Fprintln(e.stdout)
+		if e.testers(ctx, withoutVerbose(withoutFlags(args, "filter"))) != 0 {
+			code = 1
+		}
+	}
+	return code
+}
+
+// testers deploys the configuration to the test state, runs every
+// tether_tester's tests against what runs, and destroys it all, whatever
+// happened before. It fails when a test failed, and when anything could not
+// be deployed or cleaned up.
+func (e *env) testers(ctx context.Context, args []string) int {
 	// up and destroy run in the folder we are in now.
 	args = append(withoutDir(args), "--yes")
 	tctx := withStateDir(ctx, testStateDir)
@@ -106,20 +135,6 @@ func (e *env) test(ctx context.Context, args []string) int {
 		return 1
 	}
 	return 0
-}
-
-// terraformTestFiles lists the test files terraform test would run here:
-// *.tftest.hcl and *.tftest.json in the configuration folder and in its
-// tests folder.
-func terraformTestFiles() []string {
-	var files []string
-	for _, dir := range []string{".", "tests"} {
-		for _, ext := range []string{"*.tftest.hcl", "*.tftest.json"} {
-			found, _ := filepath.Glob(filepath.Join(dir, ext))
-			files = append(files, found...)
-		}
-	}
-	return files
 }
 
 // testStackEmpty reports whether the test state records nothing, so that a
@@ -237,4 +252,18 @@ func indentLines(s, prefix string) string {
 		lines[i] = prefix + lines[i]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// withoutVerbose drops -verbose, which selects what test files' runs show
+// and means nothing to the testers' deployment.
+func withoutVerbose(args []string) []string {
+	var out []string
+	for _, a := range args {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && name == "verbose" {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }

@@ -151,6 +151,17 @@ func (d *schemaDecoder) decode(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics
 	return hcldec.Decode(schemabody.Fixup(referenceBody{body}, d.block), d.spec, ctx)
 }
 
+// SchemaBody reads a body by a provider's schema as the configuration's
+// own blocks are read (dynamic blocks expanded at any depth, attributes
+// written as blocks), for front-ends that read provider configurations
+// outside a configuration folder: terraform test files' provider blocks.
+// It returns the references of the body's expressions and the function
+// that decodes it in an evaluation context that defines them.
+func SchemaBody(body hcl.Body, b *provider.Block) ([]hcl.Traversal, func(*hcl.EvalContext) (cty.Value, hcl.Diagnostics)) {
+	d := newSchemaDecoder(body, schemabody.Spec(b), b)
+	return d.variables(), d.decode
+}
+
 // impliedProvider is Terraform's rule: a resource type belongs to the
 // provider named by its prefix up to the first underscore.
 func impliedProvider(typ string) string {

@@ -57,8 +57,20 @@ func (v *JSONView) Version(tool, terraform string) {
 	v.write("info", "Tether "+tool, "version", map[string]any{"tether": tool, "terraform": terraform, "ui": UIVersion})
 }
 
+// Line writes a message of another kind than this view's own (terraform
+// test's test_file, test_run, test_summary), with its fields.
+func (v *JSONView) Line(level, message, typ string, fields map[string]any) {
+	v.write(level, message, typ, fields)
+}
+
 // Diagnostics writes one line per diagnostic.
 func (v *JSONView) Diagnostics(diags hcl.Diagnostics, sources map[string][]byte) {
+	v.DiagnosticsWith(diags, sources, nil)
+}
+
+// DiagnosticsWith is Diagnostics with more fields on each line (terraform
+// test's @testfile and @testrun).
+func (v *JSONView) DiagnosticsWith(diags hcl.Diagnostics, sources map[string][]byte, extra map[string]any) {
 	for _, d := range diags {
 		level, sev, prefix := "error", "error", "Error: "
 		if d.Severity == hcl.DiagWarning {
@@ -90,7 +102,11 @@ func (v *JSONView) Diagnostics(diags hcl.Diagnostics, sources map[string][]byte)
 				}
 			}
 		}
-		v.write(level, prefix+d.Summary, "diagnostic", map[string]any{"diagnostic": diag})
+		fields := map[string]any{"diagnostic": diag}
+		for k, x := range extra {
+			fields[k] = x
+		}
+		v.write(level, prefix+d.Summary, "diagnostic", fields)
 	}
 }
 

@@ -1,0 +1,9 @@
+terraform {
+  required_providers {
+    tether = { source = "tetherhq/tether" }
+  }
+}
+
+resource "tether_value" "v" {
+  input = "a"
+}

@@ -1,0 +1,10 @@
+run "refers" {
+  command = plan
+  variables {
+    in = run.nothere.o
+  }
+}
+
+run "later" {
+  command = plan
+}

@@ -1,0 +1,6 @@
+terraform {
+  required_providers {
+    tether = { source = "tetherhq/tether" }
+  }
+}
+

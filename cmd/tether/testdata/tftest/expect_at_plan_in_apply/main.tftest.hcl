@@ -1,0 +1,3 @@
+run "apply" {
+  expect_failures = [tether_value.v]
+}

@@ -1,0 +1,7 @@
+run "bad_output" {
+  command = plan
+  variables {
+    in = "bad"
+  }
+  expect_failures = [output.o]
+}

@@ -1,0 +1,20 @@
+terraform {
+  required_providers {
+    tether = { source = "tetherhq/tether" }
+  }
+}
+
+variable "in" {
+  type    = string
+  default = "ok"
+}
+
+resource "tether_value" "v" {
+  input = var.in
+  lifecycle {
+    precondition {
+      condition     = var.in != "bad"
+      error_message = "MSG-precondition"
+    }
+  }
+}

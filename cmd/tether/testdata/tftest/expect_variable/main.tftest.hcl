@@ -1,0 +1,14 @@
+run "too_big" {
+  command = plan
+  variables {
+    size = 12
+  }
+  expect_failures = [var.size]
+}
+
+run "fine" {
+  command = plan
+  variables {
+    size = 3
+  }
+}

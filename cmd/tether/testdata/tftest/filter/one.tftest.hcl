@@ -1,0 +1,3 @@
+run "one" {
+  command = plan
+}

@@ -1,0 +1,7 @@
+run "constant" {
+  command = plan
+  assert {
+    condition     = 1 == 1
+    error_message = "MSG-constant"
+  }
+}

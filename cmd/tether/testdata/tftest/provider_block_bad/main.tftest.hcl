@@ -1,0 +1,7 @@
+provider "tether" {
+  runtime_dir = ["not", "a", "string"]
+}
+
+run "r" {
+  command = plan
+}

@@ -1,0 +1,2 @@
+c = "testsdir"
+d = "testsdir"

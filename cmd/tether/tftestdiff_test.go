@@ -1,0 +1,173 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestTFTestDifferential runs every case under testdata/tftest with
+// `terraform test` and with `tether test` and compares what a user of
+// either reads: the exit code, the progress lines (each file's and each
+// run's status, the summary), the error summaries reported, the
+// assertion messages (each case marks them MSG-...), and the files under
+// out/ left behind (none: clean-up destroys them). A case folder may hold
+// an args file with extra arguments, one a line, given to both.
+func TestTFTestDifferential(t *testing.T) {
+	tools := differentialTools(t)
+	cases, err := filepath.Glob(filepath.Join("testdata", "tftest", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 15 {
+		t.Fatalf("found %d cases under testdata/tftest, want at least 15", len(cases))
+	}
+	for _, dir := range cases {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			t.Parallel()
+			tf, tt := twoSides(t, tools, dir)
+			var extra []string
+			if data, err := os.ReadFile(filepath.Join(dir, "args")); err == nil {
+				extra = strings.Fields(string(data))
+			}
+			// Local modules of run blocks must be installed for terraform;
+			// terraform get does it offline. It fails on a test file
+			// terraform test refuses, which the comparison below sees.
+			tf.run("get", "-no-color")
+			tfRes, ttRes := both(tf, tt, func(s side) cmdResult {
+				args := []string{"test", "-no-color"}
+				return s.run(append(args, extra...)...)
+			})
+			if tfRes.err != nil || ttRes.err != nil {
+				t.Fatalf("running the tests:\n%s\n%s", tfRes, ttRes)
+			}
+			report := func(what string, a, b any) {
+				t.Errorf("%s differ:\nterraform: %q\ntether:    %q\n\n%s\n\n%s", what, a, b, tfRes, ttRes)
+			}
+			if tfRes.code != ttRes.code {
+				report("exit codes", tfRes.code, ttRes.code)
+			}
+			if a, b := progressLines(tfRes.stdout), progressLines(ttRes.stdout); strings.Join(a, "\n") != strings.Join(b, "\n") {
+				report("progress lines", a, b)
+			}
+			if a, b := errorSummaries(tfRes.stderr), errorSummaries(ttRes.stderr); strings.Join(a, "|") != strings.Join(b, "|") {
+				report("error summaries", a, b)
+			}
+			if a, b := messages(tfRes.stderr), messages(ttRes.stderr); strings.Join(a, " ") != strings.Join(b, " ") {
+				report("assertion messages", a, b)
+			}
+			for _, s := range []side{tf, tt} {
+				files, err := readTree(filepath.Join(s.dir, "out"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(files) > 0 {
+					t.Errorf("after %s test, out/ still holds %s", s.name, strings.Join(sortedNames(files), ", "))
+				}
+			}
+		})
+	}
+}
+
+var progressLine = regexp.MustCompile(`^(\S+\.tftest\.(hcl|json)\.\.\. .*|  run ".*"\.\.\. \w+|(Success|Failure)! .*|Executed \d+ tests.*)$`)
+
+func progressLines(stdout string) []string {
+	var out []string
+	for _, l := range strings.Split(stdout, "\n") {
+		if progressLine.MatchString(l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// errorSummaries are the summaries of the error diagnostics, sorted:
+// terraform's "Error: SUMMARY", tether's "Error: FILE:LINE:COL: SUMMARY"
+// or "Error: ADDRESS: SUMMARY".
+var errorLine = regexp.MustCompile(`(?m)^│?\s*Error: (?:\S+:\d+:\d+: )?(?:[a-z][\w./\["\]-]*: )?(.*)$`)
+
+func errorSummaries(stderr string) []string {
+	var out []string
+	for _, m := range errorLine.FindAllStringSubmatch(stderr, -1) {
+		out = append(out, strings.TrimSpace(m[1]))
+	}
+	sort.Strings(out)
+	return out
+}
+
+var messageWord = regexp.MustCompile(`MSG-[A-Za-z0-9-]+`)
+
+func messages(stderr string) []string {
+	out := messageWord.FindAllString(stderr, -1)
+	sort.Strings(out)
+	return out
+}
+
+// TestTFTestJSONDifferential compares `terraform test -json` with `tether
+// test -json` on a few cases: the same messages of the same kinds, for the
+// same files and runs, with the same progress and statuses, in the same
+// order (the version line and timings aside).
+func TestTFTestJSONDifferential(t *testing.T) {
+	tools := differentialTools(t)
+	for _, name := range []string{"asserts", "module_run", "bad_run_reference", "cleanup_order"} {
+		t.Run(name, func(t *testing.T) {
+			tf, tt := twoSides(t, tools, filepath.Join("testdata", "tftest", name))
+			tf.run("get", "-no-color")
+			tfRes, ttRes := both(tf, tt, func(s side) cmdResult { return s.run("test", "-json") })
+			a, b := jsonEvents(t, tfRes.stdout), jsonEvents(t, ttRes.stdout)
+			if len(a) < 3 {
+				t.Fatalf("terraform printed too few JSON lines:\n%s", tfRes)
+			}
+			if strings.Join(a, "\n") != strings.Join(b, "\n") {
+				t.Errorf("-json lines differ:\nterraform:\n%s\n\ntether:\n%s", strings.Join(a, "\n"), strings.Join(b, "\n"))
+			}
+			if tfRes.code != ttRes.code {
+				t.Errorf("exit codes differ: terraform %d, tether %d", tfRes.code, ttRes.code)
+			}
+		})
+	}
+}
+
+// jsonEvents is each JSON line but the version as "type file run message
+// progress status", with a diagnostic's summary for its message.
+func jsonEvents(t *testing.T, stdout string) []string {
+	t.Helper()
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var m struct {
+			Type     string `json:"type"`
+			Message  string `json:"@message"`
+			File     string `json:"@testfile"`
+			Run      string `json:"@testrun"`
+			TestFile *struct {
+				Progress, Status string
+			} `json:"test_file"`
+			TestRun *struct {
+				Progress, Status string
+			} `json:"test_run"`
+			Summary map[string]any `json:"test_summary"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("not a JSON line: %q", line)
+		}
+		if m.Type == "version" {
+			continue
+		}
+		ev := []string{m.Type, m.File, m.Run, m.Message}
+		for _, p := range []*struct{ Progress, Status string }{m.TestFile, m.TestRun} {
+			if p != nil {
+				ev = append(ev, p.Progress, p.Status)
+			}
+		}
+		if m.Summary != nil {
+			ev = append(ev, fmt.Sprint(m.Summary))
+		}
+		out = append(out, strings.Join(ev, " | "))
+	}
+	return out
+}

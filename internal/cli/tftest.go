@@ -1,0 +1,342 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/engine"
+	"github.com/tetherhq/tether/internal/jsonplan"
+	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/state"
+	"github.com/tetherhq/tether/internal/tftest"
+	"github.com/tetherhq/tether/internal/ui"
+)
+
+// tftestStateDir holds the states of Terraform test files' runs, a folder
+// per file and module, apart from the stack tether_tester tests deploy.
+var tftestStateDir = filepath.Join(testStateDir, "tftest")
+
+// tftestExec is the tftest.Executor of `tether test`: each step loads the
+// configuration (or a run's module) afresh with the test's variables and
+// plans, applies or destroys it against a state of its own.
+type tftestExec struct {
+	e *env
+	// root is the absolute configuration folder.
+	root string
+	// vars are the command's -var and -var-file arguments.
+	vars []varArg
+	// said holds the dev-override warnings printed: each step starts
+	// providers anew, and terraform test says it once.
+	said map[string]bool
+}
+
+// onceWriter drops a development-override warning w printed already.
+type onceWriter struct {
+	w    io.Writer
+	said map[string]bool
+}
+
+func (o onceWriter) Write(b []byte) (int, error) {
+	line := string(b)
+	if strings.HasPrefix(line, "Warning: provider development overrides are in effect") {
+		if o.said[line] {
+			return len(b), nil
+		}
+		o.said[line] = true
+	}
+	return o.w.Write(b)
+}
+
+func (x *tftestExec) Declared(module string) (map[string]bool, hcl.Diagnostics) {
+	dir := filepath.Join(x.root, module)
+	found, ok := blockLabels(dir, "variable", 1)
+	if !ok {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "No configuration files",
+			Detail: fmt.Sprintf("The folder %s has no .tf or .tf.json file to test.", dir)}}
+	}
+	out := map[string]bool{}
+	for _, labels := range found {
+		out[labels[0]] = true
+	}
+	return out, nil
+}
+
+// hasTesters reports whether the configuration in dir declares a
+// tether_tester resource in its root module.
+func hasTesters(dir string) bool {
+	found, _ := blockLabels(dir, "resource", 2)
+	for _, labels := range found {
+		if labels[0] == "tether_tester" {
+			return true
+		}
+	}
+	return false
+}
+
+// blockLabels lists the labels of the top-level blocks of type typ in the
+// .tf and .tf.json files of dir, read without the configuration's rules
+// (a file that does not parse is skipped: loading it reports why); ok is
+// false when dir has no such file.
+func blockLabels(dir, typ string, labels int) (found [][]string, ok bool) {
+	var files []string
+	for _, ext := range []string{"*.tf", "*.tf.json"} {
+		matched, _ := filepath.Glob(filepath.Join(dir, ext))
+		files = append(files, matched...)
+	}
+	p := hclparse.NewParser()
+	schema := &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: typ, LabelNames: make([]string, labels)}}}
+	for i := range schema.Blocks[0].LabelNames {
+		schema.Blocks[0].LabelNames[i] = fmt.Sprintf("label%d", i)
+	}
+	for _, f := range files {
+		var file *hcl.File
+		var diags hcl.Diagnostics
+		if strings.HasSuffix(f, ".json") {
+			file, diags = p.ParseJSONFile(f)
+		} else {
+			file, diags = p.ParseHCLFile(f)
+		}
+		if diags.HasErrors() {
+			continue
+		}
+		content, _, _ := file.Body.PartialContent(schema)
+		for _, b := range content.Blocks {
+			found = append(found, b.Labels)
+		}
+	}
+	return found, len(files) > 0
+}
+
+func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outcome {
+	var out tftest.Outcome
+	fail := func(summary, detail string) tftest.Outcome {
+		out.PlanDiags = append(out.PlanDiags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail})
+		return out
+	}
+	folder := filepath.Join(x.root, tftestStateDir, step.State)
+	if err := os.MkdirAll(folder, 0o700); err != nil {
+		return fail("Cannot create state folder", fmt.Sprintf("Creating %s failed: %v.", folder, err))
+	}
+	args := []string{}
+	for _, v := range x.vars {
+		if v.file != "" {
+			args = append(args, "-var-file", filepath.Join(x.root, v.file))
+		} else {
+			args = append(args, "-var", v.name+"="+v.value)
+		}
+	}
+	for _, f := range step.VarFiles {
+		args = append(args, "-var-file", filepath.Join(x.root, f))
+	}
+	if len(step.Variables) > 0 {
+		path := filepath.Join(folder, "run.tfvars")
+		if err := writeTFVars(path, step.Variables); err != nil {
+			return fail("Cannot pass the test's variables", err.Error())
+		}
+		args = append(args, "-var-file", path)
+	}
+	// A fresh env: the files one step parsed are not another's.
+	e := *x.e
+	e.files = nil
+	if x.said == nil {
+		x.said = map[string]bool{}
+	}
+	e.stderr = onceWriter{w: x.e.stderr, said: x.said}
+	e.diagSink = func(diags hcl.Diagnostics, _ map[string][]byte) { out.PlanDiags = append(out.PlanDiags, diags...) }
+	var c common
+	fs := e.flags("test", &c)
+	if err := fs.Parse(args); err != nil {
+		return fail("Invalid test variables", err.Error())
+	}
+	c.destroying = step.Destroy
+	c.configDir = filepath.ToSlash(filepath.Clean(step.Module))
+	s, ok := e.open(withStateDir(ctx, folder), &c, "test")
+	if !ok {
+		if !out.PlanDiags.HasErrors() {
+			return fail("Cannot run the configuration", "Loading the configuration or its state failed; the messages above say why.")
+		}
+		return out
+	}
+	defer s.close()
+	out.Config = s.cfg
+	if len(step.Mocks) > 0 || len(step.Providers) > 0 {
+		s.engine.Providers = testFactory(s.engine.Providers, s.cfg, step)
+	}
+	o := step.Options
+	planned, diags := s.engine.Plan(ctx, s.cfg, engine.PlanOptions{Destroy: step.Destroy,
+		RefreshOnly: o.RefreshOnly, SkipRefresh: o.SkipRefresh, Replace: o.Replace, Targets: o.Target})
+	out.PlanDiags = append(out.PlanDiags, diags...)
+	if diags.HasErrors() || planned == nil {
+		return out
+	}
+	out.Scope = planned.RootScope()
+	if !step.Apply {
+		if step.Verbose {
+			var text strings.Builder
+			ui.RenderPlan(&text, planned.Plan, ui.Options{})
+			out.Verbose = text.String()
+		}
+		return out
+	}
+	if len(planned.Plan.Deferred) > 0 {
+		out.ApplyDiags = append(out.ApplyDiags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Deferred changes in a test run",
+			Detail: "Part of the configuration could be planned only after an apply (count, for_each or a dynamic block waiting on unknown values); tether test does not apply in rounds yet."})
+		return out
+	}
+	out.Applied = true
+	_, diags = s.engine.Apply(ctx, planned)
+	out.ApplyDiags = append(out.ApplyDiags, diags...)
+	if snap, err := s.store.Load(ctx); err == nil {
+		out.Empty = true
+		for _, obj := range snap.Objects {
+			if obj.Mode == state.Managed {
+				out.Empty = false
+				break
+			}
+		}
+	}
+	if step.Verbose && !diags.HasErrors() {
+		out.Verbose, diags = verboseState(ctx, s)
+		out.ApplyDiags = append(out.ApplyDiags, diags...)
+	}
+	return out
+}
+
+// verboseState is what the session's state records, as terraform show
+// prints it.
+func verboseState(ctx context.Context, s *session) (string, hcl.Diagnostics) {
+	warn := func(err error) hcl.Diagnostics {
+		return hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Failed to render test state",
+			Detail: fmt.Sprintf("The state could not be shown: %v.", err)}}
+	}
+	snap, err := s.store.Load(ctx)
+	if err != nil {
+		return "", warn(err)
+	}
+	objects, outputs, err := recorded(s.engine.Keys, snap, s.engine.Providers)
+	if err != nil {
+		return "", warn(err)
+	}
+	var text strings.Builder
+	if err := writeState(&text, objects, outputs); err != nil {
+		return "", warn(err)
+	}
+	return text.String(), nil
+}
+
+// testFactory is f with the providers a test file names replaced: by
+// its mock_provider blocks, or configured with its provider blocks in
+// place of the configuration's. A block's name is the local name its
+// resources' types begin with (tether for tether_file), as terraform test
+// takes it.
+func testFactory(f provider.Factory, cfg *config.Config, step tftest.Step) provider.Factory {
+	sources := map[string][]string{}
+	for _, n := range cfg.Nodes {
+		if (n.Kind == config.Resource || n.Kind == config.DataSource) && n.Source != "" {
+			local, _, _ := strings.Cut(n.Type, "_")
+			sources[local] = append(sources[local], n.Source)
+		}
+	}
+	mocks := map[string]*tftest.Mock{}
+	for _, m := range step.Mocks {
+		for _, src := range sources[m.Name] {
+			mocks[src] = m
+		}
+	}
+	configs := map[string]func(*provider.Block) (cty.Value, hcl.Diagnostics){}
+	for name, c := range step.Providers {
+		for _, src := range sources[name] {
+			configs[src] = c
+		}
+	}
+	start := f.Start
+	f.Start = func(source string) (provider.Provider, error) {
+		if m, ok := mocks[source]; ok {
+			s, err := f.Schema(source)
+			if err != nil {
+				return nil, err
+			}
+			return tftest.NewMockProvider(s, m), nil
+		}
+		p, err := start(source)
+		if c, ok := configs[source]; ok && err == nil {
+			return &testConfigured{Provider: p, config: c}, nil
+		}
+		return p, err
+	}
+	return f
+}
+
+// testConfigured is a provider configured with a test file's provider
+// block, whatever the configuration's says.
+type testConfigured struct {
+	provider.Provider
+	config func(*provider.Block) (cty.Value, hcl.Diagnostics)
+}
+
+func (p *testConfigured) value() (cty.Value, hcl.Diagnostics) {
+	s, diags := p.GetSchema()
+	if diags.HasErrors() {
+		return cty.NilVal, diags
+	}
+	return p.config(s.Provider)
+}
+
+func (p *testConfigured) ValidateProviderConfig(cty.Value) hcl.Diagnostics {
+	v, diags := p.value()
+	if diags.HasErrors() {
+		return diags
+	}
+	return append(diags, p.Provider.ValidateProviderConfig(v)...)
+}
+
+func (p *testConfigured) ConfigureProvider(ctx context.Context, _ cty.Value) hcl.Diagnostics {
+	v, diags := p.value()
+	if diags.HasErrors() {
+		return diags
+	}
+	return append(diags, p.Provider.ConfigureProvider(ctx, v)...)
+}
+
+// writeTFVars writes values as a tfvars file, where each keeps its type
+// (a -var would pass a string to an untyped variable).
+func writeTFVars(path string, vals map[string]cty.Value) error {
+	f := hclwrite.NewEmptyFile()
+	body := f.Body()
+	for _, name := range sortedKeys(vals) {
+		v, _ := vals[name].UnmarkDeep()
+		if !v.IsWhollyKnown() {
+			return fmt.Errorf("The value of variable %q is not known: it comes from a run that only planned. Give it from a run that applies.", name)
+		}
+		body.SetAttributeValue(name, v)
+	}
+	return os.WriteFile(path, f.Bytes(), 0o600)
+}
+
+// runTFTests runs the folder's Terraform test files; it returns the exit
+// code.
+func (e *env) runTFTests(ctx context.Context, c *common, filter []string, asJSON, verbose bool) int {
+	root, err := os.Getwd()
+	if err != nil {
+		return e.errorf("%v", err)
+	}
+	var report tftest.Reporter = &tftest.Text{W: e.stdout, Diags: e.writeDiagnostics}
+	exec := &tftestExec{e: e, root: root, vars: *c.vars.list}
+	if asJSON {
+		v := ui.NewJSONView(e.stdout)
+		v.Version(Version, jsonplan.TerraformVersion)
+		report = tftestJSON{v}
+	}
+	r := &tftest.Runner{Dir: root, Exec: exec, Report: report, Filter: filter, Verbose: verbose}
+	return r.Run(ctx)
+}

@@ -1,0 +1,30 @@
+// Package tftest runs Terraform's test files (*.tftest.hcl and
+// *.tftest.json, in a configuration folder and its tests folder) as
+// `terraform test` 1.11 does: each file's run blocks in order against a
+// state of the file's own, each planning or applying the configuration
+// (or a run's own local module) with the file's and the run's variables,
+// then checking the run's assert blocks and expect_failures against what
+// the run planned or applied; the file's states are destroyed, newest
+// first, once its runs are over, whether they passed or not.
+//
+// The package knows test files and their rules, not how a configuration is
+// loaded, planned or applied: an Executor, which the cli provides, does
+// that for it and hands back the values the run's expressions may read.
+//
+// A mock_provider block stands in for its provider in every run of the
+// file (see NewMockProvider), with the values of its mock_resource and
+// mock_data blocks' defaults.
+//
+// A provider block configures its provider in every run of the file in
+// place of the configuration's block of that name.
+//
+// A Reporter shows what runs: Text as terraform test prints it for
+// people; the cli's -json writes its machine-readable lines.
+//
+// Not supported yet, each reported as an error where it is written rather
+// than ignored: override_resource, override_data, override_module, the
+// alias of a test-file provider block or mock_provider, a mock_provider's
+// source, and an alias in a run's providers argument. A run's parallel
+// argument came with Terraform 1.12 and is refused, as terraform test
+// 1.11 refuses it.
+package tftest

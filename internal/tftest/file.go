@@ -1,0 +1,425 @@
+package tftest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// File is one parsed test file.
+type File struct {
+	// Name is the file's path relative to the configuration folder, as
+	// terraform test names it: main.tftest.hcl, tests/a.tftest.hcl.
+	Name string
+	// Variables are the file-level variables block's values, by name.
+	Variables map[string]hcl.Expression
+	Runs      []*Run
+	// Mocks are the mock_provider blocks, standing in for their
+	// providers in every run of the file.
+	Mocks []*Mock
+	// Providers are the provider blocks, configuring their providers in
+	// every run of the file in place of the configuration's.
+	Providers []*Provider
+}
+
+// Provider is a provider block of a test file, decoded against its
+// provider's schema at each run.
+type Provider struct {
+	Name      string
+	Body      hcl.Body
+	DeclRange hcl.Range
+}
+
+// Run is one run block.
+type Run struct {
+	Name string
+	// Plan is command = plan; a run applies otherwise.
+	Plan           bool
+	Variables      map[string]hcl.Expression
+	Asserts        []Assert
+	ExpectFailures []hcl.Traversal
+	// Module is the source of the run's module block, "" for the
+	// configuration under test.
+	Module string
+	// StateKey is the state_key argument: runs with the same key share a
+	// state; "" is the module's own.
+	StateKey string
+	// Options are the plan_options block's.
+	Options Options
+	// Providers is the providers argument: for each local name of the
+	// configuration, the test file's provider (or mock) that serves it;
+	// nil when the run has none, and every test-file provider serves.
+	Providers map[string]string
+	// ProviderRanges are where each entry's test-file provider is named.
+	ProviderRanges map[string]hcl.Range
+	DeclRange      hcl.Range
+}
+
+// Assert is one assert block of a run.
+type Assert struct {
+	Condition, ErrorMessage hcl.Expression
+}
+
+var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+	{Type: "run", LabelNames: []string{"name"}},
+	{Type: "variables"},
+	{Type: "provider", LabelNames: []string{"name"}},
+	{Type: "mock_provider", LabelNames: []string{"name"}},
+	{Type: "override_resource"},
+	{Type: "override_data"},
+	{Type: "override_module"},
+}}
+
+var runSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "command"}, {Name: "expect_failures"}, {Name: "providers"},
+		{Name: "state_key"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "variables"}, {Type: "assert"}, {Type: "module"}, {Type: "plan_options"},
+		{Type: "override_resource"}, {Type: "override_data"}, {Type: "override_module"},
+	},
+}
+
+// Options are a run's plan_options: how it plans.
+type Options struct {
+	RefreshOnly, SkipRefresh bool
+	// Replace and Target are addresses, as -replace and -target take.
+	Replace, Target []string
+}
+
+var optionsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "mode"}, {Name: "refresh"}, {Name: "replace"}, {Name: "target"},
+}}
+
+func parseOptions(b *hcl.Block) (Options, hcl.Diagnostics) {
+	var o Options
+	content, diags := b.Body.Content(optionsSchema)
+	if a, ok := content.Attributes["mode"]; ok {
+		switch hcl.ExprAsKeyword(a.Expr) {
+		case "refresh-only":
+			o.RefreshOnly = true
+		case "normal":
+		default:
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid \"mode\" keyword",
+				Detail: "The \"mode\" argument requires one of the following keywords without quotes: normal or refresh-only", Subject: a.Expr.Range().Ptr()})
+		}
+	}
+	if a, ok := content.Attributes["refresh"]; ok {
+		v, d := a.Expr.Value(nil)
+		diags = append(diags, d...)
+		if b, err := convert.Convert(v, cty.Bool); !d.HasErrors() && (err != nil || b.IsNull() || !b.IsKnown()) {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid refresh",
+				Detail: "The refresh argument is true or false.", Subject: a.Expr.Range().Ptr()})
+		} else if err == nil && !d.HasErrors() {
+			o.SkipRefresh = b.False()
+		}
+		if o.SkipRefresh && o.RefreshOnly {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Incompatible plan options",
+				Detail: "The \"refresh\" option cannot be set to false when running a test in \"refresh-only\" mode.", Subject: a.Range.Ptr()})
+		}
+	}
+	for name, into := range map[string]*[]string{"replace": &o.Replace, "target": &o.Target} {
+		a, ok := content.Attributes[name]
+		if !ok {
+			continue
+		}
+		exprs, d := hcl.ExprList(a.Expr)
+		diags = append(diags, d...)
+		for _, e := range exprs {
+			t, d := hcl.AbsTraversalForExpr(e)
+			diags = append(diags, d...)
+			if !d.HasErrors() {
+				*into = append(*into, traversalString(t))
+			}
+		}
+	}
+	return o, diags
+}
+
+// traversalString is an address as written: tether_file.a, x.b[0],
+// module.m["k"].
+func traversalString(t hcl.Traversal) string {
+	var b strings.Builder
+	for _, step := range t {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			b.WriteString(s.Name)
+		case hcl.TraverseAttr:
+			b.WriteString("." + s.Name)
+		case hcl.TraverseIndex:
+			if s.Key.Type() == cty.String {
+				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
+			} else if s.Key.Type() == cty.Number {
+				fmt.Fprintf(&b, "[%s]", s.Key.AsBigFloat().Text('f', -1))
+			}
+		}
+	}
+	return b.String()
+}
+
+var assertSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "condition", Required: true}, {Name: "error_message", Required: true},
+}}
+
+var moduleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "source", Required: true}, {Name: "version"},
+}}
+
+// Find lists the test files of the configuration folder dir in the order
+// terraform test runs them: by name, the folder's own before tests/'s.
+func Find(dir string) []string {
+	var names []string
+	for _, sub := range []string{".", "tests"} {
+		for _, ext := range []string{"*.tftest.hcl", "*.tftest.json"} {
+			found, _ := filepath.Glob(filepath.Join(dir, sub, ext))
+			for _, f := range found {
+				rel, err := filepath.Rel(dir, f)
+				if err == nil {
+					names = append(names, filepath.ToSlash(rel))
+				}
+			}
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Parse reads the test file name (relative to dir) with parser p, which
+// then holds its source for diagnostics.
+func Parse(p *hclparse.Parser, dir, name string) (*File, hcl.Diagnostics) {
+	src, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read test file", Detail: fmt.Sprintf("Reading %s failed: %v.", name, err)}}
+	}
+	var f *hcl.File
+	var diags hcl.Diagnostics
+	if strings.HasSuffix(name, ".json") {
+		f, diags = p.ParseJSON(src, name)
+	} else {
+		f, diags = p.ParseHCL(src, name)
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	content, d := f.Body.Content(fileSchema)
+	diags = append(diags, d...)
+	tf := &File{Name: name, Variables: map[string]hcl.Expression{}}
+	seen := map[string]hcl.Range{}
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "variables":
+			diags = append(diags, variables(b.Body, tf.Variables)...)
+		case "run":
+			if prev, ok := seen[b.Labels[0]]; ok {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate \"run\" block names",
+					Detail: fmt.Sprintf("This test file already has a run named %s block defined at %s.", b.Labels[0], prev), Subject: b.DefRange.Ptr()})
+				continue
+			}
+			seen[b.Labels[0]] = b.DefRange
+			r, d := parseRun(b)
+			diags = append(diags, d...)
+			tf.Runs = append(tf.Runs, r)
+		case "provider":
+			body := b.Body
+			content, rest, d := body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "alias"}}})
+			diags = append(diags, d...)
+			if a, ok := content.Attributes["alias"]; ok {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test argument",
+					Detail: "tether test does not carry out a provider block's alias in a test file yet; run this file with terraform test.", Subject: a.NameRange.Ptr()})
+			}
+			tf.Providers = append(tf.Providers, &Provider{Name: b.Labels[0], Body: rest, DeclRange: b.DefRange})
+		case "mock_provider":
+			m, d := parseMock(b)
+			diags = append(diags, d...)
+			tf.Mocks = append(tf.Mocks, m)
+		default:
+			diags = append(diags, unsupported(b))
+		}
+	}
+	return tf, diags
+}
+
+var mockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "source"}},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "mock_resource", LabelNames: []string{"type"}},
+		{Type: "mock_data", LabelNames: []string{"type"}},
+		{Type: "override_resource"}, {Type: "override_data"},
+	},
+}
+
+var mockDefaultsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "defaults"}}}
+
+func parseMock(b *hcl.Block) (*Mock, hcl.Diagnostics) {
+	m := &Mock{Name: b.Labels[0], Resources: map[string]Defaults{}, Data: map[string]Defaults{}, DeclRange: b.DefRange}
+	content, diags := b.Body.Content(mockSchema)
+	for _, name := range []string{"alias", "source"} {
+		if a, ok := content.Attributes[name]; ok {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test argument",
+				Detail: fmt.Sprintf("tether test does not carry out a mock_provider's %s argument yet; run this file with terraform test.", name), Subject: a.NameRange.Ptr()})
+		}
+	}
+	for _, blk := range content.Blocks {
+		into := m.Resources
+		switch blk.Type {
+		case "mock_resource":
+		case "mock_data":
+			into = m.Data
+		default:
+			diags = append(diags, unsupported(blk))
+			continue
+		}
+		c, d := blk.Body.Content(mockDefaultsSchema)
+		diags = append(diags, d...)
+		a, ok := c.Attributes["defaults"]
+		if !ok {
+			into[blk.Labels[0]] = Defaults{Value: cty.EmptyObjectVal, Range: blk.DefRange}
+			continue
+		}
+		v, d := a.Expr.Value(nil)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			continue
+		}
+		if !v.Type().IsObjectType() && !v.Type().IsMapType() {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid defaults",
+				Detail: fmt.Sprintf("The defaults of a %s block are an object of attribute values, not %s.", blk.Type, v.Type().FriendlyName()), Subject: a.Expr.Range().Ptr()})
+			continue
+		}
+		into[blk.Labels[0]] = Defaults{Value: v, Range: a.Expr.Range()}
+	}
+	return m, diags
+}
+
+// unsupported is the error for a block this runner does not carry out
+// yet: a test that passed without it would not have tested what it says.
+func unsupported(b *hcl.Block) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test block",
+		Detail:  fmt.Sprintf("tether test does not run %s blocks yet; run this file with terraform test.", b.Type),
+		Subject: b.DefRange.Ptr()}
+}
+
+func variables(body hcl.Body, into map[string]hcl.Expression) hcl.Diagnostics {
+	attrs, diags := body.JustAttributes()
+	for name, a := range attrs {
+		into[name] = a.Expr
+	}
+	return diags
+}
+
+func parseRun(b *hcl.Block) (*Run, hcl.Diagnostics) {
+	r := &Run{Name: b.Labels[0], Variables: map[string]hcl.Expression{}, DeclRange: b.DefRange}
+	content, diags := b.Body.Content(runSchema)
+	if a, ok := content.Attributes["command"]; ok {
+		switch hcl.ExprAsKeyword(a.Expr) {
+		case "plan":
+			r.Plan = true
+		case "apply":
+		default:
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid \"command\" keyword",
+				Detail: "The \"command\" argument requires one of the following keywords without quotes: apply or plan.", Subject: a.Expr.Range().Ptr()})
+		}
+	}
+	if a, ok := content.Attributes["expect_failures"]; ok {
+		exprs, d := hcl.ExprList(a.Expr)
+		diags = append(diags, d...)
+		for _, e := range exprs {
+			t, d := hcl.AbsTraversalForExpr(e)
+			diags = append(diags, d...)
+			if !d.HasErrors() {
+				r.ExpectFailures = append(r.ExpectFailures, t)
+			}
+		}
+	}
+	if a, ok := content.Attributes["state_key"]; ok {
+		v, d := a.Expr.Value(nil)
+		diags = append(diags, d...)
+		if !d.HasErrors() {
+			if s, err := convert.Convert(v, cty.String); err != nil || s.IsNull() {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid state_key",
+					Detail: "The state_key argument is a string.", Subject: a.Expr.Range().Ptr()})
+			} else {
+				r.StateKey = s.AsString()
+			}
+		}
+	}
+	if a, ok := content.Attributes["providers"]; ok {
+		r.Providers, r.ProviderRanges = map[string]string{}, map[string]hcl.Range{}
+		pairs, d := hcl.ExprMap(a.Expr)
+		diags = append(diags, d...)
+		for _, p := range pairs {
+			child, d1 := hcl.AbsTraversalForExpr(p.Key)
+			parent, d2 := hcl.AbsTraversalForExpr(p.Value)
+			diags = append(diags, d1...)
+			diags = append(diags, d2...)
+			if d1.HasErrors() || d2.HasErrors() {
+				continue
+			}
+			if len(child) != 1 || len(parent) != 1 {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test argument",
+					Detail: "tether test does not carry out providers with an alias in a run's providers argument yet; run this file with terraform test.", Subject: p.Key.Range().Ptr()})
+				continue
+			}
+			r.Providers[child.RootName()] = parent.RootName()
+			r.ProviderRanges[child.RootName()] = parent.SourceRange()
+		}
+	}
+	for _, blk := range content.Blocks {
+		switch blk.Type {
+		case "variables":
+			diags = append(diags, variables(blk.Body, r.Variables)...)
+		case "plan_options":
+			o, d := parseOptions(blk)
+			diags = append(diags, d...)
+			r.Options = o
+		case "assert":
+			c, d := blk.Body.Content(assertSchema)
+			diags = append(diags, d...)
+			if d.HasErrors() {
+				continue
+			}
+			cond := c.Attributes["condition"].Expr
+			if len(cond.Variables()) == 0 {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid assert expression",
+					Detail:  "The condition expression must refer to at least one object from elsewhere in the configuration, or else its result would not be checking anything.",
+					Subject: cond.Range().Ptr()})
+				continue
+			}
+			r.Asserts = append(r.Asserts, Assert{Condition: cond, ErrorMessage: c.Attributes["error_message"].Expr})
+		case "module":
+			c, d := blk.Body.Content(moduleSchema)
+			diags = append(diags, d...)
+			if d.HasErrors() {
+				continue
+			}
+			if _, ok := c.Attributes["version"]; ok {
+				diags = append(diags, unsupported(blk))
+				continue
+			}
+			src, d := c.Attributes["source"].Expr.Value(nil)
+			diags = append(diags, d...)
+			if d.HasErrors() {
+				continue
+			}
+			s := src.AsString()
+			if !strings.HasPrefix(s, "./") && !strings.HasPrefix(s, "../") {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported module source",
+					Detail:  fmt.Sprintf("tether test runs local modules (./ or ../) in a run block, not %q yet.", s),
+					Subject: c.Attributes["source"].Expr.Range().Ptr()})
+				continue
+			}
+			r.Module = s
+		default:
+			diags = append(diags, unsupported(blk))
+		}
+	}
+	return r, diags
+}
