@@ -349,12 +349,11 @@ func expectFailures(run *Run, out Outcome) hcl.Diagnostics {
 
 // conditionSummaries are the diagnostics custom conditions report.
 var conditionSummaries = map[string]bool{
-	"Invalid value for variable":        true,
-	"Resource precondition failed":      true,
-	"Resource postcondition failed":     true,
-	"Output precondition failed":        true,
-	"Module output precondition failed": true,
-	"Check block assertion failed":      true,
+	"Invalid value for variable":              true,
+	"Resource precondition failed":            true,
+	"Resource postcondition failed":           true,
+	"Module output value precondition failed": true,
+	"Check block assertion failed":            true,
 }
 
 // failedObject is the root object (var.x, tether_file.a, output.o,
