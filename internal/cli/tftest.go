@@ -169,7 +169,7 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 	}
 	defer s.close()
 	out.Config = s.cfg
-	if len(step.Mocks) > 0 || len(step.Providers) > 0 {
+	if len(step.Mocks) > 0 || len(step.Providers) > 0 || len(step.Overrides) > 0 {
 		s.engine.Providers = testFactory(s.engine.Providers, s.cfg, step)
 	}
 	o := step.Options
@@ -236,7 +236,8 @@ func verboseState(ctx context.Context, s *session) (string, hcl.Diagnostics) {
 
 // testFactory is f with the providers a test file names replaced: by
 // its mock_provider blocks, or configured with its provider blocks in
-// place of the configuration's. A block's name is the local name its
+// place of the configuration's; the objects its override_resource and
+// override_data blocks target are served by tftest.NewOverriding. A block's name is the local name its
 // resources' types begin with (tether for tether_file), as terraform test
 // takes it.
 func testFactory(f provider.Factory, cfg *config.Config, step tftest.Step) provider.Factory {
@@ -266,13 +267,16 @@ func testFactory(f provider.Factory, cfg *config.Config, step tftest.Step) provi
 			if err != nil {
 				return nil, err
 			}
-			return tftest.NewMockProvider(s, m), nil
+			return tftest.NewOverriding(tftest.NewMockProvider(s, m), step.Overrides), nil
 		}
 		p, err := start(source)
-		if c, ok := configs[source]; ok && err == nil {
-			return &testConfigured{Provider: p, config: c}, nil
+		if err != nil {
+			return p, err
 		}
-		return p, err
+		if c, ok := configs[source]; ok {
+			p = &testConfigured{Provider: p, config: c}
+		}
+		return tftest.NewOverriding(p, step.Overrides), nil
 	}
 	return f
 }

@@ -590,7 +590,7 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 			}
 			e.event(ev)
 		}
-		return in.provider(n).ApplyResourceChange(ctx, req), true
+		return in.provider(n).ApplyResourceChange(provider.WithObject(ctx, in.addr), req), true
 	}
 	interrupted := errorDiag(in.addr, n.cfg, "Not started", "The apply was interrupted before this operation could start.")
 	_, sens := marks.Unmark(change.After)

@@ -579,7 +579,7 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 	}
 	start := time.Now()
 	e.event(plan.Event{Addr: in.addr, Action: plan.NoOp, Phase: plan.Started, ID: in.shownID(n, in.recordedVal)})
-	resp := prov.ReadResource(ctx, provider.ReadRequest{TypeName: in.recorded.Type, PriorState: in.res.priorFor(v, meta.Refs), Private: priv})
+	resp := prov.ReadResource(provider.WithObject(ctx, in.addr), provider.ReadRequest{TypeName: in.recorded.Type, PriorState: in.res.priorFor(v, meta.Refs), Private: priv})
 	diags = append(diags, attribute(in.addr, cn, in.scrubDiags(resp.Diagnostics))...)
 	if resp.Diagnostics.HasErrors() {
 		return diags
@@ -731,7 +731,7 @@ func (e *Engine) readData(ctx context.Context, prov provider.Provider, address s
 		return provider.ReadDataResponse{}, diags
 	}
 	uv, _ := marks.Unmark(cfgVal)
-	resp := prov.ReadDataSource(ctx, provider.ReadDataRequest{TypeName: cn.Type, Config: res.substitute(uv)})
+	resp := prov.ReadDataSource(provider.WithObject(ctx, address), provider.ReadDataRequest{TypeName: cn.Type, Config: res.substitute(uv)})
 	resp.State = e.scrub(resp.State, res, nil)
 	return resp, res.scrubDiags(resp.Diagnostics)
 }
@@ -908,7 +908,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 	if diags.HasErrors() {
 		return nil, cty.NilVal, nil, diags
 	}
-	resp := in.provider(n).PlanResourceChange(ctx, provider.PlanRequest{
+	resp := in.provider(n).PlanResourceChange(provider.WithObject(ctx, in.addr), provider.PlanRequest{
 		TypeName: n.cfg.Type, PriorState: prior, ProposedNewState: provider.ProposedNew(block, prior, uv),
 		Config: uv, PriorPrivate: in.priorPrivate,
 	})
@@ -960,7 +960,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 			// computed attributes are unknown rather than carried over. As
 			// in Terraform, from the configuration as written: with no
 			// prior object, nothing is ignored.
-			resp := in.provider(n).PlanResourceChange(ctx, provider.PlanRequest{
+			resp := in.provider(n).PlanResourceChange(provider.WithObject(ctx, in.addr), provider.PlanRequest{
 				TypeName: n.cfg.Type, PriorState: cty.NullVal(ty), ProposedNewState: provider.ProposedNew(block, cty.NullVal(ty), unignored),
 				Config: unignored,
 			})

@@ -21,8 +21,14 @@
 // A Reporter shows what runs: Text as terraform test prints it for
 // people; the cli's -json writes its machine-readable lines.
 //
+// override_resource and override_data blocks (in the file, a run, or a
+// mock_provider; a run's first, then the file's, then the mock's) serve
+// the object they target as a mock does, never through its provider:
+// NewOverriding wraps each provider and learns which object a call is for
+// from provider.ObjectFrom, which the engine sets on every call.
+//
 // Not supported yet, each reported as an error where it is written rather
-// than ignored: override_resource, override_data, override_module, the
+// than ignored: override_module, an override's override_during, the
 // alias of a test-file provider block or mock_provider, a mock_provider's
 // source, and an alias in a run's providers argument. A run's parallel
 // argument came with Terraform 1.12 and is refused, as terraform test

@@ -27,6 +27,8 @@ type File struct {
 	// Providers are the provider blocks, configuring their providers in
 	// every run of the file in place of the configuration's.
 	Providers []*Provider
+	// Overrides are its override_resource and override_data blocks.
+	Overrides []*Override
 }
 
 // Provider is a provider block of a test file, decoded against its
@@ -59,7 +61,10 @@ type Run struct {
 	Providers map[string]string
 	// ProviderRanges are where each entry's test-file provider is named.
 	ProviderRanges map[string]hcl.Range
-	DeclRange      hcl.Range
+	// Overrides are its override_resource and override_data blocks,
+	// which come before the file's.
+	Overrides []*Override
+	DeclRange hcl.Range
 }
 
 // Assert is one assert block of a run.
@@ -240,6 +245,8 @@ func Parse(p *hclparse.Parser, dir, name string) (*File, hcl.Diagnostics) {
 			m, d := parseMock(b)
 			diags = append(diags, d...)
 			tf.Mocks = append(tf.Mocks, m)
+		case "override_resource", "override_data":
+			tf.Overrides, diags = addOverride(tf.Overrides, b, diags)
 		default:
 			diags = append(diags, unsupported(b))
 		}
@@ -273,6 +280,9 @@ func parseMock(b *hcl.Block) (*Mock, hcl.Diagnostics) {
 		case "mock_resource":
 		case "mock_data":
 			into = m.Data
+		case "override_resource", "override_data":
+			m.Overrides, diags = addOverride(m.Overrides, blk, diags)
+			continue
 		default:
 			diags = append(diags, unsupported(blk))
 			continue
@@ -301,6 +311,24 @@ func parseMock(b *hcl.Block) (*Mock, hcl.Diagnostics) {
 
 // unsupported is the error for a block this runner does not carry out
 // yet: a test that passed without it would not have tested what it says.
+// addOverride is list with the override block b added, and diags with
+// what decoding it said: a second block for the same target is an error,
+// as in terraform test.
+func addOverride(list []*Override, b *hcl.Block, diags hcl.Diagnostics) ([]*Override, hcl.Diagnostics) {
+	o, d := parseOverride(b)
+	diags = append(diags, d...)
+	if o == nil {
+		return list, diags
+	}
+	for _, prev := range list {
+		if prev.Target == o.Target {
+			return list, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("Duplicate %s block", b.Type),
+				Detail: fmt.Sprintf("An %s block targeting %s has already been defined at %s.", b.Type, o.Target, prev.Range), Subject: b.DefRange.Ptr()})
+		}
+	}
+	return append(list, o), diags
+}
+
 func unsupported(b *hcl.Block) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test block",
 		Detail:  fmt.Sprintf("tether test does not run %s blocks yet; run this file with terraform test.", b.Type),
@@ -417,6 +445,8 @@ func parseRun(b *hcl.Block) (*Run, hcl.Diagnostics) {
 				continue
 			}
 			r.Module = s
+		case "override_resource", "override_data":
+			r.Overrides, diags = addOverride(r.Overrides, blk, diags)
 		default:
 			diags = append(diags, unsupported(blk))
 		}

@@ -20,7 +20,10 @@ type Mock struct {
 	Name string
 	// Resources and Data are the defaults by type name.
 	Resources, Data map[string]Defaults
-	DeclRange       hcl.Range
+	// Overrides are its override_resource and override_data blocks,
+	// for the objects of its provider alone.
+	Overrides []*Override
+	DeclRange hcl.Range
 }
 
 // Defaults is a mock_resource's or mock_data's defaults: an object of
@@ -39,11 +42,14 @@ type Defaults struct {
 type mockProvider struct {
 	schema *provider.Schema
 	mock   *Mock
+	// what names it in messages: "mock of provider \"aws\"", or an
+	// override's "override of aws_s3_bucket.b".
+	what string
 }
 
 // NewMockProvider is the provider.Provider of mock m with schema s.
 func NewMockProvider(s *provider.Schema, m *Mock) provider.Provider {
-	return &mockProvider{schema: s, mock: m}
+	return NewOverriding(&mockProvider{schema: s, mock: m, what: fmt.Sprintf("mock of provider %q", m.Name)}, m.Overrides)
 }
 
 func (p *mockProvider) GetSchema() (*provider.Schema, hcl.Diagnostics)   { return p.schema, nil }
@@ -62,7 +68,7 @@ func (p *mockProvider) Close() error                                            
 
 func (p *mockProvider) refuse(what string) hcl.Diagnostics {
 	return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Unsupported by a mock provider",
-		Detail: fmt.Sprintf("The mock of provider %q cannot %s.", p.mock.Name, what), Subject: p.mock.DeclRange.Ptr()}}
+		Detail: fmt.Sprintf("The %s cannot %s.", p.what, what), Subject: p.mock.DeclRange.Ptr()}}
 }
 
 func (p *mockProvider) resource(kind *provider.Types, typ string) (*provider.ResourceSchema, hcl.Diagnostics) {
@@ -145,7 +151,7 @@ func (p *mockProvider) known(b *provider.Block, v cty.Value, defaults Defaults, 
 		c, err := convert.Convert(given, a.Type)
 		if err != nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid mock value",
-				Detail:  fmt.Sprintf("A default of the mock of provider %q does not fit its attribute's type %s: %v.", p.mock.Name, a.Type.FriendlyName(), err),
+				Detail:  fmt.Sprintf("A value of the %s does not fit its attribute's type %s: %v.", p.what, a.Type.FriendlyName(), err),
 				Subject: at.Ptr()})
 			return generate(a.Type), true
 		}

@@ -46,6 +46,10 @@ type Step struct {
 	// place of the configuration's provider blocks: each decodes its
 	// test-file block against the provider's configuration schema.
 	Providers map[string]func(*provider.Block) (cty.Value, hcl.Diagnostics)
+	// Overrides are the run's override_resource and override_data
+	// blocks, then the file's: their objects are served by
+	// NewOverriding in place of every provider.
+	Overrides []*Override
 }
 
 // Outcome is what a step made, for the run's assertions.
@@ -181,6 +185,8 @@ type stateUse struct {
 	// mocks and configs are the providers the last apply ran with.
 	mocks   []*Mock
 	configs map[string]func(*provider.Block) (cty.Value, hcl.Diagnostics)
+	// overrides are the overrides the last apply ran with.
+	overrides []*Override
 	// applied is set once a run applied to it: a state only planned
 	// holds nothing to destroy.
 	applied bool
@@ -240,7 +246,7 @@ func (r *Runner) cleanUp(ctx context.Context, p *hclparse.Parser, fr *fileRun) b
 			continue
 		}
 		r.Report.Run(fr.f.Name, su.run, Teardown, pending)
-		out := r.Exec.Execute(ctx, Step{Module: su.module, State: su.key, Variables: su.vars, VarFiles: r.testVarFiles(fr.f), Apply: true, Destroy: true, Mocks: su.mocks, Providers: su.configs})
+		out := r.Exec.Execute(ctx, Step{Module: su.module, State: su.key, Variables: su.vars, VarFiles: r.testVarFiles(fr.f), Apply: true, Destroy: true, Mocks: su.mocks, Providers: su.configs, Overrides: su.overrides})
 		if diags := out.Diags(); len(diags) > 0 {
 			r.Report.Diagnostics(fr.f.Name, su.run, diags, r.sources(p, out.Config))
 		}
@@ -302,7 +308,8 @@ func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (Status, Out
 	if d.HasErrors() {
 		return errored, Outcome{}, diags
 	}
-	out := r.Exec.Execute(ctx, Step{Module: run.Module, State: su.key, Variables: given, VarFiles: r.testVarFiles(fr.f), Apply: !run.Plan, Mocks: mocks, Options: run.Options, Verbose: r.Verbose, Providers: configs})
+	overrides := append(slices.Clone(run.Overrides), fr.f.Overrides...)
+	out := r.Exec.Execute(ctx, Step{Module: run.Module, State: su.key, Variables: given, VarFiles: r.testVarFiles(fr.f), Apply: !run.Plan, Mocks: mocks, Options: run.Options, Verbose: r.Verbose, Providers: configs, Overrides: overrides})
 	if out.Applied {
 		// Whatever the apply got to is in the state now; the
 		// configuration and variables of the last run applied to a state
@@ -312,7 +319,7 @@ func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (Status, Out
 		su.all = all
 		su.module = run.Module
 		su.run = run.Name
-		su.mocks, su.configs = mocks, configs
+		su.mocks, su.configs, su.overrides = mocks, configs, overrides
 		su.last = slices.Index(fr.f.Runs, run)
 	}
 	d = expectFailures(run, out)
