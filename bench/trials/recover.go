@@ -19,8 +19,8 @@ import (
 // `tether state unlock` or the router destroyed fails the trial.
 //
 //   - route: a tether_router already up and -resources tether_routes
-//     added to it; SIGTERM a random few milliseconds after the router's
-//     routes file first holds a route still pending (being added). Then
+//     added to it; SIGTERM 0-20 ms after the router's routes file first
+//     holds a route (the routes are then being added). Then
 //     every route must be in state once and in the router once, with the
 //     id state records, and none left pending.
 //   - diskfull: .tether on a 1 MiB tmpfs, filled to the last byte at a
@@ -222,7 +222,7 @@ wait:
 			break wait
 		case <-tick.C:
 		}
-		if routes, _ := routesOnRouter(dir, before.router); pendingRoutes(routes) > 0 {
+		if routes, _ := routesOnRouter(dir, before.router); len(routes) > 0 {
 			time.Sleep(delay)
 			r.killedAt = time.Since(started)
 			cmd.Process.Signal(syscall.SIGTERM)
@@ -238,11 +238,63 @@ wait:
 	} else {
 		r.unreadable = err.Error()
 	}
-	if len(r.problems) > 0 || !t.recoverUp(dir, fail) {
+	if len(r.problems) > 0 {
+		return r
+	}
+	if !t.recoverUp(dir, fail) {
+		t.unrecorded(dir, before.router, out.String(), fail)
 		return r
 	}
 	t.checkRoutes(dir, before.router, fail)
 	return r
+}
+
+// unrecorded says which routes the router holds that state does not, to
+// tell a route confirmed and never recorded from one left pending.
+func (t *trials) unrecorded(dir, router, interrupted string, fail func(string, ...any)) {
+	s, err := t.routeState(dir)
+	if err != nil {
+		return
+	}
+	on, err := routesOnRouter(dir, router)
+	if err != nil {
+		return
+	}
+	ids := map[string]bool{}
+	for _, r := range s.routes {
+		ids[r.ID] = true
+	}
+	var lacking []string
+	for _, e := range on {
+		if !ids[e.ID] {
+			how := "confirmed"
+			if pendingRoutes([]routeOnRouter{e}) > 0 {
+				how = "pending on " + string(e.Pending)
+			}
+			lacking = append(lacking, fmt.Sprintf("%s %s (%s, %s; the interrupted run said of it: %s)", e.Method, e.Path, e.ID, how, said(interrupted, e.Path)))
+		}
+	}
+	fail("the router holds %d routes state does not: %s", len(lacking), strings.Join(lacking, ", "))
+}
+
+// said is what the interrupted run printed about the route to path
+// /r/N, tether_route.r[N], with the lines after an error's first.
+func said(out, path string) string {
+	addr := "tether_route.r[" + strings.TrimPrefix(path, "/r/") + "]"
+	var keep []string
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		if strings.Contains(l, addr) || strings.Contains(l, path+":") || strings.Contains(l, path+" ") {
+			keep = append(keep, strings.TrimSpace(l))
+			if strings.Contains(l, "Error") && i+5 < len(lines) {
+				keep = append(keep, strings.TrimSpace(strings.Join(lines[i+1:i+6], " ")))
+			}
+		}
+	}
+	if len(keep) == 0 {
+		return "nothing"
+	}
+	return strings.Join(keep, " / ")
 }
 
 // checkRoutes checks that every route is in state once and on the router
