@@ -24,7 +24,8 @@ import (
 //     every route must be in state once and in the router once, with the
 //     id state records, and none left pending.
 //   - diskfull: .tether on a 1 MiB tmpfs, filled to the last byte at a
-//     random moment of the up; the filler removed, the next up must
+//     random moment of the first half of the up, counted from when the
+//     state file's log appears; the filler removed, the next up must
 //     converge. Needs root (mount); skipped otherwise.
 
 // recoveryKinds are the kinds whose recovery may not break a lock.
@@ -370,15 +371,31 @@ func (t *trials) diskfullTrial(i int, d time.Duration) result {
 	if cmd == nil {
 		return r
 	}
-	r.killedAt = time.Duration(t.rng.Int64N(int64(d)))
+	// Filled at a random moment of the first half of the run after the
+	// state file is open (its log exists): the apply, not the startup.
+	started := time.Now()
+	delay := time.Duration(t.rng.Int64N(int64(d / 2)))
 	filler := filepath.Join(dot, "filler")
-	select {
-	case err := <-done:
-		r.finished = true
-		done <- err
-	case <-time.After(r.killedAt):
-		if err := fill(filler); err != nil {
-			fail("filling %s: %v", dot, err)
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	var fillAt <-chan time.Time
+wait:
+	for {
+		select {
+		case err := <-done:
+			r.finished = true
+			done <- err
+			break wait
+		case <-fillAt:
+			r.killedAt = time.Since(started)
+			if err := fill(filler); err != nil {
+				fail("filling %s: %v", dot, err)
+			}
+			break wait
+		case <-tick.C:
+			if _, err := os.Stat(filepath.Join(dot, "state.db-wal")); fillAt == nil && err == nil {
+				fillAt = time.After(delay)
+			}
 		}
 	}
 	waitEnd(cmd, done, &out, &r, fail)
