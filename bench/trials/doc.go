@@ -21,4 +21,11 @@
 // kept through a backend "s3" block (one key per trial, Terraform's lock
 // file and DynamoDB lock) in gofakes3 and internal/dynamofake, run in the
 // trials' own process so that they outlive every tether killed.
+//
+// Two kinds interrupt up otherwise and allow no `state unlock` in the
+// recovery, a plain `up --yes` (recover.go): route (SIGTERM while
+// -resources tether_routes are added to a tether_router already up; then
+// every route in state once and on the router once, confirmed) and
+// diskfull (.tether on a 1 MiB tmpfs filled during up, then freed; needs
+// root, skipped otherwise). They run apart from the other kinds.
 package main

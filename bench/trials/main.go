@@ -35,7 +35,7 @@ func main() {
 	flag.IntVar(&o.n, "n", 200, "trials in all, shared among the kinds")
 	flag.IntVar(&o.resources, "resources", 300, "files per trial, each with a slow value before it")
 	flag.IntVar(&o.parallelism, "parallelism", 16, "tether --parallelism, so that an apply takes a while")
-	flag.StringVar(&kinds, "kinds", "up,destroy", "what is interrupted (comma-separated): up, destroy; with -pg also migrate (init -migrate-state from local state) and restart (PostgreSQL restarted during up)")
+	flag.StringVar(&kinds, "kinds", "up,destroy", "what is interrupted (comma-separated): up, destroy; with -pg also migrate (init -migrate-state from local state) and restart (PostgreSQL restarted during up); apart from those, route (SIGTERM while -resources tether_routes are added) and diskfull (.tether on a 1 MiB tmpfs filled during up; needs root)")
 	flag.StringVar(&o.tether, "tether", "", "tether binary (default: built from ./cmd/tether)")
 	flag.BoolVar(&o.pg, "pg", false, "keep state in PostgreSQL (backend \"pg\"), on a throwaway cluster the trials start")
 	flag.BoolVar(&o.s3, "s3", false, "keep state in S3 (backend \"s3\" with its lock file and DynamoDB lock), on emulators the trials run")
@@ -73,21 +73,36 @@ type result struct {
 	copied, migrated, setAside, leftLocal bool
 	// ended is how an interrupted run ended, for a restart trial: "exit 0"
 	// or its error's first line.
-	ended    string
-	problems []string
-	dir      string
+	ended string
+	// For a route trial: the routes the router held after the
+	// interrupted run ended, and how many of them were still pending.
+	onRouter, pendingAtKill int
+	problems                []string
+	dir                     string
 }
 
 func run(o options) error {
 	for _, k := range o.kinds {
 		switch k {
-		case "up", "destroy":
+		case "up", "destroy", "route", "diskfull":
 		case "migrate", "restart":
 			if !o.pg {
 				return fmt.Errorf("-kinds %s needs -pg", k)
 			}
 		default:
-			return fmt.Errorf("-kinds: %q is not up, destroy, migrate or restart", k)
+			return fmt.Errorf("-kinds: %q is not up, destroy, migrate, restart, route or diskfull", k)
+		}
+		if recoveryKinds[k] && (o.pg || o.s3) {
+			return fmt.Errorf("-kinds %s keeps state in .tether: leave out -pg and -s3", k)
+		}
+		if recoveryKinds[k] != recoveryKinds[o.kinds[0]] {
+			return errors.New("-kinds: route and diskfull run apart from the kinds that kill tether")
+		}
+	}
+	if kept := skipDiskfull(o.kinds); len(kept) < len(o.kinds) {
+		fmt.Fprintln(os.Stderr, "trials: skipping -kinds diskfull: mounting a tmpfs needs root")
+		if o.kinds = kept; len(kept) == 0 {
+			return nil
 		}
 	}
 	work, err := os.MkdirTemp("", "tether-trials-")
@@ -128,13 +143,24 @@ func run(o options) error {
 			return err
 		}
 		t.durations = append(t.durations, d)
+		if k == "route" {
+			continue
+		}
 		fmt.Fprintf(os.Stderr, "%s of %d files takes %v uninterrupted\n", k, o.resources, d.Round(time.Millisecond))
 	}
 	var results []result
 	start := time.Now()
 	for i := range o.n {
 		k := i % len(o.kinds)
-		r := t.trial(i, o.kinds[k], t.durations[k])
+		var r result
+		switch o.kinds[k] {
+		case "route":
+			r = t.routeTrial(i)
+		case "diskfull":
+			r = t.diskfullTrial(i, t.durations[k])
+		default:
+			r = t.trial(i, o.kinds[k], t.durations[k])
+		}
 		results = append(results, r)
 		status := "ok"
 		if len(r.problems) > 0 {
@@ -287,13 +313,29 @@ func (t *trials) prepare(name, kind string) (string, error) {
 }
 
 func (t *trials) calibrate(kind string) (time.Duration, error) {
+	if kind == "route" {
+		// Its SIGTERM is aimed at the routes file, not timed.
+		return 0, nil
+	}
 	dir, err := t.prepare("calibrate-"+kind, kind)
 	if err != nil {
 		return 0, err
 	}
 	defer os.RemoveAll(dir)
+	if kind == "diskfull" {
+		// On the small disk too: a run that cannot fit there even
+		// uninterrupted (its log grows past 1 MiB) says so here.
+		dot, err := mountSmall(dir)
+		if err != nil {
+			return 0, err
+		}
+		defer syscall.Unmount(dot, 0)
+	}
 	start := time.Now()
 	if out, err := t.tether(dir, t.command(kind)...); err != nil {
+		if kind == "diskfull" {
+			return 0, fmt.Errorf("an uninterrupted up of %d files does not fit in 1 MiB; lower -resources: %v\n%s", t.o.resources, err, lastLines(out, 4))
+		}
 		return 0, fmt.Errorf("calibrating %s: %v\n%s", kind, err, out)
 	}
 	return time.Since(start), nil
@@ -538,6 +580,11 @@ func lastLines(s string, n int) string {
 }
 
 func (t *trials) report(results []result, took time.Duration) string {
+	for _, k := range t.o.kinds {
+		if recoveryKinds[k] {
+			return t.recoveryReport(results, took)
+		}
+	}
 	var b strings.Builder
 	store := "SQLite (.tether/state.db)"
 	flags := ""
