@@ -1155,6 +1155,8 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 			}
 			if in.prior.IsNull() {
 				in.change.Action = plan.NoOp
+			} else {
+				d = append(d, e.planDestroy(ctx, n, in)...)
 			}
 		}
 		if len(d) > 0 {
@@ -1163,6 +1165,30 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 			mu.Unlock()
 		}
 	})
+	return diags
+}
+
+// planDestroy lets the provider see the deletion of an orphan's refreshed
+// object before it is applied, as Terraform's planDestroy does: a
+// PlanResourceChange with null configuration and proposed new state. The
+// provider may refuse it, and the private data it plans is what the
+// deletion is applied with. Anything but a null plan is the provider's bug.
+func (e *Engine) planDestroy(ctx context.Context, n *node, in *instance) hcl.Diagnostics {
+	null := cty.NullVal(n.schema.Block.ImpliedType())
+	prior := in.res.priorFor(in.prior, in.meta.Refs)
+	resp := n.prov.PlanResourceChange(ctx, provider.PlanRequest{
+		TypeName: in.recorded.Type, PriorState: prior, ProposedNewState: null, Config: null, PriorPrivate: in.priorPrivate,
+	})
+	diags := attribute(in.addr, nil, in.scrubDiags(resp.Diagnostics))
+	if resp.Diagnostics.HasErrors() {
+		return diags
+	}
+	if resp.Deferred == "" && resp.PlannedState != cty.NilVal && !resp.PlannedState.IsNull() {
+		return append(diags, errorDiag(in.addr, nil, "Provider produced invalid plan",
+			fmt.Sprintf("Provider %s planned a non-null destroy value for %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
+				displayProvider(n, in), in.addr)))
+	}
+	in.providerPrior, in.priorPrivate = prior, resp.PlannedPrivate
 	return diags
 }
 

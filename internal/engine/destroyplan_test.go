@@ -1,0 +1,100 @@
+package engine_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/engine"
+	"github.com/tetherhq/tether/internal/provider"
+	tetherprovider "github.com/tetherhq/tether/provider/tether"
+)
+
+// destroyPlanner records the PlanResourceChange requests that propose
+// deleting an object, and refuses them when refuse is set.
+type destroyPlanner struct {
+	provider.Provider
+	*destroyLog
+}
+
+type destroyLog struct {
+	refuse bool
+	mu     sync.Mutex
+	seen   []provider.PlanRequest
+}
+
+func (d *destroyPlanner) PlanResourceChange(ctx context.Context, req provider.PlanRequest) provider.PlanResponse {
+	if !req.ProposedNewState.IsNull() {
+		return d.Provider.PlanResourceChange(ctx, req)
+	}
+	d.mu.Lock()
+	d.seen = append(d.seen, req)
+	d.mu.Unlock()
+	if d.refuse {
+		return provider.PlanResponse{Diagnostics: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Deletion protected"}}}
+	}
+	return provider.PlanResponse{PlannedState: req.ProposedNewState, PlannedPrivate: req.PriorPrivate}
+}
+
+// As Terraform's planDestroy does, each object a plan deletes (in a
+// destroy, or an orphan left out of the configuration) is first planned
+// with the provider, with null configuration and proposed new state, so
+// that the provider can refuse it.
+func TestDestroyIsPlannedWithTheProvider(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		destroy bool
+	}{
+		{"destroy", true},
+		{"orphan", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, `
+resource "tether_value" "a" {
+  input = "a"
+}
+`)
+			f.run(false)
+			if !tc.destroy {
+				if err := os.WriteFile(filepath.Join(f.dir, "main.tf"), []byte("\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cfg := f.config()
+			for _, refuse := range []bool{true, false} {
+				dp := &destroyLog{refuse: refuse}
+				eng := *f.engine
+				eng.Providers = provider.Only(config.BuiltinSource.String(), func() provider.Provider {
+					return &destroyPlanner{Provider: tetherprovider.New(), destroyLog: dp}
+				})
+				p, diags := eng.Plan(context.Background(), cfg, engine.PlanOptions{Destroy: tc.destroy})
+				if len(dp.seen) != 1 {
+					t.Fatalf("refuse=%v: %d destroy plans asked of the provider, want 1", refuse, len(dp.seen))
+				}
+				req := dp.seen[0]
+				if req.TypeName != "tether_value" || !req.Config.IsNull() || req.PriorState.IsNull() || req.PriorState.GetAttr("input") != cty.StringVal("a") {
+					t.Fatalf("destroy plan request: %#v", req)
+				}
+				if refuse {
+					if !diags.HasErrors() || !strings.Contains(diags.Error(), "Deletion protected") {
+						t.Fatalf("a refused deletion plans without the provider's error: %v", diags)
+					}
+					continue
+				}
+				if diags.HasErrors() {
+					t.Fatal(diags)
+				}
+				if res, diags := eng.Apply(context.Background(), p); diags.HasErrors() || res.Destroyed != 1 {
+					t.Fatalf("destroyed %d, %v", res.Destroyed, diags)
+				}
+			}
+		})
+	}
+}
