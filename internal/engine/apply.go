@@ -437,7 +437,7 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 			return d
 		}
 		if in.recorded != nil && in.recorded.Status == state.Tainted && change.Action != plan.Create {
-			change.Action = replaceAction(cn)
+			change.Action = replaceAction(n)
 		}
 		if change.Action.IsReplace() && !approved.IsReplace() {
 			d := hcl.Diagnostics{errorDiag(in.addr, cn, "Provider produced inconsistent final plan",
@@ -740,9 +740,7 @@ func (e *Engine) put(ctx context.Context, n *node, in *instance, v cty.Value, pr
 		SchemaVersion: n.schema.Version, Value: seal(e.Keys, raw, sensitive), Private: priv, Sensitive: metaJSON,
 		Dependencies: in.resourceDeps, Status: status,
 	}
-	if n.cfg != nil {
-		obj.CreateBeforeDestroy = n.cfg.Lifecycle.CreateBeforeDestroy
-	}
+	obj.CreateBeforeDestroy = n.cbd
 	if err := e.Store.Commit(ctx, state.Changes{Put: []*state.Object{obj}}); err != nil {
 		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", diagnostic.Failed("recording the object", err))}
 	}

@@ -817,7 +817,7 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 	change.Before = before
 	change.Importing = in.importID
 	if in.recorded != nil && in.recorded.Status == state.Tainted && change.Action != plan.Create {
-		change.Action = replaceAction(n.cfg)
+		change.Action = replaceAction(n)
 		change.Tainted = true
 	}
 	if n.cfg.Lifecycle.PreventDestroy && (change.Action.IsReplace() || change.Action == plan.Delete) {
@@ -850,8 +850,8 @@ func preventDestroy(address string, cn *config.Node, action plan.Action) *hcl.Di
 		fmt.Sprintf("%s has lifecycle.prevent_destroy set, but the plan would %s it. Remove prevent_destroy, or change the configuration so that it is updated in place.", address, action))
 }
 
-func replaceAction(cn *config.Node) plan.Action {
-	if cn != nil && cn.Lifecycle.CreateBeforeDestroy {
+func replaceAction(n *node) plan.Action {
+	if n.cbd {
 		return plan.CreateThenDelete
 	}
 	return plan.DeleteThenCreate
@@ -955,7 +955,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 			if len(change.RequiresReplace) == 0 {
 				change.Reason = "a resource in its replace_triggered_by changed"
 			}
-			change.Action = replaceAction(n.cfg)
+			change.Action = replaceAction(n)
 			// A replacement is a create: plan it again from nothing so that
 			// computed attributes are unknown rather than carried over. As
 			// in Terraform, from the configuration as written: with no
