@@ -140,7 +140,7 @@ type node struct {
 	// cbd is create_before_destroy in force: declared, or forced by a
 	// dependent that declares it (forceCreateBeforeDestroy).
 	cbd bool
-	mod  *modPath
+	mod *modPath
 
 	// prov is a provider configuration's instance, started when it is
 	// planned; a resource's or data source's is its configuration's,
