@@ -556,6 +556,11 @@ func (e *Engine) readNow(ctx context.Context, p *Planned, n *node, ni *nodeInst,
 	}
 	uv, cfgMarks := marks.Unmark(cfgVal)
 	in.judgeBy(n, uv, cfgMarks)
+	diags = append(diags, validateData(n, in, uv)...)
+	if diags.HasErrors() {
+		e.failed(in.addr, plan.Read, start, diags)
+		return diags
+	}
 	resp, d := e.readData(ctx, in.provider(n), in.addr, n.cfg, cfgVal)
 	diags = append(diags, attribute(in.addr, n.cfg, d)...)
 	if d.HasErrors() {

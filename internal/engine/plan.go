@@ -660,6 +660,14 @@ func asWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
 	return diags
 }
 
+// validateData asks the provider to validate a data source instance's
+// configuration before each read, as Terraform's readDataSource does: in
+// the plan, and again during apply for a read the plan left to it, with
+// the values known by then.
+func validateData(n *node, in *instance, cfg cty.Value) hcl.Diagnostics {
+	return attribute(in.addr, n.cfg, in.scrubDiags(in.provider(n).ValidateDataSourceConfig(n.cfg.Type, cfg)))
+}
+
 func (e *Engine) planDataRead(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
 	ty := n.schema.Block.ImpliedType()
 	inst, cfgVal, diags := p.readConfig(n, ni, in)
@@ -672,7 +680,7 @@ func (e *Engine) planDataRead(ctx context.Context, p *Planned, n *node, ni *node
 	uv, cfgMarks := marks.Unmark(cfgVal)
 	in.secrets = append(sensitiveStrings(uv, cfgMarks), providerSecrets(in.provider(n))...)
 	in.judgeBy(n, uv, cfgMarks)
-	diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(in.provider(n).ValidateDataSourceConfig(n.cfg.Type, uv)))...)
+	diags = append(diags, validateData(n, in, uv)...)
 	if diags.HasErrors() {
 		return diags
 	}

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,5 +97,66 @@ resource "tether_value" "a" {
 				}
 			}
 		})
+	}
+}
+
+// dataValidator records the data source configurations a provider is
+// asked to validate.
+type dataValidator struct {
+	provider.Provider
+	mu   *sync.Mutex
+	seen *[]cty.Value
+}
+
+func (d dataValidator) ValidateDataSourceConfig(typeName string, cfg cty.Value) hcl.Diagnostics {
+	d.mu.Lock()
+	*d.seen = append(*d.seen, cfg)
+	d.mu.Unlock()
+	return d.Provider.ValidateDataSourceConfig(typeName, cfg)
+}
+
+// A data source the plan leaves to apply is validated again before it is
+// read, with the configuration known then, as Terraform's readDataSource
+// validates before every read.
+func TestDataReadDuringApplyIsValidated(t *testing.T) {
+	f := newFixture(t, `
+resource "tether_file" "f" {
+  path    = "out/x"
+  content = "x"
+}
+
+data "tether_file" "d" {
+  path       = "out/x"
+  depends_on = [tether_file.f]
+}
+`)
+	// The file goes in the fixture's folder, not the package's.
+	main := filepath.Join(f.dir, "main.tf")
+	tf, err := os.ReadFile(main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(f.dir, "out", "x")
+	if err := os.WriteFile(main, []byte(strings.ReplaceAll(string(tf), `"out/x"`, fmt.Sprintf("%q", file))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var seen []cty.Value
+	f.engine.Providers = provider.Only(config.BuiltinSource.String(), func() provider.Provider {
+		return dataValidator{Provider: tetherprovider.New(), mu: &mu, seen: &seen}
+	})
+	ctx := context.Background()
+	p, diags := f.engine.Plan(ctx, f.config(), engine.PlanOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	mu.Lock()
+	seen = nil
+	mu.Unlock()
+	if _, diags := f.engine.Apply(ctx, p); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if len(seen) != 1 || !seen[0].IsWhollyKnown() || seen[0].GetAttr("path") != cty.StringVal(file) {
+		t.Fatalf("validated during apply: %#v, want the data source's configuration once", seen)
 	}
 }
