@@ -62,6 +62,13 @@ var deliberateDifferences = []deliberate{
 			"it; Tether's destroy plans no configuration, so an object is destroyed even when its block no longer validates.",
 	},
 	{
+		method: "ValidateDataSourceConfig", path: "*", only: "tether",
+		when: func(req any) bool { return hasUnknown(field(req, "config")) },
+		reason: "Tether validates a data source whose read the plan leaves to apply during the plan, with what is known " +
+			"then, and again before the read (compared); Terraform's plan skips it and its validate walk validates with " +
+			"every reference unknown (listed above), so a mistake Tether reports at plan Terraform reports during apply.",
+	},
+	{
 		path: "client_capabilities.deferral_allowed",
 		reason: "Terraform 1.11 allows deferral only in its apply walk (context_apply.go) and with the experimental " +
 			"-allow-deferral; Tether plans what a provider defers in a later round of the same run (README, " +
