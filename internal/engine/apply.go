@@ -437,7 +437,7 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 			return d
 		}
 		if in.recorded != nil && in.recorded.Status == state.Tainted && change.Action != plan.Create {
-			change.Action = replaceAction(cn)
+			change.Action = replaceAction(n)
 		}
 		if change.Action.IsReplace() && !approved.IsReplace() {
 			d := hcl.Diagnostics{errorDiag(in.addr, cn, "Provider produced inconsistent final plan",
@@ -556,6 +556,11 @@ func (e *Engine) readNow(ctx context.Context, p *Planned, n *node, ni *nodeInst,
 	}
 	uv, cfgMarks := marks.Unmark(cfgVal)
 	in.judgeBy(n, uv, cfgMarks)
+	diags = append(diags, validateData(n, in, uv)...)
+	if diags.HasErrors() {
+		e.failed(in.addr, plan.Read, start, diags)
+		return diags
+	}
 	resp, d := e.readData(ctx, in.provider(n), in.addr, n.cfg, cfgVal)
 	diags = append(diags, attribute(in.addr, n.cfg, d)...)
 	if d.HasErrors() {
@@ -740,9 +745,7 @@ func (e *Engine) put(ctx context.Context, n *node, in *instance, v cty.Value, pr
 		SchemaVersion: n.schema.Version, Value: seal(e.Keys, raw, sensitive), Private: priv, Sensitive: metaJSON,
 		Dependencies: in.resourceDeps, Status: status,
 	}
-	if n.cfg != nil {
-		obj.CreateBeforeDestroy = n.cfg.Lifecycle.CreateBeforeDestroy
-	}
+	obj.CreateBeforeDestroy = n.cbd
 	if err := e.Store.Commit(ctx, state.Changes{Put: []*state.Object{obj}}); err != nil {
 		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", diagnostic.Failed("recording the object", err))}
 	}

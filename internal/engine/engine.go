@@ -137,7 +137,10 @@ type node struct {
 	addr string
 	cfg  *config.Node // nil for an orphan
 	deps []int
-	mod  *modPath
+	// cbd is create_before_destroy in force: declared, or forced by a
+	// dependent that declares it (forceCreateBeforeDestroy).
+	cbd bool
+	mod *modPath
 
 	// prov is a provider configuration's instance, started when it is
 	// planned; a resource's or data source's is its configuration's,
@@ -421,6 +424,7 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 			}
 		}
 	}
+	p.forceCreateBeforeDestroy()
 	for a, obj := range snap.Objects {
 		if obj.Mode == state.Data {
 			p.recordedData[a] = obj
@@ -499,6 +503,30 @@ func withMarks(schema *provider.Block, v cty.Value, extra []cty.Path) cty.Value 
 	}
 	paths := append(schema.SensitivePaths(v, nil), extra...)
 	return marks.MarkPaths(v, paths)
+}
+
+// forceCreateBeforeDestroy sets cbd on each node whose lifecycle declares
+// create_before_destroy and on everything such a node depends on,
+// directly or not. As Terraform's ForcedCBDTransformer does: a dependency
+// replaced destroy-first under a dependent replaced create-first would
+// make a cycle, so the dependency follows suit, and its objects record the
+// setting in state.
+func (p *Planned) forceCreateBeforeDestroy() {
+	var force func(n *node)
+	force = func(n *node) {
+		for _, d := range n.deps {
+			if dn := p.nodes[d]; !dn.cbd {
+				dn.cbd = true
+				force(dn)
+			}
+		}
+	}
+	for _, n := range p.nodes {
+		if n.cfg != nil && n.cfg.Lifecycle.CreateBeforeDestroy {
+			n.cbd = true
+			force(n)
+		}
+	}
 }
 
 // graph returns the plan graph in dependency order, or the cycle.

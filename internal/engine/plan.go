@@ -660,6 +660,14 @@ func asWarnings(diags hcl.Diagnostics) hcl.Diagnostics {
 	return diags
 }
 
+// validateData asks the provider to validate a data source instance's
+// configuration before each read, as Terraform's readDataSource does: in
+// the plan, and again during apply for a read the plan left to it, with
+// the values known by then.
+func validateData(n *node, in *instance, cfg cty.Value) hcl.Diagnostics {
+	return attribute(in.addr, n.cfg, in.scrubDiags(in.provider(n).ValidateDataSourceConfig(n.cfg.Type, cfg)))
+}
+
 func (e *Engine) planDataRead(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
 	ty := n.schema.Block.ImpliedType()
 	inst, cfgVal, diags := p.readConfig(n, ni, in)
@@ -672,7 +680,7 @@ func (e *Engine) planDataRead(ctx context.Context, p *Planned, n *node, ni *node
 	uv, cfgMarks := marks.Unmark(cfgVal)
 	in.secrets = append(sensitiveStrings(uv, cfgMarks), providerSecrets(in.provider(n))...)
 	in.judgeBy(n, uv, cfgMarks)
-	diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(in.provider(n).ValidateDataSourceConfig(n.cfg.Type, uv)))...)
+	diags = append(diags, validateData(n, in, uv)...)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -817,7 +825,7 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 	change.Before = before
 	change.Importing = in.importID
 	if in.recorded != nil && in.recorded.Status == state.Tainted && change.Action != plan.Create {
-		change.Action = replaceAction(n.cfg)
+		change.Action = replaceAction(n)
 		change.Tainted = true
 	}
 	if n.cfg.Lifecycle.PreventDestroy && (change.Action.IsReplace() || change.Action == plan.Delete) {
@@ -850,8 +858,8 @@ func preventDestroy(address string, cn *config.Node, action plan.Action) *hcl.Di
 		fmt.Sprintf("%s has lifecycle.prevent_destroy set, but the plan would %s it. Remove prevent_destroy, or change the configuration so that it is updated in place.", address, action))
 }
 
-func replaceAction(cn *config.Node) plan.Action {
-	if cn != nil && cn.Lifecycle.CreateBeforeDestroy {
+func replaceAction(n *node) plan.Action {
+	if n.cbd {
 		return plan.CreateThenDelete
 	}
 	return plan.DeleteThenCreate
@@ -955,7 +963,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 			if len(change.RequiresReplace) == 0 {
 				change.Reason = "a resource in its replace_triggered_by changed"
 			}
-			change.Action = replaceAction(n.cfg)
+			change.Action = replaceAction(n)
 			// A replacement is a create: plan it again from nothing so that
 			// computed attributes are unknown rather than carried over. As
 			// in Terraform, from the configuration as written: with no
@@ -1155,6 +1163,8 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 			}
 			if in.prior.IsNull() {
 				in.change.Action = plan.NoOp
+			} else {
+				d = append(d, e.planDestroy(ctx, n, in)...)
 			}
 		}
 		if len(d) > 0 {
@@ -1163,6 +1173,30 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 			mu.Unlock()
 		}
 	})
+	return diags
+}
+
+// planDestroy lets the provider see the deletion of an orphan's refreshed
+// object before it is applied, as Terraform's planDestroy does: a
+// PlanResourceChange with null configuration and proposed new state. The
+// provider may refuse it, and the private data it plans is what the
+// deletion is applied with. Anything but a null plan is the provider's bug.
+func (e *Engine) planDestroy(ctx context.Context, n *node, in *instance) hcl.Diagnostics {
+	null := cty.NullVal(n.schema.Block.ImpliedType())
+	prior := in.res.priorFor(in.prior, in.meta.Refs)
+	resp := n.prov.PlanResourceChange(ctx, provider.PlanRequest{
+		TypeName: in.recorded.Type, PriorState: prior, ProposedNewState: null, Config: null, PriorPrivate: in.priorPrivate,
+	})
+	diags := attribute(in.addr, nil, in.scrubDiags(resp.Diagnostics))
+	if resp.Diagnostics.HasErrors() {
+		return diags
+	}
+	if resp.Deferred == "" && resp.PlannedState != cty.NilVal && !resp.PlannedState.IsNull() {
+		return append(diags, errorDiag(in.addr, nil, "Provider produced invalid plan",
+			fmt.Sprintf("Provider %s planned a non-null destroy value for %s.\n\nThis is a bug in the provider, which should be reported in the provider's own issue tracker.",
+				displayProvider(n, in), in.addr)))
+	}
+	in.providerPrior, in.priorPrivate = prior, resp.PlannedPrivate
 	return diags
 }
 
