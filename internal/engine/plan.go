@@ -560,9 +560,10 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 	in.recordedVal = v
 	in.prior = v
 	in.priorPrivate, in.recordedPrivate = priv, priv
-	if in.res.empty() && (cn == nil || in.gone) {
+	if in.res.empty() && (cn == nil || in.gone || p.opts.Destroy) {
 		// No configuration says where its references are now (a
-		// destroy, or an object whose resource or key is gone): those
+		// destroy, whose walk evaluates no resource's arguments, or an
+		// object whose resource or key is gone): those
 		// recorded with it are resolved, as plan resolves the
 		// configuration's, so that the provider reads and deletes the
 		// object with the values it was made with, never their
@@ -1148,6 +1149,9 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 			// The destroy's walk refreshed it already.
 			in.meta, in.recordedVal, in.prior = r.meta, r.recordedVal, r.prior
 			in.priorPrivate, in.recordedPrivate = r.priorPrivate, r.recordedPrivate
+			// With the references it resolved, so that the deletion is
+			// planned and applied with their values.
+			in.res, in.providerPrior = r.res, r.providerPrior
 		} else {
 			d = e.refresh(ctx, p, n.prov, n, in)
 		}
@@ -1309,6 +1313,12 @@ func (p *Planned) assemble() *plan.Plan {
 		for _, ni := range n.per {
 			if ni.deferred && !n.held && !p.opts.Destroy && (n.cfg.Kind == config.Resource || n.cfg.Kind == config.DataSource || n.cfg.Kind == config.Module) {
 				pl.Deferred = append(pl.Deferred, p.deferredChange(n, ni))
+			}
+			if p.opts.Destroy {
+				// A destroy's walk gives values only: each recorded
+				// object is planned, its drift included, as the orphan
+				// it is.
+				continue
 			}
 			for _, in := range ni.insts {
 				addChange(n, in)
