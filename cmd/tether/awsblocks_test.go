@@ -63,8 +63,8 @@ func TestAWSBlocksDifferential(t *testing.T) {
 	tfRes, ttRes := both(tf, tt, planAndShow)
 	mustSucceed(t, "plan -out, show -json", tfRes, ttRes)
 	tfPlan, ttPlan := plannedValues(t, tfRes.stdout), plannedValues(t, ttRes.stdout)
-	if len(tfPlan) != 16 {
-		t.Errorf("terraform plans %d resources, want 16", len(tfPlan))
+	if len(tfPlan) != 17 {
+		t.Errorf("terraform plans %d resources, want 17", len(tfPlan))
 	}
 	for addr, want := range tfPlan {
 		compareJSON(t, addr+"'s planned values", want, ttPlan[addr])
@@ -93,8 +93,8 @@ func TestAWSBlocksDifferential(t *testing.T) {
 	r := planAndShow(synth)
 	mustSucceed(t, "terraform plan of what synth wrote", r)
 	synthPlan := plannedValues(t, r.stdout)
-	if len(synthPlan) != 14 {
-		t.Errorf("terraform plans %d resources of what synth wrote, want the 14 of main.tf", len(synthPlan))
+	if len(synthPlan) != 15 {
+		t.Errorf("terraform plans %d resources of what synth wrote, want the 15 of main.tf", len(synthPlan))
 	}
 	for addr, got := range synthPlan {
 		compareJSON(t, addr+"'s planned values from what synth wrote", tfPlan[addr], got)

@@ -232,3 +232,19 @@ resource "aws_network_acl" "modules" {
     }
   }
 }
+
+# A dynamic block over an empty collection inside a static block: zero
+# nested blocks, which Terraform makes an empty set (filter is a block,
+# not an attribute written as blocks).
+resource "aws_lambda_event_source_mapping" "filters_none" {
+  event_source_arn = "arn:aws:sqs:us-east-1:123456789012:q"
+  function_name    = "fn"
+  filter_criteria {
+    dynamic "filter" {
+      for_each = []
+      content {
+        pattern = jsonencode(filter.value)
+      }
+    }
+  }
+}
