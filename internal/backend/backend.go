@@ -281,6 +281,21 @@ func managed(snap *state.Snapshot) int {
 	return n
 }
 
+// LoadState reads workspace ws's state once and closes it: what a reader
+// of another configuration's state wants. It returns nil, and no error,
+// when the workspace has no state; it creates nothing.
+func (b *Backend) LoadState(ctx context.Context, ws string) (*state.Snapshot, error) {
+	if ok, err := b.StateExists(ctx, ws); err != nil || !ok {
+		return nil, err
+	}
+	store, err := b.State(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	return store.Load(ctx)
+}
+
 // StateExists reports whether a workspace has a state to read, without
 // creating one: commands that only read state refuse to make it.
 func (b *Backend) StateExists(ctx context.Context, ws string) (bool, error) {

@@ -37,17 +37,9 @@ func (e *env) unadoptedTerraform(ctx context.Context, b *backend.Backend, ws str
 	if u == nil || err != nil {
 		return nil, err
 	}
-	if ok, err := b.StateExists(ctx, ws); err != nil || !ok {
+	snap, err := b.LoadState(ctx, ws)
+	if snap == nil || err != nil {
 		return u, err
-	}
-	store, err := b.State(ctx, ws)
-	if err != nil {
-		return nil, err
-	}
-	defer store.Close()
-	snap, err := store.Load(ctx)
-	if err != nil {
-		return nil, err
 	}
 	if len(snap.Objects)+len(snap.Outputs) > 0 {
 		// init leaves Terraform's state alone here, with a warning: the

@@ -252,16 +252,8 @@ func readTetherFolder(ctx context.Context, dir, ws string) (map[string]remoteOut
 // readTether reads workspace ws of a Tether backend, nil when it has no
 // state.
 func readTether(ctx context.Context, b *backend.Backend, ws string) (map[string]remoteOutput, error) {
-	if ok, err := b.StateExists(ctx, ws); err != nil || !ok {
-		return nil, err
-	}
-	store, err := b.State(ctx, ws)
-	if err != nil {
-		return nil, err
-	}
-	defer store.Close()
-	snap, err := store.Load(ctx)
-	if err != nil {
+	snap, err := b.LoadState(ctx, ws)
+	if snap == nil || err != nil {
 		return nil, err
 	}
 	var keys *secrets.Keys
