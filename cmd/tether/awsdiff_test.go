@@ -45,12 +45,6 @@ type deliberate struct {
 // must say why it is not a bug.
 var deliberateDifferences = []deliberate{
 	{
-		method: "UpgradeResourceState", path: "*", only: "terraform",
-		reason: "Tether asks a provider to upgrade a stored object only when an older schema version wrote it " +
-			"(engine.decodeRecorded); Terraform asks for every object it reads. The requests that follow carry " +
-			"the prior state either way, and are compared.",
-	},
-	{
 		step: "destroy", method: "PlanResourceChange", path: "*", only: "terraform",
 		when: func(req any) bool { return field(req, "config") != nil },
 		reason: "terraform destroy first runs a normal plan to refresh the state (terraform.Context.destroyPlan), " +
@@ -67,6 +61,12 @@ var deliberateDifferences = []deliberate{
 		reason: "Tether validates a data source whose read the plan leaves to apply during the plan, with what is known " +
 			"then, and again before the read (compared); Terraform's plan skips it and its validate walk validates with " +
 			"every reference unknown (listed above), so a mistake Tether reports at plan Terraform reports during apply.",
+	},
+	{
+		step: "destroy", method: "UpgradeResourceState", path: "*", only: "terraform",
+		reason: "the same normal plan before terraform destroy: Terraform reads each object twice, once for that plan and " +
+			"again from the state it refreshed for the destroy plan, upgrading each read; Tether refreshes once, so the " +
+			"second upgrade (of the refreshed object, which a legacy-SDK provider has normalised) is Terraform's alone.",
 	},
 	{
 		path: "client_capabilities.deferral_allowed",

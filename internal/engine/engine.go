@@ -471,18 +471,16 @@ func cycleDiag(nodes []*node, members []int) *hcl.Diagnostic {
 	}
 }
 
-// decodeRecorded turns a stored object into a value of the current schema,
-// asking the provider to upgrade it when an older schema version wrote it.
+// decodeRecorded turns a stored object into a value of the current schema
+// through the provider's UpgradeResourceState, as Terraform does for every
+// object it reads, also when the schema version has not moved: providers
+// on the legacy SDK normalise the object there (a null set of blocks
+// becomes an empty one), and the calls that follow must carry the same
+// prior state under both tools.
 func decodeRecorded(ctx context.Context, keys *secrets.Keys, prov provider.Provider, rs *provider.ResourceSchema, obj *state.Object, cn *config.Node) (cty.Value, hcl.Diagnostics) {
-	ty := rs.Block.ImpliedType()
 	raw, err := open(keys, obj.Value)
 	if err != nil {
 		return cty.NilVal, hcl.Diagnostics{errorDiag(obj.Address, cn, "Cannot read recorded object", diagnostic.Failed("reading the recorded object", err))}
-	}
-	if obj.SchemaVersion == rs.Version {
-		if v, err := unmarshalRecorded(raw, ty); err == nil {
-			return v, nil
-		}
 	}
 	if obj.SchemaVersion > rs.Version {
 		return cty.NilVal, hcl.Diagnostics{errorDiag(obj.Address, cn, "Resource instance managed by newer provider version",

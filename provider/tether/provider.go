@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/statejson"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -168,7 +169,7 @@ func (p *tetherProvider) UpgradeResourceState(ctx context.Context, req provider.
 			}},
 		}
 	}
-	v, err := ctyjson.Unmarshal(req.RawStateJSON, ty)
+	v, err := statejson.Unmarshal(req.RawStateJSON, ty)
 	if err != nil {
 		v, err = unmarshalKnownAttrs(req.RawStateJSON, ty)
 	}

@@ -1,4 +1,4 @@
-package engine
+package statejson_test
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/statejson"
 	tetherprovider "github.com/tetherhq/tether/provider/tether"
 )
 
@@ -99,14 +100,14 @@ func nullAttrs(b *provider.Block) cty.Value {
 	return cty.ObjectVal(vals)
 }
 
-func TestUnmarshalRecordedMatchesCtyJSON(t *testing.T) {
+func TestUnmarshalMatchesCtyJSON(t *testing.T) {
 	for _, c := range decodeCases() {
 		raw, err := ctyjson.Marshal(c.v, c.ty)
 		if err != nil {
 			t.Fatalf("%s: marshal: %v", c.name, err)
 		}
 		want, wantErr := ctyjson.Unmarshal(raw, c.ty)
-		got, gotErr := unmarshalRecorded(raw, c.ty)
+		got, gotErr := statejson.Unmarshal(raw, c.ty)
 		if (wantErr == nil) != (gotErr == nil) {
 			t.Errorf("%s: error %v, ctyjson's %v", c.name, gotErr, wantErr)
 			continue
@@ -120,7 +121,7 @@ func TestUnmarshalRecordedMatchesCtyJSON(t *testing.T) {
 		if err := json.Unmarshal(raw, &doc); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := valueFromJSON(useNumbers(doc), c.ty); !ok && c.name != "list of dynamic" {
+		if _, ok := statejson.ValueFromJSON(useNumbers(doc), c.ty); !ok && c.name != "list of dynamic" {
 			t.Errorf("%s: not decoded by the fast path", c.name)
 		}
 	}
@@ -144,9 +145,9 @@ func useNumbers(doc any) any {
 	return doc
 }
 
-// TestUnmarshalRecordedDefersToCtyJSON: what the fast path does not accept
+// TestUnmarshalDefersToCtyJSON: what the fast path does not accept
 // exactly as ctyjson would is left to ctyjson, with its result or error.
-func TestUnmarshalRecordedDefersToCtyJSON(t *testing.T) {
+func TestUnmarshalDefersToCtyJSON(t *testing.T) {
 	obj := cty.Object(map[string]cty.Type{"s": cty.String, "n": cty.Number, "b": cty.Bool, "d": cty.DynamicPseudoType})
 	for _, raw := range []string{
 		`{"s": 12, "n": "12.5", "b": "true"}`,       // conversions ctyjson makes
@@ -163,7 +164,7 @@ func TestUnmarshalRecordedDefersToCtyJSON(t *testing.T) {
 		`null`,
 	} {
 		want, wantErr := ctyjson.Unmarshal([]byte(raw), obj)
-		got, gotErr := unmarshalRecorded([]byte(raw), obj)
+		got, gotErr := statejson.Unmarshal([]byte(raw), obj)
 		if (wantErr == nil) != (gotErr == nil) || (wantErr != nil && wantErr.Error() != gotErr.Error()) {
 			t.Errorf("%s: error %v, ctyjson's %v", raw, gotErr, wantErr)
 			continue
@@ -174,7 +175,7 @@ func TestUnmarshalRecordedDefersToCtyJSON(t *testing.T) {
 	}
 }
 
-func BenchmarkUnmarshalRecorded(b *testing.B) {
+func BenchmarkUnmarshal(b *testing.B) {
 	schema, _ := tetherprovider.New().GetSchema()
 	rs, _, err := schema.Resources.Get("tether_value")
 	if err != nil {
@@ -200,7 +201,7 @@ func BenchmarkUnmarshalRecorded(b *testing.B) {
 	b.Run("unmarshalRecorded", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := unmarshalRecorded(raw, ty); err != nil {
+			if _, err := statejson.Unmarshal(raw, ty); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -1,4 +1,4 @@
-package engine
+package statejson
 
 import (
 	"bytes"
@@ -9,13 +9,13 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
-// unmarshalRecorded decodes an object in Terraform's JSON state encoding,
+// Unmarshal decodes an object in Terraform's JSON state encoding,
 // as ctyjson.Unmarshal does, with one JSON decoder for the whole value:
 // ctyjson starts a decoder, with its own buffer, for every attribute and
 // every dynamically typed value, which made decoding state the largest
 // cost of a no-op plan. Anything this does not handle the same way is
 // left to ctyjson, so results and errors are ctyjson's.
-func unmarshalRecorded(raw []byte, ty cty.Type) (cty.Value, error) {
+func Unmarshal(raw []byte, ty cty.Type) (cty.Value, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var doc any
