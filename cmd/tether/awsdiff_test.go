@@ -71,7 +71,7 @@ var deliberateDifferences = []deliberate{
 	{
 		path: "client_capabilities.deferral_allowed",
 		reason: "Terraform 1.11 allows deferral only in its apply walk (context_apply.go) and with the experimental " +
-			"-allow-deferral; Tether plans what a provider defers in a later round of the same run (README, " +
+			"-allow-deferral; Tether plans what a provider defers in a later round of the same run (docs/providers.md, " +
 			"\"deferred\"), so it allows deferral in every walk but validation's.",
 	},
 	{

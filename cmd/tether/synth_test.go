@@ -124,7 +124,7 @@ func echoAnswers(t *testing.T, tf side) {
 	}
 }
 
-// TestSynthInitsAsPrinted runs the README's synth example as printed:
+// TestSynthInitsAsPrinted runs the synth example of docs/synth.md as printed:
 // tether synth, then terraform init and apply in the output folder, with
 // a Terraform CLI configuration that holds nothing (no dev override of
 // the built-in provider, no registry in reach). Terraform installs the
