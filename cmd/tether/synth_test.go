@@ -219,11 +219,16 @@ func synthInto(t *testing.T, tools diffTools, example, out string) {
 // this repository's SDK, offline.
 func exampleCopy(t *testing.T, name string) string {
 	t.Helper()
+	return exampleCopyTo(t, name, filepath.Join(t.TempDir(), name))
+}
+
+// exampleCopyTo is exampleCopy into dir.
+func exampleCopyTo(t *testing.T, name, dir string) string {
+	t.Helper()
 	repo, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(t.TempDir(), name)
 	if err := copyTree(filepath.Join(repo, "examples", name), dir, ""); err != nil {
 		t.Fatal(err)
 	}
