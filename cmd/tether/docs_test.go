@@ -330,3 +330,113 @@ func lastBytes(s string, n int) string {
 	}
 	return "..." + s[len(s)-n:]
 }
+
+// TestDocsBlocks checks how TestDocs reads a page: which blocks run, the
+// directives, and the rewrites, without running anything.
+func TestDocsBlocks(t *testing.T) {
+	fence := "```"
+	for _, tc := range []struct {
+		name, page string
+		want       []string // each sh block's script, less the set line
+		wantErr    string
+	}{
+		{
+			name: "only sh blocks, rewritten",
+			page: fence + "sh\ngo run ./cmd/tether up -C examples/echo --yes   # deploy\ngo test -timeout 45m ./...\n" + fence + "\n\n" +
+				fence + "text\nnot run\n" + fence + "\n" +
+				fence + "sh\ngo install ./cmd/tether\nTETHER=$PWD   # this clone\ncurl \"$(go run ./cmd/tether output --raw url)\"\n" + fence + "\n",
+			want: []string{
+				"tether up -C examples/echo --yes   # deploy\n# (not run) go test -timeout 45m ./...\n",
+				"# (not run) go install ./cmd/tether\n# (not run) TETHER=$PWD   # this clone\ncurl -fsS \"$(tether output --raw url)\"\n",
+			},
+		},
+		{
+			name: "a here-document is left as written",
+			page: fence + "sh\ncat > x <<'EOF'\ngo test ./...\ncurl x\nEOF\ncurl y\n" + fence + "\n",
+			want: []string{"cat > x <<'EOF'\ngo test ./...\ncurl x\nEOF\ncurl -fsS y\n"},
+		},
+		{
+			name: "an indented block",
+			page: "- item\n\n  " + fence + "sh\n  tether version\n  " + fence + "\n",
+			want: []string{"tether version\n"},
+		},
+		{
+			name:    "unknown directive",
+			page:    "<!-- doctest: skpi (typo) -->\n" + fence + "sh\ntether version\n" + fence + "\n",
+			wantErr: `unknown doctest directive "skpi"`,
+		},
+		{
+			name:    "directive without a reason",
+			page:    "<!-- doctest: skip -->\n" + fence + "sh\ntether version\n" + fence + "\n",
+			wantErr: "gives no (reason)",
+		},
+		{
+			name:    "directive before prose",
+			page:    "<!-- doctest: skip (x) -->\nprose\n" + fence + "sh\ntether version\n" + fence + "\n",
+			wantErr: "must be on the line before a sh block",
+		},
+		{
+			name:    "directive before another kind of block",
+			page:    "<!-- doctest: skip (x) -->\n" + fence + "text\nx\n" + fence + "\n",
+			wantErr: "must be on the line before a sh block",
+		},
+		{
+			name:    "unclosed block",
+			page:    fence + "sh\ntether version\n",
+			wantErr: "page.md:1: the block is not closed",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			blocks, err := shellBlocks("page.md", tc.page)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, b := range blocks {
+				s, _ := b.script()
+				got = append(got, strings.TrimPrefix(s, "set -euo pipefail\n"))
+			}
+			if strings.Join(got, "\n---\n") != strings.Join(tc.want, "\n---\n") {
+				t.Errorf("scripts:\n%s\nwant:\n%s", strings.Join(got, "\n---\n"), strings.Join(tc.want, "\n---\n"))
+			}
+		})
+	}
+}
+
+// TestDocsDirectives checks the directives' outcome: skip and covered-by
+// blocks are not run, covered-by must name a test that exists, and
+// terraform is noticed wherever a line runs it.
+func TestDocsDirectives(t *testing.T) {
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ arg, wantErr string }{
+		{"cmd/tether/aws_test.go TestAWSPlatform (x)", ""},
+		{"cmd/tether/testdata/goscript/sdk_from_clone.txtar (x)", ""},
+		{"cmd/tether/aws_test.go TestNoSuchThing (x)", "declares no TestNoSuchThing"},
+		{"cmd/tether/nosuch_test.go TestX (x)", "no such file"},
+		{"cmd/tether/aws_test.go (x)", "names no test"},
+	} {
+		err := docCoveredBy(repo, tc.arg)
+		if (err == nil) != (tc.wantErr == "") || err != nil && !strings.Contains(err.Error(), tc.wantErr) {
+			t.Errorf("covered-by %s: error %v, want %q", tc.arg, err, tc.wantErr)
+		}
+	}
+	for line, want := range map[string]bool{
+		"cd ~/echo.tf && terraform init && terraform apply": true,
+		`curl "$(terraform output -raw url)"`:               true,
+		"terraform destroy":                                 true,
+		"tether synth --out ~/terraform.out":                false,
+	} {
+		if _, got := (docBlock{lines: []string{line}}).script(); got != want {
+			t.Errorf("%q runs terraform: %v, want %v", line, got, want)
+		}
+	}
+}
