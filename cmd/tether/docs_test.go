@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/tetherhq/tether/internal/providertest"
 )
@@ -439,4 +440,68 @@ func TestDocsDirectives(t *testing.T) {
 			t.Errorf("%q runs terraform: %v, want %v", line, got, want)
 		}
 	}
+}
+
+var (
+	linkRE    = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	headingRE = regexp.MustCompile(`(?m)^#{1,6}\s+(.+?)\s*$`)
+)
+
+// TestDocsLinks checks the links of README.md and docs/*.md: a relative
+// one names a file of the repository and, after #, a heading of it (by
+// GitHub's rule for heading anchors).
+func TestDocsLinks(t *testing.T) {
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := filepath.Glob(filepath.Join(repo, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, page := range append([]string{filepath.Join(repo, "README.md")}, pages...) {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(repo, page)
+		for _, m := range linkRE.FindAllStringSubmatch(string(text), -1) {
+			target, anchor, _ := strings.Cut(m[1], "#")
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") || strings.HasPrefix(target, "\"") {
+				continue
+			}
+			file := page
+			if target != "" {
+				file = filepath.Join(filepath.Dir(page), target)
+			}
+			body, err := os.ReadFile(file)
+			if err != nil {
+				t.Errorf("%s: the link %s names no file of the repository", rel, m[1])
+				continue
+			}
+			if anchor != "" && !hasAnchor(string(body), anchor) {
+				t.Errorf("%s: the link %s names no heading of %s", rel, m[1], target)
+			}
+		}
+	}
+}
+
+// hasAnchor reports whether a heading of the Markdown text has the anchor
+// GitHub gives it: lower case, spaces as hyphens, other punctuation gone.
+func hasAnchor(text, anchor string) bool {
+	for _, h := range headingRE.FindAllStringSubmatch(text, -1) {
+		var b strings.Builder
+		for _, r := range strings.ToLower(h[1]) {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		if b.String() == anchor {
+			return true
+		}
+	}
+	return false
 }
