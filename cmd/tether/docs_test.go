@@ -297,14 +297,16 @@ func docsGoEnv(t *testing.T) []string {
 
 // docsEnv is the blocks' environment: the test's own less what would
 // reach outside (Terraform's and Tether's settings, AWS credentials, the
-// user's HOME and XDG folders), with HOME the page's own.
+// user's HOME and XDG folders), with HOME the page's own and the go
+// command's variables from goEnv (the last of two values is the one a
+// command gets).
 func docsEnv(home, repo string, goEnv []string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		switch {
 		case strings.HasPrefix(name, "TF_"), strings.HasPrefix(name, "TETHER"), strings.HasPrefix(name, "AWS_"),
-			strings.HasPrefix(name, "XDG_"), strings.HasPrefix(name, "GO"), name == "HOME", name == "NO_COLOR":
+			strings.HasPrefix(name, "XDG_"), name == "HOME", name == "NO_COLOR":
 			continue
 		}
 		env = append(env, kv)
