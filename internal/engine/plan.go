@@ -287,10 +287,26 @@ func (p *Planned) conditions(n *node, mi *modInstance, inst config.Instance, con
 		p.checks.report(n, object, pre, i, status, msg)
 		diags = append(diags, d...)
 		if status == checks.Fail {
-			diags = append(diags, c.Failed(summary, msg))
+			f := c.Failed(summary, msg)
+			diagnostic.MarkCheckRule(f, object, ruleKind(n, pre))
+			diags = append(diags, f)
 		}
 	}
 	return diags
+}
+
+// ruleKind is the kind of n's custom conditions, its preconditions when
+// pre is set.
+func ruleKind(n *node, pre bool) diagnostic.CheckKind {
+	switch {
+	case n.cfg.Kind == config.Variable:
+		return diagnostic.Validation
+	case n.cfg.Kind == config.Check:
+		return diagnostic.Assertion
+	case pre:
+		return diagnostic.Precondition
+	}
+	return diagnostic.Postcondition
 }
 
 // conditionsKnown reports whether every condition can be decided now.
@@ -311,8 +327,10 @@ func (p *Planned) check(n *node, ni *nodeInst, final bool) hcl.Diagnostics {
 	}
 	d := p.conditions(n, ni.mi, config.NoInstance, n.cfg.Postconditions, cty.NilVal, "Check block assertion failed")
 	if !final && !p.checkDataFailed(n, ni) && !p.conditionsKnown(ni.mi, config.NoInstance, n.cfg.Postconditions, cty.NilVal) {
-		d = append(d, diagnostic.Error("Check block assertion known after apply",
-			"The assertion depends on values not known until apply; it will be checked then."))
+		known := diagnostic.Error("Check block assertion known after apply",
+			"The assertion depends on values not known until apply; it will be checked then.")
+		diagnostic.MarkCheckRule(known, objectAddr(n, ni.mi), diagnostic.Assertion)
+		d = append(d, known)
 	}
 	for _, x := range d {
 		x.Severity = hcl.DiagWarning

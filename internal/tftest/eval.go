@@ -8,7 +8,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
-	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/funcs"
 	"github.com/tetherhq/tether/internal/hclconfig"
@@ -315,7 +314,7 @@ func expectFailures(run *Run, out Outcome) hcl.Diagnostics {
 	}
 	var diags hcl.Diagnostics
 	for _, d := range out.PlanDiags {
-		a := failedObject(out.Config, d)
+		a := failedObject(d)
 		switch _, ok := expected[a]; {
 		case !ok:
 			diags = append(diags, d)
@@ -331,7 +330,7 @@ func expectFailures(run *Run, out Outcome) hcl.Diagnostics {
 		return diags
 	}
 	for _, d := range out.ApplyDiags {
-		a := failedObject(out.Config, d)
+		a := failedObject(d)
 		if _, ok := expected[a]; ok {
 			expected[a] = true
 			continue
@@ -347,38 +346,17 @@ func expectFailures(run *Run, out Outcome) hcl.Diagnostics {
 	return diags
 }
 
-// conditionSummaries are the diagnostics custom conditions report.
-var conditionSummaries = map[string]bool{
-	"Invalid value for variable":              true,
-	"Resource precondition failed":            true,
-	"Resource postcondition failed":           true,
-	"Module output value precondition failed": true,
-	"Check block assertion failed":            true,
-}
-
 // failedObject is the root object (var.x, tether_file.a, output.o,
-// check.c) whose custom condition d reports, or "".
-func failedObject(cfg *config.Config, d *hcl.Diagnostic) string {
-	if !conditionSummaries[d.Summary] {
+// check.c) whose custom condition d reports, or "": the engine marks
+// those diagnostics (diagnostic.MarkCheckRule), as Terraform marks its
+// check rules' for terraform test.
+func failedObject(d *hcl.Diagnostic) string {
+	a, _, ok := diagnostic.CheckRuleOf(d)
+	if !ok {
 		return ""
 	}
-	if a := diagnostic.Address(d); a != "" {
-		if i := strings.IndexByte(a, '['); i >= 0 {
-			a = a[:i]
-		}
-		return a
+	if i := strings.IndexByte(a, '['); i >= 0 {
+		a = a[:i]
 	}
-	// Otherwise the root declaration whose block the condition is in:
-	// the last one declared before it in its file.
-	if cfg == nil || d.Subject == nil {
-		return ""
-	}
-	best, line := "", 0
-	for _, n := range cfg.Nodes {
-		r := n.DeclRange
-		if n.Module == "" && r.Filename == d.Subject.Filename && r.Start.Line <= d.Subject.Start.Line && r.Start.Line > line {
-			best, line = n.Addr, r.Start.Line
-		}
-	}
-	return best
+	return a
 }
