@@ -174,7 +174,8 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 	}
 	o := step.Options
 	planned, diags := s.engine.Plan(ctx, s.cfg, engine.PlanOptions{Destroy: step.Destroy,
-		RefreshOnly: o.RefreshOnly, SkipRefresh: o.SkipRefresh, Replace: o.Replace, Targets: o.Target})
+		RefreshOnly: o.RefreshOnly, SkipRefresh: o.SkipRefresh, Replace: o.Replace, Targets: o.Target,
+		ModuleOverrides: tftest.ModuleOverrides(step.Overrides)})
 	out.PlanDiags = append(out.PlanDiags, diags...)
 	if diags.HasErrors() || planned == nil {
 		return out

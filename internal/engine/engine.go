@@ -75,6 +75,12 @@ type PlanOptions struct {
 	// PlanTime is when the plan is made, for plantimestamp(); zero means
 	// now. A saved plan, planned again to be applied, passes its own.
 	PlanTime time.Time
+	// ModuleOverrides are a test's override_module blocks: by module
+	// call (module.m, every instance) or instance (module.m["a"]), the
+	// object of output values that stands in for it. Nothing inside an
+	// overridden instance is planned; its outputs take the object's
+	// attributes, null for those it does not set, as in terraform test.
+	ModuleOverrides map[string]cty.Value
 }
 
 // Planned is a plan together with what applying it needs. It is used

@@ -183,7 +183,7 @@ func (e *Engine) planNode(ctx context.Context, p *Planned, n *node) hcl.Diagnost
 		}
 		// A destroy evaluates no rule; Terraform still knows the root
 		// module's outputs then.
-		if !p.opts.Destroy || (cn.Kind == config.Output && cn.Module == "") {
+		if (!p.opts.Destroy || (cn.Kind == config.Output && cn.Module == "")) && !ni.mi.overridden() {
 			p.checks.instances(n, []string{objectAddr(n, ni.mi)})
 		}
 		var d hcl.Diagnostics
@@ -222,6 +222,9 @@ func evalNode(p *Planned, n *node, mi *modInstance) (cty.Value, hcl.Diagnostics)
 // own module instance, except when destroying, as in Terraform. A rule not
 // known yet passes here and is checked again during apply.
 func (p *Planned) evalValue(n *node, mi *modInstance) (cty.Value, hcl.Diagnostics) {
+	if mi.overridden() {
+		return cty.DynamicVal, nil
+	}
 	v, diags := evalNode(p, n, mi)
 	if diags.HasErrors() || n.cfg.Kind != config.Variable || len(n.cfg.Postconditions) == 0 || p.opts.Destroy {
 		return v, diags
@@ -234,6 +237,10 @@ func (p *Planned) evalValue(n *node, mi *modInstance) (cty.Value, hcl.Diagnostic
 }
 
 func (p *Planned) planOutput(n *node, ni *nodeInst) hcl.Diagnostics {
+	if ni.mi.overridden() {
+		ni.value = overrideOutput(ni.mi, n.cfg.Name)
+		return nil
+	}
 	if p.opts.Destroy && n.cfg.Module == "" {
 		// Removed; a module's output is evaluated, for what uses it.
 		ni.value = cty.NullVal(cty.DynamicPseudoType)
@@ -322,7 +329,7 @@ func (p *Planned) conditionsKnown(mi *modInstance, inst config.Instance, conds [
 
 // check evaluates a check block's assertions; failures are warnings.
 func (p *Planned) check(n *node, ni *nodeInst, final bool) hcl.Diagnostics {
-	if p.opts.Destroy {
+	if p.opts.Destroy || ni.mi.overridden() {
 		return nil
 	}
 	d := p.conditions(n, ni.mi, config.NoInstance, n.cfg.Postconditions, cty.NilVal, "Check block assertion failed")
@@ -404,6 +411,12 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 		ni.pending = pending
 		if p.opts.Destroy {
 			ni.value = cty.DynamicVal
+			continue
+		}
+		if mi.overridden() {
+			// A test's override_module stands in for its module: what
+			// state records there is kept as it is.
+			p.claim(n, mi, true)
 			continue
 		}
 		keys, deferredBy, d := p.repeatKeys(n, mi)

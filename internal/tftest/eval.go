@@ -261,7 +261,7 @@ func (r *Runner) assert(fr *fileRun, run *Run, out Outcome, vars map[string]cty.
 			bad("Invalid condition run", "Condition expression must return either true or false, not null.")
 			continue
 		case !v.IsKnown():
-			bad("Unknown condition value", "Condition expression could not be evaluated at this time. This means you have executed a `run` block with `command = plan` and one of the values your condition depended on is not known until after the plan has been applied. Either remove this value from your condition, or execute an `apply` command from this `run` block.")
+			bad("Unknown condition value", "Condition expression could not be evaluated at this time. This means you have executed a `run` block with `command = plan` and one of the values your condition depended on is not known until after the plan has been applied. Either remove this value from your condition, or execute an `apply` command from this `run` block. Alternatively, if there is an override for this value, you can make it available during the plan phase by setting `override_during = plan` in the `override_` block.")
 			continue
 		}
 		b, err := convert.Convert(v, cty.Bool)

@@ -245,8 +245,8 @@ func Parse(p *hclparse.Parser, dir, name string) (*File, hcl.Diagnostics) {
 			m, d := parseMock(b)
 			diags = append(diags, d...)
 			tf.Mocks = append(tf.Mocks, m)
-		case "override_resource", "override_data":
-			tf.Overrides, diags = addOverride(tf.Overrides, b, diags)
+		case "override_resource", "override_data", "override_module":
+			tf.Overrides, diags = addOverride(tf.Overrides, b, false, diags)
 		default:
 			diags = append(diags, unsupported(b))
 		}
@@ -255,7 +255,7 @@ func Parse(p *hclparse.Parser, dir, name string) (*File, hcl.Diagnostics) {
 }
 
 var mockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "source"}},
+	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "source"}, {Name: "override_during"}},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "mock_resource", LabelNames: []string{"type"}},
 		{Type: "mock_data", LabelNames: []string{"type"}},
@@ -263,11 +263,12 @@ var mockSchema = &hcl.BodySchema{
 	},
 }
 
-var mockDefaultsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "defaults"}}}
+var mockDefaultsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "defaults"}, {Name: "override_during"}}}
 
 func parseMock(b *hcl.Block) (*Mock, hcl.Diagnostics) {
 	m := &Mock{Name: b.Labels[0], Resources: map[string]Defaults{}, Data: map[string]Defaults{}, DeclRange: b.DefRange}
 	content, diags := b.Body.Content(mockSchema)
+	m.UseForPlan, diags = overrideDuring(content, false, diags)
 	for _, name := range []string{"alias", "source"} {
 		if a, ok := content.Attributes[name]; ok {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test argument",
@@ -281,7 +282,7 @@ func parseMock(b *hcl.Block) (*Mock, hcl.Diagnostics) {
 		case "mock_data":
 			into = m.Data
 		case "override_resource", "override_data":
-			m.Overrides, diags = addOverride(m.Overrides, blk, diags)
+			m.Overrides, diags = addOverride(m.Overrides, blk, m.UseForPlan, diags)
 			continue
 		default:
 			diags = append(diags, unsupported(blk))
@@ -289,9 +290,11 @@ func parseMock(b *hcl.Block) (*Mock, hcl.Diagnostics) {
 		}
 		c, d := blk.Body.Content(mockDefaultsSchema)
 		diags = append(diags, d...)
+		var plan bool
+		plan, diags = overrideDuring(c, m.UseForPlan, diags)
 		a, ok := c.Attributes["defaults"]
 		if !ok {
-			into[blk.Labels[0]] = Defaults{Value: cty.EmptyObjectVal, Range: blk.DefRange}
+			into[blk.Labels[0]] = Defaults{Value: cty.EmptyObjectVal, Range: blk.DefRange, UseForPlan: plan}
 			continue
 		}
 		v, d := a.Expr.Value(nil)
@@ -304,18 +307,18 @@ func parseMock(b *hcl.Block) (*Mock, hcl.Diagnostics) {
 				Detail: fmt.Sprintf("The defaults of a %s block are an object of attribute values, not %s.", blk.Type, v.Type().FriendlyName()), Subject: a.Expr.Range().Ptr()})
 			continue
 		}
-		into[blk.Labels[0]] = Defaults{Value: v, Range: a.Expr.Range()}
+		into[blk.Labels[0]] = Defaults{Value: v, Range: a.Expr.Range(), UseForPlan: plan}
 	}
 	return m, diags
 }
 
 // unsupported is the error for a block this runner does not carry out
 // yet: a test that passed without it would not have tested what it says.
-// addOverride is list with the override block b added, and diags with
-// what decoding it said: a second block for the same target is an error,
-// as in terraform test.
-func addOverride(list []*Override, b *hcl.Block, diags hcl.Diagnostics) ([]*Override, hcl.Diagnostics) {
-	o, d := parseOverride(b)
+// addOverride is list with the override block b added (plan is its
+// default override_during), and diags with what decoding it said: a
+// second block for the same target is an error, as in terraform test.
+func addOverride(list []*Override, b *hcl.Block, plan bool, diags hcl.Diagnostics) ([]*Override, hcl.Diagnostics) {
+	o, d := parseOverride(b, plan)
 	diags = append(diags, d...)
 	if o == nil {
 		return list, diags
@@ -445,8 +448,8 @@ func parseRun(b *hcl.Block) (*Run, hcl.Diagnostics) {
 				continue
 			}
 			r.Module = s
-		case "override_resource", "override_data":
-			r.Overrides, diags = addOverride(r.Overrides, blk, diags)
+		case "override_resource", "override_data", "override_module":
+			r.Overrides, diags = addOverride(r.Overrides, blk, false, diags)
 		default:
 			diags = append(diags, unsupported(blk))
 		}
