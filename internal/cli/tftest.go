@@ -2,11 +2,13 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
@@ -38,6 +40,9 @@ type tftestExec struct {
 	// said holds the dev-override warnings printed: each step starts
 	// providers anew, and terraform test says it once.
 	said map[string]bool
+	// json makes -verbose's plans and states the JSON documents
+	// terraform test -json -verbose writes.
+	json bool
 }
 
 // onceWriter drops a development-override warning w printed already.
@@ -182,7 +187,11 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 	}
 	out.Scope = planned.RootScope()
 	if !step.Apply {
-		if step.Verbose {
+		if step.Verbose && x.json {
+			var d hcl.Diagnostics
+			out.Verbose, d = verbosePlanJSON(ctx, s, planned)
+			out.PlanDiags = append(out.PlanDiags, d...)
+		} else if step.Verbose {
 			var text strings.Builder
 			ui.RenderPlan(&text, planned.Plan, ui.Options{})
 			out.Verbose = text.String()
@@ -207,24 +216,120 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 		}
 	}
 	if step.Verbose && !diags.HasErrors() {
-		out.Verbose, diags = verboseState(ctx, s)
+		if x.json {
+			out.Verbose, diags = verboseStateJSON(ctx, s)
+		} else {
+			out.Verbose, diags = verboseState(ctx, s)
+		}
 		out.ApplyDiags = append(out.ApplyDiags, diags...)
 	}
 	return out
 }
 
-// verboseState is what the session's state records, as terraform show
-// prints it.
-func verboseState(ctx context.Context, s *session) (string, hcl.Diagnostics) {
-	warn := func(err error) hcl.Diagnostics {
-		return hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Failed to render test state",
-			Detail: fmt.Sprintf("The state could not be shown: %v.", err)}}
-	}
-	snap, err := s.store.Load(ctx)
+// verbosePlanJSON is the plan as terraform test -json -verbose writes it
+// in a test_plan message.
+func verbosePlanJSON(ctx context.Context, s *session, planned *engine.Planned) (string, hcl.Diagnostics) {
+	warn := renderWarning("plan")
+	objects, outputs, err := recordedNow(ctx, s)
 	if err != nil {
 		return "", warn(err)
 	}
-	objects, outputs, err := recorded(s.engine.Keys, snap, s.engine.Providers)
+	doc, err := jsonplan.FromPlan(planned.Plan, jsonplan.Prior{Objects: objects, Outputs: outputs, Variables: planned.Variables()}, time.Now())
+	if err != nil {
+		return "", warn(err)
+	}
+	m := map[string]any{"plan_format_version": jsonplan.PlanFormatVersion}
+	if len(doc.OutputChanges) > 0 {
+		m["output_changes"] = doc.OutputChanges
+	}
+	if len(doc.ResourceChanges) > 0 {
+		m["resource_changes"] = doc.ResourceChanges
+	}
+	if len(doc.ResourceDrift) > 0 {
+		m["resource_drift"] = doc.ResourceDrift
+	}
+	if len(doc.RelevantAttributes) > 0 {
+		m["relevant_attributes"] = doc.RelevantAttributes
+	}
+	if len(doc.DeferredChanges) > 0 {
+		m["deferred_changes"] = doc.DeferredChanges
+	}
+	return verboseDoc(s, m, warn)
+}
+
+// verboseStateJSON is the state as terraform test -json -verbose writes
+// it in a test_state message.
+func verboseStateJSON(ctx context.Context, s *session) (string, hcl.Diagnostics) {
+	warn := renderWarning("state")
+	objects, outputs, err := recordedNow(ctx, s)
+	if err != nil {
+		return "", warn(err)
+	}
+	doc, err := jsonplan.State(objects, outputs)
+	if err != nil {
+		return "", warn(err)
+	}
+	m := map[string]any{"state_format_version": jsonplan.StateFormatVersion}
+	if doc.Values != nil {
+		if doc.Values.RootModule != nil {
+			m["root_module"] = doc.Values.RootModule
+		}
+		if len(doc.Values.Outputs) > 0 {
+			m["outputs"] = doc.Values.Outputs
+		}
+	}
+	return verboseDoc(s, m, warn)
+}
+
+// recordedNow is what the session's state records, read through the
+// test's providers (a mock reads what it recorded).
+func recordedNow(ctx context.Context, s *session) ([]jsonplan.Object, []jsonplan.Output, error) {
+	snap, err := s.store.Load(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return recorded(s.engine.Keys, snap, s.engine.Providers)
+}
+
+// verboseDoc is m with the schemas of the configuration's providers, as
+// JSON.
+func verboseDoc(s *session, m map[string]any, warn func(error) hcl.Diagnostics) (string, hcl.Diagnostics) {
+	schemas := map[string]any{}
+	for _, n := range s.cfg.Nodes {
+		if n.Source == "" || schemas[n.Source] != nil {
+			continue
+		}
+		ps, err := s.engine.Providers.Schema(n.Source)
+		if err != nil {
+			return "", warn(err)
+		}
+		schemas[n.Source] = jsonplan.ProviderSchema(ps)
+	}
+	m["provider_format_version"] = jsonplan.ProviderFormatVersion
+	if len(schemas) > 0 {
+		m["provider_schemas"] = schemas
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return "", warn(err)
+	}
+	return string(b), nil
+}
+
+// renderWarning is terraform test's warning that the plan or the state
+// (what) could not be shown.
+func renderWarning(what string) func(error) hcl.Diagnostics {
+	return func(err error) hcl.Diagnostics {
+		return hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Failed to render test " + what,
+			Detail: fmt.Sprintf("The %s could not be shown: %v.", what, err)}}
+	}
+}
+
+// verboseState is what the session's state records, as terraform show
+// prints it.
+func verboseState(ctx context.Context, s *session) (string, hcl.Diagnostics) {
+	warn := renderWarning("state")
+	objects, outputs, err := recordedNow(ctx, s)
 	if err != nil {
 		return "", warn(err)
 	}
@@ -336,7 +441,7 @@ func (e *env) runTFTests(ctx context.Context, c *common, filter []string, asJSON
 		return e.errorf("%v", err)
 	}
 	var report tftest.Reporter = &tftest.Text{W: e.stdout, Diags: e.writeDiagnostics}
-	exec := &tftestExec{e: e, root: root, vars: *c.vars.list}
+	exec := &tftestExec{e: e, root: root, vars: *c.vars.list, json: asJSON}
 	if asJSON {
 		v := ui.NewJSONView(e.stdout)
 		v.Version(Version, jsonplan.TerraformVersion)
