@@ -175,6 +175,7 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 	defer s.close()
 	out.Config = s.cfg
 	if len(step.Mocks) > 0 || len(step.Providers) > 0 || len(step.Overrides) > 0 {
+		s.engine.StartConfig = testStartConfig(s.engine.Providers, step)
 		s.engine.Providers = testFactory(s.engine.Providers, s.cfg, step)
 	}
 	o := step.Options
@@ -340,12 +341,13 @@ func verboseState(ctx context.Context, s *session) (string, hcl.Diagnostics) {
 	return text.String(), nil
 }
 
-// testFactory is f with the providers a test file names replaced: by
-// its mock_provider blocks, or configured with its provider blocks in
-// place of the configuration's; the objects its override_resource and
-// override_data blocks target are served by tftest.NewOverriding. A block's name is the local name its
-// resources' types begin with (tether for tether_file), as terraform test
-// takes it.
+// testFactory is f with the providers a test file names replaced where
+// testStartConfig does not start them (a module's own provider block, the
+// provider of a deleted object): by its mock_provider blocks, or
+// configured with its provider blocks in place of the configuration's; the
+// objects its override_resource and override_data blocks target are served
+// by tftest.NewOverriding. A block's name is the local name its resources'
+// types begin with (tether for tether_file), as terraform test takes it.
 func testFactory(f provider.Factory, cfg *config.Config, step tftest.Step) provider.Factory {
 	sources := map[string][]string{}
 	for _, n := range cfg.Nodes {
@@ -385,6 +387,41 @@ func testFactory(f provider.Factory, cfg *config.Config, step tftest.Step) provi
 		return tftest.NewOverriding(p, step.Overrides), nil
 	}
 	return f
+}
+
+// testStartConfig starts the provider of each provider configuration of
+// the root module as the test file says, by its name (tether, or
+// tether.west with an alias): its mock_provider's mock, the provider
+// configured with its provider block, or, when the file names neither, the
+// provider the configuration's own block configures. The objects its
+// overrides target are served by tftest.NewOverriding. testFactory serves
+// what no root configuration starts (a module's own provider block, a
+// deleted object's provider).
+func testStartConfig(f provider.Factory, step tftest.Step) func(*config.Node) (provider.Provider, bool, error) {
+	mocks := map[string]*tftest.Mock{}
+	for _, m := range step.Mocks {
+		mocks[m.Name] = m
+	}
+	return func(n *config.Node) (provider.Provider, bool, error) {
+		if n.Module != "" {
+			return nil, false, nil
+		}
+		if m, ok := mocks[n.Name]; ok {
+			s, err := f.Schema(n.Source)
+			if err != nil {
+				return nil, true, err
+			}
+			return tftest.NewOverriding(tftest.NewMockProvider(s, m), step.Overrides), true, nil
+		}
+		p, err := f.Start(n.Source)
+		if err != nil {
+			return p, true, err
+		}
+		if c, ok := step.Providers[n.Name]; ok {
+			p = &testConfigured{Provider: p, config: c}
+		}
+		return tftest.NewOverriding(p, step.Overrides), true, nil
+	}
 }
 
 // testConfigured is a provider configured with a test file's provider

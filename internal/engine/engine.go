@@ -35,7 +35,13 @@ type Engine struct {
 	// Providers starts an instance for each provider configuration the
 	// plan reaches, and gives the schemas resources are planned with.
 	Providers provider.Factory
-	Store     state.Store
+	// StartConfig, when set, may start the provider of a provider
+	// configuration (its node: Addr, and Name as tether.west) in place
+	// of Providers.Start: ok false leaves it to Providers. A test file's
+	// aliased provider and mock_provider blocks stand in for one
+	// configuration of a provider this way.
+	StartConfig func(cfg *config.Node) (p provider.Provider, ok bool, err error)
+	Store       state.Store
 	// Parallelism limits concurrent provider operations; 0 means
 	// DefaultParallelism.
 	Parallelism int
@@ -582,4 +588,14 @@ func (in *instance) provider(n *node) provider.Provider {
 		return in.prov
 	}
 	return n.prov
+}
+
+// startConfig starts the provider of the provider configuration cfg.
+func (e *Engine) startConfig(cfg *config.Node) (provider.Provider, error) {
+	if e.StartConfig != nil {
+		if p, ok, err := e.StartConfig(cfg); ok {
+			return p, err
+		}
+	}
+	return e.Providers.Start(cfg.Source)
 }

@@ -371,7 +371,7 @@ func (e *Engine) configure(ctx context.Context, p *Planned, n *node) hcl.Diagnos
 		if e.Providers.Start == nil {
 			return hcl.Diagnostics{errorDiag(n.addr, n.cfg, "Provider not available", fmt.Sprintf("No provider %s can be started here.", n.cfg.Source))}
 		}
-		prov, err := e.Providers.Start(n.cfg.Source)
+		prov, err := e.startConfig(n.cfg)
 		if err != nil {
 			return hcl.Diagnostics{errorDiag(n.addr, n.cfg, "Provider not available", diagnostic.Failed("starting the provider", err))}
 		}
@@ -1575,7 +1575,7 @@ func (e *Engine) configureEach(ctx context.Context, p *Planned, n *node) hcl.Dia
 		ks := addr.KeyString(k.key)
 		prov, ok := n.provs[ks]
 		if !ok {
-			started, err := e.Providers.Start(n.cfg.Source)
+			started, err := e.startConfig(n.cfg)
 			if err != nil {
 				return append(diags, errorDiag(n.addr+ks, n.cfg, "Provider not available", diagnostic.Failed("starting the provider", err)))
 			}
