@@ -300,7 +300,8 @@ func (r *Runner) errorMessage(src *scopeSource, e hcl.Expression, diags *hcl.Dia
 // diagnostics, as terraform test does: a failure of a listed object's
 // custom conditions is what the run wants (but at planning, for a run
 // that applies, it still stops the run); a listed object that reported
-// no failure is an error.
+// no failure is an error, and so is a check block's assertion that no
+// entry lists (a warning outside tests).
 func expectFailures(run *Run, out Outcome) hcl.Diagnostics {
 	expected := map[string]bool{}
 	ranges := map[string]hcl.Range{}
@@ -315,10 +316,20 @@ func expectFailures(run *Run, out Outcome) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	for _, d := range out.PlanDiags {
 		a := failedObject(d)
-		switch _, ok := expected[a]; {
-		case !ok:
+		_, ok := expected[a]
+		switch check := isAssertion(d); {
+		case check && !run.Plan:
+			// An apply run's check results are its apply's: terraform
+			// test drops the plan's, which the apply reports again (or
+			// no longer).
+		case check && ok:
+			expected[a] = true
+		case check:
+			diags = append(diags, asError(d))
+		case !ok || d.Severity == hcl.DiagWarning:
+			// A warning of a listed object is not its failure.
 			diags = append(diags, d)
-		case run.Plan || d.Severity == hcl.DiagWarning:
+		case run.Plan:
 			expected[a] = true
 		default:
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Expected failure while planning",
@@ -331,11 +342,15 @@ func expectFailures(run *Run, out Outcome) hcl.Diagnostics {
 	}
 	for _, d := range out.ApplyDiags {
 		a := failedObject(d)
-		if _, ok := expected[a]; ok {
+		_, ok := expected[a]
+		switch check := isAssertion(d); {
+		case ok && (check || d.Severity == hcl.DiagError):
 			expected[a] = true
-			continue
+		case check:
+			diags = append(diags, asError(d))
+		default:
+			diags = append(diags, d)
 		}
-		diags = append(diags, d)
 	}
 	for _, a := range order {
 		if !expected[a] {
@@ -344,6 +359,21 @@ func expectFailures(run *Run, out Outcome) hcl.Diagnostics {
 		}
 	}
 	return diags
+}
+
+// isAssertion reports whether d reports a check block's assertion (a
+// warning), which terraform test takes for an error unless the run
+// expects it to fail.
+func isAssertion(d *hcl.Diagnostic) bool {
+	_, kind, ok := diagnostic.CheckRuleOf(d)
+	return ok && kind == diagnostic.Assertion
+}
+
+// asError is d as an error.
+func asError(d *hcl.Diagnostic) *hcl.Diagnostic {
+	e := *d
+	e.Severity = hcl.DiagError
+	return &e
 }
 
 // failedObject is the root object (var.x, tether_file.a, output.o,
