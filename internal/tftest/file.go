@@ -330,8 +330,6 @@ func aliased(local string, content *hcl.BodyContent) (string, hcl.Diagnostics) {
 	return local + "." + v.AsString(), nil
 }
 
-// unsupported is the error for a block this runner does not carry out
-// yet: a test that passed without it would not have tested what it says.
 // addOverride is list with the override block b added (plan is its
 // default override_during), and diags with what decoding it said: a
 // second block for the same target is an error, as in terraform test.
@@ -350,6 +348,8 @@ func addOverride(list []*Override, b *hcl.Block, plan bool, diags hcl.Diagnostic
 	return append(list, o), diags
 }
 
+// unsupported is the error for a block this runner does not carry out
+// yet: a test that passed without it would not have tested what it says.
 func unsupported(b *hcl.Block) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test block",
 		Detail:  fmt.Sprintf("tether test does not run %s blocks yet; run this file with terraform test.", b.Type),
