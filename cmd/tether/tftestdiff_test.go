@@ -111,14 +111,26 @@ func messages(stderr string) []string {
 // TestTFTestJSONDifferential compares `terraform test -json` with `tether
 // test -json` on a few cases: the same messages of the same kinds, for the
 // same files and runs, with the same progress and statuses, in the same
-// order (the version line and timings aside).
+// order (the version line, timings and the repeated "running" progress
+// aside). With -verbose, each run's
+// plan or state is compared too: its resource changes and their actions,
+// its resources, outputs and providers with their types.
 func TestTFTestJSONDifferential(t *testing.T) {
 	tools := differentialTools(t)
-	for _, name := range []string{"asserts", "module_run", "bad_run_reference", "cleanup_order"} {
+	for _, c := range []struct {
+		name    string
+		verbose bool
+	}{{"asserts", true}, {"plan_only", true}, {"module_run", false}, {"bad_run_reference", false}, {"cleanup_order", false}} {
+		name := c.name
+		args := []string{"test", "-json"}
+		if c.verbose {
+			name += "_verbose"
+			args = append(args, "-verbose")
+		}
 		t.Run(name, func(t *testing.T) {
-			tf, tt := twoSides(t, tools, filepath.Join("testdata", "tftest", name))
+			tf, tt := twoSides(t, tools, filepath.Join("testdata", "tftest", c.name))
 			tf.run("get", "-no-color")
-			tfRes, ttRes := both(tf, tt, func(s side) cmdResult { return s.run("test", "-json") })
+			tfRes, ttRes := both(tf, tt, func(s side) cmdResult { return s.run(args...) })
 			a, b := jsonEvents(t, tfRes.stdout), jsonEvents(t, ttRes.stdout)
 			if len(a) < 3 {
 				t.Fatalf("terraform printed too few JSON lines:\n%s", tfRes)
@@ -151,11 +163,19 @@ func jsonEvents(t *testing.T, stdout string) []string {
 				Progress, Status string
 			} `json:"test_run"`
 			Summary map[string]any `json:"test_summary"`
+			Plan    *verboseDoc    `json:"test_plan"`
+			State   *verboseDoc    `json:"test_state"`
 		}
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			t.Fatalf("not a JSON line: %q", line)
 		}
 		if m.Type == "version" {
+			continue
+		}
+		if m.TestRun != nil && m.TestRun.Progress == "running" {
+			// terraform test repeats a run's progress on a timer while it
+			// runs (every 2 s), so how many there are depends on the
+			// machine's load.
 			continue
 		}
 		ev := []string{m.Type, m.File, m.Run, m.Message}
@@ -167,7 +187,54 @@ func jsonEvents(t *testing.T, stdout string) []string {
 		if m.Summary != nil {
 			ev = append(ev, fmt.Sprint(m.Summary))
 		}
+		for _, d := range []*verboseDoc{m.Plan, m.State} {
+			if d != nil {
+				ev = append(ev, d.String())
+			}
+		}
 		out = append(out, strings.Join(ev, " | "))
 	}
 	return out
+}
+
+// verboseDoc is what the differential compares of a test_plan or
+// test_state message: the addresses and actions of the resource changes,
+// the state's resources, the outputs, and the providers' schemas by their
+// resource and data source types.
+type verboseDoc struct {
+	PlanFormat  string `json:"plan_format_version"`
+	StateFormat string `json:"state_format_version"`
+	Changes     []struct {
+		Address string `json:"address"`
+		Change  struct {
+			Actions []string `json:"actions"`
+		} `json:"change"`
+	} `json:"resource_changes"`
+	OutputChanges map[string]any `json:"output_changes"`
+	RootModule    struct {
+		Resources []struct {
+			Address string `json:"address"`
+		} `json:"resources"`
+	} `json:"root_module"`
+	Outputs   map[string]any `json:"outputs"`
+	Providers map[string]struct {
+		Resources   map[string]any `json:"resource_schemas"`
+		DataSources map[string]any `json:"data_source_schemas"`
+	} `json:"provider_schemas"`
+}
+
+func (d *verboseDoc) String() string {
+	var parts []string
+	for _, c := range d.Changes {
+		parts = append(parts, c.Address+":"+strings.Join(c.Change.Actions, ","))
+	}
+	for _, r := range d.RootModule.Resources {
+		parts = append(parts, r.Address)
+	}
+	parts = append(parts, "outputs "+strings.Join(sortedNames(d.OutputChanges), ",")+strings.Join(sortedNames(d.Outputs), ","))
+	for _, name := range sortedNames(d.Providers) {
+		p := d.Providers[name]
+		parts = append(parts, name+" "+strings.Join(sortedNames(p.Resources), ",")+" "+strings.Join(sortedNames(p.DataSources), ","))
+	}
+	return d.PlanFormat + d.StateFormat + " " + strings.Join(parts, " ")
 }

@@ -57,9 +57,6 @@ func (e *env) test(ctx context.Context, args []string) int {
 	if err := c.chdir(); err != nil {
 		return e.errorf("%v", err)
 	}
-	if *asJSON && *verbose {
-		return e.errorf("-verbose cannot be used with -json yet: tether test -json does not write plans and states")
-	}
 	if *asJSON && hasTesters(".") {
 		return e.errorf("-json prints the results of Terraform test files only; this configuration has tether_tester resources too, whose results have no JSON form")
 	}

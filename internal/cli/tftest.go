@@ -2,11 +2,13 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
@@ -38,6 +40,9 @@ type tftestExec struct {
 	// said holds the dev-override warnings printed: each step starts
 	// providers anew, and terraform test says it once.
 	said map[string]bool
+	// json makes -verbose's plans and states the JSON documents
+	// terraform test -json -verbose writes.
+	json bool
 }
 
 // onceWriter drops a development-override warning w printed already.
@@ -170,18 +175,24 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 	defer s.close()
 	out.Config = s.cfg
 	if len(step.Mocks) > 0 || len(step.Providers) > 0 || len(step.Overrides) > 0 {
+		s.engine.StartConfig = testStartConfig(s.engine.Providers, step)
 		s.engine.Providers = testFactory(s.engine.Providers, s.cfg, step)
 	}
 	o := step.Options
 	planned, diags := s.engine.Plan(ctx, s.cfg, engine.PlanOptions{Destroy: step.Destroy,
-		RefreshOnly: o.RefreshOnly, SkipRefresh: o.SkipRefresh, Replace: o.Replace, Targets: o.Target})
+		RefreshOnly: o.RefreshOnly, SkipRefresh: o.SkipRefresh, Replace: o.Replace, Targets: o.Target,
+		ModuleOverrides: tftest.ModuleOverrides(step.Overrides)})
 	out.PlanDiags = append(out.PlanDiags, diags...)
 	if diags.HasErrors() || planned == nil {
 		return out
 	}
 	out.Scope = planned.RootScope()
 	if !step.Apply {
-		if step.Verbose {
+		if step.Verbose && x.json {
+			var d hcl.Diagnostics
+			out.Verbose, d = verbosePlanJSON(ctx, s, planned)
+			out.PlanDiags = append(out.PlanDiags, d...)
+		} else if step.Verbose {
 			var text strings.Builder
 			ui.RenderPlan(&text, planned.Plan, ui.Options{})
 			out.Verbose = text.String()
@@ -206,24 +217,120 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 		}
 	}
 	if step.Verbose && !diags.HasErrors() {
-		out.Verbose, diags = verboseState(ctx, s)
+		if x.json {
+			out.Verbose, diags = verboseStateJSON(ctx, s)
+		} else {
+			out.Verbose, diags = verboseState(ctx, s)
+		}
 		out.ApplyDiags = append(out.ApplyDiags, diags...)
 	}
 	return out
 }
 
-// verboseState is what the session's state records, as terraform show
-// prints it.
-func verboseState(ctx context.Context, s *session) (string, hcl.Diagnostics) {
-	warn := func(err error) hcl.Diagnostics {
-		return hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Failed to render test state",
-			Detail: fmt.Sprintf("The state could not be shown: %v.", err)}}
-	}
-	snap, err := s.store.Load(ctx)
+// verbosePlanJSON is the plan as terraform test -json -verbose writes it
+// in a test_plan message.
+func verbosePlanJSON(ctx context.Context, s *session, planned *engine.Planned) (string, hcl.Diagnostics) {
+	warn := renderWarning("plan")
+	objects, outputs, err := recordedNow(ctx, s)
 	if err != nil {
 		return "", warn(err)
 	}
-	objects, outputs, err := recorded(s.engine.Keys, snap, s.engine.Providers)
+	doc, err := jsonplan.FromPlan(planned.Plan, jsonplan.Prior{Objects: objects, Outputs: outputs, Variables: planned.Variables()}, time.Now())
+	if err != nil {
+		return "", warn(err)
+	}
+	m := map[string]any{"plan_format_version": jsonplan.PlanFormatVersion}
+	if len(doc.OutputChanges) > 0 {
+		m["output_changes"] = doc.OutputChanges
+	}
+	if len(doc.ResourceChanges) > 0 {
+		m["resource_changes"] = doc.ResourceChanges
+	}
+	if len(doc.ResourceDrift) > 0 {
+		m["resource_drift"] = doc.ResourceDrift
+	}
+	if len(doc.RelevantAttributes) > 0 {
+		m["relevant_attributes"] = doc.RelevantAttributes
+	}
+	if len(doc.DeferredChanges) > 0 {
+		m["deferred_changes"] = doc.DeferredChanges
+	}
+	return verboseDoc(s, m, warn)
+}
+
+// verboseStateJSON is the state as terraform test -json -verbose writes
+// it in a test_state message.
+func verboseStateJSON(ctx context.Context, s *session) (string, hcl.Diagnostics) {
+	warn := renderWarning("state")
+	objects, outputs, err := recordedNow(ctx, s)
+	if err != nil {
+		return "", warn(err)
+	}
+	doc, err := jsonplan.State(objects, outputs)
+	if err != nil {
+		return "", warn(err)
+	}
+	m := map[string]any{"state_format_version": jsonplan.StateFormatVersion}
+	if doc.Values != nil {
+		if doc.Values.RootModule != nil {
+			m["root_module"] = doc.Values.RootModule
+		}
+		if len(doc.Values.Outputs) > 0 {
+			m["outputs"] = doc.Values.Outputs
+		}
+	}
+	return verboseDoc(s, m, warn)
+}
+
+// recordedNow is what the session's state records, read through the
+// test's providers (a mock reads what it recorded).
+func recordedNow(ctx context.Context, s *session) ([]jsonplan.Object, []jsonplan.Output, error) {
+	snap, err := s.store.Load(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return recorded(s.engine.Keys, snap, s.engine.Providers)
+}
+
+// verboseDoc is m with the schemas of the configuration's providers, as
+// JSON.
+func verboseDoc(s *session, m map[string]any, warn func(error) hcl.Diagnostics) (string, hcl.Diagnostics) {
+	schemas := map[string]any{}
+	for _, n := range s.cfg.Nodes {
+		if n.Source == "" || schemas[n.Source] != nil {
+			continue
+		}
+		ps, err := s.engine.Providers.Schema(n.Source)
+		if err != nil {
+			return "", warn(err)
+		}
+		schemas[n.Source] = jsonplan.ProviderSchema(ps)
+	}
+	m["provider_format_version"] = jsonplan.ProviderFormatVersion
+	if len(schemas) > 0 {
+		m["provider_schemas"] = schemas
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return "", warn(err)
+	}
+	return string(b), nil
+}
+
+// renderWarning is terraform test's warning that the plan or the state
+// (what) could not be shown.
+func renderWarning(what string) func(error) hcl.Diagnostics {
+	return func(err error) hcl.Diagnostics {
+		return hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Failed to render test " + what,
+			Detail: fmt.Sprintf("The %s could not be shown: %v.", what, err)}}
+	}
+}
+
+// verboseState is what the session's state records, as terraform show
+// prints it.
+func verboseState(ctx context.Context, s *session) (string, hcl.Diagnostics) {
+	warn := renderWarning("state")
+	objects, outputs, err := recordedNow(ctx, s)
 	if err != nil {
 		return "", warn(err)
 	}
@@ -234,12 +341,13 @@ func verboseState(ctx context.Context, s *session) (string, hcl.Diagnostics) {
 	return text.String(), nil
 }
 
-// testFactory is f with the providers a test file names replaced: by
-// its mock_provider blocks, or configured with its provider blocks in
-// place of the configuration's; the objects its override_resource and
-// override_data blocks target are served by tftest.NewOverriding. A block's name is the local name its
-// resources' types begin with (tether for tether_file), as terraform test
-// takes it.
+// testFactory is f with the providers a test file names replaced where
+// testStartConfig does not start them (a module's own provider block, the
+// provider of a deleted object): by its mock_provider blocks, or
+// configured with its provider blocks in place of the configuration's; the
+// objects its override_resource and override_data blocks target are served
+// by tftest.NewOverriding. A block's name is the local name its resources'
+// types begin with (tether for tether_file), as terraform test takes it.
 func testFactory(f provider.Factory, cfg *config.Config, step tftest.Step) provider.Factory {
 	sources := map[string][]string{}
 	for _, n := range cfg.Nodes {
@@ -279,6 +387,41 @@ func testFactory(f provider.Factory, cfg *config.Config, step tftest.Step) provi
 		return tftest.NewOverriding(p, step.Overrides), nil
 	}
 	return f
+}
+
+// testStartConfig starts the provider of each provider configuration of
+// the root module as the test file says, by its name (tether, or
+// tether.west with an alias): its mock_provider's mock, the provider
+// configured with its provider block, or, when the file names neither, the
+// provider the configuration's own block configures. The objects its
+// overrides target are served by tftest.NewOverriding. testFactory serves
+// what no root configuration starts (a module's own provider block, a
+// deleted object's provider).
+func testStartConfig(f provider.Factory, step tftest.Step) func(*config.Node) (provider.Provider, bool, error) {
+	mocks := map[string]*tftest.Mock{}
+	for _, m := range step.Mocks {
+		mocks[m.Name] = m
+	}
+	return func(n *config.Node) (provider.Provider, bool, error) {
+		if n.Module != "" {
+			return nil, false, nil
+		}
+		if m, ok := mocks[n.Name]; ok {
+			s, err := f.Schema(n.Source)
+			if err != nil {
+				return nil, true, err
+			}
+			return tftest.NewOverriding(tftest.NewMockProvider(s, m), step.Overrides), true, nil
+		}
+		p, err := f.Start(n.Source)
+		if err != nil {
+			return p, true, err
+		}
+		if c, ok := step.Providers[n.Name]; ok {
+			p = &testConfigured{Provider: p, config: c}
+		}
+		return tftest.NewOverriding(p, step.Overrides), true, nil
+	}
 }
 
 // testConfigured is a provider configured with a test file's provider
@@ -335,7 +478,7 @@ func (e *env) runTFTests(ctx context.Context, c *common, filter []string, asJSON
 		return e.errorf("%v", err)
 	}
 	var report tftest.Reporter = &tftest.Text{W: e.stdout, Diags: e.writeDiagnostics}
-	exec := &tftestExec{e: e, root: root, vars: *c.vars.list}
+	exec := &tftestExec{e: e, root: root, vars: *c.vars.list, json: asJSON}
 	if asJSON {
 		v := ui.NewJSONView(e.stdout)
 		v.Version(Version, jsonplan.TerraformVersion)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
@@ -75,8 +76,16 @@ func (j tftestJSON) Diagnostics(file, run string, diags hcl.Diagnostics, sources
 	j.v.DiagnosticsWith(diags, sources, extra)
 }
 
-// Verbose is never called: -json refuses -verbose.
-func (j tftestJSON) Verbose(_, _, _ string) {}
+// Verbose writes the run's plan (test_plan) or, after an apply, its
+// state (test_state): the executor makes doc the JSON document.
+func (j tftestJSON) Verbose(file, run string, applied bool, doc string) {
+	kind, what := "test_plan", "plan"
+	if applied {
+		kind, what = "test_state", "state"
+	}
+	j.v.Line("info", "-verbose flag enabled, printing "+what, kind,
+		map[string]any{"@testfile": file, "@testrun": run, kind: json.RawMessage(doc)})
+}
 
 func (j tftestJSON) Summary(st tftest.Status, c tftest.Counts) {
 	j.v.Line("info", tftest.SummaryMessage(st, c), "test_summary", map[string]any{"test_summary": map[string]any{

@@ -35,7 +35,13 @@ type Engine struct {
 	// Providers starts an instance for each provider configuration the
 	// plan reaches, and gives the schemas resources are planned with.
 	Providers provider.Factory
-	Store     state.Store
+	// StartConfig, when set, may start the provider of a provider
+	// configuration (its node: Addr, and Name as tether.west) in place
+	// of Providers.Start: ok false leaves it to Providers. A test file's
+	// aliased provider and mock_provider blocks stand in for one
+	// configuration of a provider this way.
+	StartConfig func(cfg *config.Node) (p provider.Provider, ok bool, err error)
+	Store       state.Store
 	// Parallelism limits concurrent provider operations; 0 means
 	// DefaultParallelism.
 	Parallelism int
@@ -75,6 +81,12 @@ type PlanOptions struct {
 	// PlanTime is when the plan is made, for plantimestamp(); zero means
 	// now. A saved plan, planned again to be applied, passes its own.
 	PlanTime time.Time
+	// ModuleOverrides are a test's override_module blocks: by module
+	// call (module.m, every instance) or instance (module.m["a"]), the
+	// object of output values that stands in for it. Nothing inside an
+	// overridden instance is planned; its outputs take the object's
+	// attributes, null for those it does not set, as in terraform test.
+	ModuleOverrides map[string]cty.Value
 }
 
 // Planned is a plan together with what applying it needs. It is used
@@ -576,4 +588,14 @@ func (in *instance) provider(n *node) provider.Provider {
 		return in.prov
 	}
 	return n.prov
+}
+
+// startConfig starts the provider of the provider configuration cfg.
+func (e *Engine) startConfig(cfg *config.Node) (provider.Provider, error) {
+	if e.StartConfig != nil {
+		if p, ok, err := e.StartConfig(cfg); ok {
+			return p, err
+		}
+	}
+	return e.Providers.Start(cfg.Source)
 }

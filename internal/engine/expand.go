@@ -34,6 +34,41 @@ type modInstance struct {
 	parent *modInstance
 	key    cty.Value
 	each   cty.Value
+	// override is the outputs object a test's override_module gives this
+	// instance (see PlanOptions.ModuleOverrides), cty.NilVal when none.
+	override cty.Value
+}
+
+// overridden reports whether a test's override_module stands in for the
+// instance: nothing in it is planned, and its outputs are the override's.
+func (mi *modInstance) overridden() bool { return mi.override != cty.NilVal }
+
+// moduleOverride is the outputs object PlanOptions.ModuleOverrides gives
+// module instance mi: its own, else its call's (every instance of it),
+// as Terraform's test framework looks them up; cty.NilVal when none.
+func (p *Planned) moduleOverride(mi *modInstance) cty.Value {
+	if len(p.opts.ModuleOverrides) == 0 {
+		return cty.NilVal
+	}
+	if v, ok := p.opts.ModuleOverrides[mi.str]; ok {
+		return v
+	}
+	call := append([]addr.Step(nil), mi.steps...)
+	call[len(call)-1].Key = cty.NilVal
+	if v, ok := p.opts.ModuleOverrides[addr.ModulePath(call)]; ok {
+		return v
+	}
+	return cty.NilVal
+}
+
+// overrideOutput is the value the override of mi gives its output name:
+// the one its outputs object sets, null otherwise, as in Terraform.
+func overrideOutput(mi *modInstance, name string) cty.Value {
+	v := mi.override
+	if v.Type().IsObjectType() && v.Type().HasAttribute(name) {
+		return v.GetAttr(name)
+	}
+	return cty.NullVal(cty.DynamicPseudoType)
 }
 
 // modulePaths makes the static module paths of a configuration; the root
@@ -76,7 +111,8 @@ func (p *Planned) expandModule(n *node) hcl.Diagnostics {
 	for i, pi := range n.mod.instances {
 		ni := &nodeInst{mi: pi}
 		n.per[i] = ni
-		if n.mod.deferredIn[pi] != "" {
+		if n.mod.deferredIn[pi] != "" || pi.overridden() {
+			// Nothing inside an overridden module instance is expanded.
 			continue
 		}
 		keys, deferredBy, d := p.repeatKeys(n, pi)
@@ -94,6 +130,7 @@ func (p *Planned) expandModule(n *node) hcl.Diagnostics {
 			mi := &modInstance{path: child, index: len(child.instances), parent: pi, key: k.key, each: k.each}
 			mi.steps = append(append([]addr.Step(nil), pi.steps...), addr.Step{Name: n.cfg.Name, Key: k.key})
 			mi.str = addr.ModulePath(mi.steps)
+			mi.override = p.moduleOverride(mi)
 			child.instances = append(child.instances, mi)
 			child.children[pi] = append(child.children[pi], mi)
 		}

@@ -183,7 +183,7 @@ func (e *Engine) planNode(ctx context.Context, p *Planned, n *node) hcl.Diagnost
 		}
 		// A destroy evaluates no rule; Terraform still knows the root
 		// module's outputs then.
-		if !p.opts.Destroy || (cn.Kind == config.Output && cn.Module == "") {
+		if (!p.opts.Destroy || (cn.Kind == config.Output && cn.Module == "")) && !ni.mi.overridden() {
 			p.checks.instances(n, []string{objectAddr(n, ni.mi)})
 		}
 		var d hcl.Diagnostics
@@ -222,6 +222,9 @@ func evalNode(p *Planned, n *node, mi *modInstance) (cty.Value, hcl.Diagnostics)
 // own module instance, except when destroying, as in Terraform. A rule not
 // known yet passes here and is checked again during apply.
 func (p *Planned) evalValue(n *node, mi *modInstance) (cty.Value, hcl.Diagnostics) {
+	if mi.overridden() {
+		return cty.DynamicVal, nil
+	}
 	v, diags := evalNode(p, n, mi)
 	if diags.HasErrors() || n.cfg.Kind != config.Variable || len(n.cfg.Postconditions) == 0 || p.opts.Destroy {
 		return v, diags
@@ -234,6 +237,10 @@ func (p *Planned) evalValue(n *node, mi *modInstance) (cty.Value, hcl.Diagnostic
 }
 
 func (p *Planned) planOutput(n *node, ni *nodeInst) hcl.Diagnostics {
+	if ni.mi.overridden() {
+		ni.value = overrideOutput(ni.mi, n.cfg.Name)
+		return nil
+	}
 	if p.opts.Destroy && n.cfg.Module == "" {
 		// Removed; a module's output is evaluated, for what uses it.
 		ni.value = cty.NullVal(cty.DynamicPseudoType)
@@ -287,10 +294,26 @@ func (p *Planned) conditions(n *node, mi *modInstance, inst config.Instance, con
 		p.checks.report(n, object, pre, i, status, msg)
 		diags = append(diags, d...)
 		if status == checks.Fail {
-			diags = append(diags, c.Failed(summary, msg))
+			f := c.Failed(summary, msg)
+			diagnostic.MarkCheckRule(f, object, ruleKind(n, pre))
+			diags = append(diags, f)
 		}
 	}
 	return diags
+}
+
+// ruleKind is the kind of n's custom conditions, its preconditions when
+// pre is set.
+func ruleKind(n *node, pre bool) diagnostic.CheckKind {
+	switch {
+	case n.cfg.Kind == config.Variable:
+		return diagnostic.Validation
+	case n.cfg.Kind == config.Check:
+		return diagnostic.Assertion
+	case pre:
+		return diagnostic.Precondition
+	}
+	return diagnostic.Postcondition
 }
 
 // conditionsKnown reports whether every condition can be decided now.
@@ -306,13 +329,15 @@ func (p *Planned) conditionsKnown(mi *modInstance, inst config.Instance, conds [
 
 // check evaluates a check block's assertions; failures are warnings.
 func (p *Planned) check(n *node, ni *nodeInst, final bool) hcl.Diagnostics {
-	if p.opts.Destroy {
+	if p.opts.Destroy || ni.mi.overridden() {
 		return nil
 	}
 	d := p.conditions(n, ni.mi, config.NoInstance, n.cfg.Postconditions, cty.NilVal, "Check block assertion failed")
 	if !final && !p.checkDataFailed(n, ni) && !p.conditionsKnown(ni.mi, config.NoInstance, n.cfg.Postconditions, cty.NilVal) {
-		d = append(d, diagnostic.Error("Check block assertion known after apply",
-			"The assertion depends on values not known until apply; it will be checked then."))
+		known := diagnostic.Error("Check block assertion known after apply",
+			"The assertion depends on values not known until apply; it will be checked then.")
+		diagnostic.MarkCheckRule(known, objectAddr(n, ni.mi), diagnostic.Assertion)
+		d = append(d, known)
 	}
 	for _, x := range d {
 		x.Severity = hcl.DiagWarning
@@ -346,7 +371,7 @@ func (e *Engine) configure(ctx context.Context, p *Planned, n *node) hcl.Diagnos
 		if e.Providers.Start == nil {
 			return hcl.Diagnostics{errorDiag(n.addr, n.cfg, "Provider not available", fmt.Sprintf("No provider %s can be started here.", n.cfg.Source))}
 		}
-		prov, err := e.Providers.Start(n.cfg.Source)
+		prov, err := e.startConfig(n.cfg)
 		if err != nil {
 			return hcl.Diagnostics{errorDiag(n.addr, n.cfg, "Provider not available", diagnostic.Failed("starting the provider", err))}
 		}
@@ -386,6 +411,12 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 		ni.pending = pending
 		if p.opts.Destroy {
 			ni.value = cty.DynamicVal
+			continue
+		}
+		if mi.overridden() {
+			// A test's override_module stands in for its module: what
+			// state records there is kept as it is.
+			p.claim(n, mi, true)
 			continue
 		}
 		keys, deferredBy, d := p.repeatKeys(n, mi)
@@ -1544,7 +1575,7 @@ func (e *Engine) configureEach(ctx context.Context, p *Planned, n *node) hcl.Dia
 		ks := addr.KeyString(k.key)
 		prov, ok := n.provs[ks]
 		if !ok {
-			started, err := e.Providers.Start(n.cfg.Source)
+			started, err := e.startConfig(n.cfg)
 			if err != nil {
 				return append(diags, errorDiag(n.addr+ks, n.cfg, "Provider not available", diagnostic.Failed("starting the provider", err)))
 			}

@@ -26,11 +26,18 @@
 // the object they target as a mock does, never through its provider:
 // NewOverriding wraps each provider and learns which object a call is for
 // from provider.ObjectFrom, which the engine sets on every call.
+// override_module blocks (in the file or a run) go to the engine
+// (ModuleOverrides), which plans nothing in the module instances they
+// target and gives their outputs the blocks' values. override_during =
+// plan, on an override, a mock_provider or a mock_resource, gives a
+// created object's computed attributes their values while planning.
 //
-// Not supported yet, each reported as an error where it is written rather
-// than ignored: override_module, an override's override_during, the
-// alias of a test-file provider block or mock_provider, a mock_provider's
-// source, and an alias in a run's providers argument. A run's parallel
-// argument came with Terraform 1.12 and is refused, as terraform test
-// 1.11 refuses it.
+// A provider or mock_provider block with an alias stands in for the
+// configuration's provider of that name and alias (tether.west), and a
+// run's providers argument maps the configuration's names (aliased or
+// not) to the file's.
+//
+// Not supported yet, reported as an error where it is written rather
+// than ignored: a mock_provider's source. A run's parallel argument came
+// with Terraform 1.12 and is refused, as terraform test 1.11 refuses it.
 package tftest

@@ -8,7 +8,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
-	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/funcs"
 	"github.com/tetherhq/tether/internal/hclconfig"
@@ -262,7 +261,7 @@ func (r *Runner) assert(fr *fileRun, run *Run, out Outcome, vars map[string]cty.
 			bad("Invalid condition run", "Condition expression must return either true or false, not null.")
 			continue
 		case !v.IsKnown():
-			bad("Unknown condition value", "Condition expression could not be evaluated at this time. This means you have executed a `run` block with `command = plan` and one of the values your condition depended on is not known until after the plan has been applied. Either remove this value from your condition, or execute an `apply` command from this `run` block.")
+			bad("Unknown condition value", "Condition expression could not be evaluated at this time. This means you have executed a `run` block with `command = plan` and one of the values your condition depended on is not known until after the plan has been applied. Either remove this value from your condition, or execute an `apply` command from this `run` block. Alternatively, if there is an override for this value, you can make it available during the plan phase by setting `override_during = plan` in the `override_` block.")
 			continue
 		}
 		b, err := convert.Convert(v, cty.Bool)
@@ -301,7 +300,8 @@ func (r *Runner) errorMessage(src *scopeSource, e hcl.Expression, diags *hcl.Dia
 // diagnostics, as terraform test does: a failure of a listed object's
 // custom conditions is what the run wants (but at planning, for a run
 // that applies, it still stops the run); a listed object that reported
-// no failure is an error.
+// no failure is an error, and so is a check block's assertion that no
+// entry lists (a warning outside tests).
 func expectFailures(run *Run, out Outcome) hcl.Diagnostics {
 	expected := map[string]bool{}
 	ranges := map[string]hcl.Range{}
@@ -315,11 +315,21 @@ func expectFailures(run *Run, out Outcome) hcl.Diagnostics {
 	}
 	var diags hcl.Diagnostics
 	for _, d := range out.PlanDiags {
-		a := failedObject(out.Config, d)
-		switch _, ok := expected[a]; {
-		case !ok:
+		a := failedObject(d)
+		_, ok := expected[a]
+		switch check := isAssertion(d); {
+		case check && !run.Plan:
+			// An apply run's check results are its apply's: terraform
+			// test drops the plan's, which the apply reports again (or
+			// no longer).
+		case check && ok:
+			expected[a] = true
+		case check:
+			diags = append(diags, asError(d))
+		case !ok || d.Severity == hcl.DiagWarning:
+			// A warning of a listed object is not its failure.
 			diags = append(diags, d)
-		case run.Plan || d.Severity == hcl.DiagWarning:
+		case run.Plan:
 			expected[a] = true
 		default:
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Expected failure while planning",
@@ -331,12 +341,16 @@ func expectFailures(run *Run, out Outcome) hcl.Diagnostics {
 		return diags
 	}
 	for _, d := range out.ApplyDiags {
-		a := failedObject(out.Config, d)
-		if _, ok := expected[a]; ok {
+		a := failedObject(d)
+		_, ok := expected[a]
+		switch check := isAssertion(d); {
+		case ok && (check || d.Severity == hcl.DiagError):
 			expected[a] = true
-			continue
+		case check:
+			diags = append(diags, asError(d))
+		default:
+			diags = append(diags, d)
 		}
-		diags = append(diags, d)
 	}
 	for _, a := range order {
 		if !expected[a] {
@@ -347,38 +361,32 @@ func expectFailures(run *Run, out Outcome) hcl.Diagnostics {
 	return diags
 }
 
-// conditionSummaries are the diagnostics custom conditions report.
-var conditionSummaries = map[string]bool{
-	"Invalid value for variable":              true,
-	"Resource precondition failed":            true,
-	"Resource postcondition failed":           true,
-	"Module output value precondition failed": true,
-	"Check block assertion failed":            true,
+// isAssertion reports whether d reports a check block's assertion (a
+// warning), which terraform test takes for an error unless the run
+// expects it to fail.
+func isAssertion(d *hcl.Diagnostic) bool {
+	_, kind, ok := diagnostic.CheckRuleOf(d)
+	return ok && kind == diagnostic.Assertion
+}
+
+// asError is d as an error.
+func asError(d *hcl.Diagnostic) *hcl.Diagnostic {
+	e := *d
+	e.Severity = hcl.DiagError
+	return &e
 }
 
 // failedObject is the root object (var.x, tether_file.a, output.o,
-// check.c) whose custom condition d reports, or "".
-func failedObject(cfg *config.Config, d *hcl.Diagnostic) string {
-	if !conditionSummaries[d.Summary] {
+// check.c) whose custom condition d reports, or "": the engine marks
+// those diagnostics (diagnostic.MarkCheckRule), as Terraform marks its
+// check rules' for terraform test.
+func failedObject(d *hcl.Diagnostic) string {
+	a, _, ok := diagnostic.CheckRuleOf(d)
+	if !ok {
 		return ""
 	}
-	if a := diagnostic.Address(d); a != "" {
-		if i := strings.IndexByte(a, '['); i >= 0 {
-			a = a[:i]
-		}
-		return a
+	if i := strings.IndexByte(a, '['); i >= 0 {
+		a = a[:i]
 	}
-	// Otherwise the root declaration whose block the condition is in:
-	// the last one declared before it in its file.
-	if cfg == nil || d.Subject == nil {
-		return ""
-	}
-	best, line := "", 0
-	for _, n := range cfg.Nodes {
-		r := n.DeclRange
-		if n.Module == "" && r.Filename == d.Subject.Filename && r.Start.Line <= d.Subject.Start.Line && r.Start.Line > line {
-			best, line = n.Addr, r.Start.Line
-		}
-	}
-	return best
+	return a
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 )
@@ -236,17 +237,15 @@ func Parse(p *hclparse.Parser, dir, name string) (*File, hcl.Diagnostics) {
 			body := b.Body
 			content, rest, d := body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "alias"}}})
 			diags = append(diags, d...)
-			if a, ok := content.Attributes["alias"]; ok {
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test argument",
-					Detail: "tether test does not carry out a provider block's alias in a test file yet; run this file with terraform test.", Subject: a.NameRange.Ptr()})
-			}
-			tf.Providers = append(tf.Providers, &Provider{Name: b.Labels[0], Body: rest, DeclRange: b.DefRange})
+			name, d := aliased(b.Labels[0], content)
+			diags = append(diags, d...)
+			tf.Providers = append(tf.Providers, &Provider{Name: name, Body: rest, DeclRange: b.DefRange})
 		case "mock_provider":
 			m, d := parseMock(b)
 			diags = append(diags, d...)
 			tf.Mocks = append(tf.Mocks, m)
-		case "override_resource", "override_data":
-			tf.Overrides, diags = addOverride(tf.Overrides, b, diags)
+		case "override_resource", "override_data", "override_module":
+			tf.Overrides, diags = addOverride(tf.Overrides, b, false, diags)
 		default:
 			diags = append(diags, unsupported(b))
 		}
@@ -255,7 +254,7 @@ func Parse(p *hclparse.Parser, dir, name string) (*File, hcl.Diagnostics) {
 }
 
 var mockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "source"}},
+	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "source"}, {Name: "override_during"}},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "mock_resource", LabelNames: []string{"type"}},
 		{Type: "mock_data", LabelNames: []string{"type"}},
@@ -263,16 +262,18 @@ var mockSchema = &hcl.BodySchema{
 	},
 }
 
-var mockDefaultsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "defaults"}}}
+var mockDefaultsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "defaults"}, {Name: "override_during"}}}
 
 func parseMock(b *hcl.Block) (*Mock, hcl.Diagnostics) {
 	m := &Mock{Name: b.Labels[0], Resources: map[string]Defaults{}, Data: map[string]Defaults{}, DeclRange: b.DefRange}
 	content, diags := b.Body.Content(mockSchema)
-	for _, name := range []string{"alias", "source"} {
-		if a, ok := content.Attributes[name]; ok {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test argument",
-				Detail: fmt.Sprintf("tether test does not carry out a mock_provider's %s argument yet; run this file with terraform test.", name), Subject: a.NameRange.Ptr()})
-		}
+	m.UseForPlan, diags = overrideDuring(content, false, diags)
+	var d hcl.Diagnostics
+	m.Name, d = aliased(m.Name, content)
+	diags = append(diags, d...)
+	if a, ok := content.Attributes["source"]; ok {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test argument",
+			Detail: "tether test does not carry out a mock_provider's source argument yet; run this file with terraform test.", Subject: a.NameRange.Ptr()})
 	}
 	for _, blk := range content.Blocks {
 		into := m.Resources
@@ -281,7 +282,7 @@ func parseMock(b *hcl.Block) (*Mock, hcl.Diagnostics) {
 		case "mock_data":
 			into = m.Data
 		case "override_resource", "override_data":
-			m.Overrides, diags = addOverride(m.Overrides, blk, diags)
+			m.Overrides, diags = addOverride(m.Overrides, blk, m.UseForPlan, diags)
 			continue
 		default:
 			diags = append(diags, unsupported(blk))
@@ -289,9 +290,11 @@ func parseMock(b *hcl.Block) (*Mock, hcl.Diagnostics) {
 		}
 		c, d := blk.Body.Content(mockDefaultsSchema)
 		diags = append(diags, d...)
+		var plan bool
+		plan, diags = overrideDuring(c, m.UseForPlan, diags)
 		a, ok := c.Attributes["defaults"]
 		if !ok {
-			into[blk.Labels[0]] = Defaults{Value: cty.EmptyObjectVal, Range: blk.DefRange}
+			into[blk.Labels[0]] = Defaults{Value: cty.EmptyObjectVal, Range: blk.DefRange, UseForPlan: plan}
 			continue
 		}
 		v, d := a.Expr.Value(nil)
@@ -304,18 +307,34 @@ func parseMock(b *hcl.Block) (*Mock, hcl.Diagnostics) {
 				Detail: fmt.Sprintf("The defaults of a %s block are an object of attribute values, not %s.", blk.Type, v.Type().FriendlyName()), Subject: a.Expr.Range().Ptr()})
 			continue
 		}
-		into[blk.Labels[0]] = Defaults{Value: v, Range: a.Expr.Range()}
+		into[blk.Labels[0]] = Defaults{Value: v, Range: a.Expr.Range(), UseForPlan: plan}
 	}
 	return m, diags
 }
 
-// unsupported is the error for a block this runner does not carry out
-// yet: a test that passed without it would not have tested what it says.
-// addOverride is list with the override block b added, and diags with
-// what decoding it said: a second block for the same target is an error,
-// as in terraform test.
-func addOverride(list []*Override, b *hcl.Block, diags hcl.Diagnostics) ([]*Override, hcl.Diagnostics) {
-	o, d := parseOverride(b)
+// aliased is the name a provider or mock_provider block of local name
+// local stands in for: local, or local.ALIAS with its alias argument.
+func aliased(local string, content *hcl.BodyContent) (string, hcl.Diagnostics) {
+	a, ok := content.Attributes["alias"]
+	if !ok {
+		return local, nil
+	}
+	v, diags := a.Expr.Value(nil)
+	if diags.HasErrors() {
+		return local, diags
+	}
+	if v.Type() != cty.String || v.IsNull() || !hclsyntax.ValidIdentifier(v.AsString()) {
+		return local, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid provider configuration alias",
+			Detail: "An alias must be a valid name. A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.", Subject: a.Expr.Range().Ptr()}}
+	}
+	return local + "." + v.AsString(), nil
+}
+
+// addOverride is list with the override block b added (plan is its
+// default override_during), and diags with what decoding it said: a
+// second block for the same target is an error, as in terraform test.
+func addOverride(list []*Override, b *hcl.Block, plan bool, diags hcl.Diagnostics) ([]*Override, hcl.Diagnostics) {
+	o, d := parseOverride(b, plan)
 	diags = append(diags, d...)
 	if o == nil {
 		return list, diags
@@ -329,6 +348,8 @@ func addOverride(list []*Override, b *hcl.Block, diags hcl.Diagnostics) ([]*Over
 	return append(list, o), diags
 }
 
+// unsupported is the error for a block this runner does not carry out
+// yet: a test that passed without it would not have tested what it says.
 func unsupported(b *hcl.Block) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test block",
 		Detail:  fmt.Sprintf("tether test does not run %s blocks yet; run this file with terraform test.", b.Type),
@@ -341,6 +362,21 @@ func variables(body hcl.Body, into map[string]hcl.Expression) hcl.Diagnostics {
 		into[name] = a.Expr
 	}
 	return diags
+}
+
+// providerRef is a provider configuration reference as the test's
+// provider names are: tether, or tether.west; ok is false for any other
+// traversal.
+func providerRef(t hcl.Traversal) (string, bool) {
+	switch len(t) {
+	case 1:
+		return t.RootName(), true
+	case 2:
+		if a, ok := t[1].(hcl.TraverseAttr); ok {
+			return t.RootName() + "." + a.Name, true
+		}
+	}
+	return "", false
 }
 
 func parseRun(b *hcl.Block) (*Run, hcl.Diagnostics) {
@@ -391,13 +427,19 @@ func parseRun(b *hcl.Block) (*Run, hcl.Diagnostics) {
 			if d1.HasErrors() || d2.HasErrors() {
 				continue
 			}
-			if len(child) != 1 || len(parent) != 1 {
-				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test argument",
-					Detail: "tether test does not carry out providers with an alias in a run's providers argument yet; run this file with terraform test.", Subject: p.Key.Range().Ptr()})
+			c, ok1 := providerRef(child)
+			pr, ok2 := providerRef(parent)
+			if !ok1 || !ok2 {
+				bad := p.Key
+				if ok1 {
+					bad = p.Value
+				}
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid provider configuration reference",
+					Detail: "The providers argument requires a provider type name, optionally followed by a period and then a configuration alias.", Subject: bad.Range().Ptr()})
 				continue
 			}
-			r.Providers[child.RootName()] = parent.RootName()
-			r.ProviderRanges[child.RootName()] = parent.SourceRange()
+			r.Providers[c] = pr
+			r.ProviderRanges[c] = parent.SourceRange()
 		}
 	}
 	for _, blk := range content.Blocks {
@@ -445,8 +487,8 @@ func parseRun(b *hcl.Block) (*Run, hcl.Diagnostics) {
 				continue
 			}
 			r.Module = s
-		case "override_resource", "override_data":
-			r.Overrides, diags = addOverride(r.Overrides, blk, diags)
+		case "override_resource", "override_data", "override_module":
+			r.Overrides, diags = addOverride(r.Overrides, blk, false, diags)
 		default:
 			diags = append(diags, unsupported(blk))
 		}

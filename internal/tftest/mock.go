@@ -23,7 +23,10 @@ type Mock struct {
 	// Overrides are its override_resource and override_data blocks,
 	// for the objects of its provider alone.
 	Overrides []*Override
-	DeclRange hcl.Range
+	// UseForPlan is its override_during = plan, the default of its
+	// blocks'.
+	UseForPlan bool
+	DeclRange  hcl.Range
 }
 
 // Defaults is a mock_resource's or mock_data's defaults: an object of
@@ -31,6 +34,9 @@ type Mock struct {
 type Defaults struct {
 	Value cty.Value
 	Range hcl.Range
+	// UseForPlan is override_during = plan: a created object's computed
+	// attributes take their values while planning.
+	UseForPlan bool
 }
 
 // mockProvider serves a provider's schema without the provider: nothing
@@ -99,9 +105,17 @@ func (p *mockProvider) PlanResourceChange(_ context.Context, req provider.PlanRe
 	if req.ProposedNewState.IsNull() {
 		return provider.PlanResponse{PlannedState: req.ProposedNewState}
 	}
+	if !req.PriorState.IsNull() {
+		// An update: as in terraform test, no computed value changes.
+		return provider.PlanResponse{PlannedState: req.ProposedNewState}
+	}
 	rs, diags := p.resource(p.schema.Resources, req.TypeName)
 	if diags.HasErrors() {
 		return provider.PlanResponse{Diagnostics: diags}
+	}
+	if d, ok := p.mock.Resources[req.TypeName]; ok && d.UseForPlan {
+		v, diags := p.known(rs.Block, req.ProposedNewState, d, cty.Value.IsNull)
+		return provider.PlanResponse{PlannedState: v, Diagnostics: diags}
 	}
 	planned := fillComputed(rs.Block, req.ProposedNewState, func(a *provider.Attribute, v cty.Value, _ cty.Value) (cty.Value, bool) {
 		if v.IsNull() {

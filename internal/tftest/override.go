@@ -11,30 +11,41 @@ import (
 	"github.com/tetherhq/tether/internal/provider"
 )
 
-// Override is an override_resource or override_data block: the object it
-// targets is not planned, applied or read through its provider; its
-// computed attributes take Values, or generated values, as a mock's do.
+// Override is an override_resource, override_data or override_module
+// block: the object it targets is not planned, applied or read through
+// its provider; its computed attributes take Values, or generated values,
+// as a mock's do. An override_module's module is not planned at all: its
+// outputs are Values' attributes, null for those it does not set.
 type Override struct {
 	// Target is the address as written: aws_s3_bucket.b (every
-	// instance), aws_s3_bucket.b[0], module.m.data.aws_ami.x.
-	Target string
-	Data   bool
-	Values cty.Value
-	Range  hcl.Range
+	// instance), aws_s3_bucket.b[0], module.m.data.aws_ami.x, module.m.
+	Target       string
+	Data, Module bool
+	Values       cty.Value
+	// UseForPlan is override_during = plan: a created object's computed
+	// attributes take their values while planning already, not only when
+	// applied.
+	UseForPlan bool
+	Range      hcl.Range
 }
 
-var overrideSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "target"}, {Name: "values"}, {Name: "override_during"},
-}}
+// overrideKinds are the override blocks: what each targets, the name of
+// its values attribute, and the error for a target of another kind.
+var overrideKinds = map[string]struct{ kind, values, what string }{
+	"override_resource": {"resource", "values", "resources from override_resource"},
+	"override_data":     {"data", "values", "data sources from override_data"},
+	"override_module":   {"module", "outputs", "modules from override_module"},
+}
 
-// parseOverride decodes an override_resource or override_data block.
-func parseOverride(b *hcl.Block) (*Override, hcl.Diagnostics) {
-	o := &Override{Data: b.Type == "override_data", Values: cty.EmptyObjectVal, Range: b.DefRange}
-	content, diags := b.Body.Content(overrideSchema)
-	if a, ok := content.Attributes["override_during"]; ok {
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test argument",
-			Detail: fmt.Sprintf("tether test does not carry out an %s's override_during argument yet; run this file with terraform test.", b.Type), Subject: a.NameRange.Ptr()})
-	}
+// parseOverride decodes an override block; plan is the override_during
+// it takes when it sets none (its mock_provider's, in one).
+func parseOverride(b *hcl.Block, plan bool) (*Override, hcl.Diagnostics) {
+	k := overrideKinds[b.Type]
+	o := &Override{Data: k.kind == "data", Module: k.kind == "module", Values: cty.EmptyObjectVal, Range: b.DefRange}
+	content, diags := b.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+		{Name: "target"}, {Name: k.values}, {Name: "override_during"},
+	}})
+	o.UseForPlan, diags = overrideDuring(content, plan, diags)
 	a, ok := content.Attributes["target"]
 	if !ok {
 		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Missing target attribute",
@@ -46,24 +57,41 @@ func parseOverride(b *hcl.Block) (*Override, hcl.Diagnostics) {
 		return nil, diags
 	}
 	o.Target = traversalString(t)
-	if kind := targetKind(t); kind != map[bool]string{false: "resource", true: "data"}[o.Data] {
-		what := map[bool]string{false: "resources from override_resource", true: "data sources from override_data"}[o.Data]
+	if targetKind(t) != k.kind {
 		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid override target",
-			Detail: fmt.Sprintf("You can only target %s blocks, not %s.", what, o.Target), Subject: a.Expr.Range().Ptr()})
+			Detail: fmt.Sprintf("You can only target %s blocks, not %s.", k.what, o.Target), Subject: a.Expr.Range().Ptr()})
 	}
-	if v, ok := content.Attributes["values"]; ok {
+	if v, ok := content.Attributes[k.values]; ok {
 		val, d := v.Expr.Value(nil)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			return nil, diags
 		}
 		if !val.Type().IsObjectType() {
-			return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid values attribute",
-				Detail: fmt.Sprintf("%s blocks must specify a values attribute that is an object.", b.Type), Subject: v.Expr.Range().Ptr()})
+			article := map[bool]string{false: "a", true: "an"}[o.Module]
+			return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("Invalid %s attribute", k.values),
+				Detail: fmt.Sprintf("%s blocks must specify %s %s attribute that is an object.", b.Type, article, k.values), Subject: v.Expr.Range().Ptr()})
 		}
 		o.Values = val
 	}
 	return o, diags
+}
+
+// overrideDuring is the override_during argument of content: whether
+// the values are used while planning; plan when it is not set.
+func overrideDuring(content *hcl.BodyContent, plan bool, diags hcl.Diagnostics) (bool, hcl.Diagnostics) {
+	a, ok := content.Attributes["override_during"]
+	if !ok {
+		return plan, diags
+	}
+	switch hcl.ExprAsKeyword(a.Expr) {
+	case "plan":
+		return true, diags
+	case "apply":
+		return false, diags
+	}
+	return plan, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid override_during value",
+		Detail: "The override_during attribute must be a value of plan or apply.", Subject: a.Range.Ptr()})
 }
 
 // targetKind is what traversal t addresses: "module", "data" or
@@ -104,7 +132,7 @@ func overrideFor(overrides []*Override, addr string, data bool) *Override {
 	}
 	for _, want := range []string{addr, whole} {
 		for _, o := range overrides {
-			if o.Data == data && o.Target == want {
+			if !o.Module && o.Data == data && o.Target == want {
 				return o
 			}
 		}
@@ -141,7 +169,7 @@ func (p *overriding) mock(ctx context.Context, typ string, data bool) (*mockProv
 		return nil, diags
 	}
 	m := &Mock{Name: o.Target, Resources: map[string]Defaults{}, Data: map[string]Defaults{}, DeclRange: o.Range}
-	m.Resources[typ] = Defaults{Value: o.Values, Range: o.Range}
+	m.Resources[typ] = Defaults{Value: o.Values, Range: o.Range, UseForPlan: o.UseForPlan}
 	m.Data[typ] = m.Resources[typ]
 	return &mockProvider{schema: s, mock: m, what: "override of " + o.Target}, nil
 }
@@ -185,4 +213,23 @@ func (p *overriding) ReadDataSource(ctx context.Context, req provider.ReadDataRe
 		return p.Provider.ReadDataSource(ctx, req)
 	}
 	return m.ReadDataSource(ctx, req)
+}
+
+// ModuleOverrides are the override_module blocks of overrides (the most
+// specific first) as engine.PlanOptions takes them: each target's
+// outputs object, the first block's for a target.
+func ModuleOverrides(overrides []*Override) map[string]cty.Value {
+	var out map[string]cty.Value
+	for _, o := range overrides {
+		if !o.Module {
+			continue
+		}
+		if out == nil {
+			out = map[string]cty.Value{}
+		}
+		if _, ok := out[o.Target]; !ok {
+			out[o.Target] = o.Values
+		}
+	}
+	return out
 }

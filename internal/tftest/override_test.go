@@ -38,9 +38,12 @@ func TestParseOverrideRefused(t *testing.T) {
 		{"data as resource", "override_resource {\n  target = data.x_y.z\n}\n", "Invalid override target"},
 		{"resource as data", "override_data {\n  target = x_y.z\n}\n", "Invalid override target"},
 		{"module", "override_resource {\n  target = module.m\n}\n", "Invalid override target"},
+		{"resource as module", "override_module {\n  target = x_y.z\n}\n", "Invalid override target"},
+		{"outputs not object", "override_module {\n  target = module.m\n  outputs = \"x\"\n}\n", "Invalid outputs attribute"},
+		{"module values", "override_module {\n  target = module.m\n  values = {}\n}\n", "Unsupported argument"},
 		{"no target", "override_resource {\n}\n", "Missing target attribute"},
 		{"values not object", "override_resource {\n  target = x_y.z\n  values = 1\n}\n", "Invalid values attribute"},
-		{"override_during", "override_resource {\n  target = x_y.z\n  override_during = plan\n}\n", "Unsupported test argument"},
+		{"override_during", "override_resource {\n  target = x_y.z\n  override_during = baz\n}\n", "Invalid override_during value"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f, diags := hclsyntax.ParseConfig([]byte(c.src), "t.tftest.hcl", hcl.InitialPos)
@@ -48,7 +51,7 @@ func TestParseOverrideRefused(t *testing.T) {
 				t.Fatal(diags)
 			}
 			content, _ := f.Body.Content(fileSchema)
-			_, diags = parseOverride(content.Blocks[0])
+			_, diags = parseOverride(content.Blocks[0], false)
 			if !diags.HasErrors() || diags[0].Summary != c.summary || diags[0].Subject == nil {
 				t.Fatalf("diagnostics %v, want an error %q with a subject", diags, c.summary)
 			}

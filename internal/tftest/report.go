@@ -64,8 +64,9 @@ type Reporter interface {
 	File(name string, p Progress, status Status)
 	Run(file, run string, p Progress, status Status)
 	Diagnostics(file, run string, diags hcl.Diagnostics, sources map[string][]byte)
-	// Verbose shows a run's plan or state as text (-verbose).
-	Verbose(file, run, text string)
+	// Verbose shows a run's plan, or its state when it applied
+	// (-verbose), as the executor wrote it: text, or a JSON document.
+	Verbose(file, run string, applied bool, text string)
 	Summary(status Status, counts Counts)
 }
 
@@ -95,7 +96,7 @@ func (t *Text) Run(_, run string, p Progress, st Status) {
 	}
 }
 
-func (t *Text) Verbose(_, _, text string) {
+func (t *Text) Verbose(_, _ string, _ bool, text string) {
 	fmt.Fprintln(t.W)
 	fmt.Fprint(t.W, text)
 	fmt.Fprintln(t.W)

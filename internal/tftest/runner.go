@@ -217,7 +217,7 @@ func (r *Runner) runFile(ctx context.Context, p *hclparse.Parser, f *File, count
 		st, out, diags := r.runOne(ctx, fr, run)
 		r.Report.Run(f.Name, run.Name, Complete, st)
 		if out.Verbose != "" {
-			r.Report.Verbose(f.Name, run.Name, out.Verbose)
+			r.Report.Verbose(f.Name, run.Name, !run.Plan, out.Verbose)
 		}
 		if len(diags) > 0 {
 			r.Report.Diagnostics(f.Name, run.Name, diags, r.sources(p, out.Config))

@@ -7,3 +7,11 @@ run "check_fails" {
 
 run "check_passes" {
 }
+
+# A failed check assertion that no expect_failures lists fails the run:
+# terraform test makes its warning an error.
+run "check_unexpected" {
+  variables {
+    in = "c"
+  }
+}

@@ -16,3 +16,13 @@ output "o" {
 output "id" {
   value = tether_file.f.id
 }
+provider "tether" {
+  alias = "x"
+}
+resource "tether_value" "w" {
+  provider = tether.x
+  input    = "w"
+}
+output "w" {
+  value = tether_value.w.output
+}
