@@ -1,0 +1,262 @@
+package azstate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/streaming"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/bloberror"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
+)
+
+const (
+	// digestMeta is the metadata (x-ms-meta-tethersha256) every blob
+	// Tether writes carries: the SHA-256 of its body. Metadata names are
+	// C# identifiers, so it has no dash.
+	digestMeta = "tethersha256"
+	// lockMeta is where Terraform keeps its lock info: base64 of the
+	// JSON lock record, on the leased state blob.
+	lockMeta = "terraformlockid"
+)
+
+// blobs is one container, as the state store sees it. A blob this
+// process holds the lease of is written with the lease and with the lock
+// info in its metadata, as Terraform writes its leased state blob.
+type blobs struct {
+	cfg Config
+	c   *container.Client
+
+	mu     sync.Mutex
+	leases map[string]*lease // by blob name
+}
+
+// lease is a lease this process holds on a blob, and the lock info
+// written with it.
+type lease struct {
+	id   string
+	info string // base64 JSON, lockMeta's value
+}
+
+// connect makes the container's client with the key or SAS token.
+func connect(cfg Config, transport policy.Transporter) (*blobs, error) {
+	opts := &container.ClientOptions{}
+	opts.Retry.MaxRetries = 3
+	if transport != nil {
+		opts.Transport = transport
+	}
+	u := cfg.Endpoint + cfg.ContainerName
+	var c *container.Client
+	var err error
+	if cfg.AccessKey != "" {
+		var cred *container.SharedKeyCredential
+		if cred, err = container.NewSharedKeyCredential(cfg.StorageAccountName, cfg.AccessKey); err != nil {
+			return nil, fmt.Errorf(`the "azurerm" backend: the access key: %w`, err)
+		}
+		c, err = container.NewClientWithSharedKeyCredential(u, cred, opts)
+	} else {
+		c, err = container.NewClientWithNoCredential(u+"?"+cfg.SASToken, opts)
+	}
+	if err != nil {
+		return nil, fmt.Errorf(`the "azurerm" backend: %w`, err)
+	}
+	return &blobs{cfg: cfg, c: c, leases: map[string]*lease{}}, nil
+}
+
+// Name names a blob as Terraform's messages do: container/key, with the
+// account.
+func (b *blobs) Name(key string) string {
+	return fmt.Sprintf("azurerm://%s/%s/%s", b.cfg.StorageAccountName, b.cfg.ContainerName, key)
+}
+
+func (b *blobs) held(key string) *lease {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.leases[key]
+}
+
+func leaseCond(l *lease) *blob.LeaseAccessConditions {
+	if l == nil {
+		return nil
+	}
+	return &blob.LeaseAccessConditions{LeaseID: &l.id}
+}
+
+// blobData is a blob read: body, ETag and metadata (names lower-cased).
+type blobData struct {
+	body []byte
+	etag string
+	meta map[string]string
+}
+
+// get reads a blob. A blob with no body (what Terraform's lock creates
+// where there was no state) reads as absent.
+func (b *blobs) get(ctx context.Context, key string) (*blobData, error) {
+	out, err := b.c.NewBlobClient(key).DownloadStream(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer out.Body.Close()
+	body, err := io.ReadAll(out.Body)
+	if err != nil {
+		return nil, err
+	}
+	d := &blobData{body: body, meta: lower(out.Metadata)}
+	if out.ETag != nil {
+		d.etag = string(*out.ETag)
+	}
+	return d, nil
+}
+
+func lower(m map[string]*string) map[string]string {
+	out := map[string]string{}
+	for k, v := range m {
+		if v != nil {
+			out[strings.ToLower(k)] = *v
+		}
+	}
+	return out
+}
+
+// upload writes a blob: once only when create is set; with the lease and
+// the lock info when this process holds the blob's lease.
+func (b *blobs) upload(ctx context.Context, key string, body []byte, meta map[string]string, cond *blob.AccessConditions) error {
+	l := b.held(key)
+	md := map[string]*string{}
+	for k, v := range meta {
+		md[k] = &v
+	}
+	if l != nil {
+		info := l.info
+		md[lockMeta] = &info
+		if cond == nil {
+			cond = &blob.AccessConditions{}
+		}
+		cond.LeaseAccessConditions = leaseCond(l)
+	}
+	ct := "application/json"
+	_, err := b.c.NewBlockBlobClient(key).Upload(ctx, streaming.NopCloser(bytes.NewReader(body)), &blockblob.UploadOptions{
+		HTTPHeaders:      &blob.HTTPHeaders{BlobContentType: &ct},
+		Metadata:         md,
+		AccessConditions: cond,
+	})
+	return err
+}
+
+// create writes a blob only where there is none, or only an empty one
+// no one leases (Terraform's lock leaves one where there was no state).
+func (b *blobs) create(ctx context.Context, key string, body []byte, meta map[string]string) error {
+	any := azcore.ETagAny
+	err := b.upload(ctx, key, body, meta, &blob.AccessConditions{ModifiedAccessConditions: &blob.ModifiedAccessConditions{IfNoneMatch: &any}})
+	if !isExists(err) {
+		return err
+	}
+	p, perr := b.c.NewBlobClient(key).GetProperties(ctx, nil)
+	if perr != nil || p.ContentLength == nil || *p.ContentLength != 0 || p.ETag == nil || (p.LeaseState != nil && *p.LeaseState == "leased") {
+		return err
+	}
+	etag := *p.ETag
+	return b.upload(ctx, key, body, meta, &blob.AccessConditions{ModifiedAccessConditions: &blob.ModifiedAccessConditions{IfMatch: &etag}})
+}
+
+// delete deletes blobs; absent ones are no error. A blob this process
+// leases is deleted with its lease.
+func (b *blobs) delete(ctx context.Context, keys []string) error {
+	sem := make(chan struct{}, 8)
+	var mu sync.Mutex
+	var first error
+	var wg sync.WaitGroup
+	for _, k := range keys {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(k string) {
+			defer func() { <-sem; wg.Done() }()
+			var opts *blob.DeleteOptions
+			if l := b.held(k); l != nil {
+				opts = &blob.DeleteOptions{AccessConditions: &blob.AccessConditions{LeaseAccessConditions: leaseCond(l)}}
+			}
+			_, err := b.c.NewBlobClient(k).Delete(ctx, opts)
+			if err != nil && !isNotFound(err) {
+				mu.Lock()
+				if first == nil {
+					first = fmt.Errorf("deleting %s: %w", b.Name(k), err)
+				}
+				mu.Unlock()
+			}
+		}(k)
+	}
+	wg.Wait()
+	return first
+}
+
+// list returns every blob name under prefix, sorted.
+func (b *blobs) list(ctx context.Context, prefix string) ([]string, error) {
+	var keys []string
+	p := b.c.NewListBlobsFlatPager(&container.ListBlobsFlatOptions{Prefix: &prefix})
+	for p.More() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, item := range page.Segment.BlobItems {
+			if item.Name != nil {
+				keys = append(keys, *item.Name)
+			}
+		}
+	}
+	sort.Strings(keys)
+	return keys, nil
+}
+
+func (b *blobs) exists(ctx context.Context, key string) (bool, error) {
+	p, err := b.c.NewBlobClient(key).GetProperties(ctx, nil)
+	if isNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	// An empty blob is where Terraform's lock found no state.
+	return p.ContentLength == nil || *p.ContentLength > 0, nil
+}
+
+// snapshot snapshots a blob before it is replaced, as Terraform's
+// snapshot = true does; a blob not there yet has nothing to keep.
+func (b *blobs) snapshot(ctx context.Context, key string) error {
+	var opts *blob.CreateSnapshotOptions
+	if l := b.held(key); l != nil {
+		opts = &blob.CreateSnapshotOptions{AccessConditions: &blob.AccessConditions{LeaseAccessConditions: leaseCond(l)}}
+	}
+	_, err := b.c.NewBlobClient(key).CreateSnapshot(ctx, opts)
+	if isNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+func statusOf(err error) int {
+	var re *azcore.ResponseError
+	if errors.As(err, &re) {
+		return re.StatusCode
+	}
+	return 0
+}
+
+func isNotFound(err error) bool {
+	return err != nil && (bloberror.HasCode(err, bloberror.BlobNotFound) || statusOf(err) == http.StatusNotFound && !bloberror.HasCode(err, bloberror.ContainerNotFound))
+}
+
+func isExists(err error) bool {
+	return err != nil && (bloberror.HasCode(err, bloberror.BlobAlreadyExists, bloberror.ConditionNotMet) ||
+		statusOf(err) == http.StatusPreconditionFailed && !bloberror.HasCode(err, bloberror.LeaseIDMismatchWithBlobOperation, bloberror.LeaseNotPresentWithBlobOperation, bloberror.LeaseIDMissing))
+}
