@@ -30,23 +30,32 @@ const (
 	lockMeta = "terraformlockid"
 )
 
-// blobs is one container, as the state store sees it. A blob this
-// process holds the lease of is written with the lease and with the lock
-// info in its metadata, as Terraform writes its leased state blob.
+// blobs is one container, as objstate sees it. A blob this process holds
+// the lease of is written with the lease and with the lock record in its
+// metadata, as Terraform writes its leased state blob.
 type blobs struct {
 	cfg Config
 	c   *container.Client
-
-	mu     sync.Mutex
-	leases map[string]*lease // by blob name
 }
 
-// lease is a lease this process holds on a blob, and the lock info
+// lease is a lease this process holds on a blob, and the lock record
 // written with it.
 type lease struct {
-	id   string
-	info string // base64 JSON, lockMeta's value
+	id     string
+	record string // base64 JSON, lockMeta's value
+	// emptied is set when objstate deleted the blob while it was leased:
+	// it was emptied instead, keeping the lock, and is deleted once the
+	// lease is released.
+	emptied bool
 }
+
+// leases are the leases this process holds, by blob (Name): init's
+// takeover reads and sets aside Terraform's state through one backend
+// while it holds the lock through another.
+var leases = struct {
+	sync.Mutex
+	m map[string]*lease
+}{m: map[string]*lease{}}
 
 // connect makes the container's client with the key or SAS token.
 func connect(cfg Config, transport policy.Transporter) (*blobs, error) {
@@ -70,7 +79,7 @@ func connect(cfg Config, transport policy.Transporter) (*blobs, error) {
 	if err != nil {
 		return nil, fmt.Errorf(`the "azurerm" backend: %w`, err)
 	}
-	return &blobs{cfg: cfg, c: c, leases: map[string]*lease{}}, nil
+	return &blobs{cfg: cfg, c: c}, nil
 }
 
 // Name names a blob as Terraform's messages do: container/key, with the
@@ -80,9 +89,19 @@ func (b *blobs) Name(key string) string {
 }
 
 func (b *blobs) held(key string) *lease {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.leases[key]
+	leases.Lock()
+	defer leases.Unlock()
+	return leases.m[b.Name(key)]
+}
+
+func (b *blobs) setHeld(key string, l *lease) {
+	leases.Lock()
+	defer leases.Unlock()
+	if l == nil {
+		delete(leases.m, b.Name(key))
+	} else {
+		leases.m[b.Name(key)] = l
+	}
 }
 
 func leaseCond(l *lease) *blob.LeaseAccessConditions {
@@ -137,8 +156,8 @@ func (b *blobs) upload(ctx context.Context, key string, body []byte, meta map[st
 		md[k] = &v
 	}
 	if l != nil {
-		info := l.info
-		md[lockMeta] = &info
+		rec := l.record
+		md[lockMeta] = &rec
 		if cond == nil {
 			cond = &blob.AccessConditions{}
 		}
@@ -181,11 +200,17 @@ func (b *blobs) delete(ctx context.Context, keys []string) error {
 		sem <- struct{}{}
 		go func(k string) {
 			defer func() { <-sem; wg.Done() }()
-			var opts *blob.DeleteOptions
+			var err error
 			if l := b.held(k); l != nil {
-				opts = &blob.DeleteOptions{AccessConditions: &blob.AccessConditions{LeaseAccessConditions: leaseCond(l)}}
+				// Deleting the blob would end the lease, and the
+				// lock with it: it is emptied, and deleted once the
+				// lease is released.
+				if err = b.upload(ctx, k, nil, nil, nil); err == nil {
+					l.emptied = true
+				}
+			} else {
+				_, err = b.c.NewBlobClient(k).Delete(ctx, nil)
 			}
-			_, err := b.c.NewBlobClient(k).Delete(ctx, opts)
 			if err != nil && !isNotFound(err) {
 				mu.Lock()
 				if first == nil {

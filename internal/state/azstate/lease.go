@@ -32,7 +32,11 @@ var errLeased = errors.New("the state blob is leased")
 // acquireLease takes the lease of the blob at key with the lock's ID and
 // writes the lock record into its metadata, as Terraform does; a blob not
 // there yet is created empty first, as Terraform creates it.
-func (b *blobs) acquireLease(ctx context.Context, key string, info statedoc.LockInfo) error {
+func (b *blobs) acquireLease(ctx context.Context, key string, record []byte) error {
+	var info statedoc.LockInfo
+	if err := json.Unmarshal(record, &info); err != nil {
+		return err
+	}
 	if !guid.MatchString(info.ID) {
 		return fmt.Errorf("the lock ID %q is not a GUID, which an Azure blob lease needs", info.ID)
 	}
@@ -64,8 +68,7 @@ func (b *blobs) acquireLease(ctx context.Context, key string, info statedoc.Lock
 		}
 		return err
 	}
-	raw, _ := json.Marshal(info)
-	l := &lease{id: info.ID, info: base64.StdEncoding.EncodeToString(raw)}
+	l := &lease{id: info.ID, record: base64.StdEncoding.EncodeToString(record)}
 	md := p.Metadata
 	if md == nil {
 		md = map[string]*string{}
@@ -75,14 +78,12 @@ func (b *blobs) acquireLease(ctx context.Context, key string, info statedoc.Lock
 			delete(md, k)
 		}
 	}
-	md[lockMeta] = &l.info
+	md[lockMeta] = &l.record
 	if _, err := bc.SetMetadata(ctx, md, &blob.SetMetadataOptions{AccessConditions: &blob.AccessConditions{LeaseAccessConditions: leaseCond(l)}}); err != nil {
 		lc.ReleaseLease(context.Background(), nil)
 		return err
 	}
-	b.mu.Lock()
-	b.leases[key] = l
-	b.mu.Unlock()
+	b.setHeld(key, l)
 	return nil
 }
 
@@ -138,9 +139,7 @@ func (b *blobs) releaseLease(ctx context.Context, key string) error {
 	if l == nil {
 		return errLeaseLost
 	}
-	b.mu.Lock()
-	delete(b.leases, key)
-	b.mu.Unlock()
+	b.setHeld(key, nil)
 	bc := b.c.NewBlobClient(key)
 	p, err := bc.GetProperties(ctx, &blob.GetPropertiesOptions{AccessConditions: &blob.AccessConditions{LeaseAccessConditions: leaseCond(l)}})
 	if err != nil {
@@ -153,7 +152,22 @@ func (b *blobs) releaseLease(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
-	_, err = lc.ReleaseLease(ctx, nil)
+	if _, err = lc.ReleaseLease(ctx, nil); err != nil || !l.emptied {
+		return err
+	}
+	// objstate deleted the blob while it was leased: delete it now,
+	// unless someone wrote to it since.
+	p, err = bc.GetProperties(ctx, nil)
+	if isNotFound(err) || err == nil && (p.ContentLength == nil || *p.ContentLength != 0 || p.ETag == nil) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	_, err = bc.Delete(ctx, &blob.DeleteOptions{AccessConditions: &blob.AccessConditions{ModifiedAccessConditions: &blob.ModifiedAccessConditions{IfMatch: p.ETag}}})
+	if isNotFound(err) || bloberror.HasCode(err, bloberror.ConditionNotMet, bloberror.LeaseIDMissing) {
+		return nil
+	}
 	return err
 }
 

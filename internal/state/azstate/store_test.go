@@ -1,0 +1,216 @@
+package azstate
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
+	azlease "github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/lease"
+
+	"github.com/tetherhq/tether/internal/state"
+	"github.com/tetherhq/tether/internal/state/objstate"
+)
+
+const testKey = "app.terraform.tfstate"
+
+func connectTest(t *testing.T) *Backend {
+	t.Helper()
+	s, env := testSettings(t)
+	cfg, err := FromSettings(s, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Connect(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func open(t *testing.T, b *Backend, ws string) *objstate.Store {
+	t.Helper()
+	st, err := b.Open(context.Background(), ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st.(*objstate.Store)
+}
+
+func obj(addr string) *state.Object {
+	return &state.Object{Address: addr, Mode: state.Managed, Type: "tether_file", Provider: "provider[\"registry.terraform.io/tetherhq/tether\"]", Value: []byte(`{"id":"` + addr + `"}`), Status: state.Ready}
+}
+
+// terraformLock leases the blob at key and writes the lock record as
+// Terraform 1.11's azurerm backend does (RemoteClient.Lock): an empty
+// blob first where there is none, an infinite lease whose id is the lock
+// ID, the record base64-encoded in the terraformlockid metadata.
+func terraformLock(t *testing.T, b *Backend, key, id string) {
+	t.Helper()
+	ctx := context.Background()
+	c := b.blobs.c
+	bc := c.NewBlobClient(key)
+	if _, err := bc.GetProperties(ctx, nil); isNotFound(err) {
+		if _, err := c.NewBlockBlobClient(key).UploadBuffer(ctx, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lc, err := azlease.NewBlobClient(bc, &azlease.BlobClientOptions{LeaseID: &id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lc.AcquireLease(ctx, -1, nil); err != nil {
+		t.Fatal(err)
+	}
+	rec := base64.StdEncoding.EncodeToString([]byte(`{"ID":"` + id + `","Operation":"OperationTypeApply","Info":"","Who":"ci@runner","Version":"1.11.4","Created":"2026-01-02T03:04:05Z","Path":"` + b.cfg.ContainerName + "/" + key + `"}`))
+	if _, err := bc.SetMetadata(ctx, map[string]*string{"terraformlockid": &rec}, &blob.SetMetadataOptions{AccessConditions: &blob.AccessConditions{LeaseAccessConditions: &blob.LeaseAccessConditions{LeaseID: &id}}}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// terraformCanLock tries Terraform's lease on the blob at key and
+// releases it when it got it.
+func terraformCanLock(t *testing.T, b *Backend, key string) bool {
+	t.Helper()
+	id := "0b9e6f0c-1111-4222-8333-444455557777"
+	lc, err := azlease.NewBlobClient(b.blobs.c.NewBlobClient(key), &azlease.BlobClientOptions{LeaseID: &id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lc.AcquireLease(context.Background(), -1, nil); err != nil {
+		return false
+	}
+	lc.ReleaseLease(context.Background(), nil)
+	return true
+}
+
+// Commits are journal blobs until Unlock folds them into the state blob
+// at the key; Load reads both.
+func TestJournalThenCompact(t *testing.T) {
+	ctx := context.Background()
+	b := connectTest(t)
+	st := open(t, b, DefaultWorkspace)
+	u, err := st.Lock(ctx, state.LockInfo{Operation: "up"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if err := st.Commit(ctx, state.Changes{Put: []*state.Object{obj(fmt.Sprintf("tether_file.f[%d]", i))}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	journal, _ := b.blobs.list(ctx, testKey+".tether-journal/")
+	if len(journal) != 3 {
+		t.Fatalf("journal blobs before unlock: %v, want 3", journal)
+	}
+	if err := u.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	journal, _ = b.blobs.list(ctx, testKey+".tether-journal/")
+	if len(journal) != 0 {
+		t.Fatalf("journal blobs after unlock: %v, want none", journal)
+	}
+	snap, err := open(t, connectAgain(t, b), DefaultWorkspace).Load(ctx)
+	if err != nil || len(snap.Objects) != 3 {
+		t.Fatalf("Load after unlock: %d objects, %v; want 3", len(snap.Objects), err)
+	}
+	if h, err := b.blobs.holder(ctx, testKey); err != nil || h != nil {
+		t.Fatalf("after unlock: want the lease released, got holder %+v, %v", h, err)
+	}
+}
+
+func connectAgain(t *testing.T, b *Backend) *Backend {
+	t.Helper()
+	b2, err := Connect(context.Background(), b.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b2
+}
+
+// Terraform's lease and Tether's exclude each other, each naming the
+// other; tether's force-unlock breaks Terraform's.
+func TestLockExcludesTerraform(t *testing.T) {
+	ctx := context.Background()
+	b := connectTest(t)
+	st := open(t, b, DefaultWorkspace)
+	const tfID = "0b9e6f0c-1111-4222-8333-444455556666"
+	terraformLock(t, b, testKey, tfID)
+	_, err := st.Lock(ctx, state.LockInfo{Operation: "up"})
+	var le *state.LockedError
+	if !errors.As(err, &le) || le.Holder.ID != tfID || le.Holder.Operation != "terraform OperationTypeApply" || le.Holder.Who != "ci@runner" {
+		t.Fatalf("lock while terraform holds the lease: want a LockedError naming terraform's lock, got %v", err)
+	}
+	if !strings.Contains(err.Error(), "azurerm://devstoreaccount1/") {
+		t.Errorf("the refusal does not name the blob: %v", err)
+	}
+	if _, err := st.ForceUnlock(ctx, "wrong-id"); err == nil {
+		t.Fatal("force-unlock with another ID: want a refusal")
+	}
+	if h, err := st.ForceUnlock(ctx, tfID); err != nil || h == nil || h.ID != tfID {
+		t.Fatalf("force-unlock of terraform's lock: %+v, %v", h, err)
+	}
+	const mine = "5d1e2f30-aaaa-4bbb-8ccc-ddddeeeeffff"
+	u, err := st.Lock(ctx, state.LockInfo{ID: mine, Operation: "up"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if terraformCanLock(t, b, testKey) {
+		t.Fatal("terraform took the lease while tether holds it")
+	}
+	h, err := b.blobs.holder(ctx, testKey)
+	if err != nil || h == nil || h.ID != mine || h.Path != b.cfg.ContainerName+"/"+testKey {
+		t.Fatalf("the lock record terraform reads: %+v, %v", h, err)
+	}
+	if err := st.Commit(ctx, state.Changes{Put: []*state.Object{obj("tether_file.a")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if !terraformCanLock(t, b, testKey) {
+		t.Fatal("terraform cannot lease the blob after tether's unlock")
+	}
+}
+
+// A lease broken under a run (terraform force-unlock) stops its next
+// commit instead of writing.
+func TestLeaseLostStopsCommit(t *testing.T) {
+	ctx := context.Background()
+	b := connectTest(t)
+	st := open(t, b, DefaultWorkspace)
+	if _, err := st.Lock(ctx, state.LockInfo{Operation: "up"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.blobs.breakLease(ctx, testKey); err != nil {
+		t.Fatal(err)
+	}
+	err := st.Commit(ctx, state.Changes{Put: []*state.Object{obj("tether_file.a")}})
+	var lost *state.LockLostError
+	if !errors.As(err, &lost) {
+		t.Fatalf("commit after the lease was broken: want a LockLostError, got %v", err)
+	}
+}
+
+// Workspaces are KEYenv:NAME blobs, Terraform's and Tether's alike.
+func TestWorkspacesAsTerraform(t *testing.T) {
+	ctx := context.Background()
+	b := connectTest(t)
+	if err := b.blobs.upload(ctx, testKey+"env:tfws", []byte(`{"version":4,"terraform_version":"1.11.4","serial":1,"lineage":"x","outputs":{},"resources":[]}`), nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.NewWorkspace(ctx, "dev"); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := b.blobs.exists(ctx, testKey+"env:dev"); !ok {
+		t.Fatal("workspace dev: no blob at KEYenv:dev")
+	}
+	names, err := b.Workspaces(ctx)
+	if err != nil || strings.Join(names, ",") != "default,dev,tfws" {
+		t.Fatalf("Workspaces: %v, %v", names, err)
+	}
+}
