@@ -7,6 +7,8 @@ package azurite
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,11 +16,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/bloberror"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/lease"
 )
 
 // Account and Key are Azurite's well-known development account.
@@ -72,7 +78,7 @@ func Start(containerName string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, "--blobHost", "127.0.0.1", "--blobPort", fmt.Sprint(port), "--inMemoryPersistence", "--skipApiVersionCheck", "--loose", "--disableProductStyleUrl", "--disableTelemetry")
+	cmd := exec.Command(bin, "--blobHost", "127.0.0.1", "--blobPort", fmt.Sprint(port), "--inMemoryPersistence", "--skipApiVersionCheck", "--loose", "--disableTelemetry")
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out, err := cmd.StdoutPipe()
@@ -125,11 +131,7 @@ func Start(containerName string) (*Server, error) {
 
 // CreateContainer creates a container.
 func (s *Server) CreateContainer(name string) error {
-	cred, err := container.NewSharedKeyCredential(Account, Key)
-	if err != nil {
-		return err
-	}
-	c, err := container.NewClientWithSharedKeyCredential(s.Endpoint+name, cred, nil)
+	c, err := s.container(name)
 	if err != nil {
 		return err
 	}
@@ -152,4 +154,114 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// Blobs reads every blob of a container whose name does not contain skip.
+func (s *Server) Blobs(containerName, skip string) ([][]byte, error) {
+	c, err := s.container(containerName)
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	var out [][]byte
+	p := c.NewListBlobsFlatPager(nil)
+	for p.More() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, item := range page.Segment.BlobItems {
+			if item.Name == nil || (skip != "" && strings.Contains(*item.Name, skip)) {
+				continue
+			}
+			r, err := c.NewBlobClient(*item.Name).DownloadStream(ctx, nil)
+			if err != nil {
+				return nil, err
+			}
+			body, err := io.ReadAll(r.Body)
+			r.Body.Close()
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, body)
+		}
+	}
+	return out, nil
+}
+
+func (s *Server) container(name string) (*container.Client, error) {
+	cred, err := container.NewSharedKeyCredential(Account, Key)
+	if err != nil {
+		return nil, err
+	}
+	return container.NewClientWithSharedKeyCredential(s.Endpoint+name, cred, nil)
+}
+
+// List lists the names of a container's blobs, sorted.
+func (s *Server) List(containerName string) ([]string, error) {
+	c, err := s.container(containerName)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	p := c.NewListBlobsFlatPager(nil)
+	for p.More() {
+		page, err := p.NextPage(context.Background())
+		if err != nil {
+			return nil, err
+		}
+		for _, item := range page.Segment.BlobItems {
+			names = append(names, *item.Name)
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// Put writes a blob as Terraform writes its state: no metadata.
+func (s *Server) Put(containerName, name string, body []byte) error {
+	c, err := s.container(containerName)
+	if err != nil {
+		return err
+	}
+	_, err = c.NewBlockBlobClient(name).UploadBuffer(context.Background(), body, nil)
+	return err
+}
+
+// TerraformLock locks the blob as Terraform 1.11's azurerm backend does
+// (RemoteClient.Lock): an empty blob first where there is none, an
+// infinite lease whose id is the record's ID, and the record, base64
+// JSON, in the blob's terraformlockid metadata.
+func (s *Server) TerraformLock(containerName, name string, record []byte) error {
+	var rec struct{ ID string }
+	if err := json.Unmarshal(record, &rec); err != nil {
+		return err
+	}
+	c, err := s.container(containerName)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	bc := c.NewBlobClient(name)
+	if _, err := bc.GetProperties(ctx, nil); bloberror.HasCode(err, bloberror.BlobNotFound) {
+		if _, err := c.NewBlockBlobClient(name).UploadBuffer(ctx, nil, nil); err != nil {
+			return err
+		}
+	}
+	lc, err := lease.NewBlobClient(bc, &lease.BlobClientOptions{LeaseID: &rec.ID})
+	if err != nil {
+		return err
+	}
+	if _, err := lc.AcquireLease(ctx, -1, nil); err != nil {
+		return err
+	}
+	v := base64.StdEncoding.EncodeToString(record)
+	_, err = bc.SetMetadata(ctx, map[string]*string{"terraformlockid": &v}, &blob.SetMetadataOptions{AccessConditions: &blob.AccessConditions{LeaseAccessConditions: &blob.LeaseAccessConditions{LeaseID: &rec.ID}}})
+	return err
+}
+
+// Installed reports whether Azurite is installed.
+func Installed() bool {
+	_, err := binary()
+	return err == nil
 }

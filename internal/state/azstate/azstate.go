@@ -2,6 +2,8 @@ package azstate
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -93,7 +95,10 @@ func (a adapter) Get(ctx context.Context, key string) (*objstate.Blob, error) {
 		// What Terraform's lock leaves where there was no state.
 		return nil, objstate.NotFound(fmt.Errorf("%s is empty", a.b.Name(key)))
 	}
-	return &objstate.Blob{Body: d.body, Version: d.etag, Digest: d.meta[digestMeta]}, nil
+	// The version is the body's: the blob's ETag changes with its
+	// metadata too, which a lock writes.
+	sum := sha256.Sum256(d.body)
+	return &objstate.Blob{Body: d.body, Version: hex.EncodeToString(sum[:]), Digest: d.meta[digestMeta]}, nil
 }
 
 func meta(digest string) map[string]string {

@@ -2,13 +2,11 @@ package azstate
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
 	azlease "github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/lease"
 
 	"github.com/tetherhq/tether/internal/state"
@@ -45,29 +43,11 @@ func obj(addr string) *state.Object {
 	return &state.Object{Address: addr, Mode: state.Managed, Type: "tether_file", Provider: "provider[\"registry.terraform.io/tetherhq/tether\"]", Value: []byte(`{"id":"` + addr + `"}`), Status: state.Ready}
 }
 
-// terraformLock leases the blob at key and writes the lock record as
-// Terraform 1.11's azurerm backend does (RemoteClient.Lock): an empty
-// blob first where there is none, an infinite lease whose id is the lock
-// ID, the record base64-encoded in the terraformlockid metadata.
+// terraformLock locks the blob at key as Terraform 1.11 does.
 func terraformLock(t *testing.T, b *Backend, key, id string) {
 	t.Helper()
-	ctx := context.Background()
-	c := b.blobs.c
-	bc := c.NewBlobClient(key)
-	if _, err := bc.GetProperties(ctx, nil); isNotFound(err) {
-		if _, err := c.NewBlockBlobClient(key).UploadBuffer(ctx, nil, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	lc, err := azlease.NewBlobClient(bc, &azlease.BlobClientOptions{LeaseID: &id})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := lc.AcquireLease(ctx, -1, nil); err != nil {
-		t.Fatal(err)
-	}
-	rec := base64.StdEncoding.EncodeToString([]byte(`{"ID":"` + id + `","Operation":"OperationTypeApply","Info":"","Who":"ci@runner","Version":"1.11.4","Created":"2026-01-02T03:04:05Z","Path":"` + b.cfg.ContainerName + "/" + key + `"}`))
-	if _, err := bc.SetMetadata(ctx, map[string]*string{"terraformlockid": &rec}, &blob.SetMetadataOptions{AccessConditions: &blob.AccessConditions{LeaseAccessConditions: &blob.LeaseAccessConditions{LeaseID: &id}}}); err != nil {
+	rec := `{"ID":"` + id + `","Operation":"OperationTypeApply","Info":"","Who":"ci@runner","Version":"1.11.4","Created":"2026-01-02T03:04:05Z","Path":"` + b.cfg.ContainerName + "/" + key + `"}`
+	if err := emulator.TerraformLock(b.cfg.ContainerName, key, []byte(rec)); err != nil {
 		t.Fatal(err)
 	}
 }
