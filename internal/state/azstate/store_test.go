@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
 	azlease "github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/lease"
 
 	"github.com/tetherhq/tether/internal/state"
@@ -194,3 +195,81 @@ func TestWorkspacesAsTerraform(t *testing.T) {
 		t.Fatalf("Workspaces: %v, %v", names, err)
 	}
 }
+
+// A journal blob that no longer matches the digest written with it stops
+// the next reader, naming the blob; nothing is folded or written.
+func TestCorruptJournalBlob(t *testing.T) {
+	ctx := context.Background()
+	b := connectTest(t)
+	st := open(t, b, DefaultWorkspace)
+	if _, err := st.Lock(ctx, state.LockInfo{Operation: "up"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Commit(ctx, state.Changes{Put: []*state.Object{obj("tether_file.a")}}); err != nil {
+		t.Fatal(err)
+	}
+	journal, _ := b.blobs.list(ctx, testKey+".tether-journal/")
+	if len(journal) != 1 {
+		t.Fatalf("journal: %v", journal)
+	}
+	d, err := b.blobs.get(ctx, journal[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Same metadata (the digest), another body.
+	if err := b.blobs.upload(ctx, journal[0], []byte(strings.Replace(string(d.body), "tether_file.a", "tether_file.b", 1)), d.meta, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, err = open(t, connectAgain(t, b), DefaultWorkspace).Load(ctx)
+	var ce *objstate.CorruptError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "azurerm://devstoreaccount1/") || !strings.Contains(err.Error(), "does not match the SHA-256 digest") {
+		t.Fatalf("Load of a corrupted journal blob: want a CorruptError naming it, got %v", err)
+	}
+}
+
+// snapshot = true snapshots the state blob before each write of it, as
+// Terraform does.
+func TestSnapshot(t *testing.T) {
+	ctx := context.Background()
+	s, env := testSettings(t)
+	s["snapshot"] = "true"
+	cfg, err := FromSettings(s, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Connect(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := open(t, b, DefaultWorkspace)
+	for _, addr := range []string{"tether_file.a", "tether_file.b"} {
+		u, err := st.Lock(ctx, state.LockInfo{Operation: "up"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Commit(ctx, state.Changes{Put: []*state.Object{obj(addr)}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := u.Unlock(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snaps := 0
+	pager := b.blobs.c.NewListBlobsFlatPager(&container.ListBlobsFlatOptions{Prefix: to(testKey), Include: container.ListBlobsInclude{Snapshots: true}})
+	for pager.More() {
+		page, err := pager.NextPage(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, item := range page.Segment.BlobItems {
+			if *item.Name == testKey && item.Snapshot != nil && *item.Snapshot != "" {
+				snaps++
+			}
+		}
+	}
+	if snaps != 2 {
+		t.Fatalf("snapshots of the state blob after two runs: %d, want 2 (one before each write)", snaps)
+	}
+}
+
+func to[T any](v T) *T { return &v }
