@@ -141,6 +141,16 @@ func TestTerraformRemoteBackends(t *testing.T) {
 			}
 			if be.readsFirst {
 				lockedOut()
+				// terraform force-unlock releases Tether's lock: the lease
+				// ID is the lock ID it prints.
+				unlock := lockAsTether()
+				if r := tf("force-unlock", "-force", "-no-color", tetherLockID); r.code != 0 {
+					t.Errorf("terraform force-unlock of tether's lock: want exit 0\n%s", r)
+				}
+				var lost *state.LockLostError
+				if err := unlock.Unlock(); !errors.As(err, &lost) {
+					t.Errorf("tether's unlock after terraform broke its lock: want a LockLostError, got %v", err)
+				}
 			}
 
 			takeOver(t, tt, be.where, be.aside)
