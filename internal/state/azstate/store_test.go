@@ -273,3 +273,48 @@ func TestSnapshot(t *testing.T) {
 }
 
 func to[T any](v T) *T { return &v }
+
+// A run that stops without unlocking (kill -9) leaves its lease and its
+// journal: the next run is refused naming it, and once the lock is
+// broken, its Lock folds the journal in; nothing committed is lost.
+func TestCrashedRunKeepsItsCommits(t *testing.T) {
+	ctx := context.Background()
+	b := connectTest(t)
+	st := open(t, b, DefaultWorkspace)
+	const crashed = "3c3c3c3c-0000-4000-8000-00000000dead"
+	if _, err := st.Lock(ctx, state.LockInfo{ID: crashed, Operation: "up"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, addr := range []string{"tether_file.a", "tether_file.b"} {
+		if err := st.Commit(ctx, state.Changes{Put: []*state.Object{obj(addr)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The process is gone: another connects.
+	leases.Lock()
+	leases.m = map[string]*lease{}
+	leases.Unlock()
+	next := open(t, connectAgain(t, b), DefaultWorkspace)
+	_, err := next.Lock(ctx, state.LockInfo{Operation: "up"})
+	var le *state.LockedError
+	if !errors.As(err, &le) || le.Holder.ID != crashed {
+		t.Fatalf("lock after a crash: want a refusal naming %s, got %v", crashed, err)
+	}
+	if _, err := next.ForceUnlock(ctx, crashed); err != nil {
+		t.Fatal(err)
+	}
+	u, err := next.Lock(ctx, state.LockInfo{Operation: "up"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if journal, _ := b.blobs.list(ctx, testKey+".tether-journal/"); len(journal) != 0 {
+		t.Fatalf("journal after the next Lock: %v, want it folded into the state blob", journal)
+	}
+	snap, err := next.Load(ctx)
+	if err != nil || len(snap.Objects) != 2 {
+		t.Fatalf("after the crash: %d objects, %v; want the 2 committed", len(snap.Objects), err)
+	}
+	if err := u.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+}
