@@ -7,12 +7,14 @@ package azurite
 import (
 	"bufio"
 	"context"
+	"crypto/tls"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,8 +45,11 @@ type Server struct {
 	Endpoint string
 	// Port is the port it listens on.
 	Port int
-	cmd  *exec.Cmd
-	done chan struct{}
+	// Client is the HTTP client that trusts its certificate (StartOAuth);
+	// nil for plain HTTP.
+	Client *http.Client
+	cmd    *exec.Cmd
+	done   chan struct{}
 }
 
 // binary finds azurite-blob on PATH, else under $AZURITE_HOME/node_modules/.bin.
@@ -63,7 +68,15 @@ func binary() (string, error) {
 
 // Start starts Azurite and creates the container named (none when "").
 // Close stops it.
-func Start(containerName string) (*Server, error) {
+func Start(containerName string) (*Server, error) { return start(containerName, false) }
+
+// StartOAuth starts Azurite over HTTPS, with a certificate for 127.0.0.1
+// from a CA of its own (Client trusts it), accepting Azure AD bearer
+// tokens as its basic OAuth mode does: any well-formed token for Azure
+// Storage from an Azure AD issuer, signature unchecked (Token makes one).
+func StartOAuth(containerName string) (*Server, error) { return start(containerName, true) }
+
+func start(containerName string, oauth bool) (*Server, error) {
 	bin, err := binary()
 	if err != nil {
 		return nil, err
@@ -78,7 +91,19 @@ func Start(containerName string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, "--blobHost", "127.0.0.1", "--blobPort", fmt.Sprint(port), "--inMemoryPersistence", "--skipApiVersionCheck", "--loose", "--disableTelemetry")
+	args := []string{"--blobHost", "127.0.0.1", "--blobPort", fmt.Sprint(port), "--inMemoryPersistence", "--skipApiVersionCheck", "--loose", "--disableTelemetry"}
+	scheme := "http"
+	var client *http.Client
+	if oauth {
+		certFile, keyFile, pool, err := serverCert(dir)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, "--oauth", "basic", "--cert", certFile, "--key", keyFile)
+		scheme = "https"
+		client = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	}
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out, err := cmd.StdoutPipe()
@@ -89,7 +114,7 @@ func Start(containerName string) (*Server, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", bin, err)
 	}
-	s := &Server{Port: port, Endpoint: fmt.Sprintf("http://127.0.0.1:%d/%s/", port, Account), cmd: cmd, done: make(chan struct{})}
+	s := &Server{Port: port, Endpoint: fmt.Sprintf("%s://127.0.0.1:%d/%s/", scheme, port, Account), Client: client, cmd: cmd, done: make(chan struct{})}
 	ready := make(chan error, 1)
 	go func() {
 		br := bufio.NewReader(out)
@@ -194,7 +219,12 @@ func (s *Server) container(name string) (*container.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return container.NewClientWithSharedKeyCredential(s.Endpoint+name, cred, nil)
+	var opts *container.ClientOptions
+	if s.Client != nil {
+		opts = &container.ClientOptions{}
+		opts.Transport = s.Client
+	}
+	return container.NewClientWithSharedKeyCredential(s.Endpoint+name, cred, opts)
 }
 
 // List lists the names of a container's blobs, sorted.

@@ -8,6 +8,8 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/base64"
+	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"math/big"
@@ -39,30 +41,16 @@ type Proxy struct {
 
 // Proxy starts a Proxy to the server; dir keeps the CA's certificate.
 func (s *Server) Proxy(dir string) (*Proxy, error) {
-	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ca, err := newCA()
 	if err != nil {
 		return nil, err
 	}
-	now := time.Now()
-	caT := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "azurite test CA"}, NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour),
-		IsCA: true, KeyUsage: x509.KeyUsageCertSign, BasicConstraintsValid: true}
-	caDER, err := x509.CreateCertificate(rand.Reader, caT, caT, &caKey.PublicKey, caKey)
-	if err != nil {
-		return nil, err
-	}
-	ca, _ := x509.ParseCertificate(caDER)
-	leafKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, err
-	}
-	leafT := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "blob"}, DNSNames: []string{"*.blob.core.windows.net"},
-		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour), ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, KeyUsage: x509.KeyUsageDigitalSignature}
-	leafDER, err := x509.CreateCertificate(rand.Reader, leafT, ca, &leafKey.PublicKey, caKey)
+	leaf, err := ca.leaf([]string{"*.blob.core.windows.net"}, nil)
 	if err != nil {
 		return nil, err
 	}
 	caFile := filepath.Join(dir, "azurite-ca.pem")
-	if err := os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}), 0o644); err != nil {
+	if err := os.WriteFile(caFile, ca.pem, 0o644); err != nil {
 		return nil, err
 	}
 	target, _ := url.Parse("http://127.0.0.1:" + itoa(s.Port))
@@ -74,7 +62,7 @@ func (s *Server) Proxy(dir string) (*Proxy, error) {
 		return nil, err
 	}
 	conns := &connListener{ch: make(chan net.Conn), done: make(chan struct{}), addr: l.Addr()}
-	go inner.Serve(tls.NewListener(conns, &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{leafDER}, PrivateKey: leafKey}}}))
+	go inner.Serve(tls.NewListener(conns, &tls.Config{Certificates: []tls.Certificate{leaf}}))
 	go func() {
 		for {
 			c, err := l.Accept()
@@ -152,3 +140,86 @@ func AccountSAS() (string, error) {
 }
 
 func itoa(n int) string { return big.NewInt(int64(n)).String() }
+
+// testCA is a certificate authority of the test's own.
+type testCA struct {
+	cert *x509.Certificate
+	key  *ecdsa.PrivateKey
+	pem  []byte
+}
+
+func newCA() (*testCA, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	t := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "azurite test CA"}, NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour),
+		IsCA: true, KeyUsage: x509.KeyUsageCertSign, BasicConstraintsValid: true}
+	der, err := x509.CreateCertificate(rand.Reader, t, t, &key.PublicKey, key)
+	if err != nil {
+		return nil, err
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		return nil, err
+	}
+	return &testCA{cert: cert, key: key, pem: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}, nil
+}
+
+// leaf issues a server certificate for the names and addresses.
+func (ca *testCA) leaf(names []string, ips []net.IP) (tls.Certificate, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	now := time.Now()
+	t := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "azurite"}, DNSNames: names, IPAddresses: ips,
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour), ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, KeyUsage: x509.KeyUsageDigitalSignature}
+	der, err := x509.CreateCertificate(rand.Reader, t, ca.cert, &key.PublicKey, ca.key)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, nil
+}
+
+// serverCert writes a certificate for 127.0.0.1 and its key as PEM files
+// in dir, for Azurite's --cert and --key, and returns the pool of its CA.
+func serverCert(dir string) (certFile, keyFile string, pool *x509.CertPool, err error) {
+	ca, err := newCA()
+	if err != nil {
+		return "", "", nil, err
+	}
+	leaf, err := ca.leaf(nil, []net.IP{net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		return "", "", nil, err
+	}
+	keyDER, err := x509.MarshalPKCS8PrivateKey(leaf.PrivateKey)
+	if err != nil {
+		return "", "", nil, err
+	}
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: leaf.Certificate[0]}), 0o600); err != nil {
+		return "", "", nil, err
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
+		return "", "", nil, err
+	}
+	pool = x509.NewCertPool()
+	pool.AddCert(ca.cert)
+	return certFile, keyFile, pool, nil
+}
+
+// Token is a bearer token for Azure Storage that Azurite's basic OAuth
+// accepts: issued by Azure AD for tenant, valid for an hour, unsigned.
+func Token(tenant string) (string, time.Time) {
+	enc := func(v any) string {
+		b, _ := json.Marshal(v)
+		return base64.RawURLEncoding.EncodeToString(b)
+	}
+	now := time.Now()
+	exp := now.Add(time.Hour)
+	claims := map[string]any{"aud": "https://storage.azure.com", "iss": "https://sts.windows.net/" + tenant + "/", "tid": tenant, "oid": "00000000-0000-4000-8000-0000000000aa",
+		"iat": now.Add(-time.Minute).Unix(), "nbf": now.Add(-time.Minute).Unix(), "exp": exp.Unix()}
+	return enc(map[string]string{"alg": "RS256", "typ": "JWT"}) + "." + enc(claims) + ".c2ln", exp
+}

@@ -36,10 +36,12 @@ var BackendArguments = map[string]map[string]cty.Type{
 		"storage_account_name": cty.String, "container_name": cty.String, "key": cty.String,
 		"access_key": cty.String, "sas_token": cty.String, "environment": cty.String,
 		"resource_group_name": cty.String, "subscription_id": cty.String,
-		// These two are accepted only false: Tether's azurerm backend
-		// refuses what they turn on.
-		"use_azuread_auth": cty.Bool, "lookup_blob_endpoint": cty.Bool,
-		"snapshot": cty.Bool,
+		// Azure AD through the Azure CLI only: use_cli must stay true.
+		"use_azuread_auth": cty.Bool, "use_cli": cty.Bool, "tenant_id": cty.String,
+		// Accepted only false: Tether's azurerm backend refuses a lookup
+		// through Resource Manager.
+		"lookup_blob_endpoint": cty.Bool,
+		"snapshot":             cty.Bool,
 	},
 }
 
@@ -63,13 +65,13 @@ var TerraformOnlyArguments = map[string][]string{
 		"force_path_style", "http_proxy", "https_proxy", "iam_endpoint", "insecure", "max_retries", "no_proxy",
 		"retry_mode", "shared_config_files", "shared_credentials_file", "shared_credentials_files", "sse_customer_key",
 		"sts_endpoint", "sts_region", "use_dualstack_endpoint", "use_fips_endpoint"},
-	// Azure AD and Resource Manager authentication, and the metadata host:
-	// Tether's azurerm backend authenticates with an access key or a SAS
-	// token only.
+	// Azure AD authentication other than the Azure CLI's, and the metadata
+	// host: Tether's azurerm backend authenticates with an access key, a
+	// SAS token, or Azure AD as the Azure CLI's signed-in account.
 	"azurerm": {"ado_pipeline_service_connection_id", "client_certificate", "client_certificate_password",
 		"client_certificate_path", "client_id", "client_id_file_path", "client_secret", "client_secret_file_path",
 		"endpoint", "metadata_host", "msi_endpoint", "oidc_request_token", "oidc_request_url", "oidc_token",
-		"oidc_token_file_path", "tenant_id", "use_aks_workload_identity", "use_cli", "use_msi", "use_oidc"},
+		"oidc_token_file_path", "use_aks_workload_identity", "use_msi", "use_oidc"},
 }
 
 func s3Arguments() map[string]cty.Type {

@@ -14,6 +14,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/streaming"
+	"github.com/Azure/azure-sdk-for-go/sdk/azidentity"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/bloberror"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
@@ -67,14 +68,21 @@ func connect(cfg Config, transport policy.Transporter) (*blobs, error) {
 	u := cfg.Endpoint + cfg.ContainerName
 	var c *container.Client
 	var err error
-	if cfg.AccessKey != "" {
+	switch {
+	case cfg.AccessKey != "":
 		var cred *container.SharedKeyCredential
 		if cred, err = container.NewSharedKeyCredential(cfg.StorageAccountName, cfg.AccessKey); err != nil {
 			return nil, fmt.Errorf(`the "azurerm" backend: the access key: %w`, err)
 		}
 		c, err = container.NewClientWithSharedKeyCredential(u, cred, opts)
-	} else {
+	case cfg.SASToken != "":
 		c, err = container.NewClientWithNoCredential(u+"?"+cfg.SASToken, opts)
+	default:
+		var cred *azidentity.AzureCLICredential
+		if cred, err = azidentity.NewAzureCLICredential(&azidentity.AzureCLICredentialOptions{TenantID: cfg.TenantID}); err != nil {
+			return nil, fmt.Errorf(`the "azurerm" backend: Azure AD through the Azure CLI: %w`, err)
+		}
+		c, err = container.NewClient(u, cred, opts)
 	}
 	if err != nil {
 		return nil, fmt.Errorf(`the "azurerm" backend: %w`, err)

@@ -29,6 +29,10 @@ type Config struct {
 	// AccessKey or SASToken authenticates: Tether does not ask Azure
 	// Resource Manager for the account's keys.
 	AccessKey, SASToken string
+	// UseAzureAD authenticates to the storage account with Azure AD, as
+	// the Azure CLI's signed-in account (az login), in TenantID when set.
+	UseAzureAD bool
+	TenantID   string
 	// Snapshot snapshots the state blob before each write, as Terraform's
 	// snapshot = true does.
 	Snapshot bool
@@ -91,12 +95,16 @@ func FromSettings(s map[string]string, getenv func(string) string) (Config, erro
 		return Config{}, err
 	}
 	// What Terraform would use to find the account elsewhere, or to
-	// authenticate through Azure AD: Tether would reach another place or
-	// none, so each is refused rather than ignored.
-	if on, where, err := flag("use_azuread_auth", "ARM_USE_AZUREAD"); err != nil {
+	// authenticate otherwise: Tether would reach another place or none,
+	// so each is refused rather than ignored.
+	if c.UseAzureAD, _, err = flag("use_azuread_auth", "ARM_USE_AZUREAD"); err != nil {
 		return Config{}, err
-	} else if on {
-		return fail("%s asks for Azure AD authentication to the storage account, which Tether does not support: give the account's access_key (ARM_ACCESS_KEY) or a sas_token (ARM_SAS_TOKEN) instead", where)
+	}
+	if c.UseAzureAD && c.AccessKey == "" && c.SASToken == "" {
+		if err := azureADThroughCLI(s, getenv, flag); err != nil {
+			return Config{}, err
+		}
+		c.TenantID = str("tenant_id", "ARM_TENANT_ID")
 	}
 	if on, where, err := flag("lookup_blob_endpoint", "ARM_USE_DNS_ZONE_ENDPOINT"); err != nil {
 		return Config{}, err
@@ -115,8 +123,8 @@ func FromSettings(s map[string]string, getenv func(string) string) (Config, erro
 	if !ok {
 		return fail(`the environment %q is not one Tether knows: it takes "public", "usgovernment" or "china"`, c.Environment)
 	}
-	if c.AccessKey == "" && c.SASToken == "" {
-		return fail("Tether needs the storage account's access_key (or ARM_ACCESS_KEY) or a sas_token (or ARM_SAS_TOKEN); it does not list the account's keys through Azure Resource Manager as Terraform does without them")
+	if c.AccessKey == "" && c.SASToken == "" && !c.UseAzureAD {
+		return fail("Tether needs the storage account's access_key (or ARM_ACCESS_KEY), a sas_token (or ARM_SAS_TOKEN), or use_azuread_auth = true; it does not list the account's keys through Azure Resource Manager as Terraform does without them")
 	}
 	c.Endpoint = fmt.Sprintf("https://%s.blob.%s/", c.StorageAccountName, suffix)
 	if e := getenv(EndpointVariable); e != "" {
@@ -127,4 +135,29 @@ func FromSettings(s map[string]string, getenv func(string) string) (Config, erro
 		c.Endpoint = strings.TrimSuffix(e, "/") + "/"
 	}
 	return c, nil
+}
+
+// azureADThroughCLI checks that Terraform, given use_azuread_auth, would
+// authenticate as Tether does: through the Azure CLI. Terraform tries a
+// client certificate, a client secret, OIDC and a managed identity
+// first; each of them set (the block refuses their arguments, so here
+// from the environment) is refused by name, as is use_cli = false.
+func azureADThroughCLI(s map[string]string, getenv func(string) string, flag func(string, ...string) (bool, string, error)) error {
+	for _, n := range []string{"ARM_CLIENT_CERTIFICATE", "ARM_CLIENT_CERTIFICATE_PATH", "ARM_CLIENT_SECRET", "ARM_CLIENT_SECRET_FILE_PATH",
+		"ARM_OIDC_TOKEN", "ARM_OIDC_TOKEN_FILE_PATH"} {
+		if getenv(n) != "" {
+			return fmt.Errorf(`the "azurerm" backend: with use_azuread_auth, the environment sets %s, with which Terraform would authenticate; Tether authenticates to Azure AD only as the Azure CLI's signed-in account (az login): unset it, or give an access_key or sas_token`, n)
+		}
+	}
+	for _, f := range [][]string{{"use_msi", "ARM_USE_MSI"}, {"use_oidc", "ARM_USE_OIDC"}, {"use_aks_workload_identity", "ARM_USE_AKS_WORKLOAD_IDENTITY"}} {
+		if on, where, err := flag(f[0], f[1]); err != nil {
+			return err
+		} else if on {
+			return fmt.Errorf(`the "azurerm" backend: with use_azuread_auth, %s asks for a way of authenticating Tether does not support; it authenticates to Azure AD only as the Azure CLI's signed-in account (az login)`, where)
+		}
+	}
+	if s["use_cli"] == "false" || s["use_cli"] == "" && getenv("ARM_USE_CLI") != "" && !strings.EqualFold(getenv("ARM_USE_CLI"), "true") && getenv("ARM_USE_CLI") != "1" {
+		return fmt.Errorf(`the "azurerm" backend: use_azuread_auth with use_cli = false: Tether authenticates to Azure AD only as the Azure CLI's signed-in account (az login)`)
+	}
+	return nil
 }

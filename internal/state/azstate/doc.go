@@ -25,8 +25,9 @@
 // deleted once the lease is released. An empty state blob (what
 // Terraform's lock leaves where there was no state) reads as no state.
 //
-// Authentication is the account's access key or a SAS token; Azure AD and
-// the Resource Manager lookups Terraform can make are refused by name
-// (config.go). The blob endpoint is https://ACCOUNT.blob.SUFFIX for the
+// Authentication is the account's access key, a SAS token, or (with
+// use_azuread_auth) Azure AD as the Azure CLI's signed-in account; the
+// other Azure AD ways and the Resource Manager lookups Terraform can make
+// are refused by name (config.go). The blob endpoint is https://ACCOUNT.blob.SUFFIX for the
 // environment, or TETHER_AZURERM_BLOB_ENDPOINT.
 package azstate

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
 	azlease "github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/lease"
 
+	"github.com/tetherhq/tether/internal/azurite"
 	"github.com/tetherhq/tether/internal/state"
 	"github.com/tetherhq/tether/internal/state/objstate"
 )
@@ -316,5 +319,57 @@ func TestCrashedRunKeepsItsCommits(t *testing.T) {
 	}
 	if err := u.Unlock(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// use_azuread_auth authenticates as the Azure CLI's signed-in account:
+// the token az account get-access-token prints (here a stand-in az, and
+// Azurite's OAuth mode) is the bearer of every request.
+func TestAzureADThroughCLI(t *testing.T) {
+	if errors.Is(startErr, azurite.ErrMissing) {
+		t.Skip(startErr)
+	}
+	srv, err := azurite.StartOAuth("tfstate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	const tenant = "ab1f708d-50f6-404c-a006-d71b2ac7a606"
+	token, exp := azurite.Token(tenant)
+	bin := t.TempDir()
+	log := filepath.Join(bin, "az.log")
+	script := fmt.Sprintf("#!/bin/sh\necho \"$@\" >> %s\necho '{\"accessToken\":\"%s\",\"expires_on\":%d,\"tokenType\":\"Bearer\"}'\n", log, token, exp.Unix())
+	if err := os.WriteFile(filepath.Join(bin, "az"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	env := map[string]string{EndpointVariable: srv.Endpoint, "ARM_USE_AZUREAD": "true", "ARM_TENANT_ID": tenant}
+	cfg, err := FromSettings(map[string]string{"storage_account_name": azurite.Account, "container_name": "tfstate", "key": testKey}, func(n string) string { return env[n] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	b, err := connectWith(ctx, cfg, srv.Client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := open(t, b, DefaultWorkspace)
+	u, err := st.Lock(ctx, state.LockInfo{Operation: "up"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Commit(ctx, state.Changes{Put: []*state.Object{obj("tether_file.a")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := st.Load(ctx)
+	if err != nil || len(snap.Objects) != 1 {
+		t.Fatalf("Load: %d objects, %v; want 1", len(snap.Objects), err)
+	}
+	calls, _ := os.ReadFile(log)
+	if !strings.Contains(string(calls), "account get-access-token") || !strings.Contains(string(calls), "--tenant "+tenant) {
+		t.Fatalf("az was not asked for a token in tenant %s: %q", tenant, calls)
 	}
 }
