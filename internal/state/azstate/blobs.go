@@ -155,11 +155,23 @@ func lower(m map[string]*string) map[string]string {
 	return out
 }
 
-// upload writes a blob: once only when create is set; with the lease and
-// the lock info when this process holds the blob's lease.
+// upload writes a blob with meta and cond. The state blob this process
+// holds the lease of is written with the lease, the lock record and the
+// rest of its metadata kept, as Terraform writes it.
 func (b *blobs) upload(ctx context.Context, key string, body []byte, meta map[string]string, cond *blob.AccessConditions) error {
 	l := b.held(key)
 	md := map[string]*string{}
+	if l != nil {
+		p, err := b.c.NewBlobClient(key).GetProperties(ctx, &blob.GetPropertiesOptions{AccessConditions: &blob.AccessConditions{LeaseAccessConditions: leaseCond(l)}})
+		if err != nil {
+			return err
+		}
+		for k, v := range p.Metadata {
+			if !strings.EqualFold(k, digestMeta) && !strings.EqualFold(k, lockMeta) {
+				md[strings.ToLower(k)] = v
+			}
+		}
+	}
 	for k, v := range meta {
 		md[k] = &v
 	}

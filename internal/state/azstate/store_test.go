@@ -373,3 +373,29 @@ func TestAzureADThroughCLI(t *testing.T) {
 		t.Fatalf("az was not asked for a token in tenant %s: %q", tenant, calls)
 	}
 }
+
+// Tether's writes of the leased state blob keep the metadata others set
+// on it, as Terraform's do.
+func TestStateBlobKeepsMetadata(t *testing.T) {
+	ctx := context.Background()
+	b := connectTest(t)
+	st := open(t, b, DefaultWorkspace)
+	owner := "team-a"
+	if _, err := b.blobs.c.NewBlobClient(testKey).SetMetadata(ctx, map[string]*string{"owner": &owner}, nil); err != nil {
+		t.Fatal(err)
+	}
+	u, err := st.Lock(ctx, state.LockInfo{Operation: "up"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Commit(ctx, state.Changes{Put: []*state.Object{obj("tether_file.a")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	d, err := b.blobs.get(ctx, testKey)
+	if err != nil || d.meta["owner"] != "team-a" || d.meta[digestMeta] == "" || d.meta[lockMeta] != "" {
+		t.Fatalf("state blob's metadata after a run: %v, %v; want owner kept, the digest, no lock record", d.meta, err)
+	}
+}
