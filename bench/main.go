@@ -141,6 +141,7 @@ func run() int {
 		sdkN        = flag.Int("sdk", 10000, "resources of the Go SDK program whose graph build is timed; 0 skips it")
 		grpcFlag    = flag.String("grpc", defaultGRPCCases, "first applies with the built-in provider in process and as a plugin, SHAPE:N,...; empty skips them")
 		pgFlag      = flag.String("pg", "", "wide sizes to run with state in SQLite and in PostgreSQL (a throwaway cluster), N,...; empty skips them")
+		azurermFlag = flag.String("azurerm", "", "wide sizes to run with state in SQLite and in Azure Blob Storage (Azurite), N,...; empty skips them")
 		cpuProfile  = flag.String("cpuprofile", "", "write a CPU profile of the harness itself (the latency and gRPC cases run the engine in it) to this file")
 		awsMirror   = flag.String("aws-mirror", "", "filesystem mirror holding hashicorp/aws 5.x for the aws-plan shape (default: searched for)")
 	)
@@ -396,6 +397,22 @@ func run() int {
 			pgResults = append(pgResults, r)
 		}
 	}
+	var azureResults []azureResult
+	if azSizes, err := parseStoreSizes("--azurerm", *azurermFlag); err != nil {
+		return fail(err)
+	} else {
+		for _, n := range azSizes {
+			if ctx.Err() != nil {
+				break
+			}
+			fmt.Fprintf(os.Stderr, "azurerm wide %d ...\n", n)
+			r := h.runAzure(ctx, n)
+			if r.err != "" {
+				fmt.Fprintf(os.Stderr, "  FAILED: %s\n", r.err)
+			}
+			azureResults = append(azureResults, r)
+		}
+	}
 	var sdk *sdkResult
 	if *sdkN > 0 && ctx.Err() == nil {
 		fmt.Fprintf(os.Stderr, "Go SDK program of %d resources ...\n", *sdkN)
@@ -420,7 +437,7 @@ func run() int {
 		when: time.Now(), args: h.args, machine: describeMachine(), tfVersion: tfVersion,
 		tetherRev: tetherRev, cases: cases, latency: lat, delayMS: h.delayMS, layers: h.layers, perFile: h.perFile, runs: h.runs,
 		tools: h.tools, sdk: sdk, aws: aws, awsCases: awsCases, awsMissing: awsMissing, grpc: grpcResults,
-		pg: pgResults,
+		pg: pgResults, azure: azureResults,
 	}
 	text := rep.markdown()
 	fmt.Print(text)

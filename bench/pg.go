@@ -26,7 +26,10 @@ type pgResult struct {
 	serverSettings string
 }
 
-func parsePGSizes(s string) ([]int, error) {
+func parsePGSizes(s string) ([]int, error) { return parseStoreSizes("--pg", s) }
+
+// parseStoreSizes reads the sizes of a store's flag, N,...
+func parseStoreSizes(flagName, s string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
 		f = strings.TrimSpace(f)
@@ -35,7 +38,7 @@ func parsePGSizes(s string) ([]int, error) {
 		}
 		n, err := strconv.Atoi(f)
 		if err != nil || n < 1 {
-			return nil, fmt.Errorf("--pg: %q is not a number of resources", f)
+			return nil, fmt.Errorf("%s: %q is not a number of resources", flagName, f)
 		}
 		out = append(out, n)
 	}
@@ -59,38 +62,53 @@ func (h *harness) runPG(ctx context.Context, n int) pgResult {
 		}
 		res.serverVersion = filepath.Base(filepath.Dir(bin))
 	}
-	for _, store := range []string{"sqlite", "pg"} {
+	res.err = h.runStores(ctx, n, []storeCase{
+		{name: "sqlite", into: res.sqlite},
+		{name: "pg", into: res.pg, block: "terraform {\n  backend \"pg\" {}\n}\n",
+			env: []string{"PG_CONN_STR=" + srv.ConnString(""), fmt.Sprintf("PG_SCHEMA_NAME=bench_%d", n)}},
+	})
+	return res
+}
+
+// storeCase is one store a wide run keeps its state in: the backend
+// block (none for SQLite), the environment it needs, and where its
+// figures go.
+type storeCase struct {
+	name, block string
+	env         []string
+	into        map[string]measurement
+}
+
+// runStores runs the wide shape of n resources once per store: init
+// (with a backend block), first apply, no-op plan, each one tether
+// process. It returns what failed, "" when nothing did.
+func (h *harness) runStores(ctx context.Context, n int, stores []storeCase) string {
+	for _, st := range stores {
 		h.seq++
-		dir := filepath.Join(h.tmp, fmt.Sprintf("%03d-pg-%s-%d", h.seq, store, n))
+		dir := filepath.Join(h.tmp, fmt.Sprintf("%03d-%s-%d", h.seq, st.name, n))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			res.err = err.Error()
-			return res
+			return err.Error()
 		}
 		sp := spec{shape: shapeWide, n: n, resType: "tether_value", perFile: h.perFile, changed: -1}
 		if err := generate(dir, sp); err != nil {
-			res.err = err.Error()
-			return res
+			return err.Error()
 		}
 		t := newTether(h.tetherBin, h.parallelism)
-		into := res.sqlite
-		if store == "pg" {
-			into = res.pg
-			if err := os.WriteFile(filepath.Join(dir, "backend.tf"), []byte("terraform {\n  backend \"pg\" {}\n}\n"), 0o644); err != nil {
-				res.err = err.Error()
-				return res
+		if st.block != "" {
+			if err := os.WriteFile(filepath.Join(dir, "backend.tf"), []byte(st.block), 0o644); err != nil {
+				return err.Error()
 			}
-			t.env = append(t.env, "PG_CONN_STR="+srv.ConnString(""), fmt.Sprintf("PG_SCHEMA_NAME=bench_%d", n))
+			t.env = append(t.env, st.env...)
 			if m := t.exec(ctx, dir, "init", []string{"init"}, "", h.timeout); !m.ok() {
-				res.err = m.Err
-				return res
+				return m.Err
 			}
 		}
 		for _, step := range []string{stepApply, stepPlan} {
-			fmt.Fprintf(os.Stderr, "  %s %d %s ...\n", store, n, step)
-			into[step] = t.run(ctx, dir, step, n, h.timeout)
+			fmt.Fprintf(os.Stderr, "  %s %d %s ...\n", st.name, n, step)
+			st.into[step] = t.run(ctx, dir, step, n, h.timeout)
 		}
 	}
-	return res
+	return ""
 }
 
 // pgTable reports the PostgreSQL cases.

@@ -25,6 +25,7 @@ type report struct {
 	awsMissing string // why aws-plan was skipped
 	grpc       []grpcResult
 	pg         []pgResult
+	azure      []azureResult
 	delayMS    int
 	layers     int
 	perFile    int
@@ -99,6 +100,7 @@ func (r *report) markdown() string {
 	r.latencyTable(&b)
 	r.grpcTable(&b)
 	r.pgTable(&b)
+	r.azureTable(&b)
 	r.awsTable(&b)
 	r.targetsTable(&b)
 	return b.String()
@@ -267,6 +269,9 @@ func (r *report) targetsTable(b *strings.Builder) {
 	}
 	if len(r.pg) > 0 {
 		r.pgTargets(row, verdict)
+	}
+	if len(r.azure) > 0 {
+		r.azureTargets(row, verdict)
 	}
 	if len(r.awsCases) > 0 || r.awsMissing != "" {
 		r.awsTargets(row, verdict)

@@ -45,6 +45,7 @@ func TestScripts(t *testing.T) {
 			"pgexec":       pgExec,
 			"s3fake":       s3Fake,
 			"httpfake":     httpFake,
+			"azurite":      azuriteCmd,
 			"awsmirror":    awsMirrorCmd,
 			"provregistry": providerRegistry{t}.serve,
 		},

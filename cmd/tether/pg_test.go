@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tetherhq/tether/internal/azurite"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,6 +61,9 @@ func (s stopPostgres) Run() int {
 func scriptCondition(cond string) (bool, error) {
 	if cond == "aws" {
 		return awsCondition(), nil
+	}
+	if cond == "azurite" {
+		return azurite.Installed(), nil
 	}
 	if cond != "postgres" {
 		return providersCondition(cond)

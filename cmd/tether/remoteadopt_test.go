@@ -12,8 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tetherhq/tether/internal/azurite"
 	"github.com/tetherhq/tether/internal/httpstatefake"
 	"github.com/tetherhq/tether/internal/state"
+	"github.com/tetherhq/tether/internal/state/azstate"
 	"github.com/tetherhq/tether/internal/state/httpstate"
 	"github.com/tetherhq/tether/internal/state/s3state"
 )
@@ -34,6 +36,15 @@ const s3BackendTF = `terraform {
 }
 `
 
+const azurermBackendTF = `terraform {
+  backend "azurerm" {
+    storage_account_name = "devstoreaccount1"
+    container_name       = "tfstate"
+    key                  = "adopt.terraform.tfstate"
+  }
+}
+`
+
 const httpBackendTF = `terraform {
   backend "http" {}
 }
@@ -50,11 +61,18 @@ type remoteBackend struct {
 	// where names Terraform's state in init's question, aside where init
 	// says it went.
 	where, aside string
+	// readsFirst is set for a backend whose terraform reads the state
+	// before it locks (azurerm): it stops at Tether's document before it
+	// could name Tether's lock, so the lock is checked on Terraform's own
+	// state, before the takeover.
+	readsFirst bool
 }
 
 // TestTerraformRemoteBackends runs terraform 1.11 and tether against the
 // same emulator with the same backend block: backend "s3" (lock file and
-// DynamoDB lock both on) and backend "http":
+// DynamoDB lock both on), backend "azurerm" (Azurite, reached by both as
+// https://devstoreaccount1.blob.core.windows.net through a proxy on
+// 127.0.0.1) and backend "http":
 //
 //   - terraform applies; while a terraform apply waits for its answer,
 //     holding its lock, tether init -force-copy is refused naming it;
@@ -69,6 +87,10 @@ func TestTerraformRemoteBackends(t *testing.T) {
 		{name: "s3", block: s3BackendTF, start: startS3ForTerraform,
 			where: `Terraform's state of workspace "default" at s3://tfstate/adopt/terraform.tfstate`,
 			aside: "s3://tfstate/adopt/terraform.tfstate.terraform-adopted-"},
+		{name: "azurerm", block: azurermBackendTF, start: startAzureForTerraform,
+			where:      `Terraform's state of workspace "default" at azurerm://devstoreaccount1/tfstate/adopt.terraform.tfstate`,
+			aside:      "azurerm://devstoreaccount1/tfstate/adopt.terraform.tfstate.terraform-adopted-",
+			readsFirst: true},
 		{name: "http", block: httpBackendTF, start: startHTTPForTerraform,
 			where: `Terraform's state of workspace "default" at http://127.0.0.1:`,
 			aside: ".tether/terraform-adopted-default.tfstate"},
@@ -106,6 +128,31 @@ func TestTerraformRemoteBackends(t *testing.T) {
 			}
 			stop()
 
+			// Tether holds the lock: terraform is refused, naming it.
+			lockedOut := func() {
+				unlock := lockAsTether()
+				r := tf("plan", "-input=false", "-no-color", "-lock-timeout=0s")
+				if r.code != 1 || !strings.Contains(r.stderr, "Error acquiring the state lock") || !strings.Contains(r.stderr, tetherLockID) {
+					t.Errorf("terraform plan while tether holds the lock: want a refusal naming tether's lock %s\n%s", tetherLockID, r)
+				}
+				if err := unlock.Unlock(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if be.readsFirst {
+				lockedOut()
+				// terraform force-unlock releases Tether's lock: the lease
+				// ID is the lock ID it prints.
+				unlock := lockAsTether()
+				if r := tf("force-unlock", "-force", "-no-color", tetherLockID); r.code != 0 {
+					t.Errorf("terraform force-unlock of tether's lock: want exit 0\n%s", r)
+				}
+				var lost *state.LockLostError
+				if err := unlock.Unlock(); !errors.As(err, &lost) {
+					t.Errorf("tether's unlock after terraform broke its lock: want a LockLostError, got %v", err)
+				}
+			}
+
 			takeOver(t, tt, be.where, be.aside)
 			for _, doc := range stored() {
 				if strings.Contains(string(doc), adoptCanary) {
@@ -113,14 +160,8 @@ func TestTerraformRemoteBackends(t *testing.T) {
 				}
 			}
 
-			// Tether holds the lock: terraform is refused, naming it.
-			unlock := lockAsTether()
-			r = tf("plan", "-input=false", "-no-color", "-lock-timeout=0s")
-			if r.code != 1 || !strings.Contains(r.stderr, "Error acquiring the state lock") || !strings.Contains(r.stderr, tetherLockID) {
-				t.Errorf("terraform plan while tether holds the lock: want a refusal naming tether's lock %s\n%s", tetherLockID, r)
-			}
-			if err := unlock.Unlock(); err != nil {
-				t.Fatal(err)
+			if !be.readsFirst {
+				lockedOut()
 			}
 			// Terraform cannot use Tether's document as its state: it
 			// stops rather than planning to create everything again.
@@ -181,6 +222,65 @@ func startS3ForTerraform(t *testing.T) ([]string, func() [][]byte, func() state.
 	return env, stored, lock
 }
 
+// startAzureForTerraform starts Azurite with the container tfstate and the
+// proxy through which terraform and tether reach it as the public cloud's
+// account devstoreaccount1, with an account SAS token.
+func startAzureForTerraform(t *testing.T) ([]string, func() [][]byte, func() state.Unlocker) {
+	srv, err := azurite.Start("tfstate")
+	if errors.Is(err, azurite.ErrMissing) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	proxy, err := srv.Proxy(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(proxy.Close)
+	token, err := azurite.AccountSAS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := append([]string{"ARM_SAS_TOKEN=" + token}, proxy.Env...)
+	// This process reaches Azurite directly.
+	direct := func(name string) string {
+		if name == azstate.EndpointVariable {
+			return srv.Endpoint
+		}
+		return ""
+	}
+	connect := func() *azstate.Backend {
+		cfg, err := azstate.FromSettings(map[string]string{"storage_account_name": azurite.Account, "container_name": "tfstate",
+			"key": "adopt.terraform.tfstate", "access_key": azurite.Key}, direct)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := azstate.Connect(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	stored := func() [][]byte {
+		docs, err := srv.Blobs("tfstate", "terraform-adopted")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return docs
+	}
+	lock := func() state.Unlocker {
+		st, err := connect().Open(context.Background(), azstate.DefaultWorkspace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return lockStore(t, st)
+	}
+	return env, stored, lock
+}
+
 func startHTTPForTerraform(t *testing.T) ([]string, func() [][]byte, func() state.Unlocker) {
 	srv := httpstatefake.Start("tf", "pw")
 	t.Cleanup(srv.Close)
@@ -205,8 +305,9 @@ func startHTTPForTerraform(t *testing.T) ([]string, func() [][]byte, func() stat
 	return env, func() [][]byte { return [][]byte{srv.State("")} }, lock
 }
 
-// tetherLockID is the ID of the lock the test takes as Tether.
-const tetherLockID = "7e7e7e7e-0000-4000-8000-00000000te7h"
+// tetherLockID is the ID of the lock the test takes as Tether: a GUID,
+// as an Azure blob lease needs.
+const tetherLockID = "7e7e7e7e-0000-4000-8000-000000007e7e"
 
 func lockStore(t *testing.T, st state.Store) state.Unlocker {
 	t.Helper()

@@ -221,7 +221,7 @@ func (b *Backend) HasState(ctx context.Context) (bool, error) {
 // (closing the last connection does that), and the file alone is then
 // the state. The other workspaces move with their folder.
 func (b *Backend) SetAside() (string, error) {
-	if b.pg != nil || b.s3 != nil || b.web != nil {
+	if b.pg != nil || b.obj != nil || b.web != nil {
 		return "", nil
 	}
 	def := b.localPath(DefaultWorkspace)

@@ -11,7 +11,7 @@ import (
 // Backend is the root module's `terraform { backend "TYPE" { ... } }`
 // block: where state is kept.
 type Backend struct {
-	// Type is "local", "pg", "s3" or "http".
+	// Type is "local", "pg", "s3", "http" or "azurerm".
 	Type string
 	// Settings are the block's arguments, evaluated: strings as they are,
 	// booleans as "true" or "false".
@@ -24,7 +24,7 @@ type Backend struct {
 
 // BackendArguments are the backend types Tether supports and the arguments
 // each takes, with their types; the names are those of Terraform's local,
-// pg and s3 backends. An argument of Terraform's left out here is one
+// pg, s3, http and azurerm backends. An argument of Terraform's left out here is one
 // Tether does not act on, so naming it is an error. Object arguments are
 // kept in Settings JSON-encoded.
 var BackendArguments = map[string]map[string]cty.Type{
@@ -32,6 +32,17 @@ var BackendArguments = map[string]map[string]cty.Type{
 	"pg":    {"conn_str": cty.String, "schema_name": cty.String, "skip_schema_creation": cty.Bool},
 	"s3":    s3Arguments(),
 	"http":  httpArguments(),
+	"azurerm": {
+		"storage_account_name": cty.String, "container_name": cty.String, "key": cty.String,
+		"access_key": cty.String, "sas_token": cty.String, "environment": cty.String,
+		"resource_group_name": cty.String, "subscription_id": cty.String,
+		// Azure AD through the Azure CLI only: use_cli must stay true.
+		"use_azuread_auth": cty.Bool, "use_cli": cty.Bool, "tenant_id": cty.String,
+		// Accepted only false: Tether's azurerm backend refuses a lookup
+		// through Resource Manager.
+		"lookup_blob_endpoint": cty.Bool,
+		"snapshot":             cty.Bool,
+	},
 }
 
 func httpArguments() map[string]cty.Type {
@@ -54,6 +65,13 @@ var TerraformOnlyArguments = map[string][]string{
 		"force_path_style", "http_proxy", "https_proxy", "iam_endpoint", "insecure", "max_retries", "no_proxy",
 		"retry_mode", "shared_config_files", "shared_credentials_file", "shared_credentials_files", "sse_customer_key",
 		"sts_endpoint", "sts_region", "use_dualstack_endpoint", "use_fips_endpoint"},
+	// Azure AD authentication other than the Azure CLI's, and the metadata
+	// host: Tether's azurerm backend authenticates with an access key, a
+	// SAS token, or Azure AD as the Azure CLI's signed-in account.
+	"azurerm": {"ado_pipeline_service_connection_id", "client_certificate", "client_certificate_password",
+		"client_certificate_path", "client_id", "client_id_file_path", "client_secret", "client_secret_file_path",
+		"endpoint", "metadata_host", "msi_endpoint", "oidc_request_token", "oidc_request_url", "oidc_token",
+		"oidc_token_file_path", "use_aks_workload_identity", "use_msi", "use_oidc"},
 }
 
 func s3Arguments() map[string]cty.Type {

@@ -3,46 +3,50 @@ package s3state
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"path"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	s3types "github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
 
-	"github.com/tetherhq/tether/internal/state/statedoc"
+	"github.com/tetherhq/tether/internal/state/objstate"
 )
 
 // DefaultWorkspace always exists and cannot be deleted.
-const DefaultWorkspace = "default"
+const DefaultWorkspace = objstate.DefaultWorkspace
 
 const (
-	journalSuffix = ".tether-journal/"
-	lockSuffix    = ".tflock"
-	idSuffix      = ".tether-id"
-	adoptedSuffix = ".terraform-adopted-"
+	lockSuffix = ".tflock"
+	idSuffix   = ".tether-id"
 	// digestMeta is the user metadata (x-amz-meta-tether-sha256) every
 	// object Tether writes carries: the SHA-256 of its body.
 	digestMeta = "tether-sha256"
 )
 
-// ErrNoWorkspace is wrapped by Open for a workspace that was never created.
-var ErrNoWorkspace = errors.New("workspace does not exist")
+// The journal, the document and the workspaces are objstate's.
+type (
+	Store              = objstate.Store
+	CorruptError       = objstate.CorruptError
+	TerraformHereError = objstate.TerraformHereError
+	TerraformState     = objstate.TerraformState
+)
+
+var (
+	ErrNoWorkspace     = objstate.ErrNoWorkspace
+	ErrWorkspaceExists = objstate.ErrWorkspaceExists
+	ErrTerraformHere   = objstate.ErrTerraformHere
+)
 
 // Backend is one bucket and key, for what concerns all workspaces.
 type Backend struct {
+	*objstate.Backend
 	cfg Config
 	c   *clients
-	id  string
 }
 
 // Connect makes the clients, checks the bucket can be read, and reads the
@@ -53,25 +57,32 @@ func Connect(ctx context.Context, cfg Config) (*Backend, error) {
 		return nil, err
 	}
 	b := &Backend{cfg: cfg, c: c}
+	where := fmt.Sprintf("S3 bucket %q, key %q (region %s)", cfg.Bucket, cfg.Key, cfg.Region)
 	if _, err := c.s3.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String(cfg.Bucket)}); err != nil {
-		return nil, fmt.Errorf("%s: cannot reach the bucket: %w", b.Where(), err)
+		return nil, fmt.Errorf("%s: cannot reach the bucket: %w", where, err)
 	}
-	if b.id, err = b.readID(ctx); err != nil {
+	prefix := ""
+	if cfg.WorkspaceKeyPrefix != "" {
+		prefix = cfg.WorkspaceKeyPrefix + "/"
+	}
+	b.Backend, err = objstate.New(ctx, objstate.Config{
+		Kind: "s3", Where: where, Blobs: &blobs{b: b},
+		Path: b.path,
+		// Workspace NAME is at WORKSPACE_KEY_PREFIX/NAME/KEY.
+		WorkspacePrefix: prefix,
+		WorkspaceOf: func(k string) (string, bool) {
+			name, rest, ok := strings.Cut(strings.TrimPrefix(k, prefix), "/")
+			return name, ok && rest == cfg.Key
+		},
+		IDKey:   cfg.Key + idSuffix,
+		Lock:    b.locker,
+		Written: b.putDigest,
+	})
+	if err != nil {
 		return nil, err
 	}
 	return b, nil
 }
-
-// Where names the bucket and key, for messages.
-func (b *Backend) Where() string {
-	return fmt.Sprintf("S3 bucket %q, key %q (region %s)", b.cfg.Bucket, b.cfg.Key, b.cfg.Region)
-}
-
-// Close releases nothing: the clients hold no session.
-func (b *Backend) Close() error { return nil }
-
-// ID is the state's id, which names its key (see internal/secrets).
-func (b *Backend) ID() string { return b.id }
 
 // path is where a workspace's state is, as Terraform places it.
 func (b *Backend) path(ws string) string {
@@ -81,190 +92,48 @@ func (b *Backend) path(ws string) string {
 	return path.Join(b.cfg.WorkspaceKeyPrefix, ws, b.cfg.Key)
 }
 
-func (b *Backend) objectName(key string) string {
-	return fmt.Sprintf("s3://%s/%s", b.cfg.Bucket, key)
-}
+// blobs are the bucket's objects, as objstate uses them.
+type blobs struct{ b *Backend }
 
-func (b *Backend) idKey() string { return b.cfg.Key + idSuffix }
+func (o *blobs) Name(key string) string { return fmt.Sprintf("s3://%s/%s", o.b.cfg.Bucket, key) }
 
-func (b *Backend) readID(ctx context.Context) (string, error) {
-	for i := 0; i < 2; i++ {
-		body, _, err := b.get(ctx, b.idKey())
-		if err == nil {
-			id := strings.TrimSpace(string(body))
-			if len(id) != 32 {
-				return "", fmt.Errorf("%s holds no valid state id; Tether will not use this state: restore it from a backup (versioning) or move it aside", b.objectName(b.idKey()))
-			}
-			return id, nil
-		}
-		if !isNotFound(err) {
-			return "", err
-		}
-		var raw [16]byte
-		rand.Read(raw[:])
-		id := hex.EncodeToString(raw[:])
-		if err := b.put(ctx, b.idKey(), []byte(id+"\n"), true); err == nil {
-			return id, nil
-		} else if !isPreconditionFailed(err) {
-			return "", err
-		}
-		// Another runner created it first: read theirs.
-	}
-	return "", fmt.Errorf("%s: cannot read or create the state id", b.objectName(b.idKey()))
-}
-
-// SetID gives the state the id of state moved here from another store,
-// so that the key its sealed values were made with still opens them. It
-// refuses while any workspace holds anything.
-func (b *Backend) SetID(ctx context.Context, id string) error {
-	names, err := b.Workspaces(ctx)
+func (o *blobs) Get(ctx context.Context, key string) (*objstate.Blob, error) {
+	out, err := o.b.c.s3.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(o.b.cfg.Bucket), Key: aws.String(key)})
 	if err != nil {
-		return err
-	}
-	for _, ws := range names {
-		doc, err := b.readState(ctx, ws, true)
-		if err != nil {
-			return err
-		}
-		if len(doc.Objects) > 0 || len(doc.Outputs) > 0 {
-			return fmt.Errorf("%s already holds state in workspace %q; it cannot take the id of another state", b.Where(), ws)
-		}
-	}
-	if err := b.put(ctx, b.idKey(), []byte(id+"\n"), false); err != nil {
-		return err
-	}
-	b.id = id
-	return nil
-}
-
-// Workspaces lists the workspaces, sorted: default, and every NAME with an
-// object at WORKSPACE_KEY_PREFIX/NAME/KEY (Terraform's as well as
-// Tether's).
-func (b *Backend) Workspaces(ctx context.Context) ([]string, error) {
-	names := []string{DefaultWorkspace}
-	prefix := ""
-	if b.cfg.WorkspaceKeyPrefix != "" {
-		prefix = b.cfg.WorkspaceKeyPrefix + "/"
-	}
-	keys, err := b.list(ctx, prefix)
-	if err != nil {
-		return nil, err
-	}
-	for _, k := range keys {
-		name, rest, ok := strings.Cut(strings.TrimPrefix(k, prefix), "/")
-		if ok && rest == b.cfg.Key && name != DefaultWorkspace && name != "" {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
-	return names, nil
-}
-
-// HasWorkspace reports whether the workspace exists.
-func (b *Backend) HasWorkspace(ctx context.Context, ws string) (bool, error) {
-	if ws == DefaultWorkspace {
-		return true, nil
-	}
-	// A journal alone is a workspace whose Terraform state was set
-	// aside and whose document a crash kept from being written.
-	return b.StateExists(ctx, ws)
-}
-
-// StateExists reports whether the workspace has a state object or journal.
-func (b *Backend) StateExists(ctx context.Context, ws string) (bool, error) {
-	if ok, err := b.exists(ctx, b.path(ws)); ok || err != nil {
-		return ok, err
-	}
-	keys, err := b.list(ctx, b.path(ws)+journalSuffix)
-	return len(keys) > 0, err
-}
-
-// ErrWorkspaceExists is returned by NewWorkspace for a name in use.
-var ErrWorkspaceExists = errors.New("workspace already exists")
-
-// NewWorkspace creates an empty workspace: an empty state at its path.
-func (b *Backend) NewWorkspace(ctx context.Context, ws string) error {
-	if ws == DefaultWorkspace {
-		return ErrWorkspaceExists
-	}
-	err := b.put(ctx, b.path(ws), statedoc.New().Encode(), true)
-	if isPreconditionFailed(err) {
-		return ErrWorkspaceExists
-	}
-	return err
-}
-
-// DeleteWorkspace removes a workspace's state, its journal and nothing
-// else; force is needed when it records managed resources. The caller
-// holds the workspace's lock, whose file is left for the caller to drop.
-func (b *Backend) DeleteWorkspace(ctx context.Context, ws string, force bool) error {
-	if ws == DefaultWorkspace {
-		return errors.New("the default workspace cannot be deleted")
-	}
-	st, err := b.Open(ctx, ws)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	unlock, err := st.Lock(ctx, lockInfoFor("workspace delete"))
-	if err != nil {
-		return err
-	}
-	defer unlock.Unlock()
-	snap, err := st.Load(ctx)
-	if err != nil {
-		return err
-	}
-	if err := statedoc.CheckDelete(ws, snap, force); err != nil {
-		return err
-	}
-	keys, err := b.list(ctx, b.path(ws)+journalSuffix)
-	if err != nil {
-		return err
-	}
-	if err := b.deleteAll(ctx, append(keys, b.path(ws))); err != nil {
-		return err
-	}
-	st.(*Store).deleted = true
-	return nil
-}
-
-// get reads an object and checks the digest Tether wrote with it.
-func (b *Backend) get(ctx context.Context, key string) ([]byte, string, error) {
-	out, err := b.c.s3.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(b.cfg.Bucket), Key: aws.String(key)})
-	if err != nil {
-		return nil, "", b.fail("reading "+b.objectName(key), err)
+		return nil, classify(err)
 	}
 	defer out.Body.Close()
 	body, err := io.ReadAll(out.Body)
 	if err != nil {
-		return nil, "", b.fail("reading "+b.objectName(key), err)
+		return nil, err
 	}
-	if want, ok := out.Metadata[digestMeta]; ok {
-		sum := sha256.Sum256(body)
-		if hex.EncodeToString(sum[:]) != want {
-			return nil, "", &CorruptError{Object: b.objectName(key), Reason: fmt.Sprintf("does not match the SHA-256 digest written with it (%s)", want)}
-		}
-	}
-	return body, aws.ToString(out.ETag), nil
+	return &objstate.Blob{Body: body, Version: aws.ToString(out.ETag), Digest: out.Metadata[digestMeta]}, nil
 }
 
-// put writes an object with its digest, once only when create is set.
-func (b *Backend) put(ctx context.Context, key string, body []byte, create bool) error {
-	sum := sha256.Sum256(body)
+func (o *blobs) Create(ctx context.Context, key string, body []byte, digest string) error {
+	return o.put(ctx, key, body, digest, true)
+}
+
+func (o *blobs) Put(ctx context.Context, key string, body []byte, digest string) error {
+	return o.put(ctx, key, body, digest, false)
+}
+
+func (o *blobs) put(ctx context.Context, key string, body []byte, digest string, create bool) error {
 	in := &s3.PutObjectInput{
-		Bucket:      aws.String(b.cfg.Bucket),
+		Bucket:      aws.String(o.b.cfg.Bucket),
 		Key:         aws.String(key),
 		Body:        bytes.NewReader(body),
 		ContentType: aws.String("application/json"),
-		Metadata:    map[string]string{digestMeta: hex.EncodeToString(sum[:])},
+	}
+	if digest != "" {
+		in.Metadata = map[string]string{digestMeta: digest}
 	}
 	if create {
 		in.IfNoneMatch = aws.String("*")
 	}
-	b.encryption(in)
-	_, err := b.c.s3.PutObject(ctx, in)
-	return b.fail("writing "+b.objectName(key), err)
+	o.b.encryption(in)
+	_, err := o.b.c.s3.PutObject(ctx, in)
+	return classify(err)
 }
 
 // encryption sets what encrypt, kms_key_id, acl and skip_s3_checksum ask
@@ -286,87 +155,59 @@ func (b *Backend) encryption(in *s3.PutObjectInput) {
 	}
 }
 
-func (b *Backend) delete(ctx context.Context, key string) error {
-	_, err := b.c.s3.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(b.cfg.Bucket), Key: aws.String(key)})
-	return b.fail("deleting "+b.objectName(key), err)
-}
-
-// deleteAll deletes keys, a thousand per request (S3's limit).
-func (b *Backend) deleteAll(ctx context.Context, keys []string) error {
+// Delete deletes keys, a thousand per request (S3's limit).
+func (o *blobs) Delete(ctx context.Context, keys []string) error {
 	for len(keys) > 0 {
 		n := min(len(keys), 1000)
 		var ids []s3types.ObjectIdentifier
 		for _, k := range keys[:n] {
 			ids = append(ids, s3types.ObjectIdentifier{Key: aws.String(k)})
 		}
-		out, err := b.c.s3.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: aws.String(b.cfg.Bucket), Delete: &s3types.Delete{Objects: ids, Quiet: aws.Bool(true)}})
+		out, err := o.b.c.s3.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: aws.String(o.b.cfg.Bucket), Delete: &s3types.Delete{Objects: ids, Quiet: aws.Bool(true)}})
 		if err != nil {
-			return b.fail(fmt.Sprintf("deleting %d objects under %s", n, b.objectName(keys[0])), err)
+			return err
 		}
 		if len(out.Errors) > 0 {
 			e := out.Errors[0]
-			return fmt.Errorf("the \"s3\" backend: deleting %s: %s: %s", b.objectName(aws.ToString(e.Key)), aws.ToString(e.Code), aws.ToString(e.Message))
+			return fmt.Errorf("deleting %s: %s: %s", o.Name(aws.ToString(e.Key)), aws.ToString(e.Code), aws.ToString(e.Message))
 		}
 		keys = keys[n:]
 	}
 	return nil
 }
 
-func (b *Backend) exists(ctx context.Context, key string) (bool, error) {
-	_, err := b.c.s3.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(b.cfg.Bucket), Key: aws.String(key)})
+func (o *blobs) Exists(ctx context.Context, key string) (bool, error) {
+	_, err := o.b.c.s3.HeadObject(ctx, &s3.HeadObjectInput{Bucket: aws.String(o.b.cfg.Bucket), Key: aws.String(key)})
 	if isNotFound(err) {
 		return false, nil
 	}
-	return err == nil, b.fail("reading "+b.objectName(key), err)
+	return err == nil, err
 }
 
-// list returns every key under prefix, sorted.
-func (b *Backend) list(ctx context.Context, prefix string) ([]string, error) {
+func (o *blobs) List(ctx context.Context, prefix string) ([]string, error) {
 	var keys []string
-	p := s3.NewListObjectsV2Paginator(b.c.s3, &s3.ListObjectsV2Input{Bucket: aws.String(b.cfg.Bucket), Prefix: aws.String(prefix)})
+	p := s3.NewListObjectsV2Paginator(o.b.c.s3, &s3.ListObjectsV2Input{Bucket: aws.String(o.b.cfg.Bucket), Prefix: aws.String(prefix)})
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
 		if err != nil {
-			return nil, b.fail(fmt.Sprintf("listing %s", b.objectName(prefix)), err)
+			return nil, err
 		}
 		for _, o := range page.Contents {
 			keys = append(keys, aws.ToString(o.Key))
 		}
 	}
-	sort.Strings(keys)
 	return keys, nil
 }
 
-// fail names the backend and what it was doing; nil stays nil, and the
-// API error stays matchable.
-func (b *Backend) fail(doing string, err error) error {
-	if err == nil {
-		return nil
+// classify marks S3's not-found and precondition errors as objstate's.
+func classify(err error) error {
+	switch {
+	case isNotFound(err):
+		return objstate.NotFound(err)
+	case isPreconditionFailed(err):
+		return objstate.Exists(err)
 	}
-	var ce *CorruptError
-	if errors.As(err, &ce) {
-		return err
-	}
-	return &opError{doing: doing, err: err}
-}
-
-type opError struct {
-	doing string
-	err   error
-}
-
-func (e *opError) Error() string { return "the \"s3\" backend: " + e.doing + ": " + e.err.Error() }
-func (e *opError) Unwrap() error { return e.err }
-
-// CorruptError is an object Tether wrote that fails its check. Tether
-// neither uses nor repairs it.
-type CorruptError struct {
-	Object string
-	Reason string
-}
-
-func (e *CorruptError) Error() string {
-	return fmt.Sprintf("%s %s; Tether will not use or modify it: restore it from a backup (S3 versioning) or move it aside", e.Object, e.Reason)
+	return err
 }
 
 func apiCode(err error) string {
@@ -386,5 +227,3 @@ func isNotFound(err error) bool {
 func isPreconditionFailed(err error) bool {
 	return err != nil && (apiCode(err) == "PreconditionFailed" || apiCode(err) == "ConditionalRequestConflict")
 }
-
-func timestamp(t time.Time) string { return t.UTC().Format("20060102T150405Z") }

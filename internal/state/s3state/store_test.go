@@ -263,7 +263,7 @@ func TestTerraformStateAtKey(t *testing.T) {
 	b := e.connect(t)
 	ctx := context.Background()
 	tf := `{"version":4,"terraform_version":"1.11.4","serial":3,"lineage":"tf-lineage","outputs":{"o":{"value":"x","type":"string"}},"resources":[]}`
-	if err := b.put(ctx, "app/terraform.tfstate", []byte(tf), false); err != nil {
+	if err := b.Put(ctx, "app/terraform.tfstate", []byte(tf)); err != nil {
 		t.Fatal(err)
 	}
 	st := open(t, b, DefaultWorkspace)
@@ -303,7 +303,7 @@ func TestNewerFormatAndLostConnection(t *testing.T) {
 	b := e.connect(t)
 	ctx := context.Background()
 	newer := []byte(`{"tether_state":2,"lineage":"l","serial":1,"objects":{},"outputs":{}}`)
-	if err := b.put(ctx, "app/terraform.tfstate", newer, false); err != nil {
+	if err := b.Put(ctx, "app/terraform.tfstate", newer); err != nil {
 		t.Fatal(err)
 	}
 	st := open(t, b, DefaultWorkspace)

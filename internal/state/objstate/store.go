@@ -1,18 +1,14 @@
-package s3state
+package objstate
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/tetherhq/tether/internal/state"
 	"github.com/tetherhq/tether/internal/state/statedoc"
@@ -24,11 +20,6 @@ type entry struct {
 	Changes []state.Changes `json:"changes"`
 }
 
-// TerraformHereError and ErrTerraformHere are statedoc's.
-type TerraformHereError = statedoc.TerraformHereError
-
-var ErrTerraformHere = statedoc.ErrTerraformHere
-
 // view is what a workspace's objects say: the document (nil when there is
 // none), whether Terraform's state is there instead, and the journal.
 type view struct {
@@ -37,37 +28,41 @@ type view struct {
 	// terraformEmpty is set for a Terraform document that records
 	// nothing (Terraform writes one when it creates a workspace).
 	terraformEmpty bool
-	etag           string
+	version        string
 	entries        []*entry
 	stale          []string // journal objects already folded into doc
 }
 
+func (b *Backend) journalKey(ws string, seq uint64) string {
+	return fmt.Sprintf("%s%s%020d", b.Path(ws), journalSuffix, seq)
+}
+
 // read reads a workspace's document and journal.
 func (b *Backend) read(ctx context.Context, ws string) (*view, error) {
-	p := b.path(ws)
+	p := b.Path(ws)
 	v := &view{}
-	body, etag, err := b.get(ctx, p)
+	o, err := b.get(ctx, p)
 	switch {
-	case isNotFound(err):
+	case errors.Is(err, ErrNotFound):
 	case err != nil:
 		return nil, err
 	default:
-		v.etag = etag
-		isTether, empty, err := statedoc.Sniff(body)
+		v.version = o.Version
+		isTether, empty, err := statedoc.Sniff(o.Body)
 		if err != nil {
-			return nil, &CorruptError{Object: b.objectName(p), Reason: err.Error()}
+			return nil, &CorruptError{Object: b.Name(p), Reason: err.Error()}
 		}
 		if !isTether {
 			v.terraform, v.terraformEmpty = true, empty
 			break
 		}
-		d, err := statedoc.Decode(body, b.objectName(p))
+		d, err := statedoc.Decode(o.Body, b.Name(p))
 		var newer *statedoc.NewerFormatError
 		if errors.As(err, &newer) {
 			return nil, err
 		}
 		if err != nil {
-			return nil, &CorruptError{Object: b.objectName(p), Reason: "cannot be read: " + err.Error()}
+			return nil, &CorruptError{Object: b.Name(p), Reason: "cannot be read: " + err.Error()}
 		}
 		v.doc = d
 	}
@@ -83,22 +78,22 @@ func (b *Backend) read(ctx context.Context, ws string) (*view, error) {
 	for _, k := range keys {
 		seq, err := strconv.ParseUint(strings.TrimPrefix(k, p+journalSuffix), 10, 64)
 		if err != nil {
-			return nil, &CorruptError{Object: b.objectName(k), Reason: "is not named as a journal object is"}
+			return nil, &CorruptError{Object: b.Name(k), Reason: "is not named as a journal object is"}
 		}
 		if seq <= done {
 			v.stale = append(v.stale, k)
 			continue
 		}
 		if seq != want {
-			return nil, &CorruptError{Object: b.objectName(k), Reason: fmt.Sprintf("follows journal object %d, which is missing", want-1)}
+			return nil, &CorruptError{Object: b.Name(k), Reason: fmt.Sprintf("follows journal object %d, which is missing", want-1)}
 		}
-		body, _, err := b.get(ctx, k)
+		o, err := b.get(ctx, k)
 		if err != nil {
 			return nil, err
 		}
 		e := &entry{}
-		if err := json.Unmarshal(body, e); err != nil || e.Seq != seq {
-			return nil, &CorruptError{Object: b.objectName(k), Reason: "is not a readable journal object"}
+		if err := json.Unmarshal(o.Body, e); err != nil || e.Seq != seq {
+			return nil, &CorruptError{Object: b.Name(k), Reason: "is not a readable journal object"}
 		}
 		v.entries = append(v.entries, e)
 		want++
@@ -130,7 +125,7 @@ func (b *Backend) readState(ctx context.Context, ws string, allowTerraform bool)
 		return nil, err
 	}
 	if v.terraform && !v.terraformEmpty && len(v.entries) == 0 && !allowTerraform {
-		return nil, &TerraformHereError{Object: b.objectName(b.path(ws))}
+		return nil, &TerraformHereError{Object: b.Name(b.Path(ws))}
 	}
 	return v.state(), nil
 }
@@ -162,11 +157,11 @@ func (b *Backend) Open(ctx context.Context, ws string) (state.Store, error) {
 	} else if ok, err := b.StateExists(ctx, ws); err != nil {
 		return nil, err
 	} else if !ok {
-		if err := b.put(ctx, b.path(ws), statedoc.New().Encode(), true); err != nil && !isPreconditionFailed(err) {
+		if err := b.create(ctx, b.Path(ws), statedoc.New().Encode()); err != nil && !errors.Is(err, ErrExists) {
 			return nil, err
 		}
 	}
-	s := &Store{b: b, ws: ws, where: fmt.Sprintf("state %s (workspace %q)", b.objectName(b.path(ws)), ws)}
+	s := &Store{b: b, ws: ws, where: fmt.Sprintf("state %s (workspace %q)", b.Name(b.Path(ws)), ws)}
 	s.w = state.NewWriter(256, fmt.Errorf("%s: %w", s.where, state.ErrClosed), s.commitGroup)
 	return s, nil
 }
@@ -212,10 +207,10 @@ func (s *Store) commitGroup(group []*state.Request[struct{}]) error {
 	if err != nil {
 		return fmt.Errorf("%s: encoding the journal object: %w", s.where, err)
 	}
-	key := fmt.Sprintf("%s%s%020d", s.b.path(s.ws), journalSuffix, e.Seq)
-	if err := s.b.put(ctx, key, body, true); err != nil {
-		if isPreconditionFailed(err) {
-			return &state.LockLostError{Path: s.b.objectName(key) + " (written by another runner)", ID: s.held.info.ID}
+	key := s.b.journalKey(s.ws, e.Seq)
+	if err := s.b.create(ctx, key, body); err != nil {
+		if errors.Is(err, ErrExists) {
+			return &state.LockLostError{Path: s.b.Name(key) + " (written by another runner)", ID: s.held.info.ID}
 		}
 		return err
 	}
@@ -226,69 +221,58 @@ func (s *Store) commitGroup(group []*state.Request[struct{}]) error {
 // compact folds the journal into the document at the workspace's path,
 // copying Terraform's document aside first when it is there, then
 // deletes the journal objects folded in. The caller holds the lock.
-func (b *Backend) compact(ctx context.Context, ws string) (next uint64, aside string, err error) {
+func (b *Backend) compact(ctx context.Context, ws string) (next uint64, err error) {
 	v, err := b.read(ctx, ws)
 	if err != nil {
-		return 0, "", err
+		return 0, err
 	}
 	d := v.state()
 	if len(v.entries) == 0 && len(v.stale) == 0 {
-		return d.Journal + 1, "", nil
+		return d.Journal + 1, nil
 	}
-	p := b.path(ws)
+	p := b.Path(ws)
 	if len(v.entries) > 0 {
 		if v.terraform {
-			if aside, err = b.setAside(ctx, p, v.etag); err != nil {
-				return 0, "", err
+			if _, err = b.setAside(ctx, p, v.version); err != nil {
+				return 0, err
 			}
 		}
 		body := d.Encode()
-		if err := b.put(ctx, p, body, false); err != nil {
-			return 0, "", err
+		if err := b.Put(ctx, p, body); err != nil {
+			return 0, err
 		}
-		if err := b.putDigest(ctx, p, body); err != nil {
-			return 0, "", err
+		if b.cfg.Written != nil {
+			if err := b.cfg.Written(ctx, p, body); err != nil {
+				return 0, err
+			}
 		}
 	}
 	for _, e := range v.entries {
-		v.stale = append(v.stale, fmt.Sprintf("%s%s%020d", p, journalSuffix, e.Seq))
+		v.stale = append(v.stale, b.journalKey(ws, e.Seq))
 	}
 	if err := b.deleteAll(ctx, v.stale); err != nil {
-		return 0, "", err
+		return 0, err
 	}
-	return d.Journal + 1, aside, nil
+	return d.Journal + 1, nil
 }
 
 // setAside copies Terraform's document at p, unchanged since it was read
-// (etag), to p.terraform-adopted-TIMESTAMP; the copy is what is left of
-// it once Tether's document replaces it.
-func (b *Backend) setAside(ctx context.Context, p, etag string) (string, error) {
+// (version), to p.terraform-adopted-TIMESTAMP; the copy is what is left
+// of it once Tether's document replaces it.
+func (b *Backend) setAside(ctx context.Context, p, version string) (string, error) {
 	dest := p + adoptedSuffix + timestamp(time.Now())
-	_, err := b.c.s3.CopyObject(ctx, &s3.CopyObjectInput{
-		Bucket:            aws.String(b.cfg.Bucket),
-		Key:               aws.String(dest),
-		CopySource:        aws.String(url.PathEscape(b.cfg.Bucket) + "/" + escapeKey(p)),
-		CopySourceIfMatch: nilIfEmpty(etag),
-	})
+	o, err := b.cfg.Blobs.Get(ctx, p)
+	if err == nil && version != "" && o.Version != version {
+		err = fmt.Errorf("it changed since it was read (version %s, now %s)", version, o.Version)
+	}
+	if err == nil {
+		// Written as Terraform wrote it: without a digest of Tether's.
+		err = b.cfg.Blobs.Create(ctx, dest, o.Body, "")
+	}
 	if err != nil {
-		return "", b.fail(fmt.Sprintf("copying Terraform's state %s aside to %s", b.objectName(p), dest), err)
+		return "", b.fail(fmt.Sprintf("copying Terraform's state %s aside to %s", b.Name(p), b.Name(dest)), err)
 	}
-	return b.objectName(dest), nil
-}
-
-func escapeKey(k string) string {
-	parts := strings.Split(k, "/")
-	for i, p := range parts {
-		parts[i] = url.PathEscape(p)
-	}
-	return strings.Join(parts, "/")
-}
-
-func nilIfEmpty(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return aws.String(s)
+	return b.Name(dest), nil
 }
 
 // Close waits for commits in flight and refuses calls after.

@@ -1,7 +1,8 @@
-package s3state
+package objstate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/tetherhq/tether/internal/state/statedoc"
@@ -12,10 +13,9 @@ type TerraformState struct {
 	Data  []byte
 	Where string
 
-	b        *Backend
-	path     string
-	etag     string
-	asideKey string
+	b       *Backend
+	path    string
+	version string
 }
 
 // TerraformState returns Terraform's state document for workspace ws, nil
@@ -24,20 +24,20 @@ type TerraformState struct {
 // what it read, and SetAside moves the document only if it is still the
 // one read.
 func (b *Backend) TerraformState(ctx context.Context, ws string) (*TerraformState, error) {
-	p := b.path(ws)
-	body, etag, err := b.get(ctx, p)
-	if isNotFound(err) {
+	p := b.Path(ws)
+	o, err := b.get(ctx, p)
+	if errors.Is(err, ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	if isTether, _, err := statedoc.Sniff(body); err != nil {
-		return nil, &CorruptError{Object: b.objectName(p), Reason: err.Error()}
+	if isTether, _, err := statedoc.Sniff(o.Body); err != nil {
+		return nil, &CorruptError{Object: b.Name(p), Reason: err.Error()}
 	} else if isTether {
 		return nil, nil
 	}
-	return &TerraformState{Data: body, Where: fmt.Sprintf("Terraform's state of workspace %q at %s", ws, b.objectName(p)), b: b, path: p, etag: etag}, nil
+	return &TerraformState{Data: o.Body, Where: fmt.Sprintf("Terraform's state of workspace %q at %s", ws, b.Name(p)), b: b, path: p, version: o.Version}, nil
 }
 
 // SetAside moves Terraform's document to PATH.terraform-adopted-TIMESTAMP:
@@ -45,11 +45,11 @@ func (b *Backend) TerraformState(ctx context.Context, ws string) (*TerraformStat
 // original deleted. Tether's own document is written at the path when its
 // lock is released.
 func (t *TerraformState) SetAside(ctx context.Context) (string, error) {
-	aside, err := t.b.setAside(ctx, t.path, t.etag)
+	aside, err := t.b.setAside(ctx, t.path, t.version)
 	if err != nil {
 		return "", err
 	}
-	if err := t.b.delete(ctx, t.path); err != nil {
+	if err := t.b.deleteAll(ctx, []string{t.path}); err != nil {
 		return "", fmt.Errorf("%s was copied to %s, but deleting it failed: %w", t.Where, aside, err)
 	}
 	return aside, nil
