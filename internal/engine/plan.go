@@ -21,6 +21,7 @@ import (
 	"github.com/tetherhq/tether/internal/plan"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/refs"
+	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
 )
 
@@ -831,6 +832,17 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 	}
 	if n.cfg.Lifecycle.PreventDestroy && (change.Action.IsReplace() || change.Action == plan.Delete) {
 		return append(diags, preventDestroy(in.addr, n.cfg, change.Action))
+	}
+	if change.Action == plan.NoOp && in.recorded != nil && !secrets.IsSealed(in.recorded.Value) {
+		// A value that became sensitive (a variable marked sensitive,
+		// what the rule for derived values now finds) in an object state
+		// holds in clear is an update of state alone, as in Terraform:
+		// without it, up would have nothing to apply and the clear record
+		// would stay, unsealed, however often it ran. (An object already
+		// sealed records the new paths with its next change.)
+		if _, sens := marks.Unmark(change.After); !coveredPaths(sens, in.meta.Sensitive) {
+			change.Action = plan.Update
+		}
 	}
 	if change.Action == plan.NoOp && in.res.empty() && in.importID == "" {
 		// Nothing to apply: keep one object instead of three, since a

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/tetherhq/tether/internal/logging"
 )
 
 // commitReq is one Commit call waiting for the writer; Prepared holds the
@@ -151,7 +153,28 @@ func (s *SQLite) tryGroup(group []*commitReq, isolate bool) (err error) {
 		return fileError(s.path, "commit", err)
 	}
 	s.groups.Add(1)
+	for _, r := range group {
+		if r.Changes.Erase && r.Trouble == nil {
+			s.eraseLog(ctx)
+			break
+		}
+	}
 	return nil
+}
+
+// eraseLog copies the write-ahead log into the file and truncates it to
+// nothing: its frames are whole pages as they were, so an old value that
+// is sealed now would otherwise stay readable there until SQLite reuses
+// the space (see Changes.Erase). It waits for readers (busy_timeout). A
+// failure is not the commit's, which is done: the log is deleted anyway
+// when the last connection closes at the end of the run.
+func (s *SQLite) eraseLog(ctx context.Context) {
+	var busy, frames, done int
+	err := s.wconn.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &frames, &done)
+	if err != nil || busy != 0 {
+		logging.Core().Warn("could not empty the state's write-ahead log after sealing a value recorded in clear; it is emptied when the run ends",
+			"path", s.path, "error", err, "busy", busy != 0)
+	}
 }
 
 func (s *SQLite) apply(ctx context.Context, r *commitReq) error {
