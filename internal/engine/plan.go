@@ -575,6 +575,13 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 		if !in.res.empty() {
 			defer func() { in.providerPrior = in.res.priorFor(in.prior, meta.Refs) }()
 		}
+		if desc, ok := unrecordedRef(meta.Refs, v); ok && !p.opts.SkipRefresh && p.targeted(n, in.addr) {
+			w := errorDiag(in.addr, cn, "Object recorded without its references", fmt.Sprintf(
+				"%s was recorded by an earlier version of Tether, which kept only the description %s of a reference in its arguments, not where the value is, and no configuration gives the value now. Read with the description instead of the value, its provider may answer that the object is gone, and it would be forgotten while it still exists. So it is not refreshed: it is deleted as state records it. If it was already deleted outside Tether and its provider cannot delete it again, remove it from state with `tether state rm %s`.",
+				in.addr, desc, in.addr))
+			w.Severity = hcl.DiagWarning
+			return append(diags, w)
+		}
 	}
 	if p.opts.SkipRefresh || !p.targeted(n, in.addr) {
 		return diags
@@ -593,6 +600,19 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 		in.deferredBy = resp.Deferred
 		return diags
 	}
+	if resp.NewState.IsNull() && len(meta.Refs) == 0 {
+		if desc, ok := descIn(v); ok {
+			// Recorded before references were (no hash says whether the
+			// configuration's value is the one it was made with, so the
+			// provider was given the description): "gone" may only mean
+			// that the description is not the value.
+			w := errorDiag(in.addr, cn, "Object recorded without its references", fmt.Sprintf(
+				"%s was recorded by an earlier version of Tether, which kept only the description %s of a reference in its arguments, not a hash of its value. Read with the description, its provider answered that the object is gone, which may only mean that the description is not the value; so it is kept in state, not forgotten. The next up plans it with the configuration's values and records its references. If it was really deleted outside Tether, remove it from state with `tether state rm %s`.",
+				in.addr, desc, in.addr))
+			w.Severity = hcl.DiagWarning
+			return append(diags, w)
+		}
+	}
 	// What the real world holds at a referenced path is the referenced
 	// value (current or earlier): it is stored and shown as the
 	// description only.
@@ -602,6 +622,40 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 	}
 	in.priorPrivate = resp.Private
 	return diags
+}
+
+// unrecordedRef finds a reference of a recorded object that cannot be
+// resolved without its configuration, and returns its description: one
+// recorded before state kept the reference itself (Ref nil), or, in the
+// oldest records, which kept no references at all, a description in the
+// value (see descIn).
+func unrecordedRef(recorded []refRecord, v cty.Value) (string, bool) {
+	for _, rec := range recorded {
+		if rec.Ref == nil {
+			return rec.Desc, true
+		}
+	}
+	if len(recorded) > 0 {
+		return "", false
+	}
+	return descIn(v)
+}
+
+// descIn finds a string of v that is a reference's description, as the
+// records written before references were recorded hold in place of the
+// value.
+func descIn(v cty.Value) (string, bool) {
+	var desc string
+	u, _ := v.UnmarkDeep()
+	cty.Walk(u, func(_ cty.Path, leaf cty.Value) (bool, error) {
+		if desc == "" && leaf.Type() == cty.String && leaf.IsKnown() && !leaf.IsNull() {
+			if s := leaf.AsString(); strings.HasPrefix(s, "(reference ") && strings.HasSuffix(s, ")") {
+				desc = s
+			}
+		}
+		return desc == "", nil
+	})
+	return desc, desc != ""
 }
 
 // readConfig checks an instance's preconditions and evaluates its
