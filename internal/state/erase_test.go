@@ -1,6 +1,7 @@
 package state
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,10 +16,26 @@ import (
 // (a run killed then leaves them so) and after it is closed. A short value
 // lives in its row's page; a long one spills onto overflow pages that the
 // sealed value frees.
+//
+// A file written by an earlier Tether, without secure_delete, holds the
+// old versions of rows in its free space: those go too.
 func TestEraseLeavesNoCopy(t *testing.T) {
+	for _, old := range []bool{false, true} {
+		t.Run(map[bool]string{false: "this version", true: "file written without secure_delete"}[old], func(t *testing.T) {
+			eraseLeavesNoCopy(t, old)
+		})
+	}
+}
+
+func eraseLeavesNoCopy(t *testing.T, old bool) {
 	const short, long = "CANARY-erase-short-5a1b", "CANARY-erase-long-7c2d"
 	dir := t.TempDir()
 	s := openTest(t, filepath.Join(dir, "state.db"))
+	if old {
+		if _, err := s.wconn.ExecContext(context.Background(), "PRAGMA secure_delete=0"); err != nil {
+			t.Fatal(err)
+		}
+	}
 	clear := func(addr, v string) *Object {
 		o := testObject(addr)
 		o.Value = []byte(`{"id":"` + addr + `","input":"` + v + `"}`)
@@ -35,6 +52,9 @@ func TestEraseLeavesNoCopy(t *testing.T) {
 	commit(t, s, Changes{Put: []*Object{clear("tether_value.short", short), clear("tether_value.long", longValue), testObject("tether_file.other")}})
 	// Another write to the same pages, as a run's other objects make.
 	commit(t, s, Changes{Put: []*Object{testObject("tether_file.more")}})
+	// A clear record written again (a refresh that changed its
+	// dependencies): its old version is freed, in clear.
+	commit(t, s, Changes{Put: []*Object{clear("tether_value.short", short+"-again"), clear("tether_value.long", longValue+"-again")}})
 	commit(t, s, Changes{Put: []*Object{sealed("tether_value.short", 80), sealed("tether_value.long", 30000)}, Erase: true})
 
 	check := func(when string) {

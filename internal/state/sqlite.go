@@ -165,6 +165,10 @@ type SQLite struct {
 
 	// applyHook, a test hook, fails one request inside its group.
 	applyHook func(*commitReq) error
+
+	// vacuumed is set once an Erase commit has rebuilt the file (see
+	// eraseOld); only the single writer touches it.
+	vacuumed bool
 }
 
 var _ Store = (*SQLite)(nil)
