@@ -896,6 +896,10 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		// sealed records the new paths with its next change.)
 		if _, sens := marks.Unmark(change.After); !coveredPaths(sens, in.meta.Sensitive) {
 			change.Action = plan.Update
+			// Shown as Terraform shows it: before, what state records as
+			// sensitive (it holds the rest in clear), so that each
+			// attribute that becomes sensitive is shown with a warning.
+			change.Before = withMarks(n.schema.Block, unmarked(in.prior), in.meta.Sensitive)
 		}
 	}
 	if change.Action == plan.NoOp && in.res.empty() && in.importID == "" {
