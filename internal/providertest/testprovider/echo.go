@@ -52,7 +52,9 @@ type partModel struct {
 
 var partTypes = map[string]attr.Type{"input": types.StringType, "echo": types.StringType}
 
-// echoParts sets the echo of every part block from its input.
+// echoParts sets the echo of every part block from its input, and warns
+// with each input, as a careless provider repeats an argument in a
+// warning.
 func echoParts(ctx context.Context, m *echoModel) diag.Diagnostics {
 	if m.Parts.IsNull() || m.Parts.IsUnknown() {
 		return nil
@@ -66,6 +68,7 @@ func echoParts(ctx context.Context, m *echoModel) diag.Diagnostics {
 		echo := "part"
 		if in := parts[i].Input.ValueString(); len(in) >= 2 {
 			echo = "part " + echoes(in)
+			diags.AddWarning("Part echoed", "The part's input was "+echoes(in)+".")
 		}
 		parts[i].Echo = types.StringValue(echo)
 	}
