@@ -167,6 +167,9 @@ func (r routeResource) apply(ctx context.Context, req provider.ApplyRequest) pro
 	b, _ := json.Marshal(priv)
 	newState := routeObject(planned, cty.StringVal(e.ID))
 	if created {
+		// Not pending in the body either: a router started by an earlier
+		// Tether, which knows no ?confirm, takes it as the confirm it was.
+		e.Pending = nil
 		if err := putRoute(ctx, priv.RouterDir, routerID, e, true); err != nil {
 			// The route is there, under the id returned: recorded, the
 			// create failed, and the next up replaces it.
