@@ -576,11 +576,9 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 			defer func() { in.providerPrior = in.res.priorFor(in.prior, meta.Refs) }()
 		}
 		if desc, ok := unrecordedRef(meta.Refs, v); ok && !p.opts.SkipRefresh && p.targeted(n, in.addr) {
-			w := errorDiag(in.addr, cn, "Object recorded without its references", fmt.Sprintf(
+			return append(diags, oldRecord(in.addr, cn, fmt.Sprintf(
 				"%s was recorded by an earlier version of Tether, which kept only the description %s of a reference in its arguments, not where the value is, and no configuration gives the value now. Read with the description instead of the value, its provider may answer that the object is gone, and it would be forgotten while it still exists. So it is not refreshed: it is deleted as state records it. If it was already deleted outside Tether and its provider cannot delete it again, remove it from state with `tether state rm %s`.",
-				in.addr, desc, in.addr))
-			w.Severity = hcl.DiagWarning
-			return append(diags, w)
+				in.addr, desc, in.addr)))
 		}
 	}
 	if p.opts.SkipRefresh || !p.targeted(n, in.addr) {
@@ -606,11 +604,9 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 			// configuration's value is the one it was made with, so the
 			// provider was given the description): "gone" may only mean
 			// that the description is not the value.
-			w := errorDiag(in.addr, cn, "Object recorded without its references", fmt.Sprintf(
+			return append(diags, oldRecord(in.addr, cn, fmt.Sprintf(
 				"%s was recorded by an earlier version of Tether, which kept only the description %s of a reference in its arguments, not a hash of its value. Read with the description, its provider answered that the object is gone, which may only mean that the description is not the value; so it is kept in state, not forgotten. The next up plans it with the configuration's values and records its references. If it was really deleted outside Tether, remove it from state with `tether state rm %s`.",
-				in.addr, desc, in.addr))
-			w.Severity = hcl.DiagWarning
-			return append(diags, w)
+				in.addr, desc, in.addr)))
 		}
 	}
 	// What the real world holds at a referenced path is the referenced
@@ -622,6 +618,14 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 	}
 	in.priorPrivate = resp.Private
 	return diags
+}
+
+// oldRecord is the warning about an object recorded before references
+// were, which refresh does not take the provider's word on.
+func oldRecord(address string, cn *config.Node, detail string) *hcl.Diagnostic {
+	w := errorDiag(address, cn, "Object recorded without its references", detail)
+	w.Severity = hcl.DiagWarning
+	return w
 }
 
 // unrecordedRef finds a reference of a recorded object that cannot be
