@@ -23,6 +23,7 @@ import (
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/plan"
 	"github.com/tetherhq/tether/internal/provider"
+	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
 )
 
@@ -451,6 +452,11 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 			if !d.HasErrors() && in.importID != "" {
 				p.imported.Add(1)
 			}
+			if !d.HasErrors() && approved == plan.Update {
+				// An update of state alone (a value that became
+				// sensitive is sealed): changed, as the plan said.
+				count(plan.Update)
+			}
 			return d
 		}
 	}
@@ -746,11 +752,22 @@ func (e *Engine) put(ctx context.Context, n *node, in *instance, v cty.Value, pr
 		Dependencies: in.resourceDeps, Status: status,
 	}
 	obj.CreateBeforeDestroy = n.cbd
-	if err := e.Store.Commit(ctx, state.Changes{Put: []*state.Object{obj}}); err != nil {
+	if err := e.Store.Commit(ctx, state.Changes{Put: []*state.Object{obj}, Erase: resealed(in.recorded, obj)}); err != nil {
 		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", diagnostic.Failed("recording the object", err))}
 	}
 	in.meta = meta
 	return nil
+}
+
+// resealed reports whether obj seals what recorded, the object it
+// replaces in state, held in clear: then the store must leave no copy of
+// the old bytes (state.Changes.Erase).
+func resealed(recorded, obj *state.Object) bool {
+	if recorded == nil {
+		return false
+	}
+	newly := func(was, now []byte) bool { return len(was) > 0 && !secrets.IsSealed(was) && secrets.IsSealed(now) }
+	return newly(recorded.Value, obj.Value) || newly(recorded.Private, obj.Private)
 }
 
 // providerPriorOr is the prior object as the provider last saw it:

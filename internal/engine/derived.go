@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tetherhq/tether/internal/logging"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/redact"
 )
@@ -35,9 +36,16 @@ func (in *instance) returned(n *node, v cty.Value, known []cty.Path) cty.Value {
 
 // judgeBy sets the secrets what the provider returns for in is judged
 // by: the sensitive strings of its configuration (unmarked, with the
-// paths that were marked) and of its provider's.
+// paths that were marked) and of its provider's. The provider's log gets
+// the configuration's too, as it gets its provider's (see addSensitive):
+// a provider that repeats an argument in a diagnostic also logs it
+// (terraform-plugin-go logs every diagnostic at WARN).
 func (in *instance) judgeBy(n *node, config cty.Value, paths []cty.Path) {
-	in.sources = append(sensitiveStrings(config, paths), providerSecrets(in.provider(n))...)
+	own := sensitiveStrings(config, paths)
+	for _, s := range own {
+		logging.Redact(s, "(sensitive value)")
+	}
+	in.sources = append(own, providerSecrets(in.provider(n))...)
 }
 
 // sourcesFor are the secrets in's returned values are judged by: those

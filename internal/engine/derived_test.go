@@ -15,6 +15,7 @@ import (
 	"github.com/tetherhq/tether/internal/engine"
 	"github.com/tetherhq/tether/internal/hclconfig"
 	"github.com/tetherhq/tether/internal/marks"
+	"github.com/tetherhq/tether/internal/plan"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
@@ -161,9 +162,26 @@ resource "tether_file" "f" {
 	f.engine.Keys = keys
 	f.run(false)
 	writeFiles(t, f.dir, map[string]string{"main.tf": config(true)})
+	// As in Terraform, an update of state alone: a plan of no change
+	// would not be applied by up, and the clear record would stay.
+	planned, diags := f.engine.Plan(context.Background(), f.config(), engine.PlanOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if c := planned.Plan.Changes; len(c) != 1 || c[0].Action != plan.Update {
+		t.Errorf("the plan once the variable is sensitive: %+v, want an update of tether_file.f", c)
+	}
 	f.run(false)
-	// The pages that held the clear record may linger in the write-ahead
-	// log until it is checkpointed: what counts is the record.
+	// No byte of the clear record is left: not in the file's freed
+	// space, not in the write-ahead log, with the store still open as a
+	// killed run leaves it.
+	leaks, err := canary.ScanDir(filepath.Join(f.dir, ".tether"), []string{secret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range leaks {
+		t.Error(l)
+	}
 	snap, err := f.store.Load(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ import (
 	"github.com/tetherhq/tether/internal/plan"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/refs"
+	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
 )
 
@@ -605,6 +606,11 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 		if !in.res.empty() {
 			defer func() { in.providerPrior = in.res.priorFor(in.prior, meta.Refs) }()
 		}
+		if desc, ok := unrecordedRef(meta.Refs, v); ok && !p.opts.SkipRefresh && p.targeted(n, in.addr) {
+			return append(diags, oldRecord(in.addr, cn, fmt.Sprintf(
+				"%s was recorded by an earlier version of Tether, which kept only the description %s of a reference in its arguments, not where the value is, and no configuration gives the value now. Read with the description instead of the value, its provider may answer that the object is gone, and it would be forgotten while it still exists. So it is not refreshed: it is deleted as state records it. If it was already deleted outside Tether and its provider cannot delete it again, remove it from state with `tether state rm %s`.",
+				in.addr, desc, in.addr)))
+		}
 	}
 	if p.opts.SkipRefresh || !p.targeted(n, in.addr) {
 		return diags
@@ -623,6 +629,17 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 		in.deferredBy = resp.Deferred
 		return diags
 	}
+	if resp.NewState.IsNull() && len(meta.Refs) == 0 {
+		if desc, ok := descIn(v); ok {
+			// Recorded before references were (no hash says whether the
+			// configuration's value is the one it was made with, so the
+			// provider was given the description): "gone" may only mean
+			// that the description is not the value.
+			return append(diags, oldRecord(in.addr, cn, fmt.Sprintf(
+				"%s was recorded by an earlier version of Tether, which kept only the description %s of a reference in its arguments, not a hash of its value. Read with the description, its provider answered that the object is gone, which may only mean that the description is not the value; so it is kept in state, not forgotten. The next up plans it with the configuration's values and records its references. If it was really deleted outside Tether, remove it from state with `tether state rm %s`.",
+				in.addr, desc, in.addr)))
+		}
+	}
 	// What the real world holds at a referenced path is the referenced
 	// value (current or earlier): it is stored and shown as the
 	// description only.
@@ -632,6 +649,48 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 	}
 	in.priorPrivate = resp.Private
 	return diags
+}
+
+// oldRecord is the warning about an object recorded before references
+// were, which refresh does not take the provider's word on.
+func oldRecord(address string, cn *config.Node, detail string) *hcl.Diagnostic {
+	w := errorDiag(address, cn, "Object recorded without its references", detail)
+	w.Severity = hcl.DiagWarning
+	return w
+}
+
+// unrecordedRef finds a reference of a recorded object that cannot be
+// resolved without its configuration, and returns its description: one
+// recorded before state kept the reference itself (Ref nil), or, in the
+// oldest records, which kept no references at all, a description in the
+// value (see descIn).
+func unrecordedRef(recorded []refRecord, v cty.Value) (string, bool) {
+	for _, rec := range recorded {
+		if rec.Ref == nil {
+			return rec.Desc, true
+		}
+	}
+	if len(recorded) > 0 {
+		return "", false
+	}
+	return descIn(v)
+}
+
+// descIn finds a string of v that is a reference's description, as the
+// records written before references were recorded hold in place of the
+// value.
+func descIn(v cty.Value) (string, bool) {
+	var desc string
+	u, _ := v.UnmarkDeep()
+	cty.Walk(u, func(_ cty.Path, leaf cty.Value) (bool, error) {
+		if desc == "" && leaf.Type() == cty.String && leaf.IsKnown() && !leaf.IsNull() {
+			if s := leaf.AsString(); strings.HasPrefix(s, "(reference ") && strings.HasSuffix(s, ")") {
+				desc = s
+			}
+		}
+		return desc == "", nil
+	})
+	return desc, desc != ""
 }
 
 // readConfig checks an instance's preconditions and evaluates its
@@ -862,6 +921,21 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 	}
 	if n.cfg.Lifecycle.PreventDestroy && (change.Action.IsReplace() || change.Action == plan.Delete) {
 		return append(diags, preventDestroy(in.addr, n.cfg, change.Action))
+	}
+	if change.Action == plan.NoOp && in.recorded != nil && !secrets.IsSealed(in.recorded.Value) {
+		// A value that became sensitive (a variable marked sensitive,
+		// what the rule for derived values now finds) in an object state
+		// holds in clear is an update of state alone, as in Terraform:
+		// without it, up would have nothing to apply and the clear record
+		// would stay, unsealed, however often it ran. (An object already
+		// sealed records the new paths with its next change.)
+		if _, sens := marks.Unmark(change.After); !coveredPaths(sens, in.meta.Sensitive) {
+			change.Action = plan.Update
+			// Shown as Terraform shows it: before, what state records as
+			// sensitive (it holds the rest in clear), so that each
+			// attribute that becomes sensitive is shown with a warning.
+			change.Before = withMarks(n.schema.Block, unmarked(in.prior), in.meta.Sensitive)
+		}
 	}
 	if change.Action == plan.NoOp && in.res.empty() && in.importID == "" {
 		// Nothing to apply: keep one object instead of three, since a

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/tetherhq/tether/internal/logging"
 )
 
 // commitReq is one Commit call waiting for the writer; Prepared holds the
@@ -151,7 +153,44 @@ func (s *SQLite) tryGroup(group []*commitReq, isolate bool) (err error) {
 		return fileError(s.path, "commit", err)
 	}
 	s.groups.Add(1)
+	for _, r := range group {
+		if r.Changes.Erase && r.Trouble == nil {
+			s.eraseOld(ctx)
+			break
+		}
+	}
 	return nil
+}
+
+// eraseOld leaves no copy of what a commit with Changes.Erase replaced.
+// The first time in a session it rebuilds the file (VACUUM): secure_delete
+// zeroes what is freed from now on, but a file written by an earlier
+// Tether, without it, may hold old rows in its free space. Then it copies
+// the write-ahead log into the file and truncates it to nothing: its
+// frames are whole pages as they were. It waits for readers
+// (busy_timeout). A failure is not the commit's, which is done: it is
+// logged, and the log is deleted anyway when the last connection closes at
+// the end of the run.
+func (s *SQLite) eraseOld(ctx context.Context) {
+	warn := func(what string, err error) {
+		logging.Core().Warn("could not "+what+" after sealing a value state recorded in clear; old copies may remain in the state file's free space or its write-ahead log",
+			"path", s.path, "error", err)
+	}
+	if !s.vacuumed {
+		if _, err := s.wconn.ExecContext(ctx, "VACUUM"); err != nil {
+			warn("rebuild the state file", err)
+		} else {
+			s.vacuumed = true
+		}
+	}
+	var busy, frames, done int
+	err := s.wconn.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &frames, &done)
+	if err == nil && busy != 0 {
+		err = errors.New("readers kept it busy")
+	}
+	if err != nil {
+		warn("empty the write-ahead log", err)
+	}
 }
 
 func (s *SQLite) apply(ctx context.Context, r *commitReq) error {

@@ -45,12 +45,17 @@ const (
 // busy_timeout bounds how long a write waits for another connection's write
 // transaction. Writers hold SQLite's lock only for one short transaction, so
 // waiting 10s means something is badly wrong.
+//
+// secure_delete zeroes what a write frees (an old row's bytes in its page,
+// the pages an old value spilled onto), so that a value recorded in clear
+// and sealed later leaves no copy in the file's free space (see
+// Changes.Erase for the copies in the write-ahead log).
 func connPragmas() string {
 	sync := "NORMAL"
 	if strings.EqualFold(os.Getenv("TETHER_STATE_SYNC"), "full") {
 		sync = "FULL"
 	}
-	return "_pragma=busy_timeout(10000)&_pragma=synchronous(" + sync + ")"
+	return "_pragma=busy_timeout(10000)&_pragma=synchronous(" + sync + ")&_pragma=secure_delete(1)"
 }
 
 // schema is the current format's; format 1 lacked the meta table, format
@@ -160,6 +165,10 @@ type SQLite struct {
 
 	// applyHook, a test hook, fails one request inside its group.
 	applyHook func(*commitReq) error
+
+	// vacuumed is set once an Erase commit has rebuilt the file (see
+	// eraseOld); only the single writer touches it.
+	vacuumed bool
 }
 
 var _ Store = (*SQLite)(nil)

@@ -94,6 +94,12 @@ type Changes struct {
 	// lineage and increments the serial.
 	Lineage string
 	Serial  uint64
+	// Erase says that the changes seal what state recorded in clear (a
+	// value newly found sensitive): once they are committed, the store
+	// keeps no copy of the old values it can reach. SQLite zeroes what a
+	// write frees anyway (secure_delete); with Erase it also empties its
+	// write-ahead log, which holds whole old pages until then.
+	Erase bool
 }
 
 // Empty reports whether c changes nothing: no object or output put or

@@ -153,6 +153,7 @@ func (r routeResource) apply(ctx context.Context, req provider.ApplyRequest) pro
 		priv.RouterDir = dir
 	}
 	created := e.ID == ""
+	e.Owner = provider.ObjectFrom(ctx)
 	if created {
 		// Added as pending, then confirmed: a run interrupted in between
 		// leaves a route that the next run's create replaces.
@@ -160,14 +161,16 @@ func (r routeResource) apply(ctx context.Context, req provider.ApplyRequest) pro
 		me := identify(os.Getpid())
 		e.Pending = &me
 	}
-	if err := putRoute(ctx, priv.RouterDir, routerID, e); err != nil {
+	if err := putRoute(ctx, priv.RouterDir, routerID, e, false); err != nil {
 		return provider.ApplyResponse{NewState: failed, Private: req.PlannedPrivate, Diagnostics: opError("Cannot add route", fmt.Sprintf("adding the route %s", e.key()), err)}
 	}
 	b, _ := json.Marshal(priv)
 	newState := routeObject(planned, cty.StringVal(e.ID))
 	if created {
+		// Not pending in the body either: a router started by an earlier
+		// Tether, which knows no ?confirm, takes it as the confirm it was.
 		e.Pending = nil
-		if err := putRoute(ctx, priv.RouterDir, routerID, e); err != nil {
+		if err := putRoute(ctx, priv.RouterDir, routerID, e, true); err != nil {
 			// The route is there, under the id returned: recorded, the
 			// create failed, and the next up replaces it.
 			return provider.ApplyResponse{NewState: newState, Private: b, Diagnostics: opError("Cannot add route", fmt.Sprintf("confirming the route %s", e.key()), err)}
@@ -180,6 +183,10 @@ func entryOf(obj cty.Value) routeEntry {
 	get := func(name string) string { s, _ := knownString(attr(obj, name)); return s }
 	return routeEntry{ID: get("id"), Method: get("method"), Path: get("path"), Target: get("target")}
 }
+
+// adminClient makes the calls to a router's admin endpoint; tests put
+// requests that arrive late through it.
+var adminClient = http.DefaultClient
 
 // routerAdmin is how a route reaches its router.
 type routerAdmin struct {
@@ -208,16 +215,20 @@ func openRouter(dir string) (*routerAdmin, error) {
 }
 
 func (a *routerAdmin) call(ctx context.Context, method string, e routeEntry) error {
+	return a.callURL(ctx, method, a.admin+"/v1/routes", e)
+}
+
+func (a *routerAdmin) callURL(ctx context.Context, method, url string, e routeEntry) error {
 	body, _ := json.Marshal(e)
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, method, a.admin+"/v1/routes", bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
 	req.Header.Set("Authorization", "Bearer "+a.token)
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := adminClient.Do(req)
 	if err != nil {
 		return fmt.Errorf("the router's admin endpoint did not answer: %w", err)
 	}
@@ -229,7 +240,10 @@ func (a *routerAdmin) call(ctx context.Context, method string, e routeEntry) err
 	return fmt.Errorf("the router refused: %s", strings.TrimSpace(string(msg)))
 }
 
-func putRoute(ctx context.Context, dir, routerID string, e routeEntry) error {
+// putRoute adds or changes the route e; with confirm, it confirms the
+// pending route e (same id) instead, and fails if the router no longer
+// holds it.
+func putRoute(ctx context.Context, dir, routerID string, e routeEntry, confirm bool) error {
 	a, err := openRouter(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("there is no running tether_router with id %q (nothing in %s). Give the id of a tether_router of this configuration, such as tether_router.main.id", routerID, dir)
@@ -239,6 +253,9 @@ func putRoute(ctx context.Context, dir, routerID string, e routeEntry) error {
 	}
 	if !a.proc.running() {
 		return fmt.Errorf("the tether_router %q is not running; the next up restarts it, and then its routes", routerID)
+	}
+	if confirm {
+		return a.callURL(ctx, http.MethodPut, a.admin+"/v1/routes?confirm=1", e)
 	}
 	return a.call(ctx, http.MethodPut, e)
 }

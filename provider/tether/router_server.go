@@ -43,6 +43,11 @@ type routeEntry struct {
 	// leaves a route no state records, and another route for the same
 	// method and path replaces it once that process is gone.
 	Pending *procInfo `json:"pending,omitempty"`
+	// Owner is the address of the tether_route that added the route,
+	// where the provider was told it (Tether's engine tells it; a
+	// Terraform plugin call does not): a route of the same address to the
+	// same target adopts it (see routerServer.admin).
+	Owner string `json:"owner,omitempty"`
 }
 
 // abandoned reports whether the route was being added by a process that
@@ -209,6 +214,40 @@ func (s *routerServer) commit(next map[string]routeEntry) error {
 
 type conflictError struct{ error }
 
+// refusal says why the router will not put e (the route it holds for the
+// same method and path is old, if any), "" when it will. The router
+// handles a request it accepted even after the client gave up on it, so
+// that a request from a run stopped by SIGTERM can arrive after the next
+// run has already cleaned up after it; neither kind may undo that:
+//   - a pending route whose adding process has ended is refused: that
+//     run is over, and its route would be left pending for good;
+//   - a confirm only confirms the pending route of the same id: once that
+//     route was deleted or replaced, a late confirm would bring it back,
+//     and the next route for the method and path would be refused by it
+//     in every later run.
+//
+// A route held by another id is refused, unless its adding process has
+// ended before confirming it, or it was added for the same tether_route
+// address and target as e: a route the router holds for the resource
+// that is adding it again, left by a run that could not record it, is
+// adopted.
+func (s *routerServer) refusal(confirm bool, e, old routeEntry, held bool) string {
+	switch {
+	case confirm && (!held || old.ID != e.ID):
+		return fmt.Sprintf("cannot confirm the route %s (id %s): the router no longer holds it; it was removed or replaced since it was added", e.key(), e.ID)
+	case confirm:
+		return ""
+	case e.Pending != nil && !e.Pending.running():
+		return fmt.Sprintf("the process adding the route %s (pid %d) has ended; the next run adds it again", e.key(), e.Pending.PID)
+	case !held || old.ID == e.ID || old.abandoned():
+		return ""
+	case old.Owner != "" && old.Owner == e.Owner && old.Target == e.Target:
+		s.logger.Printf("route %s (id %s) adopted by %s as id %s", e.key(), old.ID, e.Owner, e.ID)
+		return ""
+	}
+	return fmt.Sprintf("%s is already routed to %s by another tether_route (id %s); each method and path can have one route", e.key(), old.Target, old.ID)
+}
+
 func (s *routerServer) admin() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/routes", func(w http.ResponseWriter, r *http.Request) {
@@ -230,9 +269,13 @@ func (s *routerServer) admin() http.Handler {
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if old, ok := s.routes[e.key()]; ok && old.ID != e.ID && !old.abandoned() {
-			http.Error(w, fmt.Sprintf("%s is already routed to %s by another tether_route (id %s); each method and path can have one route", e.key(), old.Target, old.ID), http.StatusConflict)
+		old, ok := s.routes[e.key()]
+		if msg := s.refusal(r.URL.Query().Has("confirm"), e, old, ok); msg != "" {
+			http.Error(w, msg, http.StatusConflict)
 			return
+		}
+		if r.URL.Query().Has("confirm") {
+			e.Pending = nil
 		}
 		next := make(map[string]routeEntry, len(s.routes)+1)
 		for k, v := range s.routes {

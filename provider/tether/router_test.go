@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/providercheck"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -309,23 +310,32 @@ func TestRouteLeftByAnInterruptedCreate(t *testing.T) {
 	fn := r.Up("tether_function", nil, map[string]cty.Value{"command": r.echo()})
 	fnURL := providercheck.String(t, fn.State, "url")
 
-	ended := exec.Command("true")
-	if err := ended.Run(); err != nil {
+	// The interrupted run is a process that adds its route and ends.
+	ended := exec.Command("sleep", "30")
+	if err := ended.Start(); err != nil {
 		t.Fatal(err)
 	}
-	gone := procInfo{PID: ended.Process.Pid, Start: "0"}
+	gone := identify(ended.Process.Pid)
 	live := identify(os.Getpid())
+	a, err := openRouter(filepath.Join(r.root, routerID))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, e := range []routeEntry{
 		{ID: "interrupted", Method: "GET", Path: "/echo", Target: "http://127.0.0.1:1", Pending: &gone},
 		{ID: "in-progress", Method: "GET", Path: "/busy", Target: fnURL, Pending: &live},
 	} {
-		a, err := openRouter(filepath.Join(r.root, routerID))
-		if err != nil {
-			t.Fatal(err)
-		}
 		if err := a.call(context.Background(), http.MethodPut, e); err != nil {
 			t.Fatal(err)
 		}
+	}
+	ended.Process.Kill()
+	ended.Wait()
+	// A request of that process that the router handles only now is
+	// refused: its run is over.
+	late := routeEntry{ID: "late", Method: "GET", Path: "/late", Target: fnURL, Pending: &gone}
+	if err := a.call(context.Background(), http.MethodPut, late); err == nil || !strings.Contains(err.Error(), "has ended") {
+		t.Errorf("a pending route from a process that has ended: %v", err)
 	}
 
 	echo := r.Up("tether_route", nil, routeAttrs(routerID, "GET", "/echo", fnURL))
@@ -341,5 +351,135 @@ func TestRouteLeftByAnInterruptedCreate(t *testing.T) {
 	}
 	r.Down(echo)
 	r.Down(fn)
+	r.Down(router)
+}
+
+// lateRequests parks the nth PUT to a router's admin endpoint: the
+// caller gets "context canceled" at once, as a run stopped by SIGTERM
+// does, and the router gets the request only when the test releases it,
+// as one it had accepted before the client gave up and handles later.
+type lateRequests struct {
+	nth    int
+	puts   int
+	parked *http.Request
+	body   []byte
+}
+
+func (l *lateRequests) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method == http.MethodPut {
+		l.puts++
+		if l.puts == l.nth {
+			l.body, _ = io.ReadAll(req.Body)
+			l.parked = req.Clone(context.Background())
+			return nil, context.Canceled
+		}
+	}
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// release sends the parked request now, and returns the router's status.
+func (l *lateRequests) release(t *testing.T) int {
+	t.Helper()
+	if l.parked == nil {
+		t.Fatal("no request was parked")
+	}
+	l.parked.Body = io.NopCloser(bytes.NewReader(l.body))
+	resp, err := http.DefaultTransport.RoundTrip(l.parked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func routesHeld(t *testing.T, dir string) []routeEntry {
+	t.Helper()
+	routes, err := loadRoutes(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return routes
+}
+
+// TestRouteConfirmArrivingLate is the bench/trials route failure made
+// deterministic: the run adding a route is stopped while it confirms it;
+// the route is recorded tainted under its id; the next run's replacement
+// deletes it; and only then does the router handle the confirm the
+// stopped run had sent. That confirm must not bring the deleted route
+// back, or the replacement is refused by the very route it replaced
+// ("already routed ... by another tether_route") in every later run.
+func TestRouteConfirmArrivingLate(t *testing.T) {
+	r := newRT(t)
+	router := r.Up("tether_router", nil, nil)
+	routerID := providercheck.String(t, router.State, "id")
+	dir := filepath.Join(r.root, routerID)
+	attrs := routeAttrs(routerID, "GET", "/late", "http://127.0.0.1:9/late")
+
+	defer r.CleanUp(router)
+	late := &lateRequests{nth: 2} // the pending PUT goes through, the confirm is parked
+	adminClient = &http.Client{Transport: late}
+	t.Cleanup(func() { adminClient = http.DefaultClient })
+	tainted, diags := r.Try("tether_route", nil, attrs)
+	if tainted == nil || !strings.Contains(diags.Error(), "confirming the route GET /late") {
+		t.Fatalf("the interrupted create: %v, %v", tainted, diags)
+	}
+	adminClient = http.DefaultClient
+	r.Down(tainted)
+	if status := late.release(t); status/100 == 2 {
+		t.Errorf("the router accepted the confirm of a route deleted since (%d)", status)
+	}
+
+	fresh, diags := r.Try("tether_route", nil, attrs)
+	if diags.HasErrors() {
+		t.Fatalf("the replacement after the late confirm: %v (the router holds %+v)", diags, routesHeld(t, dir))
+	}
+	held := routesHeld(t, dir)
+	if len(held) != 1 || held[0].ID != providercheck.String(t, fresh.State, "id") || held[0].Pending != nil {
+		t.Errorf("the router holds %+v, want only the replacement %s, confirmed", held, providercheck.String(t, fresh.State, "id"))
+	}
+	r.Down(fresh)
+	r.Down(router)
+}
+
+// TestRouteAdoptedByItsOwner: the router holds a confirmed route that no
+// state records (the run that added it could not record it: a full disk,
+// or a kill between the router's answer and the commit). The next run's
+// route of the same resource address, to the same target, replaces it;
+// another address, or another target, is still refused.
+func TestRouteAdoptedByItsOwner(t *testing.T) {
+	r := newRT(t)
+	router := r.Up("tether_router", nil, nil)
+	routerID := providercheck.String(t, router.State, "id")
+	defer r.CleanUp(router)
+	dir := filepath.Join(r.root, routerID)
+	const owner = "tether_route.api[\"v1\"]"
+	a, err := openRouter(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := "http://127.0.0.1:9/api"
+	if err := a.call(context.Background(), http.MethodPut, routeEntry{ID: "unrecorded", Method: "GET", Path: "/api", Target: target, Owner: owner}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, owner, target string }{
+		{"another address", "tether_route.other", target},
+		{"another target", owner, "http://127.0.0.1:9/elsewhere"},
+		{"no address", "", target},
+	} {
+		h := r.WithContext(provider.WithObject(context.Background(), c.owner))
+		if _, diags := h.Try("tether_route", nil, routeAttrs(routerID, "GET", "/api", c.target)); !strings.Contains(diags.Error(), "GET /api is already routed") {
+			t.Errorf("%s: %v", c.name, diags)
+		}
+	}
+	h := r.WithContext(provider.WithObject(context.Background(), owner))
+	adopted, diags := h.Try("tether_route", nil, routeAttrs(routerID, "GET", "/api", target))
+	if diags.HasErrors() {
+		t.Fatalf("the same address and target: %v", diags)
+	}
+	held := routesHeld(t, dir)
+	if len(held) != 1 || held[0].ID != providercheck.String(t, adopted.State, "id") || held[0].Pending != nil {
+		t.Errorf("the router holds %+v, want only the adopting route", held)
+	}
+	r.Down(adopted)
 	r.Down(router)
 }

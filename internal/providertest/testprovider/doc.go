@@ -19,7 +19,8 @@
 //     in a warning, its log, a computed attribute and an error
 //     (testing_echo), whole, in part, encoded and digested, and that
 //     keeps it in its private data, which it checks on every read; the
-//     data source testing_echo echoes it the same way;
+//     data source testing_echo echoes it the same way; its part blocks
+//     echo their own input in a computed attribute of the block;
 //   - deferral: with defer_unknown, a provider whose prefix is not known
 //     yet defers what it is asked to plan.
 package main

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -38,6 +39,42 @@ type echoModel struct {
 	Echo  types.String `tfsdk:"echo"`
 	Fail  types.Bool   `tfsdk:"fail"`
 	Input types.String `tfsdk:"input"`
+	Parts types.List   `tfsdk:"part"`
+}
+
+// partModel is a part block of testing_echo: its computed echo repeats
+// the block's input inside a longer value, as a provider echoes an
+// argument into a nested block's computed attribute.
+type partModel struct {
+	Input types.String `tfsdk:"input"`
+	Echo  types.String `tfsdk:"echo"`
+}
+
+var partTypes = map[string]attr.Type{"input": types.StringType, "echo": types.StringType}
+
+// echoParts sets the echo of every part block from its input, and warns
+// with each input, as a careless provider repeats an argument in a
+// warning.
+func echoParts(ctx context.Context, m *echoModel) diag.Diagnostics {
+	if m.Parts.IsNull() || m.Parts.IsUnknown() {
+		return nil
+	}
+	var parts []partModel
+	diags := m.Parts.ElementsAs(ctx, &parts, false)
+	if diags.HasError() {
+		return diags
+	}
+	for i := range parts {
+		echo := "part"
+		if in := parts[i].Input.ValueString(); len(in) >= 2 {
+			echo = "part " + echoes(in)
+			diags.AddWarning("Part echoed", "The part's input was "+echoes(in)+".")
+		}
+		parts[i].Echo = types.StringValue(echo)
+	}
+	var d diag.Diagnostics
+	m.Parts, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: partTypes}, parts)
+	return append(diags, d...)
 }
 
 // echoes is every way the provider repeats a key: whole, upper-cased, cut
@@ -69,6 +106,17 @@ func (*echo) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.
 			"input": schema.StringAttribute{
 				Optional:    true,
 				Description: "Any string, repeated like the api_key in the error when fail is true.",
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"part": schema.ListNestedBlock{
+				Description: "A nested block whose computed echo repeats its input, in every way echoes knows, inside a longer value.",
+				NestedObject: schema.NestedBlockObject{
+					Attributes: map[string]schema.Attribute{
+						"input": schema.StringAttribute{Optional: true},
+						"echo":  schema.StringAttribute{Computed: true},
+					},
+				},
 			},
 		},
 	}
@@ -111,6 +159,7 @@ func (e *echo) Create(ctx context.Context, req resource.CreateRequest, resp *res
 	}
 	m.ID = types.StringValue("echo")
 	m.Echo = types.StringValue(e.echo())
+	resp.Diagnostics.Append(echoParts(ctx, &m)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	if e.s != nil && e.s.apiKey != "" {
 		key, _ := json.Marshal(e.s.apiKey)
@@ -150,6 +199,7 @@ func (e *echo) Update(ctx context.Context, req resource.UpdateRequest, resp *res
 	var m echoModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
 	m.Echo = types.StringValue(e.echo())
+	resp.Diagnostics.Append(echoParts(ctx, &m)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
