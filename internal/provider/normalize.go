@@ -12,6 +12,12 @@ import (
 // Providers on the legacy SDK return such values. Blocks with dynamically
 // typed attributes, which that SDK never has, are left as they are.
 func NormalizeBlocks(b *Block, v cty.Value) cty.Value {
+	if b != nil && len(b.BlockTypes) == 0 && v != cty.NilVal && !v.IsNull() && v.IsKnown() && v.Type().Equals(b.ImpliedType()) {
+		// No blocks to normalise, and an object of the schema's type:
+		// rebuilding it would give it back, at the cost of a copy of
+		// every refreshed object.
+		return v
+	}
 	v, pvm := v.UnmarkDeepWithPaths()
 	return normalizeBlocks(b, v).MarkWithPaths(pvm)
 }
