@@ -226,6 +226,7 @@ func (r *report) floorTable(b *strings.Builder) {
 		return
 	}
 	var rows bytes.Buffer
+	var failures []string // the floor's and OpenTofu's (the steps table lists Terraform's)
 	for _, c := range r.cases {
 		for _, step := range []string{stepApply, stepPlan} {
 			tm, tok := c.get("tether", step)
@@ -233,16 +234,24 @@ func (r *report) floorTable(b *strings.Builder) {
 				continue
 			}
 			row := []string{c.shape, fmt.Sprint(c.n), step, secs(tm.CPU), fmt.Sprintf("%.0f", mib(tm.MaxRSS))}
-			if fm, ok := c.get("floor", step); ok && fm.ok() {
+			switch fm, ok := c.get("floor", step); {
+			case ok && fm.ok():
 				row = append(row, secs(fm.CPU), fmt.Sprintf("%.0f", mib(fm.MaxRSS)),
 					fmt.Sprintf("%.2f", tm.CPU.Seconds()/fm.CPU.Seconds()), fmt.Sprintf("%.2f", float64(tm.MaxRSS)/float64(max(1, fm.MaxRSS))))
-			} else {
+			case ok:
+				row = append(row, "failed", "", "", "")
+				failures = append(failures, fmt.Sprintf("- %s %d, floor, %s: %s", c.shape, c.n, step, fm.Err))
+			default:
 				row = append(row, "—", "—", "—", "—")
 			}
 			for _, peer := range []string{"tofu", "terraform"} {
-				if pm, ok := c.get(peer, step); ok && pm.ok() {
+				switch pm, ok := c.get(peer, step); {
+				case ok && pm.ok():
 					row = append(row, ratio(pm.Wall.Seconds()/tm.Wall.Seconds()), ratio(pm.CPU.Seconds()/tm.CPU.Seconds()))
-				} else {
+				case ok && peer == "tofu":
+					row = append(row, "failed", "")
+					failures = append(failures, fmt.Sprintf("- %s %d, tofu, %s: %s", c.shape, c.n, step, pm.Err))
+				default:
 					row = append(row, "—", "—")
 				}
 			}
@@ -260,6 +269,9 @@ func (r *report) floorTable(b *strings.Builder) {
 	b.WriteString("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	b.Write(rows.Bytes())
 	b.WriteString("\n")
+	if len(failures) > 0 {
+		b.WriteString("Failures:\n\n" + strings.Join(failures, "\n") + "\n\n")
+	}
 }
 
 // addPeers adds OpenTofu, when asked for and a tofu binary is on the PATH,
