@@ -82,6 +82,9 @@ func (a Instance) Static() string {
 
 // ParseInstance parses an instance address as printed by String.
 func ParseInstance(s string) (Instance, error) {
+	if t, ok := simpleTraversal(s); ok {
+		return FromTraversal(t)
+	}
 	t, diags := hclsyntax.ParseTraversalAbs([]byte(s), "", hcl.InitialPos)
 	if diags.HasErrors() {
 		return Instance{}, fmt.Errorf("invalid address %q: %s", s, diags.Errs()[0])
@@ -327,4 +330,90 @@ func Split(a string) []string {
 		}
 	}
 	return append(parts, cur.String())
+}
+
+// simpleTraversal reads the addresses state and plans are made of (ASCII
+// names; keys that are whole numbers or strings needing no escape) as
+// hclsyntax.ParseTraversalAbs reads them, without its lexer: a plan parses
+// an address for every instance, several times, and HCL's lexer was most
+// of that. Anything else, including every malformed address, is left to
+// HCL (ok false), which reads it and says what is wrong.
+func simpleTraversal(s string) (hcl.Traversal, bool) {
+	t := make(hcl.Traversal, 0, 4)
+	for i := 0; ; {
+		j := i
+		for j < len(s) && isNameByte(s[j], j == i) {
+			j++
+		}
+		if j == i {
+			return nil, false
+		}
+		if len(t) == 0 {
+			t = append(t, hcl.TraverseRoot{Name: s[i:j]})
+		} else {
+			t = append(t, hcl.TraverseAttr{Name: s[i:j]})
+		}
+		i = j
+		if i < len(s) && s[i] == '[' {
+			key, n, ok := simpleKey(s[i+1:])
+			if !ok {
+				return nil, false
+			}
+			t = append(t, hcl.TraverseIndex{Key: key})
+			i += 1 + n
+		}
+		if i == len(s) {
+			return t, true
+		}
+		if s[i] != '.' {
+			return nil, false
+		}
+		i++
+	}
+}
+
+// isNameByte reports whether c may be in an ASCII HCL identifier (first:
+// may start one).
+func isNameByte(c byte, first bool) bool {
+	switch {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		return true
+	case c >= '0' && c <= '9', c == '-':
+		return !first
+	}
+	return false
+}
+
+// simpleKey reads a key and its closing bracket from the start of s: a
+// whole number (HCL's number literal, parsed as HCL parses it) or a
+// quoted string of printable ASCII holding no escape or template
+// sequence. It returns the key and the bytes read.
+func simpleKey(s string) (cty.Value, int, bool) {
+	end := strings.IndexByte(s, ']')
+	if end < 1 {
+		return cty.NilVal, 0, false
+	}
+	lit := s[:end]
+	if lit[0] == '"' {
+		if len(lit) < 2 || lit[len(lit)-1] != '"' {
+			return cty.NilVal, 0, false
+		}
+		body := lit[1 : len(lit)-1]
+		for k := 0; k < len(body); k++ {
+			if c := body[k]; c < ' ' || c > '~' || c == '"' || c == '\\' || c == '$' || c == '%' {
+				return cty.NilVal, 0, false
+			}
+		}
+		return cty.StringVal(body), end + 1, true
+	}
+	for k := 0; k < len(lit); k++ {
+		if lit[k] < '0' || lit[k] > '9' {
+			return cty.NilVal, 0, false
+		}
+	}
+	v, err := cty.ParseNumberVal(lit)
+	if err != nil {
+		return cty.NilVal, 0, false
+	}
+	return v, end + 1, true
 }

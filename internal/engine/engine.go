@@ -349,7 +349,7 @@ func planTime(opts PlanOptions) time.Time {
 func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOptions) (*Planned, hcl.Diagnostics) {
 	p := &Planned{
 		cfg: cfg, opts: opts, byAddr: make(map[string]int, len(cfg.Nodes)), outputs: snap.Outputs,
-		recorded: map[string][]*state.Object{}, claimed: map[*state.Object]bool{}, recordedData: map[string]*state.Object{},
+		recorded: make(map[string][]*state.Object, len(snap.Objects)), claimed: make(map[*state.Object]bool, len(snap.Objects)), recordedData: map[string]*state.Object{},
 		sem: make(chan struct{}, e.parallelism()), keys: e.Keys,
 		impliedProviders: map[string]provider.Provider{},
 		run:              config.Run{PlanTime: planTime(opts)},

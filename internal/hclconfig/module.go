@@ -11,6 +11,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
+	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/config"
 )
 
@@ -33,6 +34,9 @@ type module struct {
 	// blocks declare (the legacy way to configure a module's providers),
 	// by reference ("aws", "aws.west"), to their addresses.
 	ownConfigs map[string]string
+	// implied caches the root module's provider configuration addresses:
+	// every resource asks for its own.
+	implied map[addr.ProviderConfig]string
 	// funcs are the functions its expressions may call: the built-in
 	// ones and its providers' (provider::NAME::FUNCTION), made once the
 	// required providers are known.

@@ -215,7 +215,15 @@ func (m *module) providerConfig(local, alias string, rng hcl.Range) (string, tfa
 		return a, src, true
 	}
 	if m.call == nil {
-		a := addr.ProviderConfig{Source: src, Alias: alias}.String()
+		pc := addr.ProviderConfig{Source: src, Alias: alias}
+		a, ok := m.implied[pc]
+		if !ok {
+			a = pc.String()
+			if m.implied == nil {
+				m.implied = map[addr.ProviderConfig]string{}
+			}
+			m.implied[pc] = a
+		}
 		if alias == "" {
 			m.l.useProvider(a, src, local, rng)
 		} else {

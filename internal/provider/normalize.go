@@ -12,6 +12,12 @@ import (
 // Providers on the legacy SDK return such values. Blocks with dynamically
 // typed attributes, which that SDK never has, are left as they are.
 func NormalizeBlocks(b *Block, v cty.Value) cty.Value {
+	if b != nil && len(b.BlockTypes) == 0 && v != cty.NilVal && !v.IsNull() && v.IsKnown() && sameAttributes(b, v.Type()) {
+		// No blocks to normalise, and an object of the schema's
+		// attributes: rebuilding it would give it back, at the cost of a
+		// copy of every refreshed object.
+		return v
+	}
 	v, pvm := v.UnmarkDeepWithPaths()
 	return normalizeBlocks(b, v).MarkWithPaths(pvm)
 }
@@ -96,4 +102,23 @@ func unknownBlock(b *Block) cty.Value {
 		}
 	}
 	return cty.ObjectVal(vals)
+}
+
+// sameAttributes reports whether ty is an object type with exactly the
+// attributes of b (whatever their types: dynamically typed attributes hold
+// any).
+func sameAttributes(b *Block, ty cty.Type) bool {
+	if !ty.IsObjectType() {
+		return false
+	}
+	atys := ty.AttributeTypes()
+	if len(atys) != len(b.Attributes) {
+		return false
+	}
+	for name := range b.Attributes {
+		if _, ok := atys[name]; !ok {
+			return false
+		}
+	}
+	return true
 }

@@ -46,3 +46,24 @@ func TestNormalizeBlocks(t *testing.T) {
 		})
 	}
 }
+
+// TestNormalizeBlocksWithoutBlocks checks that an object of a schema with
+// no blocks comes back as the slow path builds it: the same value, marks
+// kept, and attributes the schema lacks dropped.
+func TestNormalizeBlocksWithoutBlocks(t *testing.T) {
+	b := &Block{Attributes: map[string]*Attribute{"id": {Type: cty.String, Computed: true}, "n": {Type: cty.Number, Optional: true},
+		"any": {Type: cty.DynamicPseudoType, Optional: true}}}
+	for _, in := range []cty.Value{
+		cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("i"), "n": cty.NumberIntVal(1), "any": cty.StringVal("s")}),
+		cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("i").Mark("sensitive"), "n": cty.NullVal(cty.Number), "any": cty.ListValEmpty(cty.Bool)}),
+		cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("i"), "n": cty.NumberIntVal(1), "any": cty.NullVal(cty.DynamicPseudoType)}).Mark("sensitive"),
+		cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("i"), "n": cty.UnknownVal(cty.Number), "any": cty.True, "extra": cty.True}),
+		cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("i"), "n": cty.StringVal("1"), "any": cty.Zero}),
+	} {
+		unmarked, pvm := in.UnmarkDeepWithPaths()
+		want := normalizeBlocks(b, unmarked).MarkWithPaths(pvm)
+		if got := NormalizeBlocks(b, in); !got.RawEquals(want) {
+			t.Errorf("NormalizeBlocks(%#v)\n got  %#v\n want %#v", in, got, want)
+		}
+	}
+}

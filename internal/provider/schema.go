@@ -90,6 +90,8 @@ type Block struct {
 	implied atomic.Pointer[cty.Type]
 	// writeOnly caches HasWriteOnly: 0 not known yet, 1 no, 2 yes.
 	writeOnly atomic.Uint32
+	// empty caches EmptyValue: every planned create starts from it.
+	empty atomic.Pointer[cty.Value]
 }
 
 // HasWriteOnly reports whether the block or a block nested in it has a
@@ -307,6 +309,15 @@ func (b *Block) EmptyValue() cty.Value {
 	if b == nil {
 		return cty.EmptyObjectVal
 	}
+	if v := b.empty.Load(); v != nil {
+		return *v
+	}
+	v := b.emptyValue()
+	b.empty.Store(&v)
+	return v
+}
+
+func (b *Block) emptyValue() cty.Value {
 	vals := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
 	for name, a := range b.Attributes {
 		vals[name] = cty.NullVal(a.Type)

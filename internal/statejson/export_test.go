@@ -3,3 +3,5 @@ package statejson
 // ValueFromJSON is valueFromJSON, for the tests that check which values
 // it decodes itself and which it leaves to ctyjson.
 var ValueFromJSON = valueFromJSON
+
+var ScanValue = scanValue

@@ -16,6 +16,9 @@ import (
 // cost of a no-op plan. Anything this does not handle the same way is
 // left to ctyjson, so results and errors are ctyjson's.
 func Unmarshal(raw []byte, ty cty.Type) (cty.Value, error) {
+	if v, ok := scanValue(raw, ty); ok {
+		return v, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var doc any

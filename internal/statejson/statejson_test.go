@@ -207,3 +207,53 @@ func BenchmarkUnmarshal(b *testing.B) {
 		}
 	})
 }
+
+// TestScanMatchesCtyJSON: the scanner reads state as written (each case
+// of decodeCases) and the same JSON laid out otherwise, and what it reads
+// is ctyjson's value; what it gives up on (escapes, duplicate keys) is
+// still read as ctyjson reads it.
+func TestScanMatchesCtyJSON(t *testing.T) {
+	for _, c := range decodeCases() {
+		raw, err := ctyjson.Marshal(c.v, c.ty)
+		if err != nil {
+			t.Fatalf("%s: marshal: %v", c.name, err)
+		}
+		if _, ok := statejson.ScanValue(raw, c.ty); !ok && c.name != "list of dynamic" {
+			t.Errorf("%s: not read by the scanner", c.name)
+		}
+	}
+	obj := cty.Object(map[string]cty.Type{"s": cty.String, "n": cty.Number, "d": cty.DynamicPseudoType, "m": cty.Map(cty.String),
+		"l": cty.List(cty.Number), "t": cty.Tuple([]cty.Type{cty.Bool})})
+	for _, tc := range []struct {
+		raw     string
+		scanned bool
+	}{
+		{` { "s" : "a" , "n" : -1.5e+3 , "d" : { "value" : [1, "x"] , "type" : ["tuple", ["number", "string"]] } } `, true},
+		{`{"d": {"type": ["map", "bool"], "value": {"a": true, "b": null}}}`, true},
+		{`{"d": {"type": "dynamic", "value": {"type": "number", "value": 0}}}`, true},
+		{`{"m": {}, "l": [], "t": [false]}`, true},
+		{`{"s": "caf\u00e9"}`, false},
+		{`{"s": "tab\there"}`, false},
+		{`{"s": "é ✓"}`, true},
+		{`{"s": "a", "s": "b"}`, false},
+		{`{"n": 01}`, false},
+		{`{"n": 1.}`, false},
+		{`{"t": [true, false]}`, false},
+		{`{"d": {"type": "string", "value": "x", "extra": 1}}`, false},
+		{`{"m": {"k": "v", "k": "w"}}`, false},
+	} {
+		_, scanned := statejson.ScanValue([]byte(tc.raw), obj)
+		if scanned != tc.scanned {
+			t.Errorf("%s: scanned %v, want %v", tc.raw, scanned, tc.scanned)
+		}
+		want, wantErr := ctyjson.Unmarshal([]byte(tc.raw), obj)
+		got, gotErr := statejson.Unmarshal([]byte(tc.raw), obj)
+		if (wantErr == nil) != (gotErr == nil) {
+			t.Errorf("%s: error %v, ctyjson's %v", tc.raw, gotErr, wantErr)
+			continue
+		}
+		if wantErr == nil && !got.RawEquals(want) {
+			t.Errorf("%s:\n got %#v\nwant %#v", tc.raw, got, want)
+		}
+	}
+}

@@ -1,0 +1,380 @@
+package statejson
+
+import (
+	"bytes"
+	"encoding/json"
+	"unicode/utf8"
+
+	"github.com/tetherhq/tether/internal/ctytype"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// scanner builds a value straight from the JSON text, by its type, without
+// the generic document (maps and interfaces) valueFromJSON reads: every
+// recorded object passes through here on every plan, through the built-in
+// provider's UpgradeResourceState. It takes only what it reads exactly as
+// valueFromJSON reads it (no escapes in strings, no duplicate keys, the
+// types state is written with) and gives up (ok false) on anything else,
+// which is then read the general way.
+type scanner struct {
+	b []byte
+	i int
+}
+
+func scanValue(raw []byte, ty cty.Type) (cty.Value, bool) {
+	s := &scanner{b: raw}
+	v, ok := s.value(ty)
+	if !ok {
+		return cty.NilVal, false
+	}
+	s.space()
+	return v, s.i == len(s.b)
+}
+
+func (s *scanner) space() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+// peek skips white space and returns the next byte, 0 at the end.
+func (s *scanner) peek() byte {
+	s.space()
+	if s.i < len(s.b) {
+		return s.b[s.i]
+	}
+	return 0
+}
+
+func (s *scanner) literal(word string) bool {
+	if bytes.HasPrefix(s.b[s.i:], []byte(word)) {
+		s.i += len(word)
+		return true
+	}
+	return false
+}
+
+// str reads a string without escapes, of valid UTF-8.
+func (s *scanner) str() (string, bool) {
+	if s.peek() != '"' {
+		return "", false
+	}
+	start := s.i + 1
+	for j := start; j < len(s.b); j++ {
+		switch c := s.b[j]; {
+		case c == '"':
+			if !utf8.Valid(s.b[start:j]) {
+				return "", false
+			}
+			s.i = j + 1
+			return string(s.b[start:j]), true
+		case c == '\\' || c < 0x20:
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// number reads a number of JSON's grammar and returns its text.
+func (s *scanner) number() (string, bool) {
+	b, j := s.b, s.i
+	digits := func() bool {
+		k := j
+		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+			j++
+		}
+		return j > k
+	}
+	if j < len(b) && b[j] == '-' {
+		j++
+	}
+	switch {
+	case j < len(b) && b[j] == '0':
+		j++
+	case !digits():
+		return "", false
+	}
+	if j < len(b) && b[j] == '.' {
+		j++
+		if !digits() {
+			return "", false
+		}
+	}
+	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
+		j++
+		if j < len(b) && (b[j] == '+' || b[j] == '-') {
+			j++
+		}
+		if !digits() {
+			return "", false
+		}
+	}
+	text := string(b[s.i:j])
+	s.i = j
+	return text, true
+}
+
+// skip passes over one JSON value of any kind (for a dynamic value whose
+// type comes after it) and returns its text.
+func (s *scanner) skip() ([]byte, bool) {
+	c := s.peek()
+	start := s.i
+	switch {
+	case c == '"':
+		if _, ok := s.str(); !ok {
+			return nil, false
+		}
+	case c == '{' || c == '[':
+		depth := 0
+		for s.i < len(s.b) {
+			switch s.b[s.i] {
+			case '"':
+				if _, ok := s.str(); !ok {
+					return nil, false
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+			}
+			s.i++
+			if depth == 0 {
+				return s.b[start:s.i], true
+			}
+		}
+		return nil, false
+	case c == 't' || c == 'f' || c == 'n':
+		if !s.literal("true") && !s.literal("false") && !s.literal("null") {
+			return nil, false
+		}
+	default:
+		if _, ok := s.number(); !ok {
+			return nil, false
+		}
+	}
+	return s.b[start:s.i], true
+}
+
+// members reads an object's members, calling f with each key once the
+// scanner is at its value; a key seen twice gives up.
+func (s *scanner) members(f func(key string) bool) bool {
+	if s.peek() != '{' {
+		return false
+	}
+	s.i++
+	if s.peek() == '}' {
+		s.i++
+		return true
+	}
+	var seen []string
+	for {
+		key, ok := s.str()
+		if !ok || s.peek() != ':' {
+			return false
+		}
+		for _, k := range seen {
+			if k == key {
+				return false
+			}
+		}
+		seen = append(seen, key)
+		s.i++
+		if !f(key) {
+			return false
+		}
+		switch s.peek() {
+		case ',':
+			s.i++
+		case '}':
+			s.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// elements reads an array's elements, calling f at each.
+func (s *scanner) elements(f func(i int) bool) bool {
+	if s.peek() != '[' {
+		return false
+	}
+	s.i++
+	if s.peek() == ']' {
+		s.i++
+		return true
+	}
+	for n := 0; ; n++ {
+		if !f(n) {
+			return false
+		}
+		switch s.peek() {
+		case ',':
+			s.i++
+		case ']':
+			s.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+func (s *scanner) value(ty cty.Type) (cty.Value, bool) {
+	c := s.peek()
+	if c == 'n' {
+		return cty.NullVal(ty), s.literal("null")
+	}
+	switch {
+	case ty == cty.String:
+		v, ok := s.str()
+		return cty.StringVal(v), ok
+	case ty == cty.Bool:
+		switch {
+		case s.literal("true"):
+			return cty.True, true
+		case s.literal("false"):
+			return cty.False, true
+		}
+		return cty.NilVal, false
+	case ty == cty.Number:
+		text, ok := s.number()
+		if !ok {
+			return cty.NilVal, false
+		}
+		v, err := cty.ParseNumberVal(text)
+		return v, err == nil
+	case ty == cty.DynamicPseudoType:
+		return s.dynamic()
+	case ty.IsObjectType():
+		atys := ty.AttributeTypes()
+		if len(atys) == 0 {
+			ok := s.members(func(string) bool { return false })
+			return cty.EmptyObjectVal, ok
+		}
+		vals := make(map[string]cty.Value, len(atys))
+		ok := s.members(func(key string) bool {
+			aty, known := atys[key]
+			if !known {
+				return false
+			}
+			v, ok := s.value(aty)
+			vals[key] = v
+			return ok
+		})
+		if !ok {
+			return cty.NilVal, false
+		}
+		for name, aty := range atys {
+			if _, set := vals[name]; !set {
+				vals[name] = cty.NullVal(aty)
+			}
+		}
+		return cty.ObjectVal(vals), true
+	case ty.IsListType(), ty.IsSetType():
+		ety := ty.ElementType()
+		if ety.HasDynamicTypes() {
+			return cty.NilVal, false
+		}
+		var vals []cty.Value
+		ok := s.elements(func(int) bool {
+			v, ok := s.value(ety)
+			vals = append(vals, v)
+			return ok
+		})
+		switch {
+		case !ok:
+			return cty.NilVal, false
+		case len(vals) == 0 && ty.IsListType():
+			return cty.ListValEmpty(ety), true
+		case len(vals) == 0:
+			return cty.SetValEmpty(ety), true
+		case ty.IsListType():
+			return cty.ListVal(vals), true
+		}
+		return cty.SetVal(vals), true
+	case ty.IsMapType():
+		ety := ty.ElementType()
+		if ety.HasDynamicTypes() {
+			return cty.NilVal, false
+		}
+		vals := map[string]cty.Value{}
+		ok := s.members(func(key string) bool {
+			v, ok := s.value(ety)
+			vals[key] = v
+			return ok
+		})
+		switch {
+		case !ok:
+			return cty.NilVal, false
+		case len(vals) == 0:
+			return cty.MapValEmpty(ety), true
+		}
+		return cty.MapVal(vals), true
+	case ty.IsTupleType():
+		etys := ty.TupleElementTypes()
+		vals := make([]cty.Value, 0, len(etys))
+		ok := s.elements(func(i int) bool {
+			if i >= len(etys) {
+				return false
+			}
+			v, ok := s.value(etys[i])
+			vals = append(vals, v)
+			return ok
+		})
+		switch {
+		case !ok || len(vals) != len(etys):
+			return cty.NilVal, false
+		case len(vals) == 0:
+			return cty.EmptyTupleVal, true
+		}
+		return cty.TupleVal(vals), true
+	}
+	return cty.NilVal, false
+}
+
+// dynamic reads a dynamically typed value: an object of exactly "type"
+// (read by ctytype, as valueFromJSON reads it) and "value", in either
+// order.
+func (s *scanner) dynamic() (cty.Value, bool) {
+	var typeText, valueText []byte
+	ok := s.members(func(key string) bool {
+		var ok bool
+		switch key {
+		case "type":
+			typeText, ok = s.skip()
+		case "value":
+			valueText, ok = s.skip()
+		}
+		return ok
+	})
+	if !ok || typeText == nil || valueText == nil {
+		return cty.NilVal, false
+	}
+	if typeText[0] == '"' {
+		// A primitive type, the common case: its name.
+		name, _ := (&scanner{b: typeText}).str()
+		t, ok := ctytype.FromDecoded(name)
+		if !ok {
+			return cty.NilVal, false
+		}
+		return scanValue(valueText, t)
+	}
+	dec := json.NewDecoder(bytes.NewReader(typeText))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return cty.NilVal, false
+	}
+	t, ok := ctytype.FromDecoded(doc)
+	if !ok {
+		return cty.NilVal, false
+	}
+	return scanValue(valueText, t)
+}
