@@ -4,7 +4,7 @@
 // `-timeout 45m ./...`, unless given other arguments) and writes a
 // Markdown section, appended to bench/SUITE.md with --write.
 //
-//	go run ./bench/suite [--write bench/SUITE.md] [--top 30] [--from run.json] [go test arguments]
+//	go run ./bench/suite [--write bench/SUITE.md] [--top 30] [--from run.json] [--save run.json] [go test arguments]
 //
 // --from reads the output of an earlier `go test -json` run instead of
 // running one (its wall time and CPU are then unknown). The CPU figure is
@@ -61,6 +61,7 @@ func main() {
 	write := flag.String("write", "", "append the section to this Markdown file (bench/SUITE.md) instead of printing it")
 	top := flag.Int("top", 30, "how many of the slowest tests to list")
 	from := flag.String("from", "", "read this `go test -json` output instead of running the tests")
+	save := flag.String("save", "", "also write the run's `go test -json` output to this file")
 	flag.Parse()
 	args := flag.Args()
 	if len(args) == 0 {
@@ -93,7 +94,12 @@ func main() {
 		} else if err != nil {
 			fatal(err)
 		}
-		events = &out
+		events = bytes.NewReader(out.Bytes())
+		if *save != "" {
+			if err := os.WriteFile(*save, out.Bytes(), 0o644); err != nil {
+				fatal(err)
+			}
+		}
 	}
 	r.loadAfter = loadAverage()
 	if err := r.read(events); err != nil {
