@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/tetherhq/tether/internal/providertest"
 )
 
 func TestMain(m *testing.M) {
@@ -34,11 +34,10 @@ func TestAWSPlanSmoke(t *testing.T) {
 		t.Fatal(err)
 	}
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "tether")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/tether")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	// The build is shared with the other packages' tests.
+	bin, err := providertest.GoBuild("./cmd/tether")
+	if err != nil {
+		t.Fatal(err)
 	}
 	h := &harness{root: root, tmp: tmp, tetherBin: bin, runs: 1, perFile: 1000, timeout: 2 * time.Minute,
 		tools: []*tool{newTether(bin, 0)}}

@@ -29,6 +29,7 @@ const adoptCanary = "adopt-canary-7f3a9c"
 //     backend block takes the row of Terraform's states table over, moves
 //     it out of Terraform's way, and tether plan finds nothing to change.
 func TestTerraformStateBothWays(t *testing.T) {
+	t.Parallel()
 	tools, env := adoptionTools(t)
 	folder := func() string {
 		dir := filepath.Join(t.TempDir(), "adopt")

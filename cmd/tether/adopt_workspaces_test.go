@@ -42,6 +42,7 @@ output "ws" {
 // terraform.tfstate.d/staging/terraform.tfstate), once with its pg
 // backend (rows of its states table).
 func TestTerraformWorkspacesAdopted(t *testing.T) {
+	t.Parallel()
 	tools, env := adoptionTools(t)
 
 	for _, pg := range []bool{false, true} {

@@ -57,6 +57,7 @@ func created(stdout string) []string {
 // would fail), and then plans what `synth --platform aws` writes with
 // terraform: the same resources.
 func TestAWSPlatform(t *testing.T) {
+	t.Parallel()
 	tools := synthTools(t)
 	if _, err := os.Stat(filepath.Join(awsMirror, "registry.terraform.io/hashicorp/aws")); err != nil {
 		t.Skipf("the aws platform is planned through the real hashicorp/aws provider, and the filesystem mirror %s does not hold it", awsMirror)
@@ -158,6 +159,7 @@ func TestAWSPlatform(t *testing.T) {
 // at plan, and a function that runs a command is an error naming it,
 // never deployed on this machine.
 func TestAWSPlatformHCL(t *testing.T) {
+	t.Parallel()
 	tools := synthTools(t)
 	if _, err := os.Stat(filepath.Join(awsMirror, "registry.terraform.io/hashicorp/aws")); err != nil {
 		t.Skipf("the aws platform is planned through the real hashicorp/aws provider, and the filesystem mirror %s does not hold it", awsMirror)
@@ -252,6 +254,7 @@ func onAWSFake(t *testing.T, dir func() string) (side, *awsfake.Server) {
 // the second plan is clean; destroy, with the platform state recorded,
 // leaves the fake empty.
 func TestAWSUp(t *testing.T) {
+	t.Parallel()
 	tt, fake := onAWSFake(t, func() string { return exampleCopy(t, "echo") })
 
 	if r := tt.run("up", "--platform", "aws", "--yes"); r.code != 0 || r.err != nil || !strings.Contains(r.stdout, "Apply complete! Resources: 11 added") {

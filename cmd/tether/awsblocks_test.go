@@ -59,6 +59,7 @@ func awsMirrorSides(t *testing.T, src string) (tf, tt side) {
 // the same configuration expressions. What tether synth writes of it
 // plans under terraform to the same values.
 func TestAWSBlocksDifferential(t *testing.T) {
+	t.Parallel()
 	tf, tt := awsMirrorSides(t, filepath.Join("awsblocks", "plan"))
 	tfRes, ttRes := both(tf, tt, planAndShow)
 	mustSucceed(t, "plan -out, show -json", tfRes, ttRes)
@@ -130,6 +131,7 @@ func plannedValues(t *testing.T, planJSON string) map[string]any {
 // dynamic): terraform and tether refuse it with the same errors at the
 // same places.
 func TestAWSBlocksMixedForms(t *testing.T) {
+	t.Parallel()
 	tf, tt := awsMirrorSides(t, filepath.Join("awsblocks", "mixed"))
 	tfRes := tf.run("validate", "-json", "-no-color")
 	var doc struct {

@@ -22,6 +22,7 @@ import (
 // aws_sqs_queue.q is created, and the objects terraform.tfstate records
 // (tether init takes them over) are unchanged, as Terraform plans them.
 func TestAWSPlanMatchesTerraform(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs terraform and tether with the real hashicorp/aws provider: skipped with -short")
 	}

@@ -20,6 +20,7 @@ import (
 // and through a function URL; the note is in the fake's table. The second
 // plan is clean, and destroy leaves the fake empty.
 func TestAWSUpStore(t *testing.T) {
+	t.Parallel()
 	tt, fake := onAWSFake(t, func() string {
 		repo, err := filepath.Abs("../..")
 		if err != nil {

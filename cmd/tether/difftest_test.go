@@ -36,6 +36,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tetherhq/tether/internal/providertest"
 )
 
 // diffCommandTimeout bounds each terraform or tether command, so that a
@@ -91,23 +93,26 @@ func buildDiffTools(t *testing.T) diffTools {
 }
 
 func buildDiffToolsIn(dir string) (diffTools, error) {
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
+	if _, err := exec.LookPath("go"); err != nil {
 		return diffTools{}, fmt.Errorf("the go command is needed to build tether: %w", err)
 	}
 	plugins := filepath.Join(dir, "plugins")
 	if err := os.MkdirAll(plugins, 0o755); err != nil {
 		return diffTools{}, err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	// The builds are shared by every test process of the run (and later
+	// runs until a source changes); dir links to them under the names
+	// the tests and the dev override look for.
 	for _, b := range []struct{ out, pkg string }{
-		{filepath.Join(dir, "tether"), "github.com/tetherhq/tether/cmd/tether"},
-		{filepath.Join(plugins, "terraform-provider-tether"), "github.com/tetherhq/tether/cmd/terraform-provider-tether"},
+		{filepath.Join(dir, "tether"), "./cmd/tether"},
+		{filepath.Join(plugins, "terraform-provider-tether"), "./cmd/terraform-provider-tether"},
 	} {
-		cmd := exec.CommandContext(ctx, goCmd, "build", "-o", b.out, b.pkg)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return diffTools{}, fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)
+		exe, err := providertest.GoBuild(b.pkg)
+		if err != nil {
+			return diffTools{}, err
+		}
+		if err := os.Symlink(exe, b.out); err != nil {
+			return diffTools{}, err
 		}
 	}
 	rc := filepath.Join(dir, "terraformrc")

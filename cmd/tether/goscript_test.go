@@ -21,6 +21,7 @@ import (
 // the go command works offline from the module cache that built these
 // tests.
 func TestGoScripts(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds Go programs")
 	}

@@ -11,6 +11,7 @@ import (
 // TestLockReleasedWhenOutputGoesAway: a plan whose reader has gone (tether
 // plan | head) fails to print, and still releases the state's lock.
 func TestLockReleasedWhenOutputGoesAway(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	main := "resource \"tether_file\" \"a\" {\n  path    = \"out/a.txt\"\n  content = \"a\"\n}\n"
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(main), 0o644); err != nil {

@@ -19,6 +19,7 @@ import (
 // it from the top left corner, which a live view filling the screen
 // reaches; that left every frame in the scrollback.
 func TestLiveViewInTmux(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds tether and runs an apply of a few seconds in tmux: skipped with -short")
 	}

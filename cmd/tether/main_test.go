@@ -30,6 +30,7 @@ func TestMain(m *testing.M) {
 // a folder of configuration and the commands a user would type, with what
 // they must see.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -92,6 +92,7 @@ resource "tether_value" "slow" {
 // folders at the same moment, many times: each time exactly one proceeds,
 // and the other fails at once naming the winner's operation and pid.
 func TestPGTwoRunnersRace(t *testing.T) {
+	t.Parallel()
 	srv := postgresOrSkip(t)
 	r := newPGRunner(t, srv.ConnString(""), freshSchema("race"))
 	dirs := []string{t.TempDir(), t.TempDir()}
@@ -155,6 +156,7 @@ resource "tether_value" "chain" {
 // saying so, what it committed before stays, and once the server is back
 // the next up converges and the plan after it is clean.
 func TestPGServerDownMidRun(t *testing.T) {
+	t.Parallel()
 	postgresOrSkip(t) // skips without PostgreSQL
 	srv, err := pgtest.Start()
 	if err != nil {

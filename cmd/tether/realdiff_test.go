@@ -21,6 +21,7 @@ import (
 // plan and destroy must agree in files, outputs and summaries, and the
 // lock file each writes must be the other's, accepted as it is.
 func TestRealProvidersDifferential(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds real providers and runs terraform and tether: skipped with -short")
 	}

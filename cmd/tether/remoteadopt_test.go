@@ -82,6 +82,7 @@ type remoteBackend struct {
 //   - while tether holds the lock, terraform plan is refused naming it;
 //     once released, terraform still refuses Tether's document as state.
 func TestTerraformRemoteBackends(t *testing.T) {
+	t.Parallel()
 	tools, baseEnv := adoptionTools(t)
 	for _, be := range []remoteBackend{
 		{name: "s3", block: s3BackendTF, start: startS3ForTerraform,

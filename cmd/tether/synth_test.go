@@ -27,6 +27,7 @@ import (
 // resources is created, and the same files are written, but for the
 // random string each run draws.
 func TestSynthAppliesLikeUp(t *testing.T) {
+	t.Parallel()
 	tools := synthTools(t)
 	for _, example := range []string{"hello", "goapp"} {
 		t.Run(example, func(t *testing.T) {
@@ -69,6 +70,7 @@ func TestSynthAppliesLikeUp(t *testing.T) {
 // terraform: it validates, and the plan creates as many resources as
 // tether's plan of the program.
 func TestSynthPlansLikeTether(t *testing.T) {
+	t.Parallel()
 	tools := synthTools(t)
 	for _, example := range []string{"echo"} {
 		t.Run(example, func(t *testing.T) {
@@ -131,6 +133,7 @@ func echoAnswers(t *testing.T, tf side) {
 // built-in provider from the terraform.d/plugins synth writes, and again
 // once synth has written another build of it.
 func TestSynthInitsAsPrinted(t *testing.T) {
+	t.Parallel()
 	tools := synthTools(t)
 	emptyRC := filepath.Join(t.TempDir(), "terraformrc")
 	if err := os.WriteFile(emptyRC, nil, 0o644); err != nil {
@@ -307,6 +310,7 @@ func normalizedOut(t *testing.T, s side) map[string]string {
 // apply there record the same addresses and outputs, and write the same
 // files, as tether up of the root, and plan clean after.
 func TestSynthModuleCalls(t *testing.T) {
+	t.Parallel()
 	tools := synthTools(t)
 	repo, err := filepath.Abs("../..")
 	if err != nil {

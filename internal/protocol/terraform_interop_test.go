@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tetherhq/tether/internal/providertest"
 )
 
 const interopConfig = `
@@ -89,19 +91,22 @@ func TestTerraformInterop(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped in -short mode: builds the provider binary and runs terraform nine times, which takes several seconds")
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
+	if _, err := exec.LookPath("go"); err != nil {
 		t.Fatalf("go not on PATH, so the provider binary cannot be built: %s", err)
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 
+	// The build is shared with the other packages' tests (see
+	// providertest.GoBuild); the dev override's folder links to it.
+	exe, err := providertest.GoBuild("./cmd/terraform-provider-tether")
+	if err != nil {
+		t.Fatalf("building the provider: %s", err)
+	}
 	pluginDir := t.TempDir()
-	build := exec.CommandContext(ctx, goBin, "build", "-o", filepath.Join(pluginDir, "terraform-provider-tether"),
-		"github.com/tetherhq/tether/cmd/terraform-provider-tether")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider: %s\n%s", err, out)
+	if err := os.Symlink(exe, filepath.Join(pluginDir, "terraform-provider-tether")); err != nil {
+		t.Fatal(err)
 	}
 
 	home := t.TempDir()

@@ -7,6 +7,9 @@
 // a local mirror holding hashicorp/aws 5.100.0 when the machine has one.
 // LambdaEmulator builds the AWS Lambda Runtime Interface Emulator the same
 // way, for tests that run a function's bootstrap under it.
+// GoBuild builds a command of this repository (tether,
+// terraform-provider-tether) once per content of its sources, in the same
+// cache folder, for the tests of every package that run it.
 //
 // It is a normal package so that tests of several packages can share it;
 // only tests use it. Nothing in it sends traffic anywhere but 127.0.0.1
