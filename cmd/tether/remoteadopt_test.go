@@ -34,6 +34,14 @@ const s3BackendTF = `terraform {
 }
 `
 
+const gcsBackendTF = `terraform {
+  backend "gcs" {
+    bucket = "tfstate"
+    prefix = "adopt"
+  }
+}
+`
+
 const httpBackendTF = `terraform {
   backend "http" {}
 }
@@ -50,11 +58,20 @@ type remoteBackend struct {
 	// where names Terraform's state in init's question, aside where init
 	// says it went.
 	where, aside string
+	// shownID, when set, is the ID terraform names for the lock the test
+	// holds as Tether (else tetherLockID): the gcs backend's is the lock
+	// file's generation.
+	shownID func() string
+	// lockBeforeTakeover checks the lock while Terraform's state is still
+	// there: terraform's gcs backend reads the state before it locks, and
+	// would stop at Tether's document first.
+	lockBeforeTakeover bool
 }
 
 // TestTerraformRemoteBackends runs terraform 1.11 and tether against the
 // same emulator with the same backend block: backend "s3" (lock file and
-// DynamoDB lock both on) and backend "http":
+// DynamoDB lock both on), backend "gcs" (fake-gcs-server, through
+// storage_custom_endpoint and an access token) and backend "http":
 //
 //   - terraform applies; while a terraform apply waits for its answer,
 //     holding its lock, tether init -force-copy is refused naming it;
@@ -62,13 +79,19 @@ type remoteBackend struct {
 //     aside, and tether plan finds nothing to change, with the secrets
 //     sealed;
 //   - while tether holds the lock, terraform plan is refused naming it;
-//     once released, terraform still refuses Tether's document as state.
+//   - once tether took the state over, terraform refuses Tether's
+//     document as state.
 func TestTerraformRemoteBackends(t *testing.T) {
 	tools, baseEnv := adoptionTools(t)
 	for _, be := range []remoteBackend{
 		{name: "s3", block: s3BackendTF, start: startS3ForTerraform,
 			where: `Terraform's state of workspace "default" at s3://tfstate/adopt/terraform.tfstate`,
 			aside: "s3://tfstate/adopt/terraform.tfstate.terraform-adopted-"},
+		{name: "gcs", block: gcsBackendTF, start: startGCSForTerraform,
+			where:              `Terraform's state of workspace "default" at gs://tfstate/adopt/default.tfstate`,
+			aside:              "gs://tfstate/adopt/default.tfstate.terraform-adopted-",
+			shownID:            func() string { return gcsLockGeneration(t, "adopt/default.tflock") },
+			lockBeforeTakeover: true},
 		{name: "http", block: httpBackendTF, start: startHTTPForTerraform,
 			where: `Terraform's state of workspace "default" at http://127.0.0.1:`,
 			aside: ".tether/terraform-adopted-default.tfstate"},
@@ -106,6 +129,24 @@ func TestTerraformRemoteBackends(t *testing.T) {
 			}
 			stop()
 
+			// Tether holds the lock: terraform is refused, naming it.
+			checkTetherLock := func() {
+				unlock := lockAsTether()
+				shown := tetherLockID
+				if be.shownID != nil {
+					shown = be.shownID()
+				}
+				r := tf("plan", "-input=false", "-no-color", "-lock-timeout=0s")
+				if r.code != 1 || !strings.Contains(r.stderr, "Error acquiring the state lock") || !strings.Contains(r.stderr, shown) {
+					t.Errorf("terraform plan while tether holds the lock: want a refusal naming tether's lock %s\n%s", shown, r)
+				}
+				if err := unlock.Unlock(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if be.lockBeforeTakeover {
+				checkTetherLock()
+			}
 			takeOver(t, tt, be.where, be.aside)
 			for _, doc := range stored() {
 				if strings.Contains(string(doc), adoptCanary) {
@@ -113,14 +154,8 @@ func TestTerraformRemoteBackends(t *testing.T) {
 				}
 			}
 
-			// Tether holds the lock: terraform is refused, naming it.
-			unlock := lockAsTether()
-			r = tf("plan", "-input=false", "-no-color", "-lock-timeout=0s")
-			if r.code != 1 || !strings.Contains(r.stderr, "Error acquiring the state lock") || !strings.Contains(r.stderr, tetherLockID) {
-				t.Errorf("terraform plan while tether holds the lock: want a refusal naming tether's lock %s\n%s", tetherLockID, r)
-			}
-			if err := unlock.Unlock(); err != nil {
-				t.Fatal(err)
+			if !be.lockBeforeTakeover {
+				checkTetherLock()
 			}
 			// Terraform cannot use Tether's document as its state: it
 			// stops rather than planning to create everything again.

@@ -11,7 +11,9 @@ import (
 
 	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
+	"github.com/tetherhq/tether/internal/state/gcsstate"
 	"github.com/tetherhq/tether/internal/state/httpstate"
+	"github.com/tetherhq/tether/internal/state/objstate"
 	"github.com/tetherhq/tether/internal/state/pgstate"
 	"github.com/tetherhq/tether/internal/state/s3state"
 )
@@ -26,10 +28,26 @@ type Backend struct {
 	// local state's id, the recorded settings and workspace.
 	dir string
 	pg  *pgstate.Backend
-	s3  *s3state.Backend
+	// obj is an object-store backend (s3, gcs): internal/state/objstate.
+	obj objBackend
 	web *httpstate.Backend
 	// id is the http backend's state id, read at Open.
 	id string
+}
+
+// objBackend is what the object-store backends (s3state, gcsstate) share
+// through internal/state/objstate.
+type objBackend interface {
+	Where() string
+	Close() error
+	ID() string
+	SetID(ctx context.Context, id string) error
+	Workspaces(ctx context.Context) ([]string, error)
+	NewWorkspace(ctx context.Context, ws string) error
+	DeleteWorkspace(ctx context.Context, ws string, force bool) error
+	StateExists(ctx context.Context, ws string) (bool, error)
+	Open(ctx context.Context, ws string) (state.Store, error)
+	TerraformState(ctx context.Context, ws string) (*objstate.TerraformState, error)
 }
 
 // Open opens the backend s chooses. For pg it connects and prepares the
@@ -53,7 +71,17 @@ func open(ctx context.Context, stateDir string, s Settings, readOnly bool) (*Bac
 		if err != nil {
 			return nil, err
 		}
-		if b.s3, err = s3state.Connect(ctx, cfg); err != nil {
+		if b.obj, err = s3state.Connect(ctx, cfg); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
+	if s.Type == "gcs" {
+		cfg, err := gcsstate.FromSettings(s.Config, os.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		if b.obj, err = gcsstate.Connect(ctx, cfg); err != nil {
 			return nil, err
 		}
 		return b, nil
@@ -97,8 +125,8 @@ func (b *Backend) Close() error {
 	if b.pg != nil {
 		return b.pg.Close()
 	}
-	if b.s3 != nil {
-		return b.s3.Close()
+	if b.obj != nil {
+		return b.obj.Close()
 	}
 	return nil
 }
@@ -108,8 +136,8 @@ func (b *Backend) Describe() string {
 	if b.pg != nil {
 		return b.pg.Where()
 	}
-	if b.s3 != nil {
-		return b.s3.Where()
+	if b.obj != nil {
+		return b.obj.Where()
 	}
 	if b.web != nil {
 		return b.web.Where()
@@ -149,8 +177,8 @@ func (b *Backend) Workspaces(ctx context.Context) ([]string, error) {
 	if b.pg != nil {
 		return b.pg.Workspaces(ctx)
 	}
-	if b.s3 != nil {
-		return b.s3.Workspaces(ctx)
+	if b.obj != nil {
+		return b.obj.Workspaces(ctx)
 	}
 	if b.web != nil {
 		return b.web.Workspaces(ctx)
@@ -198,9 +226,9 @@ func (b *Backend) NewWorkspace(ctx context.Context, name string) error {
 		}
 		return err
 	}
-	if b.s3 != nil {
-		err := b.s3.NewWorkspace(ctx, name)
-		if errors.Is(err, s3state.ErrWorkspaceExists) {
+	if b.obj != nil {
+		err := b.obj.NewWorkspace(ctx, name)
+		if errors.Is(err, objstate.ErrWorkspaceExists) {
 			return fmt.Errorf("%w: %q", ErrWorkspaceExists, name)
 		}
 		return err
@@ -234,8 +262,8 @@ func (b *Backend) DeleteWorkspace(ctx context.Context, name string, force bool) 
 	if b.pg != nil {
 		return b.pg.DeleteWorkspace(ctx, name, force)
 	}
-	if b.s3 != nil {
-		return b.s3.DeleteWorkspace(ctx, name, force)
+	if b.obj != nil {
+		return b.obj.DeleteWorkspace(ctx, name, force)
 	}
 	if b.web != nil {
 		return b.web.DeleteWorkspace(ctx, name, force)
@@ -302,8 +330,8 @@ func (b *Backend) StateExists(ctx context.Context, ws string) (bool, error) {
 	if b.pg != nil {
 		return b.HasWorkspace(ctx, ws)
 	}
-	if b.s3 != nil {
-		return b.s3.StateExists(ctx, ws)
+	if b.obj != nil {
+		return b.obj.StateExists(ctx, ws)
 	}
 	if b.web != nil {
 		return b.web.StateExists(ctx, ws)
@@ -321,9 +349,9 @@ func (b *Backend) State(ctx context.Context, ws string) (state.Store, error) {
 	if b.pg != nil {
 		return b.pg.Open(ctx, ws)
 	}
-	if b.s3 != nil {
-		st, err := b.s3.Open(ctx, ws)
-		if errors.Is(err, s3state.ErrNoWorkspace) {
+	if b.obj != nil {
+		st, err := b.obj.Open(ctx, ws)
+		if errors.Is(err, objstate.ErrNoWorkspace) {
 			return nil, fmt.Errorf("workspace %q does not exist; create it with: tether workspace new %s", ws, ws)
 		}
 		return st, err
@@ -352,8 +380,8 @@ func (b *Backend) ID() (string, error) {
 	if b.pg != nil {
 		return b.pg.ID(), nil
 	}
-	if b.s3 != nil {
-		return b.s3.ID(), nil
+	if b.obj != nil {
+		return b.obj.ID(), nil
 	}
 	if b.web != nil {
 		return b.id, nil
@@ -366,8 +394,8 @@ func (b *Backend) SetID(ctx context.Context, id string) error {
 	if b.pg != nil {
 		return b.pg.SetID(ctx, id)
 	}
-	if b.s3 != nil {
-		return b.s3.SetID(ctx, id)
+	if b.obj != nil {
+		return b.obj.SetID(ctx, id)
 	}
 	if b.web != nil {
 		if err := b.web.SetID(ctx, id); err != nil {
@@ -384,8 +412,8 @@ func (b *Backend) Keys() (*secrets.Keys, error) {
 	if b.pg != nil {
 		return secrets.LoadID(b.pg.ID())
 	}
-	if b.s3 != nil {
-		return secrets.LoadID(b.s3.ID())
+	if b.obj != nil {
+		return secrets.LoadID(b.obj.ID())
 	}
 	if b.web != nil {
 		return secrets.LoadID(b.id)
@@ -402,8 +430,8 @@ func (b *Backend) TerraformWorkspaces(ctx context.Context) ([]string, error) {
 	if b.pg != nil {
 		return b.pg.TerraformWorkspaces(ctx)
 	}
-	if b.s3 != nil {
-		return b.s3.Workspaces(ctx)
+	if b.obj != nil {
+		return b.obj.Workspaces(ctx)
 	}
 	if b.web != nil {
 		return b.web.Workspaces(ctx)
@@ -414,7 +442,7 @@ func (b *Backend) TerraformWorkspaces(ctx context.Context) ([]string, error) {
 // ErrTerraformHere is matched by the error of reading a workspace whose
 // place holds Terraform's state, not yet taken over (on S3, Terraform's
 // object at the key).
-var ErrTerraformHere = s3state.ErrTerraformHere
+var ErrTerraformHere = objstate.ErrTerraformHere
 
 // TerraformState is the state Terraform keeps for one workspace, offered
 // for takeover.
@@ -446,8 +474,8 @@ func (b *Backend) TerraformState(ctx context.Context, ws string) (*TerraformStat
 			return nil, err
 		}
 		return &TerraformState{Data: ts.Data, Where: ts.Where, setAside: ts.SetAside, release: ts.Release}, nil
-	case b.s3 != nil:
-		ts, err := b.s3.TerraformState(ctx, ws)
+	case b.obj != nil:
+		ts, err := b.obj.TerraformState(ctx, ws)
 		if ts == nil || err != nil {
 			return nil, err
 		}

@@ -210,7 +210,7 @@ func (b *Backend) HasState(ctx context.Context) (bool, error) {
 // SetAside moves a local backend's state files into
 // .tether/migrated-TIMESTAMP/ once they were copied elsewhere, so that the
 // folder has one state and a later migration back finds it empty; nothing
-// is deleted. A PostgreSQL, S3 or http source is left as it is: others
+// is deleted. A PostgreSQL, S3, GCS or http source is left as it is: others
 // may share it.
 //
 // Each step is one rename, so a kill at any moment leaves every state
@@ -221,7 +221,7 @@ func (b *Backend) HasState(ctx context.Context) (bool, error) {
 // (closing the last connection does that), and the file alone is then
 // the state. The other workspaces move with their folder.
 func (b *Backend) SetAside() (string, error) {
-	if b.pg != nil || b.s3 != nil || b.web != nil {
+	if b.pg != nil || b.obj != nil || b.web != nil {
 		return "", nil
 	}
 	def := b.localPath(DefaultWorkspace)

@@ -52,7 +52,7 @@ type LockFile struct {
 func (l *LockFile) RecordPath(ws string) string { return l.Record(ws) }
 
 func (l *LockFile) Take(ctx context.Context, ws string, record []byte) error {
-	err := l.B.create(ctx, l.Key(ws), record)
+	err := l.B.createOnce(ctx, l.Key(ws), record)
 	if errors.Is(err, ErrExists) {
 		return &HeldError{Where: l.B.Name(l.Key(ws))}
 	}

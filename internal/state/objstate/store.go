@@ -208,7 +208,7 @@ func (s *Store) commitGroup(group []*state.Request[struct{}]) error {
 		return fmt.Errorf("%s: encoding the journal object: %w", s.where, err)
 	}
 	key := s.b.journalKey(s.ws, e.Seq)
-	if err := s.b.create(ctx, key, body); err != nil {
+	if err := s.b.createOnce(ctx, key, body); err != nil {
 		if errors.Is(err, ErrExists) {
 			return &state.LockLostError{Path: s.b.Name(key) + " (written by another runner)", ID: s.held.info.ID}
 		}

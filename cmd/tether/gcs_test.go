@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fsouza/fake-gcs-server/fakestorage"
+
+	"github.com/tetherhq/tether/internal/state"
+	"github.com/tetherhq/tether/internal/state/gcsstate"
+)
+
+// startGCS starts a GCS emulator (fake-gcs-server, in this process, on
+// 127.0.0.1, plain HTTP) with the bucket tfstate, and returns it with the
+// environment that points Terraform's gcs backend and Tether's at it: the
+// custom endpoint and an access token, which the emulator does not check.
+// The public host is 127.0.0.1 so that the emulator serves the XML API's
+// path-style reads (GET /BUCKET/OBJECT) there, which Terraform's storage
+// client makes.
+func startGCS(cleanup func(func())) (*fakestorage.Server, []string, error) {
+	srv, err := fakestorage.NewServerWithOptions(fakestorage.Options{Host: "127.0.0.1", Scheme: "http", PublicHost: "127.0.0.1"})
+	if err != nil {
+		return nil, nil, err
+	}
+	cleanup(srv.Stop)
+	srv.CreateBucketWithOpts(fakestorage.CreateBucketOpts{Name: "tfstate"})
+	return srv, []string{"GOOGLE_BACKEND_STORAGE_CUSTOM_ENDPOINT=" + srv.URL() + "/storage/v1/", "GOOGLE_OAUTH_ACCESS_TOKEN=fake-token"}, nil
+}
+
+// gcsForTerraform is the emulator of TestTerraformRemoteBackends/gcs.
+var gcsForTerraform *fakestorage.Server
+
+func startGCSForTerraform(t *testing.T) ([]string, func() [][]byte, func() state.Unlocker) {
+	srv, env, err := startGCS(t.Cleanup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gcsForTerraform = srv
+	stored := func() [][]byte {
+		objs, _, err := srv.ListObjectsWithOptions("tfstate", fakestorage.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var docs [][]byte
+		for _, o := range objs {
+			if strings.Contains(o.Name, "terraform-adopted") {
+				continue // Terraform's own state, as it kept it
+			}
+			obj, err := srv.GetObject("tfstate", o.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs = append(docs, obj.Content)
+		}
+		return docs
+	}
+	lock := func() state.Unlocker {
+		cfg, err := gcsstate.FromSettings(map[string]string{"bucket": "tfstate", "prefix": "adopt"}, envLookup(env))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := gcsstate.Connect(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { b.Close() })
+		st, err := b.Open(context.Background(), gcsstate.DefaultWorkspace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		return lockStore(t, st)
+	}
+	return env, stored, lock
+}
+
+// gcsLockGeneration is the generation of the lock file at name: the ID
+// Terraform's gcs backend gives the lock.
+func gcsLockGeneration(t *testing.T, name string) string {
+	o, err := gcsForTerraform.GetObject("tfstate", name)
+	if err != nil {
+		t.Fatalf("the lock file %s: %v", name, err)
+	}
+	return strconv.FormatInt(o.Generation, 10)
+}
