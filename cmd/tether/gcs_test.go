@@ -2,11 +2,16 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fsouza/fake-gcs-server/fakestorage"
+	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/tetherhq/tether/internal/state"
 	"github.com/tetherhq/tether/internal/state/gcsstate"
@@ -84,4 +89,60 @@ func gcsLockGeneration(t *testing.T, name string) string {
 		t.Fatalf("the lock file %s: %v", name, err)
 	}
 	return strconv.FormatInt(o.Generation, 10)
+}
+
+// gcsStarted holds the emulator of each running scenario.
+var gcsStarted sync.Map
+
+// gcsFake starts a GCS emulator with the bucket tfstate and points the
+// environment at it: gcsfake. Then `gcsfake ls` lists the bucket's object
+// names on stdout, `gcsfake cat NAME` writes an object to stdout, and
+// `gcsfake put NAME FILE` writes one and sets GCS_GENERATION to its
+// generation (the ID Terraform gives a lock file).
+func gcsFake(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! gcsfake")
+	}
+	if len(args) == 0 {
+		srv, env, err := startGCS(ts.Defer)
+		ts.Check(err)
+		for _, kv := range env {
+			k, v, _ := strings.Cut(kv, "=")
+			ts.Setenv(k, v)
+		}
+		gcsStarted.Store(ts, srv)
+		ts.Defer(func() { gcsStarted.Delete(ts) })
+		return
+	}
+	v, ok := gcsStarted.Load(ts)
+	if !ok {
+		ts.Fatalf("gcsfake %s: run gcsfake first", args[0])
+	}
+	srv := v.(*fakestorage.Server)
+	switch {
+	case args[0] == "ls" && len(args) == 1:
+		objs, _, err := srv.ListObjectsWithOptions("tfstate", fakestorage.ListOptions{})
+		ts.Check(err)
+		var names []string
+		for _, o := range objs {
+			names = append(names, o.Name)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			fmt.Fprintln(ts.Stdout(), n)
+		}
+	case args[0] == "cat" && len(args) == 2:
+		o, err := srv.GetObject("tfstate", args[1])
+		ts.Check(err)
+		ts.Stdout().Write(o.Content)
+	case args[0] == "put" && len(args) == 3:
+		body, err := os.ReadFile(ts.MkAbs(args[2]))
+		ts.Check(err)
+		srv.CreateObject(fakestorage.Object{ObjectAttrs: fakestorage.ObjectAttrs{BucketName: "tfstate", Name: args[1], ContentType: "application/json"}, Content: body})
+		o, err := srv.GetObject("tfstate", args[1])
+		ts.Check(err)
+		ts.Setenv("GCS_GENERATION", strconv.FormatInt(o.Generation, 10))
+	default:
+		ts.Fatalf("usage: gcsfake [ls | cat NAME | put NAME FILE]")
+	}
 }

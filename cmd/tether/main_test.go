@@ -45,6 +45,7 @@ func TestScripts(t *testing.T) {
 			"pgexec":       pgExec,
 			"s3fake":       s3Fake,
 			"httpfake":     httpFake,
+			"gcsfake":      gcsFake,
 			"awsmirror":    awsMirrorCmd,
 			"provregistry": providerRegistry{t}.serve,
 		},
