@@ -141,6 +141,7 @@ func run() int {
 		sdkN        = flag.Int("sdk", 10000, "resources of the Go SDK program whose graph build is timed; 0 skips it")
 		grpcFlag    = flag.String("grpc", defaultGRPCCases, "first applies with the built-in provider in process and as a plugin, SHAPE:N,...; empty skips them")
 		pgFlag      = flag.String("pg", "", "wide sizes to run with state in SQLite and in PostgreSQL (a throwaway cluster), N,...; empty skips them")
+		remoteFlag  = flag.String("remote", "", "with --pg, also keep state in these backends on their emulators on 127.0.0.1: s3, http, gcs (comma-separated)")
 		cpuProfile  = flag.String("cpuprofile", "", "write a CPU profile of the harness itself (the latency and gRPC cases run the engine in it) to this file")
 		awsMirror   = flag.String("aws-mirror", "", "filesystem mirror holding hashicorp/aws 5.x for the aws-plan shape (default: searched for)")
 	)
@@ -381,6 +382,10 @@ func run() int {
 		}
 	}
 	var pgResults []pgResult
+	remotes, err := parseRemotes(*remoteFlag)
+	if err != nil {
+		return fail(err)
+	}
 	if pgSizes, err := parsePGSizes(*pgFlag); err != nil {
 		return fail(err)
 	} else {
@@ -389,7 +394,7 @@ func run() int {
 				break
 			}
 			fmt.Fprintf(os.Stderr, "PostgreSQL wide %d ...\n", n)
-			r := h.runPG(ctx, n)
+			r := h.runPG(ctx, n, remotes)
 			if r.err != "" {
 				fmt.Fprintf(os.Stderr, "  FAILED: %s\n", r.err)
 			}

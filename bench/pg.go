@@ -19,8 +19,10 @@ import (
 
 // pgResult is one size's figures on each store.
 type pgResult struct {
-	n              int
-	sqlite, pg     map[string]measurement
+	n          int
+	sqlite, pg map[string]measurement
+	// remote are the --remote stores' figures (remote.go), by store.
+	remote         map[string]map[string]measurement
 	err            string
 	serverVersion  string
 	serverSettings string
@@ -43,8 +45,8 @@ func parsePGSizes(s string) ([]int, error) {
 }
 
 // runPG measures one size on both stores.
-func (h *harness) runPG(ctx context.Context, n int) pgResult {
-	res := pgResult{n: n, sqlite: map[string]measurement{}, pg: map[string]measurement{}}
+func (h *harness) runPG(ctx context.Context, n int, remotes []string) pgResult {
+	res := pgResult{n: n, sqlite: map[string]measurement{}, pg: map[string]measurement{}, remote: map[string]map[string]measurement{}}
 	srv, err := pgtest.StartWith(pgtest.Options{Fsync: true})
 	if err != nil {
 		res.err = err.Error()
@@ -59,7 +61,7 @@ func (h *harness) runPG(ctx context.Context, n int) pgResult {
 		}
 		res.serverVersion = filepath.Base(filepath.Dir(bin))
 	}
-	for _, store := range []string{"sqlite", "pg"} {
+	for _, store := range append([]string{"sqlite", "pg"}, remotes...) {
 		h.seq++
 		dir := filepath.Join(h.tmp, fmt.Sprintf("%03d-pg-%s-%d", h.seq, store, n))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -73,6 +75,20 @@ func (h *harness) runPG(ctx context.Context, n int) pgResult {
 		}
 		t := newTether(h.tetherBin, h.parallelism)
 		into := res.sqlite
+		if remoteStores[store] != nil {
+			into = map[string]measurement{}
+			res.remote[store] = into
+			stop, err := remoteStores[store](dir, t)
+			if err != nil {
+				res.err = fmt.Sprintf("%s: %v", store, err)
+				return res
+			}
+			defer stop()
+			if m := t.exec(ctx, dir, "init", []string{"init"}, "", h.timeout); !m.ok() {
+				res.err = store + ": " + m.Err
+				return res
+			}
+		}
 		if store == "pg" {
 			into = res.pg
 			if err := os.WriteFile(filepath.Join(dir, "backend.tf"), []byte("terraform {\n  backend \"pg\" {}\n}\n"), 0o644); err != nil {

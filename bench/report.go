@@ -99,6 +99,7 @@ func (r *report) markdown() string {
 	r.latencyTable(&b)
 	r.grpcTable(&b)
 	r.pgTable(&b)
+	r.remoteTable(&b)
 	r.awsTable(&b)
 	r.targetsTable(&b)
 	return b.String()
@@ -267,6 +268,7 @@ func (r *report) targetsTable(b *strings.Builder) {
 	}
 	if len(r.pg) > 0 {
 		r.pgTargets(row, verdict)
+		r.remoteTargets(row, verdict)
 	}
 	if len(r.awsCases) > 0 || r.awsMissing != "" {
 		r.awsTargets(row, verdict)
