@@ -146,8 +146,9 @@ func TestLockFileAsTerraform(t *testing.T) {
 	lock(t, st, "up").Unlock()
 }
 
-// A journal object that does not match its digest, or a gap in the
-// journal, is an error naming the object.
+// A journal object (left by a run that crashed) that does not match its
+// digest, or a gap in the journal, is an error naming the object when the
+// next run reads it.
 func TestCorruptJournal(t *testing.T) {
 	f := startFake(t)
 	ctx := context.Background()
@@ -157,7 +158,7 @@ func TestCorruptJournal(t *testing.T) {
 	key := "app/default.tfstate.tether-journal/00000000000000000001"
 	o := f.get(t, key)
 	f.srv.CreateObject(fakestorage.Object{ObjectAttrs: fakestorage.ObjectAttrs{BucketName: testBucket, Name: key, Metadata: o.Metadata}, Content: []byte(`{"seq":1,"changes":[]}`)})
-	_, err := st.Load(ctx)
+	_, err := open(t, f.connect(t), DefaultWorkspace).Load(ctx)
 	var ce *CorruptError
 	if !errors.As(err, &ce) || !contains(err.Error(), "gs://tfstate/"+key) || !contains(err.Error(), "SHA-256") {
 		t.Errorf("tampered journal object: %v", err)
@@ -165,7 +166,7 @@ func TestCorruptJournal(t *testing.T) {
 	if err := f.srv.Backend().DeleteObject(testBucket, key); err != nil {
 		t.Fatal(err)
 	}
-	if _, err = st.Load(ctx); !errors.As(err, &ce) || !contains(err.Error(), "missing") {
+	if _, err = open(t, f.connect(t), DefaultWorkspace).Load(ctx); !errors.As(err, &ce) || !contains(err.Error(), "missing") {
 		t.Errorf("journal with a gap: %v", err)
 	}
 }

@@ -20,6 +20,7 @@ type memBlobs struct {
 	objs        map[string]Blob
 	gen         int
 	lostAnswers int
+	gets        map[string]int // Gets by key
 }
 
 func (m *memBlobs) Name(key string) string { return "mem://" + key }
@@ -27,6 +28,7 @@ func (m *memBlobs) Name(key string) string { return "mem://" + key }
 func (m *memBlobs) Get(_ context.Context, key string) (*Blob, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.gets[key]++
 	o, ok := m.objs[key]
 	if !ok {
 		return nil, NotFound(errors.New("404"))
@@ -91,7 +93,7 @@ func (m *memBlobs) Exists(_ context.Context, key string) (bool, error) {
 
 func newMem(t *testing.T) (*Backend, *memBlobs) {
 	t.Helper()
-	m := &memBlobs{objs: map[string]Blob{}}
+	m := &memBlobs{objs: map[string]Blob{}, gets: map[string]int{}}
 	b, err := New(context.Background(), Config{
 		Kind: "mem", Where: "memory", Blobs: m,
 		Path: func(ws string) string { return ws + ".tfstate" },
@@ -137,5 +139,47 @@ func TestLostAnswerOfCreate(t *testing.T) {
 	snap, err := st.Load(ctx)
 	if err != nil || len(snap.Objects) != 1 {
 		t.Fatalf("after: %v %v", snap, err)
+	}
+}
+
+// A run that only reads (a no-op plan: Lock, Load, Unlock) reads the
+// state document once, and one that commits sees its commits in Load
+// without reading again.
+func TestOnePass(t *testing.T) {
+	b, m := newMem(t)
+	ctx := context.Background()
+	st, err := b.Open(ctx, DefaultWorkspace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	u, err := st.Lock(ctx, state.LockInfo{Operation: "up"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := &state.Object{Address: "tether_file.a", Mode: state.Managed, Type: "tether_file", Provider: "p", Value: []byte(`{}`), Status: state.Ready}
+	if err := st.Commit(ctx, state.Changes{Put: []*state.Object{obj}}); err != nil {
+		t.Fatal(err)
+	}
+	if snap, err := st.Load(ctx); err != nil || len(snap.Objects) != 1 || snap.Serial != 1 {
+		t.Fatalf("Load under the lock after a commit: %v %v", snap, err)
+	}
+	if err := u.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	m.gets = map[string]int{}
+	u, err = st.Lock(ctx, state.LockInfo{Operation: "plan"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := st.Load(ctx)
+	if err != nil || len(snap.Objects) != 1 {
+		t.Fatalf("plan's Load: %v %v", snap, err)
+	}
+	if err := u.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if n := m.gets["default.tfstate"]; n != 1 {
+		t.Errorf("a no-op plan read the state document %d times, want 1", n)
 	}
 }
