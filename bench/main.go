@@ -118,9 +118,6 @@ func main() {
 		// A copy of the harness standing in for the AWS provider.
 		os.Exit(wrapProvider(real, os.Getenv(wrapLogEnv)))
 	}
-	if os.Getenv(floorEnv) != "" {
-		os.Exit(floorMain(os.Args[1:]))
-	}
 	os.Exit(run())
 }
 
@@ -128,7 +125,7 @@ func run() int {
 	var (
 		sizesFlag   sizeFlags
 		shapesFlag  = flag.String("shapes", strings.Join(allShapes, ","), "comma-separated shapes: "+strings.Join(knownShapes(), ", ")+" ("+shapeAWSPlan+" only when named)")
-		toolsFlag   = flag.String("tools", "tether,terraform,tofu,floor", "comma-separated tools: tether, terraform, tofu (when on the PATH), floor (wide only)")
+		toolsFlag   = flag.String("tools", "tether,terraform", "comma-separated tools: tether, terraform")
 		full        = flag.Bool("full", false, "the full set of sizes, up to 100,000")
 		tfMaxFlag   = flag.Int("tf-max", -1, "largest size Terraform runs at; 0 for no limit (default: per shape, none with --sizes)")
 		write       = flag.String("write", "", "also write the report to this Markdown file (e.g. bench/RESULTS.md)")
@@ -144,7 +141,7 @@ func run() int {
 		sdkN        = flag.Int("sdk", 10000, "resources of the Go SDK program whose graph build is timed; 0 skips it")
 		grpcFlag    = flag.String("grpc", defaultGRPCCases, "first applies with the built-in provider in process and as a plugin, SHAPE:N,...; empty skips them")
 		pgFlag      = flag.String("pg", "", "wide sizes to run with state in SQLite and in PostgreSQL (a throwaway cluster), N,...; empty skips them")
-		azurermFlag = flag.String("azurerm", "", "wide sizes to run with state in SQLite and in Azure Blob Storage (Azurite), N,...; empty skips them")
+		remoteFlag  = flag.String("remote", "", "with --pg, also keep state in these backends on their emulators on 127.0.0.1: s3, http, gcs, azurerm (comma-separated)")
 		cpuProfile  = flag.String("cpuprofile", "", "write a CPU profile of the harness itself (the latency and gRPC cases run the engine in it) to this file")
 		awsMirror   = flag.String("aws-mirror", "", "filesystem mirror holding hashicorp/aws 5.x for the aws-plan shape (default: searched for)")
 	)
@@ -260,17 +257,13 @@ func run() int {
 		defer os.RemoveAll(h.tmp)
 	}
 
-	wantTether, wantTF, wantTofu, wantFloor := false, false, false, false
+	wantTether, wantTF := false, false
 	for _, t := range strings.Split(*toolsFlag, ",") {
 		switch strings.TrimSpace(t) {
 		case "tether":
 			wantTether = true
 		case "terraform":
 			wantTF = true
-		case "tofu":
-			wantTofu = true
-		case "floor":
-			wantFloor = true
 		case "":
 		default:
 			return fail(fmt.Errorf("unknown tool %q", t))
@@ -311,10 +304,6 @@ func run() int {
 			h.tools = append(h.tools, newTerraform(bin, cliConfig, h.parallelism))
 			tfVersion = terraformVersion(ctx, bin)
 		}
-	}
-
-	if err := h.addPeers(ctx, wantTofu, wantFloor); err != nil {
-		return fail(err)
 	}
 
 	var (
@@ -393,6 +382,10 @@ func run() int {
 		}
 	}
 	var pgResults []pgResult
+	remotes, err := parseRemotes(*remoteFlag)
+	if err != nil {
+		return fail(err)
+	}
 	if pgSizes, err := parsePGSizes(*pgFlag); err != nil {
 		return fail(err)
 	} else {
@@ -401,27 +394,11 @@ func run() int {
 				break
 			}
 			fmt.Fprintf(os.Stderr, "PostgreSQL wide %d ...\n", n)
-			r := h.runPG(ctx, n)
+			r := h.runPG(ctx, n, remotes)
 			if r.err != "" {
 				fmt.Fprintf(os.Stderr, "  FAILED: %s\n", r.err)
 			}
 			pgResults = append(pgResults, r)
-		}
-	}
-	var azureResults []azureResult
-	if azSizes, err := parseStoreSizes("--azurerm", *azurermFlag); err != nil {
-		return fail(err)
-	} else {
-		for _, n := range azSizes {
-			if ctx.Err() != nil {
-				break
-			}
-			fmt.Fprintf(os.Stderr, "azurerm wide %d ...\n", n)
-			r := h.runAzure(ctx, n)
-			if r.err != "" {
-				fmt.Fprintf(os.Stderr, "  FAILED: %s\n", r.err)
-			}
-			azureResults = append(azureResults, r)
 		}
 	}
 	var sdk *sdkResult
@@ -448,7 +425,7 @@ func run() int {
 		when: time.Now(), args: h.args, machine: describeMachine(), tfVersion: tfVersion,
 		tetherRev: tetherRev, cases: cases, latency: lat, delayMS: h.delayMS, layers: h.layers, perFile: h.perFile, runs: h.runs,
 		tools: h.tools, sdk: sdk, aws: aws, awsCases: awsCases, awsMissing: awsMissing, grpc: grpcResults,
-		pg: pgResults, azure: azureResults,
+		pg: pgResults,
 	}
 	text := rep.markdown()
 	fmt.Print(text)
@@ -584,11 +561,7 @@ func (h *harness) runCase(ctx context.Context, shape string, n int) *caseResult 
 	}
 	var tools []*active
 	for _, t := range h.tools {
-		if why := notRunFor(t, shape); why != "" {
-			c.notRun[t.name] = why
-			continue
-		}
-		if (t.name == "terraform" || t.name == "tofu") && h.tfMax[shape] > 0 && n > h.tfMax[shape] {
+		if t.name == "terraform" && h.tfMax[shape] > 0 && n > h.tfMax[shape] {
 			c.notRun[t.name] = fmt.Sprintf("not run above %d (--tf-max)", h.tfMax[shape])
 			continue
 		}
@@ -630,7 +603,7 @@ func (h *harness) runCase(ctx context.Context, shape string, n int) *caseResult 
 	for r := 0; r < h.runs; r++ {
 		for _, step := range allSteps {
 			for _, a := range tools {
-				if _, has := a.t.steps[step]; a.failed || ctx.Err() != nil || !has {
+				if a.failed || ctx.Err() != nil {
 					continue
 				}
 				if step == stepChange {

@@ -19,17 +19,16 @@ import (
 
 // pgResult is one size's figures on each store.
 type pgResult struct {
-	n              int
-	sqlite, pg     map[string]measurement
+	n          int
+	sqlite, pg map[string]measurement
+	// remote are the --remote stores' figures (remote.go), by store.
+	remote         map[string]map[string]measurement
 	err            string
 	serverVersion  string
 	serverSettings string
 }
 
-func parsePGSizes(s string) ([]int, error) { return parseStoreSizes("--pg", s) }
-
-// parseStoreSizes reads the sizes of a store's flag, N,...
-func parseStoreSizes(flagName, s string) ([]int, error) {
+func parsePGSizes(s string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
 		f = strings.TrimSpace(f)
@@ -38,7 +37,7 @@ func parseStoreSizes(flagName, s string) ([]int, error) {
 		}
 		n, err := strconv.Atoi(f)
 		if err != nil || n < 1 {
-			return nil, fmt.Errorf("%s: %q is not a number of resources", flagName, f)
+			return nil, fmt.Errorf("--pg: %q is not a number of resources", f)
 		}
 		out = append(out, n)
 	}
@@ -46,8 +45,8 @@ func parseStoreSizes(flagName, s string) ([]int, error) {
 }
 
 // runPG measures one size on both stores.
-func (h *harness) runPG(ctx context.Context, n int) pgResult {
-	res := pgResult{n: n, sqlite: map[string]measurement{}, pg: map[string]measurement{}}
+func (h *harness) runPG(ctx context.Context, n int, remotes []string) pgResult {
+	res := pgResult{n: n, sqlite: map[string]measurement{}, pg: map[string]measurement{}, remote: map[string]map[string]measurement{}}
 	srv, err := pgtest.StartWith(pgtest.Options{Fsync: true})
 	if err != nil {
 		res.err = err.Error()
@@ -62,53 +61,52 @@ func (h *harness) runPG(ctx context.Context, n int) pgResult {
 		}
 		res.serverVersion = filepath.Base(filepath.Dir(bin))
 	}
-	res.err = h.runStores(ctx, n, []storeCase{
-		{name: "sqlite", into: res.sqlite},
-		{name: "pg", into: res.pg, block: "terraform {\n  backend \"pg\" {}\n}\n",
-			env: []string{"PG_CONN_STR=" + srv.ConnString(""), fmt.Sprintf("PG_SCHEMA_NAME=bench_%d", n)}},
-	})
-	return res
-}
-
-// storeCase is one store a wide run keeps its state in: the backend
-// block (none for SQLite), the environment it needs, and where its
-// figures go.
-type storeCase struct {
-	name, block string
-	env         []string
-	into        map[string]measurement
-}
-
-// runStores runs the wide shape of n resources once per store: init
-// (with a backend block), first apply, no-op plan, each one tether
-// process. It returns what failed, "" when nothing did.
-func (h *harness) runStores(ctx context.Context, n int, stores []storeCase) string {
-	for _, st := range stores {
+	for _, store := range append([]string{"sqlite", "pg"}, remotes...) {
 		h.seq++
-		dir := filepath.Join(h.tmp, fmt.Sprintf("%03d-%s-%d", h.seq, st.name, n))
+		dir := filepath.Join(h.tmp, fmt.Sprintf("%03d-pg-%s-%d", h.seq, store, n))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err.Error()
+			res.err = err.Error()
+			return res
 		}
 		sp := spec{shape: shapeWide, n: n, resType: "tether_value", perFile: h.perFile, changed: -1}
 		if err := generate(dir, sp); err != nil {
-			return err.Error()
+			res.err = err.Error()
+			return res
 		}
 		t := newTether(h.tetherBin, h.parallelism)
-		if st.block != "" {
-			if err := os.WriteFile(filepath.Join(dir, "backend.tf"), []byte(st.block), 0o644); err != nil {
-				return err.Error()
+		into := res.sqlite
+		if remoteStores[store] != nil {
+			into = map[string]measurement{}
+			res.remote[store] = into
+			stop, err := remoteStores[store](dir, t)
+			if err != nil {
+				res.err = fmt.Sprintf("%s: %v", store, err)
+				return res
 			}
-			t.env = append(t.env, st.env...)
+			defer stop()
 			if m := t.exec(ctx, dir, "init", []string{"init"}, "", h.timeout); !m.ok() {
-				return m.Err
+				res.err = store + ": " + m.Err
+				return res
+			}
+		}
+		if store == "pg" {
+			into = res.pg
+			if err := os.WriteFile(filepath.Join(dir, "backend.tf"), []byte("terraform {\n  backend \"pg\" {}\n}\n"), 0o644); err != nil {
+				res.err = err.Error()
+				return res
+			}
+			t.env = append(t.env, "PG_CONN_STR="+srv.ConnString(""), fmt.Sprintf("PG_SCHEMA_NAME=bench_%d", n))
+			if m := t.exec(ctx, dir, "init", []string{"init"}, "", h.timeout); !m.ok() {
+				res.err = m.Err
+				return res
 			}
 		}
 		for _, step := range []string{stepApply, stepPlan} {
-			fmt.Fprintf(os.Stderr, "  %s %d %s ...\n", st.name, n, step)
-			st.into[step] = t.run(ctx, dir, step, n, h.timeout)
+			fmt.Fprintf(os.Stderr, "  %s %d %s ...\n", store, n, step)
+			into[step] = t.run(ctx, dir, step, n, h.timeout)
 		}
 	}
-	return ""
+	return res
 }
 
 // pgTable reports the PostgreSQL cases.

@@ -25,7 +25,6 @@ type report struct {
 	awsMissing string // why aws-plan was skipped
 	grpc       []grpcResult
 	pg         []pgResult
-	azure      []azureResult
 	delayMS    int
 	layers     int
 	perFile    int
@@ -96,12 +95,11 @@ func (r *report) markdown() string {
 	b.WriteString("\n\n")
 
 	r.stepsTable(&b)
-	r.floorTable(&b)
 	r.scalingTable(&b)
 	r.latencyTable(&b)
 	r.grpcTable(&b)
 	r.pgTable(&b)
-	r.azureTable(&b)
+	r.remoteTable(&b)
 	r.awsTable(&b)
 	r.targetsTable(&b)
 	return b.String()
@@ -270,9 +268,7 @@ func (r *report) targetsTable(b *strings.Builder) {
 	}
 	if len(r.pg) > 0 {
 		r.pgTargets(row, verdict)
-	}
-	if len(r.azure) > 0 {
-		r.azureTargets(row, verdict)
+		r.remoteTargets(row, verdict)
 	}
 	if len(r.awsCases) > 0 || r.awsMissing != "" {
 		r.awsTargets(row, verdict)

@@ -20,7 +20,9 @@
 // (PostgreSQL stopped at once and started again during up). With -s3 it is
 // kept through a backend "s3" block (one key per trial, Terraform's lock
 // file and DynamoDB lock) in gofakes3 and internal/dynamofake, run in the
-// trials' own process so that they outlive every tether killed.
+// trials' own process so that they outlive every tether killed. With
+// -gcs it is kept through a backend "gcs" block (one prefix per trial,
+// Terraform's lock file) in fake-gcs-server, run the same way.
 //
 // Two kinds interrupt up otherwise and allow no `state unlock` in the
 // recovery, a plain `up --yes` (recover.go): route (SIGTERM while

@@ -26,7 +26,7 @@ type options struct {
 	kinds                     []string
 	tether, write             string
 	seed                      uint64
-	keep, pg, s3              bool
+	keep, pg, s3, gcs         bool
 }
 
 func main() {
@@ -39,6 +39,7 @@ func main() {
 	flag.StringVar(&o.tether, "tether", "", "tether binary (default: built from ./cmd/tether)")
 	flag.BoolVar(&o.pg, "pg", false, "keep state in PostgreSQL (backend \"pg\"), on a throwaway cluster the trials start")
 	flag.BoolVar(&o.s3, "s3", false, "keep state in S3 (backend \"s3\" with its lock file and DynamoDB lock), on emulators the trials run")
+	flag.BoolVar(&o.gcs, "gcs", false, "keep state in Google Cloud Storage (backend \"gcs\" with its lock file), on an emulator the trials run")
 	flag.StringVar(&o.write, "write", "", "write the results as Markdown to this file")
 	flag.Uint64Var(&o.seed, "seed", uint64(time.Now().UnixNano()), "random seed for the kill times")
 	flag.BoolVar(&o.keep, "keep", false, "keep the folders of failed trials")
@@ -48,6 +49,24 @@ func main() {
 		fmt.Fprintln(os.Stderr, "trials:", err)
 		os.Exit(1)
 	}
+}
+
+// backend is set when state is in a backend, not in .tether.
+func (o options) backend() bool { return o.pg || o.s3 || o.gcs }
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// remoteStore is an object store the trials run in their own process, so
+// that it outlives every tether killed: block is a trial's backend block,
+// with key its own place in the store.
+type remoteStore interface {
+	block(key string) string
+	stop()
 }
 
 // result is one trial's outcome.
@@ -92,8 +111,8 @@ func run(o options) error {
 		default:
 			return fmt.Errorf("-kinds: %q is not up, destroy, migrate, restart, route or diskfull", k)
 		}
-		if recoveryKinds[k] && (o.pg || o.s3) {
-			return fmt.Errorf("-kinds %s keeps state in .tether: leave out -pg and -s3", k)
+		if recoveryKinds[k] && o.backend() {
+			return fmt.Errorf("-kinds %s keeps state in .tether: leave out -pg, -s3 and -gcs", k)
 		}
 		if recoveryKinds[k] != recoveryKinds[o.kinds[0]] {
 			return errors.New("-kinds: route and diskfull run apart from the kinds that kill tether")
@@ -120,14 +139,20 @@ func run(o options) error {
 	}
 	rng := rand.New(rand.NewPCG(o.seed, 0))
 	t := &trials{o: o, work: work, rng: rng, env: trialEnv(work)}
-	if o.pg && o.s3 {
-		return errors.New("-pg and -s3 choose two backends: give one")
+	if n := btoi(o.pg) + btoi(o.s3) + btoi(o.gcs); n > 1 {
+		return errors.New("-pg, -s3 and -gcs each choose a backend: give one")
 	}
 	if o.s3 {
-		if t.s3, err = startS3Store(); err != nil {
+		if t.remote, err = startS3Store(); err != nil {
 			return err
 		}
-		defer t.s3.stop()
+		defer t.remote.stop()
+	}
+	if o.gcs {
+		if t.remote, err = startGCSStore(); err != nil {
+			return err
+		}
+		defer t.remote.stop()
 	}
 	if o.pg {
 		// fsync on, as on a real server: a restart trial stops it at once.
@@ -197,7 +222,8 @@ type trials struct {
 	env       []string
 	durations []time.Duration
 	srv       *pgtest.Server
-	s3        *s3Store
+	// remote is the -s3 or -gcs trials' object store.
+	remote remoteStore
 	// migrations counts the migrate trials, to take their moments in turn.
 	migrations int
 }
@@ -206,7 +232,7 @@ type trials struct {
 func trialEnv(work string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "TF_") || strings.HasPrefix(kv, "TETHER_") || strings.HasPrefix(kv, "PG") || strings.HasPrefix(kv, "AWS_") {
+		if strings.HasPrefix(kv, "TF_") || strings.HasPrefix(kv, "TETHER_") || strings.HasPrefix(kv, "PG") || strings.HasPrefix(kv, "AWS_") || strings.HasPrefix(kv, "GOOGLE_") {
 			continue
 		}
 		env = append(env, kv)
@@ -222,8 +248,8 @@ func trialEnv(work string) []string {
 // for local state.
 func (t *trials) config(schema string) string {
 	var b strings.Builder
-	if schema != "" && t.s3 != nil {
-		b.WriteString(t.s3.block(schema))
+	if schema != "" && t.remote != nil {
+		b.WriteString(t.remote.block(schema))
 	} else if schema != "" {
 		fmt.Fprintf(&b, "terraform {\n  backend \"pg\" {\n    conn_str    = %q\n    schema_name = %q\n  }\n}\n\n", t.srv.ConnString(""), schema)
 	}
@@ -254,7 +280,7 @@ func (t *trials) folder(name string, local bool) (string, error) {
 
 func (t *trials) writeConfig(dir string, local bool) error {
 	schema := ""
-	if (t.o.pg || t.o.s3) && !local {
+	if t.o.backend() && !local {
 		schema = schemaOf(dir)
 	}
 	return os.WriteFile(filepath.Join(dir, "main.tf"), []byte(t.config(schema)), 0o644)
@@ -296,7 +322,7 @@ func (t *trials) prepare(name, kind string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if (t.o.pg || t.o.s3) && kind != "migrate" {
+	if t.o.backend() && kind != "migrate" {
 		if out, err := t.tether(dir, "init"); err != nil {
 			return dir, fmt.Errorf("init: %v\n%s", err, out)
 		}
@@ -595,6 +621,10 @@ func (t *trials) report(results []result, took time.Duration) string {
 	if t.o.s3 {
 		store = "S3 (backend \"s3\", lock file and DynamoDB lock; gofakes3 and internal/dynamofake in the trials process)"
 		flags = " -s3"
+	}
+	if t.o.gcs {
+		store = "Google Cloud Storage (backend \"gcs\", its lock file; fake-gcs-server in the trials process)"
+		flags = " -gcs"
 	}
 	fmt.Fprintf(&b, "## Crash trials: %s\n\n", store)
 	fmt.Fprintf(&b, "Measured by `go run ./bench/trials%s -n %d -resources %d -parallelism %d -kinds %s -seed %d` on %s (%s/%s, %d cores): %d trials, %v in all.\n\n",

@@ -47,6 +47,7 @@ func TestScripts(t *testing.T) {
 			"s3fake":       s3Fake,
 			"httpfake":     httpFake,
 			"azurite":      azuriteCmd,
+			"gcsfake":      gcsFake,
 			"awsmirror":    awsMirrorCmd,
 			"provregistry": providerRegistry{t}.serve,
 		},

@@ -45,6 +45,14 @@ const azurermBackendTF = `terraform {
 }
 `
 
+const gcsBackendTF = `terraform {
+  backend "gcs" {
+    bucket = "tfstate"
+    prefix = "adopt"
+  }
+}
+`
+
 const httpBackendTF = `terraform {
   backend "http" {}
 }
@@ -61,18 +69,25 @@ type remoteBackend struct {
 	// where names Terraform's state in init's question, aside where init
 	// says it went.
 	where, aside string
-	// readsFirst is set for a backend whose terraform reads the state
-	// before it locks (azurerm): it stops at Tether's document before it
-	// could name Tether's lock, so the lock is checked on Terraform's own
-	// state, before the takeover.
-	readsFirst bool
+	// shownID, when set, is the ID terraform names for the lock the test
+	// holds as Tether (else tetherLockID): the gcs backend's is the lock
+	// file's generation.
+	shownID func() string
+	// lockBeforeTakeover checks the lock while Terraform's state is still
+	// there: terraform's gcs backend reads the state before it locks, and
+	// would stop at Tether's document first.
+	lockBeforeTakeover bool
+	// terraformForceUnlocks checks that terraform force-unlock releases
+	// Tether's lock (azurerm: the lease ID is the lock ID it prints).
+	terraformForceUnlocks bool
 }
 
 // TestTerraformRemoteBackends runs terraform 1.11 and tether against the
 // same emulator with the same backend block: backend "s3" (lock file and
-// DynamoDB lock both on), backend "azurerm" (Azurite, reached by both as
-// https://devstoreaccount1.blob.core.windows.net through a proxy on
-// 127.0.0.1) and backend "http":
+// DynamoDB lock both on), backend "gcs" (fake-gcs-server, through
+// storage_custom_endpoint and an access token), backend "azurerm"
+// (Azurite, reached by both as https://devstoreaccount1.blob.core.windows.net
+// through a proxy on 127.0.0.1) and backend "http":
 //
 //   - terraform applies; while a terraform apply waits for its answer,
 //     holding its lock, tether init -force-copy is refused naming it;
@@ -80,7 +95,8 @@ type remoteBackend struct {
 //     aside, and tether plan finds nothing to change, with the secrets
 //     sealed;
 //   - while tether holds the lock, terraform plan is refused naming it;
-//     once released, terraform still refuses Tether's document as state.
+//   - once tether took the state over, terraform refuses Tether's
+//     document as state.
 func TestTerraformRemoteBackends(t *testing.T) {
 	t.Parallel()
 	tools, baseEnv := adoptionTools(t)
@@ -89,9 +105,14 @@ func TestTerraformRemoteBackends(t *testing.T) {
 			where: `Terraform's state of workspace "default" at s3://tfstate/adopt/terraform.tfstate`,
 			aside: "s3://tfstate/adopt/terraform.tfstate.terraform-adopted-"},
 		{name: "azurerm", block: azurermBackendTF, start: startAzureForTerraform,
-			where:      `Terraform's state of workspace "default" at azurerm://devstoreaccount1/tfstate/adopt.terraform.tfstate`,
-			aside:      "azurerm://devstoreaccount1/tfstate/adopt.terraform.tfstate.terraform-adopted-",
-			readsFirst: true},
+			where:              `Terraform's state of workspace "default" at azurerm://devstoreaccount1/tfstate/adopt.terraform.tfstate`,
+			aside:              "azurerm://devstoreaccount1/tfstate/adopt.terraform.tfstate.terraform-adopted-",
+			lockBeforeTakeover: true, terraformForceUnlocks: true},
+		{name: "gcs", block: gcsBackendTF, start: startGCSForTerraform,
+			where:              `Terraform's state of workspace "default" at gs://tfstate/adopt/default.tfstate`,
+			aside:              "gs://tfstate/adopt/default.tfstate.terraform-adopted-",
+			shownID:            func() string { return gcsLockGeneration(t, "adopt/default.tflock") },
+			lockBeforeTakeover: true},
 		{name: "http", block: httpBackendTF, start: startHTTPForTerraform,
 			where: `Terraform's state of workspace "default" at http://127.0.0.1:`,
 			aside: ".tether/terraform-adopted-default.tfstate"},
@@ -130,20 +151,24 @@ func TestTerraformRemoteBackends(t *testing.T) {
 			stop()
 
 			// Tether holds the lock: terraform is refused, naming it.
-			lockedOut := func() {
+			checkTetherLock := func() {
 				unlock := lockAsTether()
+				shown := tetherLockID
+				if be.shownID != nil {
+					shown = be.shownID()
+				}
 				r := tf("plan", "-input=false", "-no-color", "-lock-timeout=0s")
-				if r.code != 1 || !strings.Contains(r.stderr, "Error acquiring the state lock") || !strings.Contains(r.stderr, tetherLockID) {
-					t.Errorf("terraform plan while tether holds the lock: want a refusal naming tether's lock %s\n%s", tetherLockID, r)
+				if r.code != 1 || !strings.Contains(r.stderr, "Error acquiring the state lock") || !strings.Contains(r.stderr, shown) {
+					t.Errorf("terraform plan while tether holds the lock: want a refusal naming tether's lock %s\n%s", shown, r)
 				}
 				if err := unlock.Unlock(); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if be.readsFirst {
-				lockedOut()
-				// terraform force-unlock releases Tether's lock: the lease
-				// ID is the lock ID it prints.
+			if be.lockBeforeTakeover {
+				checkTetherLock()
+			}
+			if be.terraformForceUnlocks {
 				unlock := lockAsTether()
 				if r := tf("force-unlock", "-force", "-no-color", tetherLockID); r.code != 0 {
 					t.Errorf("terraform force-unlock of tether's lock: want exit 0\n%s", r)
@@ -153,7 +178,6 @@ func TestTerraformRemoteBackends(t *testing.T) {
 					t.Errorf("tether's unlock after terraform broke its lock: want a LockLostError, got %v", err)
 				}
 			}
-
 			takeOver(t, tt, be.where, be.aside)
 			for _, doc := range stored() {
 				if strings.Contains(string(doc), adoptCanary) {
@@ -161,8 +185,8 @@ func TestTerraformRemoteBackends(t *testing.T) {
 				}
 			}
 
-			if !be.readsFirst {
-				lockedOut()
+			if !be.lockBeforeTakeover {
+				checkTetherLock()
 			}
 			// Terraform cannot use Tether's document as its state: it
 			// stops rather than planning to create everything again.

@@ -12,6 +12,7 @@ import (
 	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
 	"github.com/tetherhq/tether/internal/state/azstate"
+	"github.com/tetherhq/tether/internal/state/gcsstate"
 	"github.com/tetherhq/tether/internal/state/httpstate"
 	"github.com/tetherhq/tether/internal/state/objstate"
 	"github.com/tetherhq/tether/internal/state/pgstate"
@@ -28,12 +29,27 @@ type Backend struct {
 	// local state's id, the recorded settings and workspace.
 	dir string
 	pg  *pgstate.Backend
-	// obj is an object store's state (s3, azurerm): objstate's, through
-	// the backend's adapter.
-	obj *objstate.Backend
+	// obj is an object-store backend (s3, gcs, azurerm): internal/state/objstate
+	// behind the backend's adapter.
+	obj objBackend
 	web *httpstate.Backend
 	// id is the http backend's state id, read at Open.
 	id string
+}
+
+// objBackend is what the object-store backends (s3state, gcsstate, azstate) share
+// through internal/state/objstate.
+type objBackend interface {
+	Where() string
+	Close() error
+	ID() string
+	SetID(ctx context.Context, id string) error
+	Workspaces(ctx context.Context) ([]string, error)
+	NewWorkspace(ctx context.Context, ws string) error
+	DeleteWorkspace(ctx context.Context, ws string, force bool) error
+	StateExists(ctx context.Context, ws string) (bool, error)
+	Open(ctx context.Context, ws string) (state.Store, error)
+	TerraformState(ctx context.Context, ws string) (*objstate.TerraformState, error)
 }
 
 // Open opens the backend s chooses. For pg it connects and prepares the
@@ -57,11 +73,19 @@ func open(ctx context.Context, stateDir string, s Settings, readOnly bool) (*Bac
 		if err != nil {
 			return nil, err
 		}
-		s3b, err := s3state.Connect(ctx, cfg)
+		if b.obj, err = s3state.Connect(ctx, cfg); err != nil {
+			return nil, err
+		}
+		return b, nil
+	}
+	if s.Type == "gcs" {
+		cfg, err := gcsstate.FromSettings(s.Config, os.Getenv)
 		if err != nil {
 			return nil, err
 		}
-		b.obj = s3b.Backend
+		if b.obj, err = gcsstate.Connect(ctx, cfg); err != nil {
+			return nil, err
+		}
 		return b, nil
 	}
 	if s.Type == "azurerm" {
@@ -69,11 +93,9 @@ func open(ctx context.Context, stateDir string, s Settings, readOnly bool) (*Bac
 		if err != nil {
 			return nil, err
 		}
-		azb, err := azstate.Connect(ctx, cfg)
-		if err != nil {
+		if b.obj, err = azstate.Connect(ctx, cfg); err != nil {
 			return nil, err
 		}
-		b.obj = azb.Backend
 		return b, nil
 	}
 	if s.Type == "http" {

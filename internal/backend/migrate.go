@@ -210,7 +210,7 @@ func (b *Backend) HasState(ctx context.Context) (bool, error) {
 // SetAside moves a local backend's state files into
 // .tether/migrated-TIMESTAMP/ once they were copied elsewhere, so that the
 // folder has one state and a later migration back finds it empty; nothing
-// is deleted. A PostgreSQL, S3 or http source is left as it is: others
+// is deleted. A PostgreSQL, S3, GCS or http source is left as it is: others
 // may share it.
 //
 // Each step is one rename, so a kill at any moment leaves every state

@@ -66,8 +66,12 @@ func FromBlock(b *config.Backend, overrides map[string]string) (Settings, error)
 		if _, ok := args[k]; !ok {
 			return s, fmt.Errorf("-backend-config %s: the %q backend has no argument %q; it takes %s", k, s.Type, k, argList(s.Type))
 		}
-		if args[k].IsObjectType() {
-			return s, fmt.Errorf("-backend-config %s: the %q backend's argument %q is an object, which Tether reads from the backend block only; set it there", k, s.Type, k)
+		if args[k].IsObjectType() || args[k].IsListType() {
+			kind := "an object"
+			if args[k].IsListType() {
+				kind = "a list"
+			}
+			return s, fmt.Errorf("-backend-config %s: the %q backend's argument %q is %s, which Tether reads from the backend block only; set it there", k, s.Type, k, kind)
 		}
 		if args[k] == cty.Number {
 			if _, err := strconv.ParseUint(overrides[k], 10, 32); err != nil {

@@ -30,11 +30,13 @@ Options:
 
   First it settles the backend: where state is kept. With a backend "pg"
   block, state is in PostgreSQL; with backend "s3", in an S3 bucket where
-  Terraform's s3 backend keeps it; with backend "azurerm", in an Azure
-  blob container where Terraform's azurerm backend keeps it; with backend
-  "http", behind Terraform's http backend protocol; with none (or backend
-  "local"), in .tether/. The choice is recorded in .tether/backend.json; plan and up
-  refuse to run once the backend block changes, until init is run again.
+  Terraform's s3 backend keeps it; with backend "gcs", in a Google Cloud
+  Storage bucket where Terraform's gcs backend keeps it; with backend
+  "azurerm", in an Azure blob container where Terraform's azurerm backend
+  keeps it; with backend "http", behind Terraform's http backend protocol;
+  with none (or backend "local"), in .tether/. The choice is recorded in
+  .tether/backend.json; plan and up refuse to run once the backend block
+  changes, until init is run again.
 
   In a folder Terraform manages (a terraform.tfstate beside the
   configuration) and with no Tether state yet, init offers to take

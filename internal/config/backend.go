@@ -11,7 +11,7 @@ import (
 // Backend is the root module's `terraform { backend "TYPE" { ... } }`
 // block: where state is kept.
 type Backend struct {
-	// Type is "local", "pg", "s3", "http" or "azurerm".
+	// Type is "local", "pg", "s3", "gcs", "azurerm" or "http".
 	Type string
 	// Settings are the block's arguments, evaluated: strings as they are,
 	// booleans as "true" or "false".
@@ -24,9 +24,9 @@ type Backend struct {
 
 // BackendArguments are the backend types Tether supports and the arguments
 // each takes, with their types; the names are those of Terraform's local,
-// pg, s3, http and azurerm backends. An argument of Terraform's left out here is one
-// Tether does not act on, so naming it is an error. Object arguments are
-// kept in Settings JSON-encoded.
+// pg, s3, gcs, azurerm and http backends. An argument of Terraform's left
+// out here is one Tether does not act on, so naming it is an error. Object
+// and list arguments are kept in Settings JSON-encoded.
 var BackendArguments = map[string]map[string]cty.Type{
 	"local": {"path": cty.String, "workspace_dir": cty.String},
 	"pg":    {"conn_str": cty.String, "schema_name": cty.String, "skip_schema_creation": cty.Bool},
@@ -43,6 +43,17 @@ var BackendArguments = map[string]map[string]cty.Type{
 		"lookup_blob_endpoint": cty.Bool,
 		"snapshot":             cty.Bool,
 	},
+	"gcs": gcsArguments(),
+}
+
+// gcsArguments are Terraform 1.11's gcs backend's, all of which Tether
+// acts on.
+func gcsArguments() map[string]cty.Type {
+	args := map[string]cty.Type{"impersonate_service_account_delegates": cty.List(cty.String)}
+	for _, n := range []string{"bucket", "prefix", "credentials", "access_token", "impersonate_service_account", "encryption_key", "kms_encryption_key", "storage_custom_endpoint"} {
+		args[n] = cty.String
+	}
+	return args
 }
 
 func httpArguments() map[string]cty.Type {

@@ -156,9 +156,10 @@ func backendSetting(v cty.Value, ty cty.Type, a *hcl.Attribute) (string, hcl.Dia
 		}
 		return bf.Text('f', 0), nil
 	}
-	if ty.IsObjectType() {
-		// An object (the s3 backend's endpoints, assume_role) is kept as
-		// JSON; its attributes are strings, so this cannot fail.
+	if ty.IsObjectType() || ty.IsListType() {
+		// An object (the s3 backend's endpoints, assume_role) or a list
+		// (the gcs backend's impersonate_service_account_delegates) is
+		// kept as JSON; its elements are strings, so this cannot fail.
 		b, err := ctyjson.Marshal(v, ty.WithoutOptionalAttributesDeep())
 		if err != nil {
 			return "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid backend setting", Detail: fmt.Sprintf("The argument %q: %v.", a.Name, err), Subject: a.Expr.Range().Ptr()}}

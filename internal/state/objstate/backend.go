@@ -242,6 +242,19 @@ func (b *Backend) create(ctx context.Context, key string, body []byte) error {
 	return b.fail("writing "+b.Name(key), b.cfg.Blobs.Create(ctx, key, body, digest(body)))
 }
 
+// createOnce is create, for an object this runner may already have
+// written: a write whose answer was lost and that the client retried
+// finds its own object there. The same body there is not a refusal.
+func (b *Backend) createOnce(ctx context.Context, key string, body []byte) error {
+	err := b.create(ctx, key, body)
+	if errors.Is(err, ErrExists) {
+		if o, gerr := b.get(ctx, key); gerr == nil && string(o.Body) == string(body) {
+			return nil
+		}
+	}
+	return err
+}
+
 // Put writes an object with its digest.
 func (b *Backend) Put(ctx context.Context, key string, body []byte) error {
 	return b.fail("writing "+b.Name(key), b.cfg.Blobs.Put(ctx, key, body, digest(body)))

@@ -23,7 +23,10 @@
 // crash; journal objects are deleted only once a document that holds them
 // is written, so a kill at any moment loses nothing. Before each journal
 // object is written, the lock is read back: a run whose lock was broken
-// stops with a *state.LockLostError instead of writing.
+// stops with a *state.LockLostError instead of writing. A run reads the
+// state once: Lock's compaction keeps what it read, Load under the lock
+// returns it with the run's own commits applied, and Unlock folds (and
+// reads) nothing when the run wrote no journal object.
 //
 // What a Blobs must guarantee:
 //

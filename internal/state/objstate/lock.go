@@ -52,7 +52,7 @@ type LockFile struct {
 func (l *LockFile) RecordPath(ws string) string { return l.Record(ws) }
 
 func (l *LockFile) Take(ctx context.Context, ws string, record []byte) error {
-	err := l.B.create(ctx, l.Key(ws), record)
+	err := l.B.createOnce(ctx, l.Key(ws), record)
 	if errors.Is(err, ErrExists) {
 		return &HeldError{Where: l.B.Name(l.Key(ws))}
 	}
@@ -118,14 +118,14 @@ func (s *Store) Lock(ctx context.Context, info state.LockInfo) (state.Unlocker, 
 	s.mu.Lock()
 	s.held = held
 	s.mu.Unlock()
-	next, err := b.compact(ctx, s.ws)
+	cur, next, err := b.compact(ctx, s.ws)
 	if err != nil {
 		u := &unlocker{s: s, held: held}
 		u.release(context.Background())
 		return nil, err
 	}
 	s.mu.Lock()
-	s.next = next
+	s.next, s.cur, s.wrote = next, cur, false
 	s.mu.Unlock()
 	return &unlocker{s: s, held: held}, nil
 }
@@ -169,15 +169,19 @@ func (u *unlocker) Unlock() error {
 	s.mu.Lock()
 	mine := s.held == u.held
 	deleted := s.deleted
+	// With no journal object written since Lock folded the journal in,
+	// there is nothing to fold: a run that only read (plan) reads the
+	// state once.
+	wrote := s.wrote
 	s.mu.Unlock()
 	if !mine {
 		return nil
 	}
-	if !deleted {
+	if !deleted && wrote {
 		if err := s.b.checkHeld(ctx, s.ws, u.held); err != nil {
 			return err
 		}
-		if _, err := s.b.compact(ctx, s.ws); err != nil {
+		if _, _, err := s.b.compact(ctx, s.ws); err != nil {
 			return fmt.Errorf("%s: folding the journal into the state object (it stays, and the next run folds it in): %w", s.where, err)
 		}
 	}
@@ -188,7 +192,7 @@ func (u *unlocker) release(ctx context.Context) error {
 	s := u.s
 	s.mu.Lock()
 	if s.held == u.held {
-		s.held = nil
+		s.held, s.cur = nil, nil
 	}
 	s.mu.Unlock()
 	ok, err := s.b.lock.Holds(ctx, s.ws, u.held.record)

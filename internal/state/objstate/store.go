@@ -141,6 +141,14 @@ type Store struct {
 	held    *heldLock // the lock this store took, nil when none
 	next    uint64    // the next journal sequence number, while held
 	deleted bool
+	// cur is the state while the lock is held: what Lock's compaction
+	// read, with this store's commits applied since. Load returns it, so
+	// that a run reads the state once (nobody else writes it while the
+	// lock is held; a run whose lock was broken stops at its next
+	// commit). nil when Lock found Terraform's document.
+	cur *statedoc.Document
+	// wrote is set once this store wrote a journal object under the lock.
+	wrote bool
 }
 
 // Open opens a workspace's state; the default workspace's empty state is
@@ -174,6 +182,11 @@ func (s *Store) Load(ctx context.Context) (*state.Snapshot, error) {
 	defer s.w.Leave()
 	s.mu.Lock()
 	adopting := s.held != nil && s.held.info.Operation == "init"
+	if s.held != nil && s.cur != nil {
+		snap := s.cur.Clone().Snapshot()
+		s.mu.Unlock()
+		return snap, nil
+	}
 	s.mu.Unlock()
 	d, err := s.b.readState(ctx, s.ws, adopting)
 	if err != nil {
@@ -208,52 +221,66 @@ func (s *Store) commitGroup(group []*state.Request[struct{}]) error {
 		return fmt.Errorf("%s: encoding the journal object: %w", s.where, err)
 	}
 	key := s.b.journalKey(s.ws, e.Seq)
-	if err := s.b.create(ctx, key, body); err != nil {
+	s.wrote = true
+	if err := s.b.createOnce(ctx, key, body); err != nil {
 		if errors.Is(err, ErrExists) {
 			return &state.LockLostError{Path: s.b.Name(key) + " (written by another runner)", ID: s.held.info.ID}
 		}
+		// Whether it was written is not known: Load reads again.
+		s.cur = nil
 		return err
 	}
 	s.next++
+	if s.cur != nil {
+		for _, c := range e.Changes {
+			s.cur.Apply(c)
+		}
+		s.cur.Journal = e.Seq
+	}
 	return nil
 }
 
 // compact folds the journal into the document at the workspace's path,
 // copying Terraform's document aside first when it is there, then
-// deletes the journal objects folded in. The caller holds the lock.
-func (b *Backend) compact(ctx context.Context, ws string) (next uint64, err error) {
+// deletes the journal objects folded in. The caller holds the lock. It
+// returns the state, nil when the path holds Terraform's document.
+func (b *Backend) compact(ctx context.Context, ws string) (cur *statedoc.Document, next uint64, err error) {
 	v, err := b.read(ctx, ws)
 	if err != nil {
-		return 0, err
+		return nil, 0, err
 	}
 	d := v.state()
+	if !v.terraform {
+		cur = d
+	}
 	if len(v.entries) == 0 && len(v.stale) == 0 {
-		return d.Journal + 1, nil
+		return cur, d.Journal + 1, nil
 	}
 	p := b.Path(ws)
 	if len(v.entries) > 0 {
 		if v.terraform {
 			if _, err = b.setAside(ctx, p, v.version); err != nil {
-				return 0, err
+				return nil, 0, err
 			}
 		}
 		body := d.Encode()
 		if err := b.Put(ctx, p, body); err != nil {
-			return 0, err
+			return nil, 0, err
 		}
 		if b.cfg.Written != nil {
 			if err := b.cfg.Written(ctx, p, body); err != nil {
-				return 0, err
+				return nil, 0, err
 			}
 		}
+		cur = d
 	}
 	for _, e := range v.entries {
 		v.stale = append(v.stale, b.journalKey(ws, e.Seq))
 	}
 	if err := b.deleteAll(ctx, v.stale); err != nil {
-		return 0, err
+		return nil, 0, err
 	}
-	return d.Journal + 1, nil
+	return cur, d.Journal + 1, nil
 }
 
 // setAside copies Terraform's document at p, unchanged since it was read

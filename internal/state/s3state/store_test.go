@@ -188,8 +188,9 @@ func TestLockExcludes(t *testing.T) {
 	lock(t, first, "up").Unlock()
 }
 
-// A journal object that does not match its digest, or a gap in the
-// journal, is an error naming the object; nothing is written.
+// A journal object (left by a run that crashed) that does not match its
+// digest, or a gap in the journal, is an error naming the object when the
+// next run reads it; nothing is written.
 func TestCorruptJournal(t *testing.T) {
 	e := startEmulators(t)
 	b := e.connect(t)
@@ -207,7 +208,7 @@ func TestCorruptJournal(t *testing.T) {
 	if _, err := e.s3mem.PutObject(testBucket, key, meta, strings.NewReader(`{"seq":1,"changes":[]}`), 22, nil); err != nil {
 		t.Fatal(err)
 	}
-	_, err = st.Load(ctx)
+	_, err = open(t, e.connect(t), DefaultWorkspace).Load(ctx)
 	var ce *CorruptError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), key) || !strings.Contains(err.Error(), "SHA-256") {
 		t.Errorf("tampered journal object: %v", err)
@@ -215,7 +216,7 @@ func TestCorruptJournal(t *testing.T) {
 	if _, err := e.s3mem.DeleteMulti(testBucket, key); err != nil {
 		t.Fatal(err)
 	}
-	if _, err = st.Load(ctx); !errors.As(err, &ce) || !strings.Contains(err.Error(), "missing") {
+	if _, err = open(t, e.connect(t), DefaultWorkspace).Load(ctx); !errors.As(err, &ce) || !strings.Contains(err.Error(), "missing") {
 		t.Errorf("journal with a gap: %v", err)
 	}
 }
