@@ -1,6 +1,7 @@
 package config
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -60,7 +61,7 @@ func httpArguments() map[string]cty.Type {
 // Tether does not act on: naming one is an error that says so, rather
 // than that Terraform would not know it either.
 var TerraformOnlyArguments = map[string][]string{
-	"s3": {"allowed_account_ids", "assume_role_with_web_identity", "custom_ca_bundle", "dynamodb_endpoint",
+	"s3": {"allowed_account_ids", "custom_ca_bundle", "dynamodb_endpoint",
 		"ec2_metadata_service_endpoint", "ec2_metadata_service_endpoint_mode", "endpoint", "forbidden_account_ids",
 		"force_path_style", "http_proxy", "https_proxy", "iam_endpoint", "insecure", "max_retries", "no_proxy",
 		"retry_mode", "shared_config_files", "shared_credentials_file", "shared_credentials_files", "sse_customer_key",
@@ -75,10 +76,19 @@ var TerraformOnlyArguments = map[string][]string{
 }
 
 func s3Arguments() map[string]cty.Type {
+	stringSet := cty.Set(cty.String)
 	args := map[string]cty.Type{
-		"endpoints": optionalObject("s3", "dynamodb", "sts", "iam"),
-		// role_arn is required; Tether's s3 backend checks it.
-		"assume_role": optionalObject("role_arn", "session_name", "external_id", "duration"),
+		"endpoints": object(map[string]cty.Type{"s3": cty.String, "dynamodb": cty.String, "sts": cty.String, "iam": cty.String}),
+		"assume_role": object(map[string]cty.Type{
+			"role_arn": cty.String, "session_name": cty.String, "external_id": cty.String, "duration": cty.String,
+			"policy": cty.String, "policy_arns": stringSet, "source_identity": cty.String,
+			"tags": cty.Map(cty.String), "transitive_tag_keys": stringSet,
+		}, "role_arn"),
+		"assume_role_with_web_identity": object(map[string]cty.Type{
+			"role_arn": cty.String, "session_name": cty.String, "duration": cty.String,
+			"policy": cty.String, "policy_arns": stringSet,
+			"web_identity_token": cty.String, "web_identity_token_file": cty.String,
+		}, "role_arn"),
 	}
 	for _, n := range []string{"bucket", "key", "region", "workspace_key_prefix", "kms_key_id", "acl", "dynamodb_table", "profile", "access_key", "secret_key", "token"} {
 		args[n] = cty.String
@@ -89,13 +99,16 @@ func s3Arguments() map[string]cty.Type {
 	return args
 }
 
-// optionalObject is an object type of string attributes, each optional.
-func optionalObject(names ...string) cty.Type {
-	attrs := map[string]cty.Type{}
-	for _, n := range names {
-		attrs[n] = cty.String
+// object is the type of one of Terraform's nested attributes of a backend:
+// its attributes are optional but for those required.
+func object(attrs map[string]cty.Type, required ...string) cty.Type {
+	var optional []string
+	for n := range attrs {
+		if !slices.Contains(required, n) {
+			optional = append(optional, n)
+		}
 	}
-	return cty.ObjectWithOptionalAttrs(attrs, names)
+	return cty.ObjectWithOptionalAttrs(attrs, optional)
 }
 
 // BackendTypes lists the supported backend types, for messages.
