@@ -64,7 +64,7 @@ var TerraformOnlyArguments = map[string][]string{
 	"s3": {"allowed_account_ids", "custom_ca_bundle", "dynamodb_endpoint",
 		"ec2_metadata_service_endpoint", "ec2_metadata_service_endpoint_mode", "endpoint", "forbidden_account_ids",
 		"force_path_style", "http_proxy", "https_proxy", "iam_endpoint", "insecure", "max_retries", "no_proxy",
-		"retry_mode", "shared_config_files", "shared_credentials_file", "shared_credentials_files", "sse_customer_key",
+		"retry_mode", "sse_customer_key",
 		"sts_endpoint", "sts_region", "use_dualstack_endpoint", "use_fips_endpoint"},
 	// Azure AD authentication other than the Azure CLI's, and the metadata
 	// host: Tether's azurerm backend authenticates with an access key, a
@@ -89,8 +89,10 @@ func s3Arguments() map[string]cty.Type {
 			"policy": cty.String, "policy_arns": stringSet,
 			"web_identity_token": cty.String, "web_identity_token_file": cty.String,
 		}, "role_arn"),
+		"shared_credentials_files": stringSet,
+		"shared_config_files":      stringSet,
 	}
-	for _, n := range []string{"bucket", "key", "region", "workspace_key_prefix", "kms_key_id", "acl", "dynamodb_table", "profile", "access_key", "secret_key", "token"} {
+	for _, n := range []string{"bucket", "key", "region", "workspace_key_prefix", "kms_key_id", "acl", "dynamodb_table", "profile", "access_key", "secret_key", "token", "shared_credentials_file"} {
 		args[n] = cty.String
 	}
 	for _, n := range []string{"encrypt", "use_lockfile", "use_path_style", "skip_credentials_validation", "skip_region_validation", "skip_requesting_account_id", "skip_metadata_api_check", "skip_s3_checksum"} {

@@ -14,7 +14,7 @@ import (
 // BackendSetting converts one evaluated argument of a backend (from its
 // block or a -backend-config file) to the string Settings keep: strings as
 // they are, booleans as "true" or "false", whole numbers in decimal, and
-// objects as JSON. An attribute of an object the backend does not take is
+// objects and collections as JSON. An attribute of an object the backend does not take is
 // an error, where Terraform's conversion would drop it without a word.
 func BackendSetting(v cty.Value, ty cty.Type, a *hcl.Attribute) (string, hcl.Diagnostics) {
 	bad := func(detail string) (string, hcl.Diagnostics) {
@@ -50,7 +50,7 @@ func BackendSetting(v cty.Value, ty cty.Type, a *hcl.Attribute) (string, hcl.Dia
 			return bad(fmt.Sprintf("The argument %q must be a whole number.", a.Name))
 		}
 		return bf.Text('f', 0), nil
-	case ty.IsObjectType():
+	case !ty.IsPrimitiveType():
 		b, err := ctyjson.Marshal(v, ty.WithoutOptionalAttributesDeep())
 		if err != nil {
 			return bad(fmt.Sprintf("The argument %q: %v.", a.Name, err))

@@ -151,3 +151,75 @@ func TestAssumeRoleWithWebIdentity(t *testing.T) {
 		})
 	}
 }
+
+// The profile and shared files, from the block and from the environment
+// Terraform reads, as a temporary credentials file names them: S3 is
+// signed with the profile's key, and a profile that assumes a role (in a
+// config file) goes through STS.
+func TestProfileAndSharedFiles(t *testing.T) {
+	dir := t.TempDir()
+	creds := filepath.Join(dir, "credentials")
+	if err := os.WriteFile(creds, []byte("[default]\naws_access_key_id = AKIDDEFAULT\naws_secret_access_key = s\n\n"+
+		"[ci]\naws_access_key_id = AKIDTETHERFAKE\naws_secret_access_key = tether-fake-secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		extra   []string
+		env     map[string]string
+		roleCfg bool // a config file whose profile assumes a role
+		want    string
+	}{
+		{name: "profile and shared_credentials_files", extra: []string{"profile", "ci", "shared_credentials_files", jsonOf(t, []string{creds})}, want: "AKIDTETHERFAKE"},
+		// AWS_SHARED_CREDENTIALS_FILE would win over it, as in Terraform.
+		{name: "deprecated shared_credentials_file", extra: []string{"profile", "ci", "shared_credentials_file", creds}, env: map[string]string{"AWS_SHARED_CREDENTIALS_FILE": ""}, want: "AKIDTETHERFAKE"},
+		{name: "AWS_PROFILE and AWS_SHARED_CREDENTIALS_FILE", env: map[string]string{"AWS_PROFILE": "ci", "AWS_SHARED_CREDENTIALS_FILE": creds}, want: "AKIDTETHERFAKE"},
+		{name: "default profile", env: map[string]string{"AWS_SHARED_CREDENTIALS_FILE": creds}, want: "AKIDDEFAULT"},
+		{name: "profile assuming a role from AWS_CONFIG_FILE", extra: []string{"profile", "deploy"}, env: map[string]string{"AWS_SHARED_CREDENTIALS_FILE": creds}, roleCfg: true, want: "session"},
+		{name: "profile assuming a role from AWS_SHARED_CONFIG_FILE", extra: []string{"profile", "deploy"}, env: map[string]string{"AWS_SHARED_CREDENTIALS_FILE": creds, "AWS_CONFIG_FILE": "", "AWS_SHARED_CONFIG_FILE": "set below"}, roleCfg: true, want: "session"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := startEmulators(t)
+			fake := startSTS(t)
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			if tc.roleCfg {
+				cfg := filepath.Join(t.TempDir(), "config")
+				body := "[profile deploy]\nrole_arn = " + fake.AddRole("deploy") + "\nsource_profile = ci\nrole_session_name = from-profile\nregion = eu-west-1\n"
+				if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				if tc.env["AWS_SHARED_CONFIG_FILE"] != "" {
+					t.Setenv("AWS_SHARED_CONFIG_FILE", cfg)
+				} else {
+					t.Setenv("AWS_CONFIG_FILE", cfg)
+				}
+			}
+			s := assumeSettings(t, e, fake, tc.extra...)
+			delete(s, "access_key")
+			delete(s, "secret_key")
+			if tc.want == "AKIDDEFAULT" {
+				s["skip_credentials_validation"] = "true" // STS knows only the fake's key
+			}
+			cfg, err := FromSettings(s, os.Getenv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Connect(context.Background(), cfg); err != nil {
+				t.Fatal(err)
+			}
+			want := tc.want
+			if want == "session" {
+				sessions := fake.Sessions()
+				if len(sessions) != 1 || sessions[0].SessionName != "from-profile" || sessions[0].CalledBy != "AKIDTETHERFAKE" {
+					t.Fatalf("got role sessions %+v, want the profile's role assumed with the ci profile's key", sessions)
+				}
+				want = sessions[0].AccessKeyID
+			}
+			if keys := e.signedBy(); !reflect.DeepEqual(keys, []string{want}) {
+				t.Errorf("S3 requests signed by %v, want %s", keys, want)
+			}
+		})
+	}
+}

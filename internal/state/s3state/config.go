@@ -39,6 +39,9 @@ type Config struct {
 	Profile, AccessKey, SecretKey, Token    string
 	AssumeRole                              *AssumeRole
 	WebIdentity                             *WebIdentity
+	// SharedCredentialsFiles and SharedConfigFiles replace the SDK's
+	// defaults (~/.aws/credentials, AWS_CONFIG_FILE...) when set.
+	SharedCredentialsFiles, SharedConfigFiles []string
 }
 
 // Endpoints are the endpoints { } of the block.
@@ -140,6 +143,34 @@ func FromSettings(s map[string]string, getenv func(string) string) (Config, erro
 			}
 		}
 	}
+	// The shared files as Terraform picks them: the deprecated
+	// shared_credentials_file, then shared_credentials_files or else
+	// AWS_SHARED_CREDENTIALS_FILE over it; shared_config_files or else
+	// AWS_SHARED_CONFIG_FILE (the SDK itself reads AWS_CONFIG_FILE).
+	if _, ok := s["shared_credentials_file"]; ok {
+		if _, both := s["shared_credentials_files"]; both {
+			return fail(`the arguments "shared_credentials_file" and "shared_credentials_files" cannot be set together`)
+		}
+		c.SharedCredentialsFiles = []string{s["shared_credentials_file"]}
+	}
+	for _, f := range []struct {
+		field     *[]string
+		name, env string
+	}{
+		{&c.SharedCredentialsFiles, "shared_credentials_files", "AWS_SHARED_CREDENTIALS_FILE"},
+		{&c.SharedConfigFiles, "shared_config_files", "AWS_SHARED_CONFIG_FILE"},
+	} {
+		if raw, ok := s[f.name]; ok {
+			if err := json.Unmarshal([]byte(raw), f.field); err != nil {
+				return fail(`the argument %q: %v`, f.name, err)
+			}
+		} else if v := getenv(f.env); v != "" {
+			*f.field = []string{v}
+		}
+		for i, p := range *f.field {
+			(*f.field)[i] = expandHome(p, getenv("HOME"))
+		}
+	}
 	if raw := s["assume_role"]; raw != "" {
 		c.AssumeRole = &AssumeRole{}
 		if err := json.Unmarshal([]byte(raw), c.AssumeRole); err != nil {
@@ -209,6 +240,23 @@ func (c Config) newClients(ctx context.Context) (*clients, error) {
 	opts := []func(*awsconfig.LoadOptions) error{awsconfig.WithRegion(c.Region)}
 	if c.Profile != "" {
 		opts = append(opts, awsconfig.WithSharedConfigProfile(c.Profile))
+	}
+	if c.Endpoints.STS != "" {
+		// The SDK's own STS clients (a profile's role_arn, the web
+		// identity of AWS_ROLE_ARN) go to endpoints.sts too, never to AWS.
+		opts = append(opts, awsconfig.WithEndpointResolverWithOptions(aws.EndpointResolverWithOptionsFunc( //nolint:staticcheck // the only hook reaching the SDK's internal STS clients
+			func(service, region string, _ ...any) (aws.Endpoint, error) {
+				if service == sts.ServiceID {
+					return aws.Endpoint{URL: c.Endpoints.STS}, nil
+				}
+				return aws.Endpoint{}, &aws.EndpointNotFoundError{}
+			})))
+	}
+	if len(c.SharedCredentialsFiles) > 0 {
+		opts = append(opts, awsconfig.WithSharedCredentialsFiles(c.SharedCredentialsFiles))
+	}
+	if len(c.SharedConfigFiles) > 0 {
+		opts = append(opts, awsconfig.WithSharedConfigFiles(c.SharedConfigFiles))
 	}
 	if c.AccessKey != "" || c.SecretKey != "" {
 		if c.AccessKey == "" || c.SecretKey == "" {
@@ -308,4 +356,12 @@ func policyARNs(arns []string) []ststypes.PolicyDescriptorType {
 		out = append(out, ststypes.PolicyDescriptorType{Arn: aws.String(a)})
 	}
 	return out
+}
+
+// expandHome expands a leading ~/ as aws-sdk-go-base does.
+func expandHome(p, home string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok && home != "" {
+		return home + "/" + rest
+	}
+	return p
 }
