@@ -14,8 +14,8 @@ import (
 type Backend struct {
 	// Type is "local", "pg", "s3", "http" or "azurerm".
 	Type string
-	// Settings are the block's arguments, evaluated: strings as they are,
-	// booleans as "true" or "false".
+	// Settings are the block's arguments, evaluated, as BackendSetting
+	// encodes them.
 	Settings map[string]string
 	// Ranges locate each setting's expression, for errors.
 	Ranges map[string]hcl.Range
@@ -26,8 +26,8 @@ type Backend struct {
 // BackendArguments are the backend types Tether supports and the arguments
 // each takes, with their types; the names are those of Terraform's local,
 // pg, s3, http and azurerm backends. An argument of Terraform's left out here is one
-// Tether does not act on, so naming it is an error. Object arguments are
-// kept in Settings JSON-encoded.
+// Tether does not act on, so naming it is an error. Object, list and set
+// arguments are kept in Settings JSON-encoded (BackendSetting).
 var BackendArguments = map[string]map[string]cty.Type{
 	"local": {"path": cty.String, "workspace_dir": cty.String},
 	"pg":    {"conn_str": cty.String, "schema_name": cty.String, "skip_schema_creation": cty.Bool},
