@@ -9,9 +9,13 @@
 // their permissions and URLs (REST JSON), API Gateway v2 HTTP APIs with
 // their stages, routes and integrations (REST JSON), and DynamoDB tables,
 // control and data plane, by internal/dynamofake on one table store;
-// it chooses the service by the SigV4 credential scope of each request.
-// Requests must carry the server's access key; signatures are checked for
-// DynamoDB only. An operation it does not serve is a 400 naming it, never
+// and STS (sts.go): GetCallerIdentity, AssumeRole of a role that exists
+// (Server.AddRole, or IAM's CreateRole) and AssumeRoleWithWebIdentity with
+// WebIdentityToken, each session handing out a temporary key of its own
+// that STS then knows, and that Server.Sessions reports with what the
+// caller asked for. It chooses the service by the SigV4 credential scope
+// of each request. Requests must carry the server's access key (STS also
+// a session's, with its token); signatures are checked for DynamoDB only. An operation it does not serve is a 400 naming it, never
 // an empty success.
 //
 // Each API is served on a port of its own, its endpoint: a request there

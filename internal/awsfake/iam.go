@@ -146,16 +146,23 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func iamOK(w http.ResponseWriter, action, result string) {
-	w.Header().Set("Content-Type", "text/xml")
-	fmt.Fprintf(w, `<%sResponse xmlns="%s"><%sResult>%s</%sResult><ResponseMetadata><RequestId>fake</RequestId></ResponseMetadata></%sResponse>`,
-		action, iamNS, action, result, action, action)
-}
+func iamOK(w http.ResponseWriter, action, result string) { queryOK(w, iamNS, action, result) }
 
 func iamError(w http.ResponseWriter, status int, code, message string) {
+	queryError(w, iamNS, status, code, message)
+}
+
+// queryOK answers a Query protocol action (IAM, STS) of namespace ns.
+func queryOK(w http.ResponseWriter, ns, action, result string) {
+	w.Header().Set("Content-Type", "text/xml")
+	fmt.Fprintf(w, `<%sResponse xmlns="%s"><%sResult>%s</%sResult><ResponseMetadata><RequestId>fake</RequestId></ResponseMetadata></%sResponse>`,
+		action, ns, action, result, action, action)
+}
+
+func queryError(w http.ResponseWriter, ns string, status int, code, message string) {
 	w.Header().Set("Content-Type", "text/xml")
 	w.WriteHeader(status)
 	var b strings.Builder
 	xml.EscapeText(&b, []byte(message))
-	fmt.Fprintf(w, `<ErrorResponse xmlns="%s"><Error><Type>Sender</Type><Code>%s</Code><Message>%s</Message></Error><RequestId>fake</RequestId></ErrorResponse>`, iamNS, code, b.String())
+	fmt.Fprintf(w, `<ErrorResponse xmlns="%s"><Error><Type>Sender</Type><Code>%s</Code><Message>%s</Message></Error><RequestId>fake</RequestId></ErrorResponse>`, ns, code, b.String())
 }

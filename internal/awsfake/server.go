@@ -55,6 +55,7 @@ type Server struct {
 	logGroups map[string]*logGroup
 	functions map[string]*function
 	apis      map[string]*api
+	sessions  []*Session
 }
 
 // Start starts a server on a free port of 127.0.0.1.
@@ -181,13 +182,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.dynamo.ServeHTTP(w, r)
 		return
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case m != nil && m[2] == "sts":
+		s.sts(w, r, body, m[1])
+		return
+	case m == nil && strings.Contains(string(body), "Action=AssumeRoleWithWebIdentity"):
+		// The SDKs send it unsigned: the token is the credential.
+		s.sts(w, r, body, "")
+		return
+	}
 	if m == nil || m[1] != s.opts.AccessKeyID {
 		w.Header().Set("X-Amzn-ErrorType", "UnrecognizedClientException")
 		writeJSON(w, 403, map[string]any{"__type": "UnrecognizedClientException", "message": "The security token included in the request is invalid."})
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	switch m[2] {
 	case "iam":
 		s.iam(w, r, body)

@@ -8,11 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
-	"strconv"
-
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/durable"
@@ -33,6 +29,10 @@ var Local = Settings{Type: "local"}
 
 const settingsFile = "backend.json"
 
+// ErrOverridesWithoutBlock refuses -backend-config for a configuration with
+// no backend block (Terraform only warns, and the values go nowhere).
+var ErrOverridesWithoutBlock = errors.New("-backend-config was given, but the configuration has no backend block to configure; add terraform { backend \"pg\" {} } (or \"local\") first, or in a Go program s.Backend(tether.PG{})")
+
 // Equal reports whether two settings choose the same place.
 func (s Settings) Equal(o Settings) bool {
 	if s.Type != o.Type || len(s.Config) != len(o.Config) {
@@ -47,7 +47,7 @@ func (s Settings) Equal(o Settings) bool {
 }
 
 // FromBlock makes settings from the configuration's backend block (nil for
-// none) and the -backend-config values, which win.
+// none) and the -backend-config values (from Overrides), which win.
 func FromBlock(b *config.Backend, overrides map[string]string) (Settings, error) {
 	s := Settings{Type: "local", Config: map[string]string{}, Hash: BlockHash(b)}
 	if b != nil {
@@ -56,32 +56,11 @@ func FromBlock(b *config.Backend, overrides map[string]string) (Settings, error)
 			s.Config[k] = v
 		}
 	} else if len(overrides) > 0 {
-		return s, errors.New("-backend-config was given, but the configuration has no backend block to configure; add terraform { backend \"pg\" {} } (or \"local\") first, or in a Go program s.Backend(tether.PG{})")
+		return s, ErrOverridesWithoutBlock
 	}
-	args := config.BackendArguments[s.Type]
-	for _, k := range sortedKeys(overrides) {
-		if slices.Contains(config.TerraformOnlyArguments[s.Type], k) {
-			return s, fmt.Errorf("-backend-config %s: Terraform's %s backend takes %q, but Tether does not act on it; leave it out, or keep this state with Terraform", k, s.Type, k)
-		}
-		if _, ok := args[k]; !ok {
-			return s, fmt.Errorf("-backend-config %s: the %q backend has no argument %q; it takes %s", k, s.Type, k, argList(s.Type))
-		}
-		if args[k].IsObjectType() || args[k].IsListType() {
-			kind := "an object"
-			if args[k].IsListType() {
-				kind = "a list"
-			}
-			return s, fmt.Errorf("-backend-config %s: the %q backend's argument %q is %s, which Tether reads from the backend block only; set it there", k, s.Type, k, kind)
-		}
-		if args[k] == cty.Number {
-			if _, err := strconv.ParseUint(overrides[k], 10, 32); err != nil {
-				return s, fmt.Errorf("-backend-config %s: must be a whole number, not %q", k, overrides[k])
-			}
-		}
-		if ty := args[k]; ty.FriendlyName() == "bool" && overrides[k] != "true" && overrides[k] != "false" {
-			return s, fmt.Errorf("-backend-config %s: must be true or false, not %q", k, overrides[k])
-		}
-		s.Config[k] = overrides[k]
+	// Overrides checked the values against the backend's arguments.
+	for k, v := range overrides {
+		s.Config[k] = v
 	}
 	return s, nil
 }

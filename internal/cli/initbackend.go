@@ -3,11 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclparse"
 
 	"github.com/tetherhq/tether/internal/backend"
 )
@@ -26,49 +24,6 @@ func (b backendConfigs) Set(s string) error {
 	return nil
 }
 
-// backendOverrides reads -backend-config arguments as Terraform does: KEY=VALUE,
-// or the name of a file of KEY = VALUE attributes. Later ones win.
-func backendOverrides(args []string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, a := range args {
-		if k, v, ok := strings.Cut(a, "="); ok {
-			if k == "" {
-				return nil, fmt.Errorf("-backend-config %q: a setting is KEY=VALUE, or the name of a file", a)
-			}
-			out[k] = v
-			continue
-		}
-		src, err := os.ReadFile(a)
-		if err != nil {
-			return nil, fmt.Errorf("-backend-config %s: %w", a, err)
-		}
-		f, diags := hclparse.NewParser().ParseHCL(src, a)
-		if diags.HasErrors() {
-			return nil, fmt.Errorf("-backend-config %s: %s", a, diags.Error())
-		}
-		attrs, diags := f.Body.JustAttributes()
-		if diags.HasErrors() {
-			return nil, fmt.Errorf("-backend-config %s: %s", a, diags.Error())
-		}
-		for name, attr := range attrs {
-			v, diags := attr.Expr.Value(&hcl.EvalContext{})
-			if diags.HasErrors() {
-				return nil, fmt.Errorf("-backend-config %s: %s", a, diags.Error())
-			}
-			switch {
-			case v.Type().FriendlyName() == "string" && !v.IsNull():
-				out[name] = v.AsString()
-			case v.Type().FriendlyName() == "bool" && !v.IsNull():
-				out[name] = fmt.Sprint(v.True())
-			default:
-				r := attr.Expr.Range()
-				return nil, fmt.Errorf("%s:%d:%d: %s must be a string or a bool", r.Filename, r.Start.Line, r.Start.Column, name)
-			}
-		}
-	}
-	return out, nil
-}
-
 // initBackend settles the backend, as the first step of `terraform init`
 // does: a new or changed backend block is set up and recorded, with its
 // state moved there when asked. It returns the exit code to stop with, or
@@ -78,9 +33,17 @@ func (e *env) initBackend(ctx context.Context, vars []varArg, bo backendOptions)
 	if !ok {
 		return 1
 	}
-	overrides, err := backendOverrides(bo.configs)
-	if err != nil {
-		return e.errorf("%v", err)
+	var overrides map[string]string
+	switch {
+	case block != nil:
+		var diags hcl.Diagnostics
+		overrides, diags = backend.Overrides(block.Type, bo.configs)
+		if diags.HasErrors() {
+			e.configDiagnostics(nil, diags)
+			return 1
+		}
+	case len(bo.configs) > 0:
+		return e.errorf("%v", backend.ErrOverridesWithoutBlock)
 	}
 	want, err := backend.FromBlock(block, overrides)
 	if err != nil {

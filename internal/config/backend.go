@@ -1,6 +1,7 @@
 package config
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -13,8 +14,8 @@ import (
 type Backend struct {
 	// Type is "local", "pg", "s3", "gcs", "azurerm" or "http".
 	Type string
-	// Settings are the block's arguments, evaluated: strings as they are,
-	// booleans as "true" or "false".
+	// Settings are the block's arguments, evaluated, as BackendSetting
+	// encodes them.
 	Settings map[string]string
 	// Ranges locate each setting's expression, for errors.
 	Ranges map[string]hcl.Range
@@ -25,8 +26,8 @@ type Backend struct {
 // BackendArguments are the backend types Tether supports and the arguments
 // each takes, with their types; the names are those of Terraform's local,
 // pg, s3, gcs, azurerm and http backends. An argument of Terraform's left
-// out here is one Tether does not act on, so naming it is an error. Object
-// and list arguments are kept in Settings JSON-encoded.
+// out here is one Tether does not act on, so naming it is an error. Object,
+// list and set arguments are kept in Settings JSON-encoded (BackendSetting).
 var BackendArguments = map[string]map[string]cty.Type{
 	"local": {"path": cty.String, "workspace_dir": cty.String},
 	"pg":    {"conn_str": cty.String, "schema_name": cty.String, "skip_schema_creation": cty.Bool},
@@ -71,10 +72,10 @@ func httpArguments() map[string]cty.Type {
 // Tether does not act on: naming one is an error that says so, rather
 // than that Terraform would not know it either.
 var TerraformOnlyArguments = map[string][]string{
-	"s3": {"allowed_account_ids", "assume_role_with_web_identity", "custom_ca_bundle", "dynamodb_endpoint",
+	"s3": {"allowed_account_ids", "custom_ca_bundle", "dynamodb_endpoint",
 		"ec2_metadata_service_endpoint", "ec2_metadata_service_endpoint_mode", "endpoint", "forbidden_account_ids",
 		"force_path_style", "http_proxy", "https_proxy", "iam_endpoint", "insecure", "max_retries", "no_proxy",
-		"retry_mode", "shared_config_files", "shared_credentials_file", "shared_credentials_files", "sse_customer_key",
+		"retry_mode", "sse_customer_key",
 		"sts_endpoint", "sts_region", "use_dualstack_endpoint", "use_fips_endpoint"},
 	// Azure AD authentication other than the Azure CLI's, and the metadata
 	// host: Tether's azurerm backend authenticates with an access key, a
@@ -86,12 +87,23 @@ var TerraformOnlyArguments = map[string][]string{
 }
 
 func s3Arguments() map[string]cty.Type {
+	stringSet := cty.Set(cty.String)
 	args := map[string]cty.Type{
-		"endpoints": optionalObject("s3", "dynamodb", "sts", "iam"),
-		// role_arn is required; Tether's s3 backend checks it.
-		"assume_role": optionalObject("role_arn", "session_name", "external_id", "duration"),
+		"endpoints": object(map[string]cty.Type{"s3": cty.String, "dynamodb": cty.String, "sts": cty.String, "iam": cty.String}),
+		"assume_role": object(map[string]cty.Type{
+			"role_arn": cty.String, "session_name": cty.String, "external_id": cty.String, "duration": cty.String,
+			"policy": cty.String, "policy_arns": stringSet, "source_identity": cty.String,
+			"tags": cty.Map(cty.String), "transitive_tag_keys": stringSet,
+		}, "role_arn"),
+		"assume_role_with_web_identity": object(map[string]cty.Type{
+			"role_arn": cty.String, "session_name": cty.String, "duration": cty.String,
+			"policy": cty.String, "policy_arns": stringSet,
+			"web_identity_token": cty.String, "web_identity_token_file": cty.String,
+		}, "role_arn"),
+		"shared_credentials_files": stringSet,
+		"shared_config_files":      stringSet,
 	}
-	for _, n := range []string{"bucket", "key", "region", "workspace_key_prefix", "kms_key_id", "acl", "dynamodb_table", "profile", "access_key", "secret_key", "token"} {
+	for _, n := range []string{"bucket", "key", "region", "workspace_key_prefix", "kms_key_id", "acl", "dynamodb_table", "profile", "access_key", "secret_key", "token", "shared_credentials_file"} {
 		args[n] = cty.String
 	}
 	for _, n := range []string{"encrypt", "use_lockfile", "use_path_style", "skip_credentials_validation", "skip_region_validation", "skip_requesting_account_id", "skip_metadata_api_check", "skip_s3_checksum"} {
@@ -100,13 +112,16 @@ func s3Arguments() map[string]cty.Type {
 	return args
 }
 
-// optionalObject is an object type of string attributes, each optional.
-func optionalObject(names ...string) cty.Type {
-	attrs := map[string]cty.Type{}
-	for _, n := range names {
-		attrs[n] = cty.String
+// object is the type of one of Terraform's nested attributes of a backend:
+// its attributes are optional but for those required.
+func object(attrs map[string]cty.Type, required ...string) cty.Type {
+	var optional []string
+	for n := range attrs {
+		if !slices.Contains(required, n) {
+			optional = append(optional, n)
+		}
 	}
-	return cty.ObjectWithOptionalAttrs(attrs, names)
+	return cty.ObjectWithOptionalAttrs(attrs, optional)
 }
 
 // BackendTypes lists the supported backend types, for messages.

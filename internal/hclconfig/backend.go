@@ -7,8 +7,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/funcs"
@@ -85,7 +83,7 @@ func Backend(dir string, opts Options) (*config.Backend, hcl.Diagnostics) {
 	for name := range args {
 		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: name})
 	}
-	if diags := terraformOnly(b); diags.HasErrors() {
+	if diags := config.TerraformOnly(b.Labels[0], b.Body); diags.HasErrors() {
 		return nil, diags
 	}
 	content, diags := b.Body.Content(schema)
@@ -100,7 +98,7 @@ func Backend(dir string, opts Options) (*config.Backend, hcl.Diagnostics) {
 		if d.HasErrors() {
 			continue
 		}
-		s, d := backendSetting(v, args[a.Name], a)
+		s, d := config.BackendSetting(v, args[a.Name], a)
 		diags = append(diags, d...)
 		if !d.HasErrors() {
 			be.Settings[a.Name], be.Ranges[a.Name] = s, a.Expr.Range()
@@ -110,63 +108,6 @@ func Backend(dir string, opts Options) (*config.Backend, hcl.Diagnostics) {
 		return nil, diags
 	}
 	return be, diags
-}
-
-// backendSetting converts one evaluated argument to its recorded string.
-// terraformOnly refuses the arguments of Terraform's backend that Tether
-// does not act on, saying so.
-func terraformOnly(b *hcl.Block) hcl.Diagnostics {
-	attrs, _ := b.Body.JustAttributes()
-	var diags hcl.Diagnostics
-	for _, name := range config.TerraformOnlyArguments[b.Labels[0]] {
-		if a, ok := attrs[name]; ok {
-			diags = append(diags, &hcl.Diagnostic{
-				Severity: hcl.DiagError,
-				Summary:  "Unsupported backend argument",
-				Detail:   fmt.Sprintf("Terraform's %s backend takes %q, but Tether does not act on it, and using the state without it would not be what the configuration asks. Remove it, or keep this state with Terraform.", b.Labels[0], name),
-				Subject:  a.NameRange.Ptr(),
-			})
-		}
-	}
-	return diags
-}
-
-func backendSetting(v cty.Value, ty cty.Type, a *hcl.Attribute) (string, hcl.Diagnostics) {
-	v, _ = v.UnmarkDeep()
-	v, err := convert.Convert(v, ty)
-	if err != nil || v.IsNull() || !v.IsKnown() {
-		why := "a value"
-		if err != nil {
-			why = err.Error()
-		}
-		return "", hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Invalid backend setting",
-			Detail:   fmt.Sprintf("The argument %q must be a %s: %s.", a.Name, ty.FriendlyName(), why),
-			Subject:  a.Expr.Range().Ptr(),
-		}}
-	}
-	if ty == cty.Bool {
-		return fmt.Sprint(v.True()), nil
-	}
-	if ty == cty.Number {
-		bf := v.AsBigFloat()
-		if !bf.IsInt() {
-			return "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid backend setting", Detail: fmt.Sprintf("The argument %q must be a whole number.", a.Name), Subject: a.Expr.Range().Ptr()}}
-		}
-		return bf.Text('f', 0), nil
-	}
-	if ty.IsObjectType() || ty.IsListType() {
-		// An object (the s3 backend's endpoints, assume_role) or a list
-		// (the gcs backend's impersonate_service_account_delegates) is
-		// kept as JSON; its elements are strings, so this cannot fail.
-		b, err := ctyjson.Marshal(v, ty.WithoutOptionalAttributesDeep())
-		if err != nil {
-			return "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid backend setting", Detail: fmt.Sprintf("The argument %q: %v.", a.Name, err), Subject: a.Expr.Range().Ptr()}}
-		}
-		return string(b), nil
-	}
-	return v.AsString(), nil
 }
 
 // backendEval evaluates the backend's arguments: only variables and

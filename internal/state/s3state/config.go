@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
+	ststypes "github.com/aws/aws-sdk-go-v2/service/sts/types"
 )
 
 // DefaultWorkspaceKeyPrefix is where Terraform keeps the other workspaces.
@@ -35,6 +38,10 @@ type Config struct {
 	SkipS3Checksum                          bool
 	Profile, AccessKey, SecretKey, Token    string
 	AssumeRole                              *AssumeRole
+	WebIdentity                             *WebIdentity
+	// SharedCredentialsFiles and SharedConfigFiles replace the SDK's
+	// defaults (~/.aws/credentials, AWS_CONFIG_FILE...) when set.
+	SharedCredentialsFiles, SharedConfigFiles []string
 }
 
 // Endpoints are the endpoints { } of the block.
@@ -47,12 +54,28 @@ type Endpoints struct {
 	IAM string `json:"iam,omitempty"`
 }
 
-// AssumeRole is the assume_role { } of the block.
+// AssumeRole is the assume_role = { } of the block.
 type AssumeRole struct {
-	RoleARN     string `json:"role_arn"`
-	SessionName string `json:"session_name,omitempty"`
-	ExternalID  string `json:"external_id,omitempty"`
-	Duration    string `json:"duration,omitempty"`
+	RoleARN           string            `json:"role_arn"`
+	SessionName       string            `json:"session_name,omitempty"`
+	ExternalID        string            `json:"external_id,omitempty"`
+	Duration          string            `json:"duration,omitempty"`
+	Policy            string            `json:"policy,omitempty"`
+	PolicyARNs        []string          `json:"policy_arns,omitempty"`
+	SourceIdentity    string            `json:"source_identity,omitempty"`
+	Tags              map[string]string `json:"tags,omitempty"`
+	TransitiveTagKeys []string          `json:"transitive_tag_keys,omitempty"`
+}
+
+// WebIdentity is the assume_role_with_web_identity = { } of the block.
+type WebIdentity struct {
+	RoleARN     string   `json:"role_arn"`
+	SessionName string   `json:"session_name,omitempty"`
+	Duration    string   `json:"duration,omitempty"`
+	Policy      string   `json:"policy,omitempty"`
+	PolicyARNs  []string `json:"policy_arns,omitempty"`
+	Token       string   `json:"web_identity_token,omitempty"`
+	TokenFile   string   `json:"web_identity_token_file,omitempty"`
 }
 
 // FromSettings reads the settings of a backend "s3" block (objects as JSON)
@@ -120,18 +143,54 @@ func FromSettings(s map[string]string, getenv func(string) string) (Config, erro
 			}
 		}
 	}
+	// The shared files as Terraform picks them: the deprecated
+	// shared_credentials_file, then shared_credentials_files or else
+	// AWS_SHARED_CREDENTIALS_FILE over it; shared_config_files or else
+	// AWS_SHARED_CONFIG_FILE (the SDK itself reads AWS_CONFIG_FILE).
+	if _, ok := s["shared_credentials_file"]; ok {
+		if _, both := s["shared_credentials_files"]; both {
+			return fail(`the arguments "shared_credentials_file" and "shared_credentials_files" cannot be set together`)
+		}
+		c.SharedCredentialsFiles = []string{s["shared_credentials_file"]}
+	}
+	for _, f := range []struct {
+		field     *[]string
+		name, env string
+	}{
+		{&c.SharedCredentialsFiles, "shared_credentials_files", "AWS_SHARED_CREDENTIALS_FILE"},
+		{&c.SharedConfigFiles, "shared_config_files", "AWS_SHARED_CONFIG_FILE"},
+	} {
+		if raw, ok := s[f.name]; ok {
+			if err := json.Unmarshal([]byte(raw), f.field); err != nil {
+				return fail(`the argument %q: %v`, f.name, err)
+			}
+		} else if v := getenv(f.env); v != "" {
+			*f.field = []string{v}
+		}
+		for i, p := range *f.field {
+			(*f.field)[i] = expandHome(p, getenv("HOME"))
+		}
+	}
 	if raw := s["assume_role"]; raw != "" {
 		c.AssumeRole = &AssumeRole{}
 		if err := json.Unmarshal([]byte(raw), c.AssumeRole); err != nil {
 			return fail(`the argument "assume_role": %v`, err)
 		}
-		if c.AssumeRole.RoleARN == "" {
-			return fail(`assume_role: the argument "role_arn" is required`)
+		if err := checkRole("assume_role", c.AssumeRole.RoleARN, c.AssumeRole.Duration); err != nil {
+			return fail("%v", err)
 		}
-		if d := c.AssumeRole.Duration; d != "" {
-			if _, err := time.ParseDuration(d); err != nil {
-				return fail(`assume_role: the argument "duration" must be a duration such as "1h": %v`, err)
-			}
+	}
+	if raw := s["assume_role_with_web_identity"]; raw != "" {
+		c.WebIdentity = &WebIdentity{}
+		if err := json.Unmarshal([]byte(raw), c.WebIdentity); err != nil {
+			return fail(`the argument "assume_role_with_web_identity": %v`, err)
+		}
+		w := c.WebIdentity
+		if err := checkRole("assume_role_with_web_identity", w.RoleARN, w.Duration); err != nil {
+			return fail("%v", err)
+		}
+		if (w.Token == "") == (w.TokenFile == "") {
+			return fail(`assume_role_with_web_identity: exactly one of "web_identity_token" and "web_identity_token_file" must be set`)
 		}
 	}
 	// Terraform reads this variable, and Tether does not encrypt with a
@@ -144,6 +203,28 @@ func FromSettings(s map[string]string, getenv func(string) string) (Config, erro
 		return fail(`the argument "kms_key_id" needs encrypt = true`)
 	}
 	return c, nil
+}
+
+// checkRole checks a role to assume as Terraform does: a role ARN, and a
+// duration between 15 minutes and 12 hours.
+func checkRole(block, arn, duration string) error {
+	if arn == "" {
+		return fmt.Errorf(`%s: the argument "role_arn" is required`, block)
+	}
+	if !strings.HasPrefix(arn, "arn:") || !strings.Contains(arn, ":role/") {
+		return fmt.Errorf(`%s: the argument "role_arn" must be the ARN of an IAM role (arn:aws:iam::ACCOUNT:role/NAME), not %q`, block, arn)
+	}
+	if duration == "" {
+		return nil
+	}
+	d, err := time.ParseDuration(duration)
+	if err != nil {
+		return fmt.Errorf(`%s: the argument "duration" must be a duration such as "1h": %v`, block, err)
+	}
+	if d < 15*time.Minute || d > 12*time.Hour {
+		return fmt.Errorf(`%s: the argument "duration" must be between 15 minutes and 12 hours, not %s`, block, duration)
+	}
+	return nil
 }
 
 // clients are the AWS clients a backend uses.
@@ -159,6 +240,23 @@ func (c Config) newClients(ctx context.Context) (*clients, error) {
 	opts := []func(*awsconfig.LoadOptions) error{awsconfig.WithRegion(c.Region)}
 	if c.Profile != "" {
 		opts = append(opts, awsconfig.WithSharedConfigProfile(c.Profile))
+	}
+	if c.Endpoints.STS != "" {
+		// The SDK's own STS clients (a profile's role_arn, the web
+		// identity of AWS_ROLE_ARN) go to endpoints.sts too, never to AWS.
+		opts = append(opts, awsconfig.WithEndpointResolverWithOptions(aws.EndpointResolverWithOptionsFunc( //nolint:staticcheck // the only hook reaching the SDK's internal STS clients
+			func(service, region string, _ ...any) (aws.Endpoint, error) {
+				if service == sts.ServiceID {
+					return aws.Endpoint{URL: c.Endpoints.STS}, nil
+				}
+				return aws.Endpoint{}, &aws.EndpointNotFoundError{}
+			})))
+	}
+	if len(c.SharedCredentialsFiles) > 0 {
+		opts = append(opts, awsconfig.WithSharedCredentialsFiles(c.SharedCredentialsFiles))
+	}
+	if len(c.SharedConfigFiles) > 0 {
+		opts = append(opts, awsconfig.WithSharedConfigFiles(c.SharedConfigFiles))
 	}
 	if c.AccessKey != "" || c.SecretKey != "" {
 		if c.AccessKey == "" || c.SecretKey == "" {
@@ -179,29 +277,46 @@ func (c Config) newClients(ctx context.Context) (*clients, error) {
 	if err != nil {
 		return nil, fmt.Errorf(`the "s3" backend: reading the AWS configuration: %w`, err)
 	}
-	stsClient := sts.NewFromConfig(cfg, func(o *sts.Options) {
-		if c.Endpoints.STS != "" {
-			o.BaseEndpoint = aws.String(c.Endpoints.STS)
-		}
-	})
-	if r := c.AssumeRole; r != nil {
-		cfg.Credentials = aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(stsClient, r.RoleARN, func(o *stscreds.AssumeRoleOptions) {
-			if r.SessionName != "" {
-				o.RoleSessionName = r.SessionName
-			}
-			if r.ExternalID != "" {
-				o.ExternalID = aws.String(r.ExternalID)
-			}
-			if r.Duration != "" {
-				o.Duration, _ = time.ParseDuration(r.Duration)
-			}
-		}))
-		stsClient = sts.NewFromConfig(cfg, func(o *sts.Options) {
+	newSTS := func() *sts.Client {
+		return sts.NewFromConfig(cfg, func(o *sts.Options) {
 			if c.Endpoints.STS != "" {
 				o.BaseEndpoint = aws.String(c.Endpoints.STS)
 			}
 		})
 	}
+	// The web identity's role first, then assume_role over it, as
+	// Terraform's aws-sdk-go-base chains them.
+	if w := c.WebIdentity; w != nil {
+		var token stscreds.IdentityTokenRetriever = stscreds.IdentityTokenFile(w.TokenFile)
+		if w.Token != "" {
+			token = staticToken(w.Token)
+		}
+		cfg.Credentials = aws.NewCredentialsCache(stscreds.NewWebIdentityRoleProvider(newSTS(), w.RoleARN, token, func(o *stscreds.WebIdentityRoleOptions) {
+			if w.SessionName != "" {
+				o.RoleSessionName = w.SessionName
+			}
+			o.Duration, _ = time.ParseDuration(w.Duration)
+			o.Policy = optional(w.Policy)
+			o.PolicyARNs = policyARNs(w.PolicyARNs)
+		}))
+	}
+	if r := c.AssumeRole; r != nil {
+		cfg.Credentials = aws.NewCredentialsCache(stscreds.NewAssumeRoleProvider(newSTS(), r.RoleARN, func(o *stscreds.AssumeRoleOptions) {
+			if r.SessionName != "" {
+				o.RoleSessionName = r.SessionName
+			}
+			o.ExternalID = optional(r.ExternalID)
+			o.Duration, _ = time.ParseDuration(r.Duration)
+			o.Policy = optional(strings.TrimSpace(r.Policy))
+			o.PolicyARNs = policyARNs(r.PolicyARNs)
+			o.SourceIdentity = optional(r.SourceIdentity)
+			for _, k := range slices.Sorted(maps.Keys(r.Tags)) {
+				o.Tags = append(o.Tags, ststypes.Tag{Key: aws.String(k), Value: aws.String(r.Tags[k])})
+			}
+			o.TransitiveTagKeys = r.TransitiveTagKeys
+		}))
+	}
+	stsClient := newSTS()
 	if !c.SkipCredentialsValidation {
 		if _, err := stsClient.GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{}); err != nil {
 			return nil, fmt.Errorf(`the "s3" backend: validating the AWS credentials (sts:GetCallerIdentity; skip_credentials_validation = true skips it): %w`, err)
@@ -221,4 +336,32 @@ func (c Config) newClients(ctx context.Context) (*clients, error) {
 		})
 	}
 	return out, nil
+}
+
+type staticToken string
+
+func (t staticToken) GetIdentityToken() ([]byte, error) { return []byte(t), nil }
+
+// optional is nil for an argument left out.
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return aws.String(s)
+}
+
+func policyARNs(arns []string) []ststypes.PolicyDescriptorType {
+	var out []ststypes.PolicyDescriptorType
+	for _, a := range arns {
+		out = append(out, ststypes.PolicyDescriptorType{Arn: aws.String(a)})
+	}
+	return out
+}
+
+// expandHome expands a leading ~/ as aws-sdk-go-base does.
+func expandHome(p, home string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok && home != "" {
+		return home + "/" + rest
+	}
+	return p
 }

@@ -2,7 +2,11 @@ package s3state
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/johannesboyne/gofakes3"
@@ -19,6 +23,18 @@ type emulators struct {
 	ddb          *dynamofake.Server
 	s3mem        *s3mem.Backend
 	closeS3      func()
+
+	mu     sync.Mutex
+	s3Keys []string // the access key of each S3 request, in order
+}
+
+var credentialScope = regexp.MustCompile(`Credential=([^/]+)/`)
+
+// signedBy is the access key ids that signed the S3 requests so far.
+func (e *emulators) signedBy() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Compact(slices.Sorted(slices.Values(e.s3Keys)))
 }
 
 const testBucket = "tfstate"
@@ -26,7 +42,20 @@ const testBucket = "tfstate"
 func startEmulators(t testing.TB) *emulators {
 	t.Helper()
 	mem := s3mem.New()
-	srv := httptest.NewServer(gofakes3.New(mem, gofakes3.WithLogger(gofakes3.DiscardLog())).Server())
+	e := &emulators{s3mem: mem}
+	s3 := gofakes3.New(mem, gofakes3.WithLogger(gofakes3.DiscardLog())).Server()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// gofakes3 checks no signature; the key that signed is recorded
+		// so that tests see whose credentials reached S3.
+		key := ""
+		if m := credentialScope.FindStringSubmatch(r.Header.Get("Authorization")); m != nil {
+			key = m[1]
+		}
+		e.mu.Lock()
+		e.s3Keys = append(e.s3Keys, key)
+		e.mu.Unlock()
+		s3.ServeHTTP(w, r)
+	}))
 	t.Cleanup(srv.Close)
 	if err := mem.CreateBucket(testBucket); err != nil {
 		t.Fatal(err)
@@ -43,7 +72,8 @@ func startEmulators(t testing.TB) *emulators {
 	for _, kv := range [][2]string{{"AWS_CONFIG_FILE", "/dev/null"}, {"AWS_SHARED_CREDENTIALS_FILE", "/dev/null"}, {"AWS_PROFILE", ""}, {"AWS_EC2_METADATA_DISABLED", "true"}} {
 		t.Setenv(kv[0], kv[1])
 	}
-	return &emulators{S3: srv.URL, DynamoDB: ddb.URL, ddb: ddb, s3mem: mem, closeS3: srv.Close}
+	e.S3, e.DynamoDB, e.ddb, e.closeS3 = srv.URL, ddb.URL, ddb, srv.Close
+	return e
 }
 
 // settings are a backend "s3" block's settings for the emulators.
