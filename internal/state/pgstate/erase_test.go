@@ -3,6 +3,7 @@ package pgstate_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -76,5 +77,47 @@ WHERE c.oid = $1::regclass OR c.oid = (SELECT reltoastrelid FROM pg_class WHERE 
 				t.Errorf("%s (%s) still holds the value sealed since", table, f)
 			}
 		}
+	}
+}
+
+// TestEraseNotOwner: a role that may write the state's tables but does not
+// own them cannot rewrite them; the commit with Changes.Erase still
+// succeeds, and so does the next one (the warning goes to the log).
+func TestEraseNotOwner(t *testing.T) {
+	ctx := context.Background()
+	cfg := config(t)
+	open(t, connect(t, cfg), "default").Close()
+	conn, err := pgx.Connect(ctx, cfg.ConnStr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	role := pgx.Identifier{cfg.Schema + "_writer"}.Sanitize()
+	q := pgx.Identifier{cfg.Schema}.Sanitize()
+	for _, stmt := range []string{
+		`CREATE ROLE ` + role + ` LOGIN PASSWORD 'writer'`,
+		`GRANT USAGE ON SCHEMA ` + q + ` TO ` + role,
+		`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ` + q + ` TO ` + role,
+	} {
+		if _, err := conn.Exec(ctx, stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writer := cfg
+	writer.ConnStr = fmt.Sprintf("postgres://%s:writer@127.0.0.1:%d/postgres?sslmode=disable", cfg.Schema+"_writer", server.Port)
+	s := open(t, connect(t, writer), "default")
+	sealed := object("tether_file.a")
+	if err := s.Commit(ctx, state.Changes{Put: []*state.Object{sealed}, Erase: true}); err != nil {
+		t.Fatalf("commit with Erase as a role that does not own the tables: %v", err)
+	}
+	if err := s.Commit(ctx, state.Changes{Put: []*state.Object{object("tether_file.b")}}); err != nil {
+		t.Fatalf("the next commit: %v", err)
+	}
+	snap, err := s.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Objects) != 2 {
+		t.Errorf("%d objects after the two commits, want 2", len(snap.Objects))
 	}
 }
