@@ -89,3 +89,69 @@ func TestDifferentialTerraformFunctions(t *testing.T) {
 func TestDifferentialRemoteState(t *testing.T) {
 	runDiffCase(t, differentialTools(t), filepath.Join("testdata", "builtin", "remote_state"))
 }
+
+// TestDifferentialBecomesSensitive compares the plan of a value that
+// becomes sensitive after it was applied in clear: an update of state
+// alone, each such attribute with Terraform's "will be marked as
+// sensitive" warning. The resource change is compared line for line (the
+// object's id, a random UUID, left out), and so are the summary, the
+// exit code of -detailed-exitcode and the next plan after applying it.
+func TestDifferentialBecomesSensitive(t *testing.T) {
+	tools := differentialTools(t)
+	tf, tt := twoSides(t, tools, filepath.Join("testdata", "builtin", "becomes_sensitive"))
+	tfRes, ttRes := applyBoth(tf, tt)
+	checkApplied(t, "first apply", tf, tt, tfRes, ttRes)
+	if t.Failed() {
+		return
+	}
+	for _, s := range []side{tf, tt} {
+		main, err := os.ReadFile(filepath.Join(s.dir, "main.tf"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sensitive := strings.Replace(string(main), `default = "hello"`, "default   = \"hello\"\n  sensitive = true", 1)
+		if err := os.WriteFile(filepath.Join(s.dir, "main.tf"), []byte(sensitive), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tfRes, ttRes = both(tf, tt, func(s side) cmdResult {
+		if s.name == "terraform" {
+			return s.run(tfPlan...)
+		}
+		return s.run(ttPlan...)
+	})
+	if tfRes.code != 2 || ttRes.code != 2 {
+		t.Fatalf("plan after the variable became sensitive: want exit 2 (changes) from both\n%s\n%s", tfRes, ttRes)
+	}
+	if tfBody, ttBody := resourceChanges(tfRes.stdout), resourceChanges(ttRes.stdout); tfBody != ttBody {
+		t.Errorf("the plans differ\nterraform:\n%s\ntether:\n%s", tfBody, ttBody)
+	}
+	tfRes, ttRes = applyBoth(tf, tt)
+	checkApplied(t, "apply of the sensitivity change", tf, tt, tfRes, ttRes)
+	destroyBoth(t, tf, tt)
+}
+
+// resourceChanges is a human-readable plan's part from its first resource
+// change to its summary line ("Plan: ..."), with each id attribute's value
+// left out and trailing spaces trimmed.
+func resourceChanges(plan string) string {
+	var out []string
+	in := false
+	for _, line := range strings.Split(plan, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if strings.HasPrefix(trimmed, "# ") && strings.Contains(trimmed, " will be ") {
+			in = true
+		}
+		if !in {
+			continue
+		}
+		if strings.HasPrefix(trimmed, "id ") && strings.Contains(trimmed, "= \"") {
+			line = line[:strings.Index(line, "= \"")] + "= …"
+		}
+		out = append(out, strings.TrimRight(line, " "))
+		if strings.HasPrefix(trimmed, "Plan:") {
+			break
+		}
+	}
+	return strings.Join(out, "\n")
+}

@@ -46,6 +46,7 @@ func (in *instance) judgeBy(n *node, config cty.Value, paths []cty.Path) {
 		logging.Redact(s, "(sensitive value)")
 	}
 	in.sources = append(own, providerSecrets(in.provider(n))...)
+	in.shareSecrets(n, own...)
 }
 
 // sourcesFor are the secrets in's returned values are judged by: those

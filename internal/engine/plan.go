@@ -869,6 +869,7 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		if in.res, d = e.resolveRefs(ctx, in.addr, n.cfg, cfgVal); d.HasErrors() {
 			return append(diags, d...)
 		}
+		in.shareSecrets(n)
 	}
 	if in.recorded != nil {
 		diags = append(diags, e.refresh(ctx, p, in.provider(n), n, in)...)

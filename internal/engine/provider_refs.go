@@ -42,6 +42,9 @@ type redacting struct {
 	provider.Provider
 	set       *redact.Set
 	sensitive *redact.Set
+	// also holds the secrets of the instances it serves (see
+	// instance.shareSecrets), scrubbed from its diagnostics only.
+	also *redact.Set
 
 	mu      sync.Mutex
 	secrets []string
@@ -55,7 +58,7 @@ type redacting struct {
 // withRedaction wraps a provider instance that a provider configuration
 // node starts.
 func withRedaction(p provider.Provider) *redacting {
-	return &redacting{Provider: p, set: &redact.Set{}, sensitive: &redact.Set{}}
+	return &redacting{Provider: p, set: &redact.Set{}, sensitive: &redact.Set{}, also: &redact.Set{}}
 }
 
 // providerSecrets are the sensitive strings the configurations of a
@@ -123,13 +126,7 @@ func (e *Engine) configureProvider(ctx context.Context, address string, cn *conf
 	if diags.HasErrors() {
 		return true, diags
 	}
-	if !res.empty() {
-		for i, f := range res.found {
-			if s := res.values[i]; s.Type() == cty.String && s.IsKnown() && !s.IsNull() {
-				p.set.Add(s.AsString(), f.Ref.Description())
-			}
-		}
-	}
+	res.addTo(p.set)
 	uv, paths := marks.Unmark(v)
 	// An ephemeral value is never recorded: one the provider echoes is
 	// judged as a sensitive one is, and sealed.
@@ -149,7 +146,7 @@ func (e *Engine) configureProvider(ctx context.Context, address string, cn *conf
 }
 
 func (p *redacting) diags(d hcl.Diagnostics) hcl.Diagnostics {
-	return redactDiags(redactDiags(d, p.set), p.sensitive)
+	return redactDiags(d, p.set, p.sensitive, p.also)
 }
 
 func (p *redacting) value(v cty.Value) cty.Value {

@@ -346,15 +346,27 @@ func (r *resolution) scrubDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 	return redactDiags(diags, &r.redact)
 }
 
-func redactDiags(diags hcl.Diagnostics, set *redact.Set) hcl.Diagnostics {
-	if set.Empty() {
-		return diags
-	}
+// redactDiags scrubs diagnostics with every set in one pass (see
+// redact.Scrub: one set after another may leave part of a secret).
+func redactDiags(diags hcl.Diagnostics, sets ...*redact.Set) hcl.Diagnostics {
 	for _, d := range diags {
-		d.Summary = set.String(d.Summary)
-		d.Detail = set.String(d.Detail)
+		d.Summary = redact.Scrub(d.Summary, sets...)
+		d.Detail = redact.Scrub(d.Detail, sets...)
 	}
 	return diags
+}
+
+// addTo adds each resolved string to set, labelled with its reference's
+// description.
+func (r *resolution) addTo(set *redact.Set) {
+	if r.empty() {
+		return
+	}
+	for i, f := range r.found {
+		if s := r.values[i]; s.Type() == cty.String && s.IsKnown() && !s.IsNull() {
+			set.Add(s.AsString(), f.Ref.Description())
+		}
+	}
 }
 
 // objectMeta is the engine's own record kept with each object in
@@ -470,7 +482,31 @@ func open(keys *secrets.Keys, raw []byte) ([]byte, error) {
 // resolved reference (by its description) and every sensitive string of
 // its configuration or a digest of one (by "(sensitive value)").
 func (in *instance) scrubDiags(diags hcl.Diagnostics) hcl.Diagnostics {
-	return scrubSecrets(in.res.scrubDiags(diags), in.secrets)
+	var refs *redact.Set
+	if !in.res.empty() {
+		refs = &in.res.redact
+	}
+	return redactDiags(diags, refs, secretSet(in.secrets))
+}
+
+// shareSecrets gives the provider instance that serves in the secrets of
+// in's configuration (its sensitive strings and resolved references, and
+// more), to
+// be scrubbed from what the provider says together with its own: the
+// provider's wrapper scrubs its diagnostics before in.scrubDiags does,
+// and a setting of the provider sharing a run with one of in's secrets
+// would otherwise take that run alone, leaving the rest of in's secret
+// too short to be found. A secret is a secret wherever it appears:
+// the provider's other instances have it scrubbed too.
+func (in *instance) shareSecrets(n *node, more ...string) {
+	rp, ok := in.provider(n).(*redacting)
+	if !ok {
+		return
+	}
+	for _, s := range append(more, in.secrets...) {
+		rp.also.Add(s, "(sensitive value)")
+	}
+	in.res.addTo(rp.also)
 }
 
 // scrubSecrets replaces every secret in the summaries and details of

@@ -149,33 +149,49 @@ func runLength(n int) int {
 // digested or in part, replaced by its label. Overlapping and adjacent
 // runs are replaced once, by one label.
 func (s *Set) String(text string) string {
-	if s == nil || text == "" {
+	return Scrub(text, s)
+}
+
+// Scrub returns text with every secret of the sets replaced, as String
+// does, in one pass. Scrubbing with one set after another is not the
+// same: two secrets may share a run (a common prefix), and the first set
+// then replaces the part of the second secret it shares, leaving the
+// rest too short for the second set to know it ("(sensitive value)art"
+// for "CANARY-part" when "CANARY-prefix" is scrubbed first). Nil and
+// empty sets are skipped.
+func Scrub(text string, sets ...*Set) string {
+	if text == "" {
 		return text
 	}
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if len(s.grams) == 0 {
-		return text
-	}
-	folded := fold(text)
 	type span struct {
 		start, end int
 		label      string
 	}
 	var spans []span
-	for n, grams := range s.grams {
-		for i := 0; i+n <= len(folded); i++ {
-			if g, ok := grams[folded[i:i+n]]; ok {
-				start, end := i, i+n
-				for k := 0; k < g.before && start > 0 && isBase64(text[start-1]); k++ {
-					start--
+	var folded string
+	for _, s := range sets {
+		if s == nil {
+			continue
+		}
+		s.mu.RLock()
+		if len(s.grams) > 0 && folded == "" {
+			folded = fold(text)
+		}
+		for n, grams := range s.grams {
+			for i := 0; i+n <= len(folded); i++ {
+				if g, ok := grams[folded[i:i+n]]; ok {
+					start, end := i, i+n
+					for k := 0; k < g.before && start > 0 && isBase64(text[start-1]); k++ {
+						start--
+					}
+					for k := 0; k < g.after && end < len(text) && isBase64(text[end]); k++ {
+						end++
+					}
+					spans = append(spans, span{start, end, g.label})
 				}
-				for k := 0; k < g.after && end < len(text) && isBase64(text[end]); k++ {
-					end++
-				}
-				spans = append(spans, span{start, end, g.label})
 			}
 		}
+		s.mu.RUnlock()
 	}
 	if len(spans) == 0 {
 		return text

@@ -92,3 +92,29 @@ func TestWholeHolds(t *testing.T) {
 		t.Error("an empty Whole holds a secret")
 	}
 }
+
+// TestScrubSharedRun: two secrets that share a run (their first eight
+// characters here) are scrubbed in one pass, so that neither set takes
+// the shared part of the other's secret and leaves its rest too short
+// to be found. Scrubbed one set after the other, "starts CANARY-part..."
+// came out "starts (sensitive value)art...".
+func TestScrubSharedRun(t *testing.T) {
+	const prefix, part = "CANARY-prefix-81f0a3c5e6", "CANARY-part-c3d5e7f9a1"
+	const label = "(sensitive value)"
+	provider, instance := &Set{}, &Set{}
+	provider.Add(prefix, label)
+	instance.Add(part, label)
+	tests := []struct{ in, want string }{
+		{"starts " + part[:len(part)/2] + "...", "starts " + label + "..."},
+		{"starts " + strings.ToUpper(part[:len(part)/2]) + "...", "starts " + label + "..."},
+		{"ends " + part[len(part)/2:], "ends " + label},
+		{"both " + prefix[:9] + " " + part[:9], "both " + label + " " + label},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			if got := Scrub(tt.in, provider, nil, instance); got != tt.want {
+				t.Errorf("Scrub(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}

@@ -98,7 +98,10 @@ type Changes struct {
 	// value newly found sensitive): once they are committed, the store
 	// keeps no copy of the old values it can reach. SQLite zeroes what a
 	// write frees anyway (secure_delete); with Erase it also empties its
-	// write-ahead log, which holds whole old pages until then.
+	// write-ahead log, which holds whole old pages until then. PostgreSQL
+	// rewrites the objects and outputs tables (VACUUM FULL), where old row
+	// versions stay otherwise; the object stores fold their journal into
+	// the document at once instead of at Unlock.
 	Erase bool
 }
 

@@ -422,7 +422,7 @@ Tether will perform the following actions:
       ~ content = (sensitive value)
         id      = "1"
       # Warning: this attribute value will be marked as sensitive and will not
-      # display in UI output after applying this change.
+      # display in UI output after applying this change. The value is unchanged.
       ~ pin     = (sensitive value)
         # (1 unchanged attribute hidden)
     }
@@ -434,6 +434,31 @@ Tether will perform the following actions:
 
 Plan: 1 to add, 1 to change, 1 to destroy.
 `)
+}
+
+// TestRenderPlanElementBecomesSensitive: a list element whose value stays
+// and becomes sensitive is one changed element under Terraform's warning,
+// never its old value removed in clear beside a sensitive one added.
+func TestRenderPlanElementBecomesSensitive(t *testing.T) {
+	p := &plan.Plan{Changes: []*plan.ResourceChange{{
+		Addr: "tether_file.l", Action: plan.Update,
+		Before: obj(map[string]cty.Value{"id": str("1"), "l": cty.TupleVal([]cty.Value{str("a"), str("hello")})}),
+		After:  obj(map[string]cty.Value{"id": str("1"), "l": cty.TupleVal([]cty.Value{str("a"), str("hello").Mark(marks.Sensitive)})}),
+	}}}
+	got := renderPlan(t, p, Options{})
+	if strings.Contains(got, "hello") {
+		t.Errorf("the plan shows the value in clear:\n%s", got)
+	}
+	want := `      ~ l  = [
+            "a",
+          # Warning: this attribute value will be marked as sensitive and will not
+          # display in UI output after applying this change. The value is unchanged.
+          ~ (sensitive value),
+        ]
+`
+	if !strings.Contains(got, want) {
+		t.Errorf("got:\n%s\nwant it to hold:\n%s", got, want)
+	}
 }
 
 func TestRenderPlanHeredocDiff(t *testing.T) {

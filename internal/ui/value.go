@@ -302,7 +302,7 @@ func (p *printer) keyed(depth int, es []entry, parent change, path cty.Path, nou
 			continue
 		}
 		if e.c == modify && sensitive(e.b) != sensitive(e.a) {
-			p.sensitivityWarning(depth, sensitive(e.a))
+			p.sensitivityWarning(depth, sensitive(e.a), sameUnmarked(e.b, e.a))
 		}
 		p.indent(depth, e.c)
 		p.padded(e.key, width)
@@ -325,7 +325,9 @@ func (p *printer) keyed(depth int, es []entry, parent change, path cty.Path, nou
 // because they tell the reader which object an update is about.
 func importantAttr(k string) bool { return k == "id" || k == "name" || k == "tags" }
 
-func (p *printer) sensitivityWarning(depth int, nowSensitive bool) {
+// sensitivityWarning is Terraform's warning above an attribute whose
+// sensitivity changes; unchanged says that only its sensitivity does.
+func (p *printer) sensitivityWarning(depth int, nowSensitive, unchanged bool) {
 	p.spaces(4*depth + 2)
 	if nowSensitive {
 		p.str("# Warning: this attribute value will be marked as sensitive and will not")
@@ -338,7 +340,18 @@ func (p *printer) sensitivityWarning(depth int, nowSensitive bool) {
 		p.spaces(4*depth + 2)
 		p.str("# after applying this change.")
 	}
+	if unchanged {
+		p.str(" The value is unchanged.")
+	}
 	p.nl()
+}
+
+// sameUnmarked reports whether a and b are the same value once their
+// marks are set aside.
+func sameUnmarked(a, b cty.Value) bool {
+	ua, _ := a.UnmarkDeep()
+	ub, _ := b.UnmarkDeep()
+	return ua.RawEquals(ub)
 }
 
 // brackets renders a list, tuple or set from its entries. With context,
@@ -367,6 +380,9 @@ func (p *printer) brackets(depth int, es []entry, c change, path cty.Path, conte
 		if hidden > 0 {
 			p.hiddenNote(depth+1, hidden, "element")
 			hidden = 0
+		}
+		if e.c == modify && sensitive(e.b) != sensitive(e.a) {
+			p.sensitivityWarning(depth+1, sensitive(e.a), sameUnmarked(e.b, e.a))
 		}
 		p.indent(depth+1, e.c)
 		p.value(depth+1, e.b, e.a, e.c, p.child(path, e), ",")
@@ -560,7 +576,11 @@ func listEntries(b, a cty.Value) (es []entry, context bool) {
 		}
 		return es, false
 	}
-	pairs := matchSeq(len(bs), len(as), func(i, j int) bool { return bs[i].RawEquals(as[j]) })
+	// Elements are matched by value alone: one that only becomes (or
+	// stops being) sensitive is kept in place and shown as changed, as
+	// Terraform shows it, not removed in clear and added again.
+	ubs, uas := unmarkAll(bs), unmarkAll(as)
+	pairs := matchSeq(len(bs), len(as), func(i, j int) bool { return ubs[i].RawEquals(uas[j]) })
 	es = make([]entry, 0, len(bs)+len(as)-len(pairs))
 	i, j := 0, 0
 	for k := 0; k <= len(pairs); k++ {
@@ -575,12 +595,26 @@ func listEntries(b, a cty.Value) (es []entry, context bool) {
 			es = append(es, entry{a: as[j], c: add, index: cty.NumberIntVal(int64(j))})
 		}
 		if k < len(pairs) {
-			es = append(es, entry{b: bs[i], a: as[j], c: same, index: cty.NumberIntVal(int64(j))})
+			c := same
+			if !bs[i].RawEquals(as[j]) {
+				c = modify
+			}
+			es = append(es, entry{b: bs[i], a: as[j], c: c, index: cty.NumberIntVal(int64(j))})
 			i++
 			j++
 		}
 	}
 	return es, true
+}
+
+// unmarkAll is vs with each value's own marks set aside (primitive values
+// carry no others).
+func unmarkAll(vs []cty.Value) []cty.Value {
+	out := make([]cty.Value, len(vs))
+	for i, v := range vs {
+		out[i], _ = v.Unmark()
+	}
+	return out
 }
 
 func allPrimitive(vs []cty.Value) bool {

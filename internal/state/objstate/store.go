@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tetherhq/tether/internal/logging"
 	"github.com/tetherhq/tether/internal/state"
 	"github.com/tetherhq/tether/internal/state/statedoc"
 )
@@ -237,7 +238,32 @@ func (s *Store) commitGroup(group []*state.Request[struct{}]) error {
 		}
 		s.cur.Journal = e.Seq
 	}
+	for _, r := range group {
+		if r.Changes.Erase {
+			s.eraseOld(ctx)
+			break
+		}
+	}
 	return nil
+}
+
+// eraseOld folds the journal into the document at once after a commit
+// with Changes.Erase (a value state recorded in clear, now sealed), rather
+// than at Unlock: the document and the journal objects of this run that
+// held the clear value are replaced and deleted now, and a run killed
+// later leaves no copy of it behind. The commit is durable already (its
+// journal object is written), so a failure is only logged: Unlock, or the
+// next Lock, folds the journal in as always. What the store itself keeps
+// of replaced and deleted objects (S3 versioning, Azure soft delete and
+// versions, GCS object versioning) is out of Tether's reach.
+func (s *Store) eraseOld(ctx context.Context) {
+	_, next, err := s.b.compact(ctx, s.ws)
+	if err != nil {
+		logging.Core().Warn("could not fold the journal into the state object after sealing a value state recorded in clear; the old copies go when the run ends",
+			"where", s.where, "error", err)
+		return
+	}
+	s.next = next
 }
 
 // compact folds the journal into the document at the workspace's path,

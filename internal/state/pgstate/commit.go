@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/tetherhq/tether/internal/logging"
 	"github.com/tetherhq/tether/internal/state"
 )
 
@@ -31,16 +32,61 @@ func (s *Store) Commit(ctx context.Context, c state.Changes) error {
 // written alone, so the others are not failed with it.
 func (s *Store) commitGroup(group []*commitReq) error {
 	err := s.write(group)
-	if err == nil || len(group) == 1 || errors.Is(err, errLost) {
+	if err != nil && (len(group) == 1 || errors.Is(err, errLost)) {
 		return err
 	}
+	if err != nil {
+		for _, r := range group {
+			r.Trouble = s.write([]*commitReq{r})
+			if errors.Is(r.Trouble, errLost) {
+				return r.Trouble
+			}
+		}
+	}
 	for _, r := range group {
-		r.Trouble = s.write([]*commitReq{r})
-		if errors.Is(r.Trouble, errLost) {
-			return r.Trouble
+		if r.Changes.Erase && r.Trouble == nil {
+			s.eraseOld()
+			break
 		}
 	}
 	return nil
+}
+
+// eraseOld leaves no old row version of the objects and outputs tables
+// in the database after a commit with Changes.Erase: an UPDATE leaves the
+// row it replaced in the table's pages, dead but whole, until VACUUM
+// reclaims its space and a later write happens to overwrite it. VACUUM
+// FULL writes each table anew, live rows only, and removes the old file.
+// It takes the tables' exclusive lock (other workspaces' runs wait for it,
+// at most lock_timeout), and only their owner may run it; a role that is
+// not is told so in the log. Either way the commit is done and stays:
+// what remains is said in the warning. Copies outside the tables (the
+// server's write-ahead log until it is recycled, its archives, replicas
+// and backups) are the server's, out of Tether's reach.
+func (s *Store) eraseOld() {
+	ctx := context.Background()
+	err := s.use("erase", func(c *pgx.Conn) error {
+		var owner bool
+		if err := c.QueryRow(ctx, `SELECT bool_and(pg_has_role(relowner, 'USAGE')) FROM pg_class WHERE oid = ANY(ARRAY[$1::regclass, $2::regclass])`,
+			s.names.objects, s.names.outputs).Scan(&owner); err != nil {
+			return err
+		}
+		if !owner {
+			return errors.New("the role does not own the tables, and PostgreSQL lets only their owner rewrite them")
+		}
+		if _, err := c.Exec(ctx, `SET lock_timeout = '30s'`); err != nil {
+			return err
+		}
+		_, err := c.Exec(ctx, `VACUUM (FULL) `+s.names.objects+`, `+s.names.outputs)
+		if _, rerr := c.Exec(ctx, `RESET lock_timeout`); err == nil {
+			err = rerr
+		}
+		return err
+	})
+	if err != nil {
+		logging.Core().Warn("could not rewrite the state tables after sealing a value state recorded in clear; the old row versions stay in their pages until VACUUM reclaims them and later writes reuse the space",
+			"where", s.where, "error", err)
+	}
 }
 
 // errLost is matched by the error of a store whose lock connection died.

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tetherhq/tether/internal/canary"
 	"github.com/tetherhq/tether/internal/state"
 	"github.com/tetherhq/tether/internal/state/statedoc"
 )
@@ -338,5 +340,56 @@ func TestNewerFormatAndLostConnection(t *testing.T) {
 	}
 	if got := e2.keys(t, "app/terraform.tfstate.tether-journal/"); len(got) != 1 {
 		t.Errorf("journal after the failed commit: %v", got)
+	}
+}
+
+// A commit with Changes.Erase (a value state recorded in clear, now
+// sealed) leaves no object in the bucket holding the clear value, before
+// the run ends: the document that held it is replaced, and the journal
+// objects deleted, at once.
+func TestEraseCompactsAtOnce(t *testing.T) {
+	const secret = "CANARY-s3-erase-3f9a2c7d"
+	e := startEmulators(t)
+	st := open(t, e.connect(t), DefaultWorkspace)
+	ctx := context.Background()
+	clear := obj("tether_file.a")
+	clear.Value = []byte(`{"id":"a","content":"` + secret + `"}`)
+	u := lock(t, st, "up")
+	if err := st.Commit(ctx, state.Changes{Put: []*state.Object{clear}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	u = lock(t, st, "up")
+	defer u.Unlock()
+	sealed := obj("tether_file.a")
+	sealed.Value = []byte(`{"id":"a","content":"(sealed)"}`)
+	if err := st.Commit(ctx, state.Changes{Put: []*state.Object{sealed}, Erase: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range e.keys(t, "") {
+		o, err := e.s3mem.GetObject(testBucket, key, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(o.Contents)
+		o.Contents.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, how, found := canary.Find(body, secret); found {
+			t.Errorf("%s still holds the value sealed since (%s)", key, how)
+		}
+	}
+	snap, err := st.Load(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(snap.Objects["tether_file.a"].Value); got != string(sealed.Value) {
+		t.Errorf("after the erase: %s", got)
+	}
+	if err := st.Commit(ctx, state.Changes{Put: []*state.Object{obj("tether_file.b")}}); err != nil {
+		t.Fatalf("a commit after the erase: %v", err)
 	}
 }
