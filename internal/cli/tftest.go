@@ -342,8 +342,8 @@ func verboseState(ctx context.Context, s *session) (string, hcl.Diagnostics) {
 }
 
 // testFactory is f with the providers a test file names replaced where
-// testStartConfig does not start them (a module's own provider block, the
-// provider of a deleted object): by its mock_provider blocks, or
+// testStartConfig does not start them (the implied provider of a deleted
+// object): by its mock_provider blocks, or
 // configured with its provider blocks in place of the configuration's; the
 // objects its override_resource and override_data blocks target are served
 // by tftest.NewOverriding. A block's name is the local name its resources'
@@ -394,9 +394,10 @@ func testFactory(f provider.Factory, cfg *config.Config, step tftest.Step) provi
 // tether.west with an alias): its mock_provider's mock, the provider
 // configured with its provider block, or, when the file names neither, the
 // provider the configuration's own block configures. The objects its
-// overrides target are served by tftest.NewOverriding. testFactory serves
-// what no root configuration starts (a module's own provider block, a
-// deleted object's provider).
+// overrides target are served by tftest.NewOverriding. A child module's
+// own provider block (a legacy module) starts its real provider, configured
+// with that block. testFactory serves what no configuration starts (a
+// deleted object's implied provider).
 func testStartConfig(f provider.Factory, step tftest.Step) func(*config.Node) (provider.Provider, bool, error) {
 	mocks := map[string]*tftest.Mock{}
 	for _, m := range step.Mocks {
@@ -404,7 +405,14 @@ func testStartConfig(f provider.Factory, step tftest.Step) func(*config.Node) (p
 	}
 	return func(n *config.Node) (provider.Provider, bool, error) {
 		if n.Module != "" {
-			return nil, false, nil
+			// A legacy module's own provider block configures its
+			// provider: the test file's blocks stand in for the root
+			// module's alone, as in terraform test.
+			p, err := f.Start(n.Source)
+			if err != nil {
+				return p, true, err
+			}
+			return tftest.NewOverriding(p, step.Overrides), true, nil
 		}
 		if m, ok := mocks[n.Name]; ok {
 			s, err := f.Schema(n.Source)
