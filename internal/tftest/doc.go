@@ -45,6 +45,10 @@
 // run's providers argument maps the configuration's names (aliased or
 // not) to the file's.
 //
-// A run's parallel argument came with Terraform 1.12 and is refused, as
-// terraform test 1.11 refuses it.
+// A run's parallel argument (and a test block's, the default of the
+// file's runs) works as in Terraform 1.12, which 1.11 refuses: parallel
+// runs on different states that refer to none of each other run at the
+// same time (see Dependencies), a run that is not parallel waits for every
+// run before it and every run after it for it, and what the runs report
+// is shown in the file's order, whichever ends first.
 package tftest

@@ -31,6 +31,9 @@ type File struct {
 	Providers []*Provider
 	// Overrides are its override_resource and override_data blocks.
 	Overrides []*Override
+	// Parallel is its test block's parallel argument, the default of
+	// its runs' (Terraform 1.12).
+	Parallel bool
 }
 
 // Provider is a provider block of a test file, decoded against its
@@ -66,7 +69,13 @@ type Run struct {
 	// Overrides are its override_resource and override_data blocks,
 	// which come before the file's.
 	Overrides []*Override
+	// Parallel is its parallel argument (Terraform 1.12), or the file's
+	// test block's: it may run at the same time as the parallel runs
+	// next to it that share no state and refer to none of each other.
+	Parallel  bool
 	DeclRange hcl.Range
+	// parallelSet is set when the run gives parallel itself.
+	parallelSet bool
 }
 
 // Assert is one assert block of a run.
@@ -82,12 +91,16 @@ var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "override_resource"},
 	{Type: "override_data"},
 	{Type: "override_module"},
+	{Type: "test"},
 }}
+
+// testSchema is a test file's test block (Terraform 1.12).
+var testSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "parallel"}}}
 
 var runSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "command"}, {Name: "expect_failures"}, {Name: "providers"},
-		{Name: "state_key"},
+		{Name: "state_key"}, {Name: "parallel"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "variables"}, {Type: "assert"}, {Type: "module"}, {Type: "plan_options"},
@@ -220,8 +233,22 @@ func Parse(p *hclparse.Parser, dir, name string) (*File, hcl.Diagnostics) {
 	diags = append(diags, d...)
 	tf := &File{Name: name, Variables: map[string]hcl.Expression{}}
 	seen := map[string]hcl.Range{}
+	var testBlock *hcl.Block
 	for _, b := range content.Blocks {
 		switch b.Type {
+		case "test":
+			if testBlock != nil {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Multiple \"test\" blocks",
+					Detail: fmt.Sprintf("This test file already has a \"test\" block defined at %s.", testBlock.DefRange), Subject: b.DefRange.Ptr()})
+				continue
+			}
+			testBlock = b
+			c, d := b.Body.Content(testSchema)
+			diags = append(diags, d...)
+			if a, ok := c.Attributes["parallel"]; ok {
+				tf.Parallel, d = boolArg(a, "parallel")
+				diags = append(diags, d...)
+			}
 		case "variables":
 			diags = append(diags, variables(b.Body, tf.Variables)...)
 		case "run":
@@ -251,7 +278,26 @@ func Parse(p *hclparse.Parser, dir, name string) (*File, hcl.Diagnostics) {
 			diags = append(diags, unsupported(b))
 		}
 	}
+	for _, r := range tf.Runs {
+		if !r.parallelSet {
+			r.Parallel = tf.Parallel
+		}
+	}
 	return tf, diags
+}
+
+// boolArg is the value of a, which must be true or false.
+func boolArg(a *hcl.Attribute, name string) (bool, hcl.Diagnostics) {
+	v, diags := a.Expr.Value(nil)
+	if diags.HasErrors() {
+		return false, diags
+	}
+	b, err := convert.Convert(v, cty.Bool)
+	if err != nil || b.IsNull() || !b.IsKnown() {
+		return false, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("Invalid %s", name),
+			Detail: fmt.Sprintf("The %s argument is true or false, not %s.", name, v.Type().FriendlyName()), Subject: a.Expr.Range().Ptr()}}
+	}
+	return b.True(), nil
 }
 
 var mockSchema = &hcl.BodySchema{
@@ -509,6 +555,12 @@ func parseRun(b *hcl.Block) (*Run, hcl.Diagnostics) {
 				r.StateKey = s.AsString()
 			}
 		}
+	}
+	if a, ok := content.Attributes["parallel"]; ok {
+		var d hcl.Diagnostics
+		r.Parallel, d = boolArg(a, "parallel")
+		r.parallelSet = true
+		diags = append(diags, d...)
 	}
 	if a, ok := content.Attributes["providers"]; ok {
 		r.Providers, r.ProviderRanges = map[string]string{}, map[string]hcl.Range{}
