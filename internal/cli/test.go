@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -51,6 +52,7 @@ func (e *env) test(ctx context.Context, args []string) int {
 	})
 	asJSON := flags.Bool("json", false, "print terraform test's machine-readable JSON lines (Terraform test files only)")
 	verbose := flags.Bool("verbose", false, "print each run's plan, or its state after an apply (Terraform test files only)")
+	runParallelism := flags.Int("run-parallelism", 10, "parallel runs of a test file at once (Terraform test files only)")
 	if code := e.parseCommon(flags, &c, args); code >= 0 {
 		return code
 	}
@@ -64,12 +66,21 @@ func (e *env) test(ctx context.Context, args []string) int {
 		if *asJSON {
 			return e.errorf("-json prints the results of Terraform test files only, and this folder has none")
 		}
-		return e.testers(ctx, withoutVerbose(withoutFlags(args, "filter")))
+		return e.testers(ctx, testerArgs(args))
 	}
-	code := e.runTFTests(ctx, &c, filter, *asJSON, *verbose)
+	parallelism := 0
+	flags.Visit(func(f *flag.Flag) {
+		if f.Name == "parallelism" {
+			parallelism = c.parallelism
+		}
+	})
+	if *runParallelism < 1 {
+		return e.errorf("-run-parallelism must be at least 1, not %d", *runParallelism)
+	}
+	code := e.runTFTests(ctx, &c, filter, *asJSON, *verbose, parallelism, *runParallelism)
 	if hasTesters(".") {
 		fmt.Fprintln(e.stdout)
-		if e.testers(ctx, withoutVerbose(withoutFlags(args, "filter"))) != 0 {
+		if e.testers(ctx, testerArgs(args)) != 0 {
 			code = 1
 		}
 	}
@@ -253,6 +264,12 @@ func indentLines(s, prefix string) string {
 
 // withoutVerbose drops -verbose, which selects what test files' runs show
 // and means nothing to the testers' deployment.
+// testerArgs are the test command's arguments that the testers' up and
+// destroy take: without those for Terraform test files alone.
+func testerArgs(args []string) []string {
+	return withoutVerbose(withoutFlags(withoutFlags(args, "filter"), "run-parallelism"))
+}
+
 func withoutVerbose(args []string) []string {
 	var out []string
 	for _, a := range args {

@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -38,26 +40,38 @@ type tftestExec struct {
 	// vars are the command's -var and -var-file arguments.
 	vars []varArg
 	// said holds the dev-override warnings printed: each step starts
-	// providers anew, and terraform test says it once.
-	said map[string]bool
+	// providers anew, and terraform test says it once. Steps of
+	// parallel runs share it.
+	said *onceSaid
+	// parallelism is -parallelism when given, for each step's engine.
+	parallelism int
 	// json makes -verbose's plans and states the JSON documents
 	// terraform test -json -verbose writes.
 	json bool
 }
 
-// onceWriter drops a development-override warning w printed already.
-type onceWriter struct {
-	w    io.Writer
+// onceSaid is the warnings printed already, and the lock that keeps the
+// writes of parallel runs' steps whole.
+type onceSaid struct {
+	mu   sync.Mutex
 	said map[string]bool
 }
 
+// onceWriter drops a development-override warning w printed already.
+type onceWriter struct {
+	w    io.Writer
+	said *onceSaid
+}
+
 func (o onceWriter) Write(b []byte) (int, error) {
+	o.said.mu.Lock()
+	defer o.said.mu.Unlock()
 	line := string(b)
 	if strings.HasPrefix(line, "Warning: provider development overrides are in effect") {
-		if o.said[line] {
+		if o.said.said[line] {
 			return len(b), nil
 		}
-		o.said[line] = true
+		o.said.said[line] = true
 	}
 	return o.w.Write(b)
 }
@@ -140,6 +154,9 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 			args = append(args, "-var", v.name+"="+v.value)
 		}
 	}
+	if x.parallelism > 0 {
+		args = append(args, "-parallelism", strconv.Itoa(x.parallelism))
+	}
 	for _, f := range step.VarFiles {
 		args = append(args, "-var-file", filepath.Join(x.root, f))
 	}
@@ -153,9 +170,6 @@ func (x *tftestExec) Execute(ctx context.Context, step tftest.Step) tftest.Outco
 	// A fresh env: the files one step parsed are not another's.
 	e := *x.e
 	e.files = nil
-	if x.said == nil {
-		x.said = map[string]bool{}
-	}
 	e.stderr = onceWriter{w: x.e.stderr, said: x.said}
 	e.diagSink = func(diags hcl.Diagnostics, _ map[string][]byte) { out.PlanDiags = append(out.PlanDiags, diags...) }
 	var c common
@@ -342,8 +356,8 @@ func verboseState(ctx context.Context, s *session) (string, hcl.Diagnostics) {
 }
 
 // testFactory is f with the providers a test file names replaced where
-// testStartConfig does not start them (a module's own provider block, the
-// provider of a deleted object): by its mock_provider blocks, or
+// testStartConfig does not start them (the implied provider of a deleted
+// object): by its mock_provider blocks, or
 // configured with its provider blocks in place of the configuration's; the
 // objects its override_resource and override_data blocks target are served
 // by tftest.NewOverriding. A block's name is the local name its resources'
@@ -394,9 +408,10 @@ func testFactory(f provider.Factory, cfg *config.Config, step tftest.Step) provi
 // tether.west with an alias): its mock_provider's mock, the provider
 // configured with its provider block, or, when the file names neither, the
 // provider the configuration's own block configures. The objects its
-// overrides target are served by tftest.NewOverriding. testFactory serves
-// what no root configuration starts (a module's own provider block, a
-// deleted object's provider).
+// overrides target are served by tftest.NewOverriding. A child module's
+// own provider block (a legacy module) starts its real provider, configured
+// with that block. testFactory serves what no configuration starts (a
+// deleted object's implied provider).
 func testStartConfig(f provider.Factory, step tftest.Step) func(*config.Node) (provider.Provider, bool, error) {
 	mocks := map[string]*tftest.Mock{}
 	for _, m := range step.Mocks {
@@ -404,7 +419,14 @@ func testStartConfig(f provider.Factory, step tftest.Step) func(*config.Node) (p
 	}
 	return func(n *config.Node) (provider.Provider, bool, error) {
 		if n.Module != "" {
-			return nil, false, nil
+			// A legacy module's own provider block configures its
+			// provider: the test file's blocks stand in for the root
+			// module's alone, as in terraform test.
+			p, err := f.Start(n.Source)
+			if err != nil {
+				return p, true, err
+			}
+			return tftest.NewOverriding(p, step.Overrides), true, nil
 		}
 		if m, ok := mocks[n.Name]; ok {
 			s, err := f.Schema(n.Source)
@@ -472,18 +494,22 @@ func writeTFVars(path string, vals map[string]cty.Value) error {
 
 // runTFTests runs the folder's Terraform test files; it returns the exit
 // code.
-func (e *env) runTFTests(ctx context.Context, c *common, filter []string, asJSON, verbose bool) int {
+// runTFTests runs the test files. parallelism is -parallelism when given
+// (0 otherwise), each run's provider operations at once, as in terraform
+// test 1.12; runs is how many parallel runs run at once (Terraform 1.14's
+// -run-parallelism; 1.12 runs up to 10).
+func (e *env) runTFTests(ctx context.Context, c *common, filter []string, asJSON, verbose bool, parallelism, runs int) int {
 	root, err := os.Getwd()
 	if err != nil {
 		return e.errorf("%v", err)
 	}
 	var report tftest.Reporter = &tftest.Text{W: e.stdout, Diags: e.writeDiagnostics}
-	exec := &tftestExec{e: e, root: root, vars: *c.vars.list, json: asJSON}
+	exec := &tftestExec{e: e, root: root, vars: *c.vars.list, json: asJSON, said: &onceSaid{said: map[string]bool{}}, parallelism: parallelism}
 	if asJSON {
 		v := ui.NewJSONView(e.stdout)
 		v.Version(Version, jsonplan.TerraformVersion)
 		report = tftestJSON{v}
 	}
-	r := &tftest.Runner{Dir: root, Exec: exec, Report: report, Filter: filter, Verbose: verbose}
+	r := &tftest.Runner{Dir: root, Exec: exec, Report: report, Filter: filter, Verbose: verbose, Parallelism: runs}
 	return r.Run(ctx)
 }

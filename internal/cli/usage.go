@@ -225,12 +225,17 @@ Options:
 ` + commonHelp,
 	"test": `Usage: tether test [options]
 
-  Deploys a stack of its own (.tether/test), runs every tester's tests,
-  prints each with PASS or FAIL, and destroys the stack. Terraform's test
-  files (*.tftest.hcl) are not run: a configuration that has them is an
-  error, not a pass.
+  Runs the folder's Terraform test files (*.tftest.hcl, *.tftest.json, and
+  those in tests/) as terraform test does. Then, when the configuration
+  has tether_tester resources, deploys a stack of its own (.tether/test),
+  runs every tester's tests, prints each with PASS or FAIL, and destroys
+  the stack.
 
 Options:
+  -filter FILE          Run only this test file (repeatable)
+  -json                 Print terraform test's JSON lines
+  -verbose              Print each run's plan, or its state after an apply
+  -run-parallelism N    Parallel runs of a test file at once (default 10)
 ` + commonHelp,
 	"validate": `Usage: tether validate [options]
 

@@ -13,7 +13,15 @@
 //
 // A mock_provider block stands in for its provider in every run of the
 // file (see NewMockProvider), with the values of its mock_resource and
-// mock_data blocks' defaults.
+// mock_data blocks' defaults. Its source names a folder (relative to the
+// configuration folder) of mock data files, *.tfmock.hcl and
+// *.tfmock.json, whose blocks it takes where its own set nothing for the
+// same type or target.
+//
+// The file's provider and mock_provider blocks stand in for the root
+// module's provider configurations only: a child module's own provider
+// block (a legacy module) configures its real provider, as in terraform
+// test.
 //
 // A provider block configures its provider in every run of the file in
 // place of the configuration's block of that name.
@@ -37,7 +45,10 @@
 // run's providers argument maps the configuration's names (aliased or
 // not) to the file's.
 //
-// Not supported yet, reported as an error where it is written rather
-// than ignored: a mock_provider's source. A run's parallel argument came
-// with Terraform 1.12 and is refused, as terraform test 1.11 refuses it.
+// A run's parallel argument (and a test block's, the default of the
+// file's runs) works as in Terraform 1.12, which 1.11 refuses: parallel
+// runs on different states that refer to none of each other run at the
+// same time (see Dependencies), a run that is not parallel waits for every
+// run before it and every run after it for it, and what the runs report
+// is shown in the file's order, whichever ends first.
 package tftest

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -30,6 +31,9 @@ type File struct {
 	Providers []*Provider
 	// Overrides are its override_resource and override_data blocks.
 	Overrides []*Override
+	// Parallel is its test block's parallel argument, the default of
+	// its runs' (Terraform 1.12).
+	Parallel bool
 }
 
 // Provider is a provider block of a test file, decoded against its
@@ -65,7 +69,13 @@ type Run struct {
 	// Overrides are its override_resource and override_data blocks,
 	// which come before the file's.
 	Overrides []*Override
+	// Parallel is its parallel argument (Terraform 1.12), or the file's
+	// test block's: it may run at the same time as the parallel runs
+	// next to it that share no state and refer to none of each other.
+	Parallel  bool
 	DeclRange hcl.Range
+	// parallelSet is set when the run gives parallel itself.
+	parallelSet bool
 }
 
 // Assert is one assert block of a run.
@@ -81,12 +91,16 @@ var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "override_resource"},
 	{Type: "override_data"},
 	{Type: "override_module"},
+	{Type: "test"},
 }}
+
+// testSchema is a test file's test block (Terraform 1.12).
+var testSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "parallel"}}}
 
 var runSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "command"}, {Name: "expect_failures"}, {Name: "providers"},
-		{Name: "state_key"},
+		{Name: "state_key"}, {Name: "parallel"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "variables"}, {Type: "assert"}, {Type: "module"}, {Type: "plan_options"},
@@ -219,8 +233,22 @@ func Parse(p *hclparse.Parser, dir, name string) (*File, hcl.Diagnostics) {
 	diags = append(diags, d...)
 	tf := &File{Name: name, Variables: map[string]hcl.Expression{}}
 	seen := map[string]hcl.Range{}
+	var testBlock *hcl.Block
 	for _, b := range content.Blocks {
 		switch b.Type {
+		case "test":
+			if testBlock != nil {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Multiple \"test\" blocks",
+					Detail: fmt.Sprintf("This test file already has a \"test\" block defined at %s.", testBlock.DefRange), Subject: b.DefRange.Ptr()})
+				continue
+			}
+			testBlock = b
+			c, d := b.Body.Content(testSchema)
+			diags = append(diags, d...)
+			if a, ok := c.Attributes["parallel"]; ok {
+				tf.Parallel, d = boolArg(a, "parallel")
+				diags = append(diags, d...)
+			}
 		case "variables":
 			diags = append(diags, variables(b.Body, tf.Variables)...)
 		case "run":
@@ -241,7 +269,7 @@ func Parse(p *hclparse.Parser, dir, name string) (*File, hcl.Diagnostics) {
 			diags = append(diags, d...)
 			tf.Providers = append(tf.Providers, &Provider{Name: name, Body: rest, DeclRange: b.DefRange})
 		case "mock_provider":
-			m, d := parseMock(b)
+			m, d := parseMock(p, dir, b)
 			diags = append(diags, d...)
 			tf.Mocks = append(tf.Mocks, m)
 		case "override_resource", "override_data", "override_module":
@@ -250,7 +278,26 @@ func Parse(p *hclparse.Parser, dir, name string) (*File, hcl.Diagnostics) {
 			diags = append(diags, unsupported(b))
 		}
 	}
+	for _, r := range tf.Runs {
+		if !r.parallelSet {
+			r.Parallel = tf.Parallel
+		}
+	}
 	return tf, diags
+}
+
+// boolArg is the value of a, which must be true or false.
+func boolArg(a *hcl.Attribute, name string) (bool, hcl.Diagnostics) {
+	v, diags := a.Expr.Value(nil)
+	if diags.HasErrors() {
+		return false, diags
+	}
+	b, err := convert.Convert(v, cty.Bool)
+	if err != nil || b.IsNull() || !b.IsKnown() {
+		return false, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: fmt.Sprintf("Invalid %s", name),
+			Detail: fmt.Sprintf("The %s argument is true or false, not %s.", name, v.Type().FriendlyName()), Subject: a.Expr.Range().Ptr()}}
+	}
+	return b.True(), nil
 }
 
 var mockSchema = &hcl.BodySchema{
@@ -264,18 +311,44 @@ var mockSchema = &hcl.BodySchema{
 
 var mockDefaultsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "defaults"}, {Name: "override_during"}}}
 
-func parseMock(b *hcl.Block) (*Mock, hcl.Diagnostics) {
-	m := &Mock{Name: b.Labels[0], Resources: map[string]Defaults{}, Data: map[string]Defaults{}, DeclRange: b.DefRange}
+// mockDataSchema is a mock data file's (*.tfmock.hcl, *.tfmock.json): the
+// blocks of a mock_provider, without its arguments.
+var mockDataSchema = &hcl.BodySchema{Blocks: mockSchema.Blocks}
+
+func parseMock(p *hclparse.Parser, dir string, b *hcl.Block) (*Mock, hcl.Diagnostics) {
+	m := newMock(b.Labels[0], b.DefRange)
 	content, diags := b.Body.Content(mockSchema)
 	m.UseForPlan, diags = overrideDuring(content, false, diags)
 	var d hcl.Diagnostics
 	m.Name, d = aliased(m.Name, content)
 	diags = append(diags, d...)
+	diags = append(diags, m.addBlocks(content.Blocks)...)
 	if a, ok := content.Attributes["source"]; ok {
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported test argument",
-			Detail: "tether test does not carry out a mock_provider's source argument yet; run this file with terraform test.", Subject: a.NameRange.Ptr()})
+		var src cty.Value
+		src, d = a.Expr.Value(nil)
+		diags = append(diags, d...)
+		if !d.HasErrors() {
+			if s, err := convert.Convert(src, cty.String); err != nil || s.IsNull() || !s.IsKnown() {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid source",
+					Detail: "The source argument of a mock_provider is the path of a folder of mock data files, a string.", Subject: a.Expr.Range().Ptr()})
+			} else {
+				diags = append(diags, m.load(p, dir, s.AsString(), a.Expr.Range())...)
+			}
+		}
 	}
-	for _, blk := range content.Blocks {
+	return m, diags
+}
+
+func newMock(name string, at hcl.Range) *Mock {
+	return &Mock{Name: name, Resources: map[string]Defaults{}, Data: map[string]Defaults{}, DeclRange: at}
+}
+
+// addBlocks adds a mock_provider's (or a mock data file's) mock_resource,
+// mock_data and override blocks to m; a second block for the same type or
+// target is an error, as in terraform test.
+func (m *Mock) addBlocks(blocks hcl.Blocks) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, blk := range blocks {
 		into := m.Resources
 		switch blk.Type {
 		case "mock_resource":
@@ -288,13 +361,18 @@ func parseMock(b *hcl.Block) (*Mock, hcl.Diagnostics) {
 			diags = append(diags, unsupported(blk))
 			continue
 		}
+		if prev, ok := into[blk.Labels[0]]; ok {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("Duplicate %s block", blk.Type),
+				Detail: fmt.Sprintf("A %s block for %s has already been defined at %s.", blk.Type, blk.Labels[0], prev.Block), Subject: blk.LabelRanges[0].Ptr()})
+			continue
+		}
 		c, d := blk.Body.Content(mockDefaultsSchema)
 		diags = append(diags, d...)
 		var plan bool
 		plan, diags = overrideDuring(c, m.UseForPlan, diags)
 		a, ok := c.Attributes["defaults"]
 		if !ok {
-			into[blk.Labels[0]] = Defaults{Value: cty.EmptyObjectVal, Range: blk.DefRange, UseForPlan: plan}
+			into[blk.Labels[0]] = Defaults{Value: cty.EmptyObjectVal, Range: blk.DefRange, Block: blk.DefRange, UseForPlan: plan}
 			continue
 		}
 		v, d := a.Expr.Value(nil)
@@ -307,9 +385,72 @@ func parseMock(b *hcl.Block) (*Mock, hcl.Diagnostics) {
 				Detail: fmt.Sprintf("The defaults of a %s block are an object of attribute values, not %s.", blk.Type, v.Type().FriendlyName()), Subject: a.Expr.Range().Ptr()})
 			continue
 		}
-		into[blk.Labels[0]] = Defaults{Value: v, Range: a.Expr.Range(), UseForPlan: plan}
+		into[blk.Labels[0]] = Defaults{Value: v, Range: a.Expr.Range(), Block: blk.DefRange, UseForPlan: plan}
 	}
-	return m, diags
+	return diags
+}
+
+// load adds the mock data files (*.tfmock.hcl, *.tfmock.json) of the
+// folder source (relative to the configuration folder dir, as terraform
+// test takes it) to m, where m's own blocks set nothing for the same type
+// or target: those win. Two files setting the same are an error.
+func (m *Mock) load(p *hclparse.Parser, dir, source string, at hcl.Range) hcl.Diagnostics {
+	folder := source
+	if !filepath.IsAbs(folder) {
+		folder = filepath.Join(dir, folder)
+	}
+	entries, err := os.ReadDir(folder)
+	if err != nil {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to read mock data directory",
+			Detail: fmt.Sprintf("Mock data directory %s does not exist or cannot be read.", source), Subject: at.Ptr()}}
+	}
+	files := newMock(m.Name, m.DeclRange)
+	files.UseForPlan = m.UseForPlan
+	var diags hcl.Diagnostics
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".tfmock.hcl") && !strings.HasSuffix(name, ".tfmock.json") ||
+			strings.HasPrefix(name, ".") || strings.HasSuffix(name, "~") || strings.HasPrefix(name, "#") && strings.HasSuffix(name, "#") {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(folder, name))
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Failed to read mock data file",
+				Detail: fmt.Sprintf("Reading %s failed: %v.", filepath.Join(source, name), err), Subject: at.Ptr()})
+			continue
+		}
+		fname := filepath.ToSlash(filepath.Join(source, name))
+		var f *hcl.File
+		var d hcl.Diagnostics
+		if strings.HasSuffix(name, ".json") {
+			f, d = p.ParseJSON(src, fname)
+		} else {
+			f, d = p.ParseHCL(src, fname)
+		}
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			continue
+		}
+		content, d := f.Body.Content(mockDataSchema)
+		diags = append(diags, d...)
+		diags = append(diags, files.addBlocks(content.Blocks)...)
+	}
+	for k, v := range files.Resources {
+		if _, ok := m.Resources[k]; !ok {
+			m.Resources[k] = v
+		}
+	}
+	for k, v := range files.Data {
+		if _, ok := m.Data[k]; !ok {
+			m.Data[k] = v
+		}
+	}
+	for _, o := range files.Overrides {
+		if !slices.ContainsFunc(m.Overrides, func(prev *Override) bool { return prev.Target == o.Target }) {
+			m.Overrides = append(m.Overrides, o)
+		}
+	}
+	return diags
 }
 
 // aliased is the name a provider or mock_provider block of local name
@@ -414,6 +555,12 @@ func parseRun(b *hcl.Block) (*Run, hcl.Diagnostics) {
 				r.StateKey = s.AsString()
 			}
 		}
+	}
+	if a, ok := content.Attributes["parallel"]; ok {
+		var d hcl.Diagnostics
+		r.Parallel, d = boolArg(a, "parallel")
+		r.parallelSet = true
+		diags = append(diags, d...)
 	}
 	if a, ok := content.Attributes["providers"]; ok {
 		r.Providers, r.ProviderRanges = map[string]string{}, map[string]hcl.Range{}

@@ -34,6 +34,8 @@ type Mock struct {
 type Defaults struct {
 	Value cty.Value
 	Range hcl.Range
+	// Block is where its block is written.
+	Block hcl.Range
 	// UseForPlan is override_during = plan: a created object's computed
 	// attributes take their values while planning.
 	UseForPlan bool

@@ -3,6 +3,7 @@ package tftest
 import (
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -127,4 +128,47 @@ func SummaryMessage(st Status, c Counts) string {
 		return msg + fmt.Sprintf(", %d skipped.", c.Skipped)
 	}
 	return msg + "."
+}
+
+// orderedReport shows what concurrent runs report in the order of their
+// file: what run i reports goes straight through while every run before it
+// has finished, and is held until then otherwise. Calls to the reporter
+// are one at a time.
+type orderedReport struct {
+	mu   sync.Mutex
+	to   Reporter
+	head int // the first run not finished
+	held [][]func(Reporter)
+	done []bool
+}
+
+func newOrderedReport(to Reporter, n int) *orderedReport {
+	return &orderedReport{to: to, held: make([][]func(Reporter), n), done: make([]bool, n)}
+}
+
+// emit shows what run i reports, now or once the runs before it finish.
+func (o *orderedReport) emit(i int, f func(Reporter)) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if i == o.head {
+		f(o.to)
+		return
+	}
+	o.held[i] = append(o.held[i], f)
+}
+
+// finish marks run i finished, showing what the runs after it held.
+func (o *orderedReport) finish(i int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.done[i] = true
+	for o.head < len(o.done) && o.done[o.head] {
+		o.head++
+		if o.head < len(o.done) {
+			for _, f := range o.held[o.head] {
+				f(o.to)
+			}
+			o.held[o.head] = nil
+		}
+	}
 }

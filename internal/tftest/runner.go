@@ -9,9 +9,11 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/config"
@@ -96,6 +98,9 @@ type Runner struct {
 	Filter []string
 	// Verbose shows each run's plan or state (-verbose).
 	Verbose bool
+	// Parallelism is how many parallel runs may run at once
+	// (-run-parallelism); below 1, one.
+	Parallelism int
 }
 
 // Run runs the test files and prints what terraform test prints; it
@@ -207,21 +212,12 @@ func (r *Runner) runFile(ctx context.Context, p *hclparse.Parser, f *File, count
 		r.Report.Diagnostics(f.Name, "", diags, r.sources(p, nil))
 		fileStatus = errored
 	}
+	// The states are listed in the order of the runs, whichever of them
+	// runs first.
 	for _, run := range f.Runs {
-		if fileStatus == errored || ctx.Err() != nil {
-			r.Report.Run(f.Name, run.Name, Complete, skip)
-			counts.add(skip)
-			continue
-		}
-		r.Report.Run(f.Name, run.Name, Starting, pending)
-		st, out, diags := r.runOne(ctx, fr, run)
-		r.Report.Run(f.Name, run.Name, Complete, st)
-		if out.Verbose != "" {
-			r.Report.Verbose(f.Name, run.Name, !run.Plan, out.Verbose)
-		}
-		if len(diags) > 0 {
-			r.Report.Diagnostics(f.Name, run.Name, diags, r.sources(p, out.Config))
-		}
+		fr.stateFor(run)
+	}
+	for _, st := range r.runAll(ctx, p, fr, fileStatus == errored) {
 		counts.add(st)
 		if st > fileStatus {
 			fileStatus = st
@@ -233,6 +229,149 @@ func (r *Runner) runFile(ctx context.Context, p *hclparse.Parser, f *File, count
 	}
 	r.Report.File(f.Name, Complete, fileStatus)
 	return fileStatus
+}
+
+// runAll runs the file's runs and returns their statuses, in the file's
+// order. A run starts once the runs it waits for (see Dependencies) are
+// over, with at most Parallelism runs at once; it is skipped when one of
+// them errored or was skipped for that, or when skipAll is set or ctx is
+// done. What a run reports is shown in the file's order, whatever order
+// the runs end in.
+func (r *Runner) runAll(ctx context.Context, p *hclparse.Parser, fr *fileRun, skipAll bool) []Status {
+	runs := fr.f.Runs
+	deps := Dependencies(fr.f)
+	n := len(runs)
+	status := make([]Status, n)
+	// outputs[i] is what run.NAME stands for after run i; poisoned[i]
+	// is set when run i errored or was skipped because one before it did.
+	outputs := make([]cty.Value, n)
+	poisoned := make([]bool, n)
+	done := make([]chan struct{}, n)
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	limit := r.Parallelism
+	if limit < 1 {
+		limit = 1
+	}
+	slots := make(chan struct{}, limit)
+	rep := newOrderedReport(r.Report, n)
+	var wg sync.WaitGroup
+	for i, run := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer rep.finish(i)
+			defer close(done[i])
+			poison := skipAll
+			for _, j := range deps[i] {
+				<-done[j]
+				poison = poison || poisoned[j]
+			}
+			if poison || ctx.Err() != nil {
+				status[i], poisoned[i] = skip, poison
+				rep.emit(i, func(to Reporter) { to.Run(fr.f.Name, run.Name, Complete, skip) })
+				return
+			}
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			// The run sees the outputs of the runs it waits for: all
+			// those it refers to are among them.
+			view := *fr
+			view.outputs = map[string]cty.Value{}
+			for _, j := range deps[i] {
+				if outputs[j] != cty.NilVal {
+					view.outputs[runs[j].Name] = outputs[j]
+				}
+			}
+			rep.emit(i, func(to Reporter) { to.Run(fr.f.Name, run.Name, Starting, pending) })
+			st, out, diags := r.runOne(ctx, &view, run)
+			if v, ok := view.outputs[run.Name]; ok {
+				outputs[i] = v
+			}
+			status[i], poisoned[i] = st, st == errored
+			rep.emit(i, func(to Reporter) {
+				to.Run(fr.f.Name, run.Name, Complete, st)
+				if out.Verbose != "" {
+					to.Verbose(fr.f.Name, run.Name, !run.Plan, out.Verbose)
+				}
+				if len(diags) > 0 {
+					to.Diagnostics(fr.f.Name, run.Name, diags, r.sources(p, out.Config))
+				}
+			})
+		}()
+	}
+	wg.Wait()
+	return status
+}
+
+// Dependencies lists, for each run of f (by index), the earlier runs it
+// waits for, as terraform test 1.12 orders them: every earlier run when
+// either of the two is not parallel, the earlier runs on the same state,
+// and those whose outputs it refers to (in its variables, its asserts, or
+// the file's provider blocks). With no parallel run, each run waits for
+// all the runs before it, as in terraform test 1.11.
+func Dependencies(f *File) [][]int {
+	index := map[string]int{}
+	for i, run := range f.Runs {
+		index[run.Name] = i
+	}
+	var providerRefs []hcl.Traversal
+	for _, p := range f.Providers {
+		refs, all := bodyRefs(p.Body)
+		if !all {
+			// A body whose references cannot be listed (JSON): every run
+			// waits for those before it.
+			providerRefs = nil
+			for _, run := range f.Runs {
+				providerRefs = append(providerRefs, hcl.Traversal{hcl.TraverseRoot{Name: "run"}, hcl.TraverseAttr{Name: run.Name}})
+			}
+			break
+		}
+		providerRefs = append(providerRefs, refs...)
+	}
+	out := make([][]int, len(f.Runs))
+	for i, run := range f.Runs {
+		refers := map[int]bool{}
+		refs := slices.Clone(providerRefs)
+		for _, e := range run.Variables {
+			refs = append(refs, e.Variables()...)
+		}
+		for _, a := range run.Asserts {
+			refs = append(refs, a.Condition.Variables()...)
+			refs = append(refs, a.ErrorMessage.Variables()...)
+		}
+		for _, t := range refs {
+			if names := attrNames(t); len(names) >= 2 && names[0] == "run" {
+				if j, ok := index[names[1]]; ok && j < i {
+					refers[j] = true
+				}
+			}
+		}
+		for j, before := range f.Runs[:i] {
+			if refers[j] || !run.Parallel || !before.Parallel || stateName(run) == stateName(before) {
+				out[i] = append(out[i], j)
+			}
+		}
+	}
+	return out
+}
+
+// bodyRefs lists the references of a native syntax body's expressions,
+// nested blocks' included; all is false for a body of another syntax.
+func bodyRefs(b hcl.Body) (refs []hcl.Traversal, all bool) {
+	body, ok := b.(*hclsyntax.Body)
+	if !ok {
+		return nil, false
+	}
+	for _, a := range body.Attributes {
+		refs = append(refs, a.Expr.Variables()...)
+	}
+	for _, blk := range body.Blocks {
+		more, _ := bodyRefs(blk.Body)
+		refs = append(refs, more...)
+	}
+	return refs, true
 }
 
 // cleanUp destroys the file's states, the one a later run applied to
@@ -260,10 +399,7 @@ func (r *Runner) cleanUp(ctx context.Context, p *hclparse.Parser, fr *fileRun) b
 // stateFor is the state a run works on: one per state_key, which is
 // the module source unless the run gives one.
 func (fr *fileRun) stateFor(run *Run) *stateUse {
-	name := run.StateKey
-	if name == "" {
-		name = run.Module
-	}
+	name := stateName(run)
 	for _, su := range fr.states {
 		if su.name == name {
 			return su
@@ -344,6 +480,15 @@ func (r *Runner) runOne(ctx context.Context, fr *fileRun, run *Run) (Status, Out
 	// Later runs read this run's outputs, whatever its asserts found.
 	fr.outputs[run.Name] = outputsOf(out)
 	return st, out, diags
+}
+
+// stateName is the name of the state a run works on: its state_key, or
+// its module's source ("" for the configuration under test).
+func stateName(run *Run) string {
+	if run.StateKey != "" {
+		return run.StateKey
+	}
+	return run.Module
 }
 
 // runProviders are the mocks and provider configurations a run uses: all

@@ -16,3 +16,9 @@ output "o" {
 output "id" {
   value = tether_file.f.id
 }
+resource "tether_value" "w" {
+  input = "w"
+}
+output "w" {
+  value = tether_value.w.output
+}
