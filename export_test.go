@@ -1,4 +1,9 @@
 package tether
 
-// RunWith is Run with the streams given, for tests.
-var RunWith = run
+import "github.com/tetherhq/tether/internal/sdk"
+
+// Test hooks of the implementation, for this package's external tests.
+var (
+	RunWith    = sdk.RunWith
+	DeduceWith = sdk.DeduceWith
+)
