@@ -1,9 +1,15 @@
 package tether
 
-import "github.com/tetherhq/tether/internal/sdk"
+import (
+	"io"
+
+	"github.com/tetherhq/tether/internal/sdk"
+)
 
 // Test hooks of the implementation, for this package's external tests.
-var (
-	RunWith    = sdk.RunWith
-	DeduceWith = sdk.DeduceWith
-)
+var DeduceWith = sdk.DeduceWith
+
+// RunWith is Run with the streams given.
+func RunWith(args []string, stdin io.Reader, stdout, stderr io.Writer, build func(*Stack) error) int {
+	return sdk.RunWith(args, stdin, stdout, stderr, program(build))
+}

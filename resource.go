@@ -73,7 +73,7 @@ func Read(scope Scope, d *DataSource, t *Type, id string, args any, opts ...Invo
 // ConfigureProvider sets a provider's configuration for the whole stack.
 // Generated NewProvider functions call it.
 func ConfigureProvider(s *Stack, t *Type, args any) {
-	sdk.ConfigureProvider(s, t, args)
+	sdk.ConfigureProvider(s.impl(), t, args)
 }
 
 // Invoke reads a data source now, while the program runs, into res.

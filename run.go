@@ -19,11 +19,24 @@ import (
 // serves the local runtime's routers and stores, which the built-in
 // provider starts from this binary.
 func Main(build func(*Stack) error) {
-	sdk.Main(build)
+	sdk.Main(program(build))
 }
 
 // Run is Main without the exit: it runs the command in args and returns
 // the exit code.
 func Run(args []string, build func(*Stack) error) int {
-	return sdk.Run(args, build)
+	return sdk.Run(args, program(build))
+}
+
+// program is build as the implementation runs it: with a Stack made for
+// each stack the implementation builds, and build's own place for
+// messages.
+func program(build func(*Stack) error) sdk.Program {
+	if build == nil {
+		return sdk.Program{}
+	}
+	return sdk.Program{
+		Build: func(st *sdk.Stack) error { return build(&Stack{sdk.NewStackScope(st)}) },
+		Func:  build,
+	}
 }

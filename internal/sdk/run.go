@@ -30,7 +30,7 @@ import (
 // the closures, and runs that closure instead of a command. Main also
 // serves the local runtime's routers and stores, which the built-in
 // provider starts from this binary.
-func Main(build func(*Stack) error) {
+func Main(build Program) {
 	builtinplugin.Main()
 	tetherprovider.RuntimeMain()
 	if id, ok := os.LookupEnv(tetherprovider.ApplyEnv); ok && id != "" {
@@ -44,11 +44,11 @@ func Main(build func(*Stack) error) {
 
 // Run is Main without the exit: it runs the command in args and returns
 // the exit code.
-func Run(args []string, build func(*Stack) error) int {
+func Run(args []string, build Program) int {
 	return run(args, os.Stdin, os.Stdout, os.Stderr, build)
 }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer, build func(*Stack) error) int {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, build Program) int {
 	var stacks []*Stack
 	code := cli.Run(args, stdin, stdout, stderr, func(in cli.LoadInput) (*config.Config, hcl.Diagnostics) {
 		var diags hcl.Diagnostics

@@ -385,14 +385,45 @@ func newStack(in cli.LoadInput) *Stack {
 	return st
 }
 
+// Program is the function a program gives Main, as this package runs it.
+type Program struct {
+	// Build declares the program's resources in the stack; nil when the
+	// program gave Main nil.
+	Build func(*Stack) error
+	// Func is the function the program wrote, for its place in messages:
+	// Build may be a wrapper of it.
+	Func any
+}
+
+// ProgramOf is the Program of a function that takes this package's Stack.
+func ProgramOf(f func(*Stack) error) Program {
+	if f == nil {
+		return Program{}
+	}
+	return Program{Build: f, Func: f}
+}
+
+// StackScope is what the public package's Stack holds: a stack, usable
+// as a Scope, with no exported methods to promote.
+type StackScope struct{ st *Stack }
+
+func (s StackScope) scopeConstruct() *construct { return s.st.root }
+
+// NewStackScope is st as the public package's Stack holds it.
+func NewStackScope(st *Stack) StackScope { return StackScope{st: st} }
+
+// StackOf is the stack a StackScope holds.
+func StackOf(s StackScope) *Stack { return s.st }
+
 // build runs the program's function, turning an error or a panic into a
 // diagnostic at the program's source.
-func (st *Stack) build(f func(*Stack) error) (diags hcl.Diagnostics) {
+func (st *Stack) build(p Program) (diags hcl.Diagnostics) {
+	f := p.Build
 	defer func() {
 		if r := recover(); r != nil {
 			site, ok := panicSite()
 			if !ok {
-				site = funcPos(f)
+				site = funcPos(p.Func)
 			}
 			diags = append(diags, diagAt(site, "The program panicked", "%v", r))
 		}
@@ -418,7 +449,7 @@ func (st *Stack) build(f func(*Stack) error) (diags hcl.Diagnostics) {
 		}
 		return hcl.Diagnostics{d}
 	}
-	return hcl.Diagnostics{diagAt(funcPos(f), err.Error(), "The function given to tether.Main returned this error.")}
+	return hcl.Diagnostics{diagAt(funcPos(p.Func), err.Error(), "The function given to tether.Main returned this error.")}
 }
 
 // funcPos is where a function is declared.
