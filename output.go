@@ -1,6 +1,8 @@
 package tether
 
 import (
+	"fmt"
+
 	"github.com/tetherhq/tether/internal/sdk"
 )
 
@@ -15,14 +17,65 @@ import (
 // String. Each such use makes the user wait for the values the Output
 // comes from, so Tether orders the work from them.
 //
-// The zero Output stands for no value (null).
-type Output[T any] = sdk.Output[T]
+// The zero Output stands for no value (null): given as an argument it
+// leaves the argument unset, and its String is "". An Output computed
+// from a sensitive value (Secret, a sensitive attribute) is sensitive
+// itself, and so is everything computed from it. An Output whose value
+// is not known until apply is unknown in the plan, and so is whatever is
+// computed from it.
+type Output[T any] struct {
+	// output is the implementation's Output. Its methods are promoted
+	// so that the implementation recognises an Output whatever its T;
+	// the exported ones are redeclared below, documented.
+	output[T]
+}
+
+type output[T any] = sdk.Output[T]
+
+// String returns a token that stands for the value inside a string. It
+// can be concatenated, formatted with fmt.Sprintf and passed in any string
+// argument; Tether puts the value (converted to a string) in its place
+// once it is known, and whoever uses the string waits for it. A token
+// means nothing outside a resource argument or an export: written to a
+// file or compared while the program runs, it is just text. In code
+// running in a deployed function or test, String is the value itself
+// (see Get). The zero Output's String is "".
+func (o Output[T]) String() string { return o.output.String() }
+
+// Format makes fmt write the String token for %s and %v. Any other verb,
+// or a width or precision, cannot be applied to a value that is not known
+// yet; it writes a marker that the SDK reports, at the call that is given
+// the string, as a mistake. In code running in a deployed function or
+// test, Format formats the value itself.
+func (o Output[T]) Format(f fmt.State, verb rune) { o.output.Format(f, verb) }
+
+// Get returns the value of an Output in code that runs in a deployed
+// function or test (a closure given to a router, tester or function):
+// there, an Output of a captured property, such as router.URL(), holds
+// the value the deployment passed in the environment. While the program
+// deploys, no value is known yet and Get returns an error; use the Output
+// itself, or its String form, in resource arguments instead.
+//
+// A captured property the closure was not deployed with (its variable is
+// missing) is an error such as
+//
+//	The 'url' of the '<tether_router>main' cannot be found.
+func (o Output[T]) Get() (T, error) { return o.output.Get() }
+
+// implOutputs is os as the implementation's Outputs.
+func implOutputs[T any](os []Output[T]) []sdk.Output[T] {
+	out := make([]sdk.Output[T], len(os))
+	for i, o := range os {
+		out[i] = o.output
+	}
+	return out
+}
 
 // Val makes an Output of a value. The value may hold Outputs or tokens
 // inside it (a struct or map with lazy fields): the result then waits for
 // them, which makes Val a way to gather several Outputs into one.
 func Val[T any](v T) Output[T] {
-	return sdk.Val[T](v)
+	return Output[T]{sdk.Val[T](v)}
 }
 
 // Apply makes an Output from o by calling f with o's value once it is
@@ -31,23 +84,23 @@ func Val[T any](v T) Output[T] {
 // not declare resources; keep it free of side effects. A sensitive input
 // makes a sensitive result.
 func Apply[T, U any](o Output[T], f func(T) U) Output[U] {
-	return sdk.Apply[T, U](o, f)
+	return Output[U]{sdk.Apply[T, U](o.output, f)}
 }
 
 // Apply2 is Apply over two Outputs.
 func Apply2[A, B, U any](a Output[A], b Output[B], f func(A, B) U) Output[U] {
-	return sdk.Apply2[A, B, U](a, b, f)
+	return Output[U]{sdk.Apply2[A, B, U](a.output, b.output, f)}
 }
 
 // Apply3 is Apply over three Outputs.
 func Apply3[A, B, C, U any](a Output[A], b Output[B], c Output[C], f func(A, B, C) U) Output[U] {
-	return sdk.Apply3[A, B, C, U](a, b, c, f)
+	return Output[U]{sdk.Apply3[A, B, C, U](a.output, b.output, c.output, f)}
 }
 
 // All gathers Outputs of one type into an Output of a slice, known once
 // all of them are.
 func All[T any](outputs ...Output[T]) Output[[]T] {
-	return sdk.All[T](outputs...)
+	return Output[[]T]{sdk.All[T](implOutputs(outputs)...)}
 }
 
 // Secret makes an Output of a value that must stay secret: it is shown as
@@ -62,18 +115,18 @@ func All[T any](outputs ...Output[T]) Output[[]T] {
 // (an environment variable, a file), a reference keeps it out of state
 // altogether.
 func Secret[T any](v T) Output[T] {
-	return sdk.Secret[T](v)
+	return Output[T]{sdk.Secret[T](v)}
 }
 
 // Attr returns the attribute name of a resource, or of a data source read
 // in output form, or the output name of a module call, as an Output. Generated bindings call it from their
 // getters; programs can use it for an attribute the bindings lack.
 func Attr[T any](r Dependable, name string) Output[T] {
-	return sdk.Attr[T](r, name)
+	return Output[T]{sdk.Attr[T](r, name)}
 }
 
 // Sprintf is fmt.Sprintf returning an Output: formatting Outputs (or
 // their String tokens) yields a string that waits for them.
 func Sprintf(format string, args ...any) Output[string] {
-	return sdk.Sprintf(format, args...)
+	return Output[string]{sdk.Sprintf(format, args...)}
 }
