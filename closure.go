@@ -40,14 +40,14 @@ func FunctionID(id string) ClosureOption {
 // selected, and a route of routeType to it. Generated bindings call it
 // (builtin.Router.Get).
 func DeclareRoute(router, fn *Resource, fnType, routeType *Type, method, path string, handler http.HandlerFunc, opts ...ClosureOption) {
-	sdk.DeclareRoute(router, fn, fnType, routeType, method, path, handler, opts...)
+	sdk.DeclareRoute(router, fn, fnType.impl(), routeType.impl(), method, path, handler, opts...)
 }
 
 // DeclareHandler declares a function of fnType that serves handler: this
 // program, run with the handler selected. Generated bindings call it
 // (builtin.NewFunctionHandler).
 func DeclareHandler(scope Scope, fn *Resource, fnType *Type, id string, handler http.HandlerFunc, opts ...ClosureOption) {
-	sdk.DeclareHandler(scope, fn, fnType, id, handler, opts...)
+	sdk.DeclareHandler(scope, fn, fnType.impl(), id, handler, opts...)
 }
 
 // DeclareTest adds the test name, which runs fn, to tester. Generated

@@ -16,7 +16,20 @@ type ModuleCall = sdk.ModuleCall
 
 // ModuleSource describes a module to the SDK. Generated module bindings
 // declare one; tether.Module makes one from its arguments.
-type ModuleSource = sdk.ModuleSource
+type ModuleSource struct {
+	// Source is the module's source address as a module block writes it:
+	// ./modules/net, a folder relative to the program's folder, a
+	// registry address, git::URL or an archive URL.
+	Source string
+	// Version is the version constraint of a module from a registry;
+	// empty for a local folder.
+	Version string
+	// Generated is the version of a registry module that generated
+	// bindings were made from (tether gen --module); empty otherwise.
+	Generated string
+	// Func is the Go function that calls it (net.NewNet), for messages.
+	Func string
+}
 
 // ModuleOption changes how a module is called.
 type ModuleOption = sdk.ModuleOption
@@ -51,5 +64,5 @@ func Module(scope Scope, id, source string, args map[string]any, opts ...ModuleO
 // CallModule calls a module. Generated module bindings call it directly:
 // messages point at the line that called the binding, two frames up.
 func CallModule(scope Scope, m *ModuleCall, src *ModuleSource, id string, args any, opts ...ModuleOption) {
-	sdk.CallModule(scope, m, src, id, args, opts...)
+	sdk.CallModule(scope, m, (*sdk.ModuleSource)(src), id, args, opts...)
 }

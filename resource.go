@@ -6,7 +6,26 @@ import (
 
 // Type describes a resource type, data source or provider to the SDK.
 // Generated bindings declare one for each; programs do not need to.
-type Type = sdk.Type
+type Type struct {
+	// Provider is the provider's local name, tether.
+	Provider string
+	// Source is the provider's source address, registry.terraform.io/tetherhq/tether:
+	// the provider the program installs and runs. Empty means the local
+	// name's implied source, hashicorp/NAME, as in Terraform.
+	Source string
+	// Version is the provider version the bindings were generated from;
+	// a program installs that version unless the lock file holds another.
+	Version string
+	// Name is the type's schema name, tether_file.
+	Name string
+	// Func is the Go function that declares it, builtin.NewFile, and
+	// OutputFunc a data source's output form, builtin.GetFileOutput.
+	Func       string
+	OutputFunc string
+}
+
+// impl is t as the implementation takes it: the same struct.
+func (t *Type) impl() *sdk.Type { return (*sdk.Type)(t) }
 
 // Resource is embedded in the resource types of generated bindings. It
 // identifies one resource of a stack.
@@ -61,24 +80,24 @@ func CreateBeforeDestroy() ResourceOption {
 // Declare declares a resource. Generated constructors call it directly:
 // messages point at the line that called the constructor, two frames up.
 func Declare(scope Scope, r *Resource, t *Type, id string, args any, opts ...ResourceOption) {
-	sdk.Declare(scope, r, t, id, args, opts...)
+	sdk.Declare(scope, r, t.impl(), id, args, opts...)
 }
 
 // Read declares an output-form data source read. Generated output-form
 // functions call it directly, as constructors call Declare.
 func Read(scope Scope, d *DataSource, t *Type, id string, args any, opts ...InvokeOption) {
-	sdk.Read(scope, d, t, id, args, opts...)
+	sdk.Read(scope, d, t.impl(), id, args, opts...)
 }
 
 // ConfigureProvider sets a provider's configuration for the whole stack.
 // Generated NewProvider functions call it.
 func ConfigureProvider(s *Stack, t *Type, args any) {
-	sdk.ConfigureProvider(s.impl(), t, args)
+	sdk.ConfigureProvider(s.impl(), t.impl(), args)
 }
 
 // Invoke reads a data source now, while the program runs, into res.
 // Generated direct-form functions call it directly, as constructors call
 // Declare.
 func Invoke(scope Scope, t *Type, args any, res any, opts ...InvokeOption) error {
-	return sdk.Invoke(scope, t, args, res, opts...)
+	return sdk.Invoke(scope, t.impl(), args, res, opts...)
 }

@@ -64,7 +64,11 @@ func (s *Stack) Workspace() string {
 // use the backend init recorded. A second call, a nil backend, or a call
 // made after the function returned is an error at the call.
 func (s *Stack) Backend(b Backend) {
-	s.impl().Backend(b)
+	var ib sdk.Backend
+	if b != nil {
+		ib = b.impl()
+	}
+	s.impl().Backend(ib)
 }
 
 // Platform chooses where the stack's functions, routers and stores are
@@ -72,7 +76,11 @@ func (s *Stack) Backend(b Backend) {
 // while the program's function runs; a second call, or one made after the
 // function returned, is an error at the call.
 func (s *Stack) Platform(p Platform) {
-	s.impl().Platform(p)
+	var ip sdk.Platform
+	if p != nil {
+		ip = p.impl()
+	}
+	s.impl().Platform(ip)
 }
 
 // Scope is where resources, data sources and components are declared: a

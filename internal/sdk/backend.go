@@ -16,19 +16,12 @@ type Backend interface {
 	backend(at hcl.Range) *config.Backend
 }
 
-// PG keeps state in a PostgreSQL schema, as Terraform's pg backend does.
-// A setting left empty comes from -backend-config or, failing that, the
-// environment: PG_CONN_STR and PG_SCHEMA_NAME. Prefer the environment (or
-// PGPASSWORD, ~/.pgpass) for a password: init records the settings it was
-// given in .tether/backend.json.
+// PG is tether.PG, field for field: the root converts one to the other
+// (the conversion stops compiling if the two part). The fields are
+// documented there.
 type PG struct {
-	// ConnStr is the connection string, a postgres:// URL or key=value
-	// pairs.
-	ConnStr string
-	// SchemaName is the schema holding the state; terraform_remote_state
-	// when neither this nor PG_SCHEMA_NAME says.
-	SchemaName string
-	// SkipSchemaCreation uses a schema that exists, without creating it.
+	ConnStr            string
+	SchemaName         string
 	SkipSchemaCreation bool
 }
 
@@ -52,14 +45,11 @@ func backendDecl(typ string, at hcl.Range, settings map[string]string) *config.B
 	return b
 }
 
-// LocalBackend keeps state in SQLite files beside the program, as with no
-// backend at all: .tether/state.db, and .tether/workspaces/NAME/state.db
-// for workspace NAME. Path and WorkspaceDir move them, as the arguments of
-// Terraform's local backend do.
+// LocalBackend is tether.LocalBackend, field for field: the root converts one to the other
+// (the conversion stops compiling if the two part). The fields are
+// documented there.
 type LocalBackend struct {
-	// Path is the default workspace's state file.
-	Path string
-	// WorkspaceDir is the folder of the other workspaces' folders.
+	Path         string
 	WorkspaceDir string
 }
 

@@ -34,21 +34,14 @@ func (m *ModuleCall) dependable() *construct {
 	return m.c
 }
 
-// ModuleSource describes a module to the SDK. Generated module bindings
-// declare one; tether.Module makes one from its arguments.
+// ModuleSource is tether.ModuleSource, field for field: the root converts
+// one to the other (the conversion stops compiling if the two part). The
+// fields are documented there.
 type ModuleSource struct {
-	// Source is the module's source address as a module block writes it:
-	// ./modules/net, a folder relative to the program's folder, a
-	// registry address, git::URL or an archive URL.
-	Source string
-	// Version is the version constraint of a module from a registry;
-	// empty for a local folder.
-	Version string
-	// Generated is the version of a registry module that generated
-	// bindings were made from (tether gen --module); empty otherwise.
+	Source    string
+	Version   string
 	Generated string
-	// Func is the Go function that calls it (net.NewNet), for messages.
-	Func string
+	Func      string
 }
 
 // ModuleOption changes how a module is called.

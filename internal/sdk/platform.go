@@ -23,28 +23,14 @@ func (Local) platform(at hcl.Range) *config.Platform {
 	return &config.Platform{Name: "local", DeclRange: at}
 }
 
-// AWS deploys functions to AWS Lambda, routers as API Gateway HTTP APIs
-// and stores as DynamoDB tables, through the hashicorp/aws provider. Each
-// setting left empty may come from the environment, which also overrides
-// the program's: TETHER_AWS_REGION (else AWS_REGION or
-// AWS_DEFAULT_REGION), TETHER_AWS_PROFILE, TETHER_AWS_PREFIX,
-// TETHER_AWS_TAGS ("k=v,k=v") and TETHER_AWS_OFFLINE. Credentials are the
-// provider's own (AWS_ACCESS_KEY_ID, a profile, ...).
+// AWS is tether.AWS, field for field: the root converts one to the other
+// (the conversion stops compiling if the two part). The fields are
+// documented there.
 type AWS struct {
-	// Region is where everything is deployed. Required, here or in the
-	// environment.
-	Region string
-	// Profile is the shared-credentials profile to use.
+	Region  string
 	Profile string
-	// Tags are put on every resource that takes tags.
-	Tags map[string]string
-	// Prefix starts the names of functions, roles, log groups, APIs and
-	// tables, which are unique in an account and region; it defaults to
-	// the name of the program's folder.
-	Prefix string
-	// Offline makes the provider skip every call it can (credentials
-	// validation, account id, metadata API), so that a plan works without
-	// credentials or network, with fake keys.
+	Tags    map[string]string
+	Prefix  string
 	Offline bool
 }
 

@@ -23,22 +23,14 @@ import (
 	"github.com/tetherhq/tether/internal/refs"
 )
 
-// Type describes a resource type, data source or provider to the SDK.
-// Generated bindings declare one for each; programs do not need to.
+// Type is tether.Type, field for field: the root converts a *tether.Type
+// to a *Type (the conversion stops compiling if the two part). The
+// fields are documented there.
 type Type struct {
-	// Provider is the provider's local name, tether.
-	Provider string
-	// Source is the provider's source address, registry.terraform.io/tetherhq/tether:
-	// the provider the program installs and runs. Empty means the local
-	// name's implied source, hashicorp/NAME, as in Terraform.
-	Source string
-	// Version is the provider version the bindings were generated from;
-	// a program installs that version unless the lock file holds another.
-	Version string
-	// Name is the type's schema name, tether_file.
-	Name string
-	// Func is the Go function that declares it, builtin.NewFile, and
-	// OutputFunc a data source's output form, builtin.GetFileOutput.
+	Provider   string
+	Source     string
+	Version    string
+	Name       string
 	Func       string
 	OutputFunc string
 }
