@@ -53,5 +53,9 @@ func DeclareHandler(scope Scope, fn *Resource, fnType *Type, id string, handler 
 // DeclareTest adds the test name, which runs fn, to tester. Generated
 // bindings call it (builtin.Tester.Test).
 func DeclareTest(tester *Resource, name string, fn func(*T), opts ...ClosureOption) {
-	sdk.DeclareTest(tester, name, fn, opts...)
+	test := sdk.TestFunc{Func: fn}
+	if fn != nil {
+		test.Run = func(t *sdk.T) { fn(&T{t}) }
+	}
+	sdk.DeclareTest(tester, name, test, opts...)
 }

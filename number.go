@@ -31,6 +31,11 @@ func Bool(b bool) *bool {
 // would be. Make one with Int, Uint, Float, BigNumber or ParseNumber;
 // tether.Int(0) is a set zero. Numbers compare with ==: two Numbers of the
 // same value are equal.
+//
+// Number is the implementation's type under this name (an alias), so
+// that a Number converts exactly wherever the SDK meets one; go doc shows
+// its methods (IsSet, String, Int64, Float64, Big, MarshalJSON,
+// UnmarshalJSON) under github.com/tetherhq/tether/internal/sdk.Number.
 type Number = sdk.Number
 
 // NumberInput is what a number argument of generated bindings takes: a

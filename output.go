@@ -81,8 +81,20 @@ func Val[T any](v T) Output[T] {
 // Apply makes an Output from o by calling f with o's value once it is
 // known, during plan when it already is, otherwise during apply. f may be
 // called more than once, and concurrently with other functions, and must
-// not declare resources; keep it free of side effects. A sensitive input
-// makes a sensitive result.
+// not declare resources; keep it free of side effects.
+//
+// The contract, input by input (Apply2, Apply3 and All keep it for each
+// of theirs):
+//   - unknown (not known until apply, in whole or in part): f is not
+//     called, and the result is unknown too;
+//   - null (the zero Output, a null attribute): f gets T's zero value;
+//   - sensitive: f gets the plain value, and the result is sensitive;
+//   - a Reference: an error at this line, since a reference's value is
+//     never in the program (pass the Reference on whole instead).
+//
+// A panic in f is an error at the line that panicked, naming this call; a
+// result that does not fit U, or that holds an Output, is an error at
+// this line, and the plan or apply that needed the value fails.
 func Apply[T, U any](o Output[T], f func(T) U) Output[U] {
 	return Output[U]{sdk.Apply[T, U](o.output, f)}
 }

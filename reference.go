@@ -34,6 +34,10 @@ import (
 // cannot be compared with ==; the compiler says so.
 //
 // The zero Reference stands for no value (null).
+//
+// Reference is the implementation's type under this name (an alias); go
+// doc shows its methods (String, Format, Description, Resolve, Fields)
+// under github.com/tetherhq/tether/internal/sdk.Reference.
 type Reference[T any] = sdk.Reference[T]
 
 // Plain makes a Reference that holds a known value, for a field or an

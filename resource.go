@@ -77,8 +77,28 @@ func CreateBeforeDestroy() ResourceOption {
 	return sdk.CreateBeforeDestroy()
 }
 
-// Declare declares a resource. Generated constructors call it directly:
-// messages point at the line that called the constructor, two frames up.
+// Declare declares a resource of type t, with the given id, in scope,
+// its arguments read from args (a generated args struct), and makes r
+// stand for it. Generated constructors call it directly: messages point
+// at the line that called the constructor, two frames up.
+//
+// The contract, argument by argument:
+//   - a nil pointer, a nil NumberInput or the zero Number is unset
+//     (null): the provider's default applies, and a required argument
+//     left so is an error at the call;
+//   - an Output, or a string holding its token (its String, fmt.Sprintf
+//     with Outputs), makes the resource wait for what it comes from; the
+//     argument is unknown in the plan until that value is known;
+//   - a sensitive value (Secret, a sensitive attribute, or a value
+//     computed from one) stays sensitive, and the engine seals the
+//     object in state;
+//   - a Reference is resolved in memory right before the provider call
+//     that needs it; elsewhere it shows its description.
+//
+// A nil scope, an id declared twice in one scope (both lines are named),
+// a wholly known argument the schema rejects, or a call made after the
+// program's function returned is an error at the call, and the command
+// fails; r stays safe to use.
 func Declare(scope Scope, r *Resource, t *Type, id string, args any, opts ...ResourceOption) {
 	sdk.Declare(scope, r, t.impl(), id, args, opts...)
 }

@@ -308,9 +308,18 @@ func DeclareHandler(scope Scope, fn *Resource, fnType *Type, id string, handler 
 	})
 }
 
+// TestFunc is a test given to DeclareTest.
+type TestFunc struct {
+	// Run runs the test; nil when the program gave nil.
+	Run func(*T)
+	// Func is the function the program wrote, which names the closure
+	// and which the deducer reads: Run may be a wrapper of it.
+	Func any
+}
+
 // DeclareTest adds the test name, which runs fn, to tester. Generated
 // bindings call it (builtin.Tester.Test).
-func DeclareTest(tester *Resource, name string, fn func(*T), opts ...ClosureOption) {
+func DeclareTest(tester *Resource, name string, fn TestFunc, opts ...ClosureOption) {
 	pos := caller(2)
 	api := apiName(1)
 	o := collectClosureOptions(opts)
@@ -325,7 +334,7 @@ func DeclareTest(tester *Resource, name string, fn func(*T), opts ...ClosureOpti
 		st.mu.Unlock()
 	}
 	switch {
-	case fn == nil:
+	case fn.Run == nil:
 		fail("Nil test", "%s was given a nil function for the test %q.", api, name)
 		return
 	case strings.TrimSpace(name) == "":
@@ -337,7 +346,7 @@ func DeclareTest(tester *Resource, name string, fn func(*T), opts ...ClosureOpti
 	}
 	st.addClosure(&closure{
 		id: tc.addr + "/" + name, kind: closureTest, what: fmt.Sprintf("the test %q of %s", name, tc.addr),
-		pos: pos, stack: callers(2), api: api, test: fn, opts: o, owner: tc, testName: name, fn: funcOf(fn),
+		pos: pos, stack: callers(2), api: api, test: fn.Run, opts: o, owner: tc, testName: name, fn: funcOf(fn.Func),
 	})
 }
 

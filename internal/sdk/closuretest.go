@@ -93,12 +93,12 @@ func (t *T) Failed() bool {
 // Helper marks the calling function as a helper: lines it logs are
 // reported at its caller.
 func (t *T) Helper() {
-	pc, _, _, ok := runtime.Caller(1)
-	if !ok {
+	fr := frames(1, 1)
+	if len(fr) == 0 {
 		return
 	}
 	t.mu.Lock()
-	t.helpers[runtime.FuncForPC(pc).Name()] = true
+	t.helpers[fr[0].Function] = true
 	t.mu.Unlock()
 }
 
