@@ -126,13 +126,25 @@ func All[T any](outputs ...Output[T]) Output[[]T] {
 // somewhere the program read. Where it can be read by the engine itself
 // (an environment variable, a file), a reference keeps it out of state
 // altogether.
+//
+// v may hold Outputs: the secret waits for them, and is unknown while
+// they are. A Reference in v stays a reference, resolved as any other.
+// A v that does not convert to T's Terraform type is an error at this
+// line where the secret is used.
 func Secret[T any](v T) Output[T] {
 	return Output[T]{sdk.Secret[T](v)}
 }
 
 // Attr returns the attribute name of a resource, or of a data source read
-// in output form, or the output name of a module call, as an Output. Generated bindings call it from their
-// getters; programs can use it for an attribute the bindings lack.
+// in output form, or the output name of a module call, as an Output.
+// Generated bindings call it from their getters; programs can use it for
+// an attribute the bindings lack.
+//
+// The Output is unknown in a plan until the resource is planned with the
+// value, null where the provider leaves the attribute null, and sensitive
+// where the schema marks the attribute so. A name the type's schema does
+// not have, a component, or a nil resource is an error reported at this
+// line where the Output is used.
 func Attr[T any](r Dependable, name string) Output[T] {
 	return Output[T]{sdk.Attr[T](r, name)}
 }

@@ -47,8 +47,11 @@ type ResourceOrInvokeOption = sdk.ResourceOrInvokeOption
 // DependsOn makes a resource, a data source read in output form, or a
 // module call wait for others it takes no value from: they are created,
 // updated or read first. A component or a module call stands for
-// everything in it. The direct form of a
-// data source cannot wait, so it rejects DependsOn.
+// everything in it. The direct form of a data source cannot wait, so it
+// rejects DependsOn.
+//
+// A nil resource, or one of another stack, is an error at this line; one
+// whose declaration failed (its error is reported already) is left out.
 func DependsOn(deps ...Dependable) DependsOnOption {
 	return sdk.DependsOn(deps...)
 }
@@ -118,6 +121,13 @@ func ConfigureProvider(s *Stack, t *Type, args any) {
 // Invoke reads a data source now, while the program runs, into res.
 // Generated direct-form functions call it directly, as constructors call
 // Declare.
+//
+// It cannot wait: an argument holding an Output, or DependsOn, is an
+// error naming the output form (Read), which waits. A Reference given
+// whole is resolved for the read, and the result shows its description
+// where the provider echoes its value. A nil scope, or a call made after
+// the program's function returned, is an error. Every error Invoke
+// returns is an *Error at the line that called the direct-form function.
 func Invoke(scope Scope, t *Type, args any, res any, opts ...InvokeOption) error {
 	return sdk.Invoke(scope, t.impl(), args, res, opts...)
 }
