@@ -3,11 +3,18 @@
 // configuration (internal/config) for the engine, and back into values the
 // program reads.
 //
-// The root package holds only what a program calls; its types are this
-// package's (aliases) and its functions call this package's of the same
-// name. Frames of the root's functions are skipped where this package
-// finds the program's line (see frames in pos.go), so a diagnostic points
-// at the program's call whichever way it came in.
+// The root package holds only what a program calls, and its functions
+// call this package's of the same name. Its types are of three kinds:
+// aliases of this package's (options, Scope, Dependable, Resource,
+// Number, Reference, Error); its own, holding this package's value
+// (Stack holds a StackScope, Output embeds an Output, T holds a *T); and
+// structs of the same fields as this package's, converted at the call
+// (Type, ModuleSource, AWS, Local, PG, LocalBackend). This package never
+// imports the root: where it must know the program's function (Main's,
+// a test's), the root passes it beside the wrapper (Program, TestFunc).
+// Frames of the root's functions are skipped where this package finds
+// the program's line (see frames in pos.go), so a diagnostic points at
+// the program's call whichever way it came in.
 //
 // What lives here, by file:
 //   - stack.go, resource.go, module.go, resource_fields.go: the tree of
