@@ -1,9 +1,7 @@
 package tether
 
 import (
-	"github.com/hashicorp/hcl/v2"
-
-	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/sdk"
 )
 
 // Backend is where a program's state is kept: LocalBackend (the default)
@@ -13,7 +11,8 @@ import (
 // "Backend initialization required" at the line that chose it once it
 // changes, and `init -migrate-state` moves every workspace to a new one.
 type Backend interface {
-	backend(at hcl.Range) *config.Backend
+	// impl is the implementation's backend of the same settings.
+	impl() sdk.Backend
 }
 
 // PG keeps state in a PostgreSQL schema, as Terraform's pg backend does.
@@ -32,25 +31,7 @@ type PG struct {
 	SkipSchemaCreation bool
 }
 
-func (p PG) backend(at hcl.Range) *config.Backend {
-	skip := ""
-	if p.SkipSchemaCreation {
-		skip = "true"
-	}
-	return backendDecl("pg", at, map[string]string{"conn_str": p.ConnStr, "schema_name": p.SchemaName, "skip_schema_creation": skip})
-}
-
-// backendDecl is a backend declared at at with the settings that are not
-// empty: an empty one is left to -backend-config and the environment.
-func backendDecl(typ string, at hcl.Range, settings map[string]string) *config.Backend {
-	b := &config.Backend{Type: typ, Settings: map[string]string{}, Ranges: map[string]hcl.Range{}, DeclRange: at}
-	for k, v := range settings {
-		if v != "" {
-			b.Settings[k], b.Ranges[k] = v, at
-		}
-	}
-	return b
-}
+func (p PG) impl() sdk.Backend { return sdk.PG(p) }
 
 // LocalBackend keeps state in SQLite files beside the program, as with no
 // backend at all: .tether/state.db, and .tether/workspaces/NAME/state.db
@@ -63,46 +44,4 @@ type LocalBackend struct {
 	WorkspaceDir string
 }
 
-func (l LocalBackend) backend(at hcl.Range) *config.Backend {
-	return backendDecl("local", at, map[string]string{"path": l.Path, "workspace_dir": l.WorkspaceDir})
-}
-
-// Backend chooses where the program's state is kept (LocalBackend unless
-// a program says otherwise). It is called once, while the program's
-// function runs, and the same way on every run: the choice is read each
-// time the program runs a command that loads it (init, plan, up, destroy,
-// import, console, graph) and compared with what init recorded. Commands
-// that do not run the program's function (workspace, state, output, show)
-// use the backend init recorded. A second call, a nil backend, or a call
-// made after the function returned is an error at the call.
-func (s *Stack) Backend(b Backend) {
-	pos := caller(1)
-	if s == nil {
-		scopeOf(nil, pos, "Backend")
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch {
-	case s.returned:
-		s.report(diagAt(pos, "Called after the program's function returned", "Backend was called after the program's function returned. Choose the backend while the function given to tether.Main runs."))
-	case b == nil:
-		s.report(diagAt(pos, "Nil backend", "Backend was given nil: give it tether.LocalBackend{} or tether.PG{...}."))
-	case s.backend != nil:
-		s.report(diagAt(pos, "Backend chosen twice", "The stack's backend was already chosen at %s.", posString(s.backend.DeclRange)))
-	default:
-		s.backend = b.backend(pos)
-	}
-}
-
-// Workspace is the name of the workspace the command runs in, what
-// terraform.workspace is in HCL: "default" unless `tether workspace
-// select` or TF_WORKSPACE chose another. A program uses it to keep the
-// workspaces' objects apart (file names, prefixes). The closures it
-// deploys see the same name when they run.
-func (s *Stack) Workspace() string {
-	if s == nil || s.in.Workspace == "" {
-		return "default"
-	}
-	return s.in.Workspace
-}
+func (l LocalBackend) impl() sdk.Backend { return sdk.LocalBackend(l) }

@@ -21,6 +21,17 @@ import (
 // an attribute of a resource.
 const SDK = "github.com/tetherhq/tether"
 
+// sdkImpl is the package that implements the SDK. The SDK's types
+// (Output, Resource) are aliases of its types, so a type seen through
+// types.Unalias is declared there.
+const sdkImpl = SDK + "/internal/sdk"
+
+// isSDKType reports whether the named type n is the SDK's type name.
+func isSDKType(n *types.Named, name string) bool {
+	p := n.Obj().Pkg()
+	return n.Obj().Name() == name && p != nil && (p.Path() == SDK || p.Path() == sdkImpl)
+}
+
 // Func identifies a function of the program the way the Go runtime knows
 // it: runtime.FuncForPC(pc).Name(), and the file and line of its entry.
 // For a function literal, the line is that of its func keyword.

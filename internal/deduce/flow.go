@@ -318,7 +318,7 @@ func isResource(t types.Type) bool {
 		if !f.Embedded() {
 			continue
 		}
-		if n, ok := types.Unalias(f.Type()).(*types.Named); ok && n.Obj().Name() == "Resource" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == SDK {
+		if n, ok := types.Unalias(f.Type()).(*types.Named); ok && isSDKType(n, "Resource") {
 			return true
 		}
 	}

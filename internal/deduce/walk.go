@@ -220,7 +220,7 @@ func returnsOutput(fn *ssa.Function) bool {
 		return false
 	}
 	n, ok := types.Unalias(res.At(0).Type()).(*types.Named)
-	return ok && n.Obj().Name() == "Output" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == SDK
+	return ok && isSDKType(n, "Output")
 }
 
 func constString(v ssa.Value) (string, bool) {

@@ -1,4 +1,4 @@
-package tether
+package sdk
 
 import (
 	"context"
@@ -28,7 +28,7 @@ import (
 // they refer to (nothing is planned or applied), then serves the handler
 // on $PORT, or runs the test and exits 1 when it fails. It returns the
 // exit code.
-func runClosure(id string, build func(*Stack) error, stdout, stderr io.Writer) int {
+func runClosure(id string, build Program, stdout, stderr io.Writer) int {
 	// Whatever the closure starts is not a closure.
 	os.Unsetenv(closureEnv)
 	mode.closure.Store(true)

@@ -1,4 +1,4 @@
-package tether
+package sdk
 
 import (
 	"context"
@@ -93,12 +93,12 @@ func (t *T) Failed() bool {
 // Helper marks the calling function as a helper: lines it logs are
 // reported at its caller.
 func (t *T) Helper() {
-	pc, _, _, ok := runtime.Caller(1)
-	if !ok {
+	fr := frames(1, 1)
+	if len(fr) == 0 {
 		return
 	}
 	t.mu.Lock()
-	t.helpers[runtime.FuncForPC(pc).Name()] = true
+	t.helpers[fr[0].Function] = true
 	t.mu.Unlock()
 }
 
@@ -132,7 +132,7 @@ func (t *T) site() string {
 	defer t.mu.Unlock()
 	for {
 		f, more := frames.Next()
-		internal := strings.HasPrefix(f.Function, sdkPackage+".") || strings.HasPrefix(f.Function, "fmt.") || strings.HasPrefix(f.Function, "runtime.")
+		internal := inSDK(f.Function) || strings.HasPrefix(f.Function, "fmt.") || strings.HasPrefix(f.Function, "runtime.")
 		if !internal && !t.helpers[f.Function] {
 			return fmt.Sprintf("%s:%d", relative(f.File), f.Line)
 		}

@@ -1,4 +1,4 @@
-package tether
+package sdk
 
 import (
 	"encoding/json"
@@ -109,7 +109,7 @@ func nativeKnown(v cty.Value, desc string) (string, error) {
 // the configuration again, nothing planned or applied, and writes the
 // result of the Apply call id on the inputs read from stdin. It returns
 // the exit code.
-func runApply(id string, build func(*Stack) error, stdin io.Reader, stdout, stderr io.Writer) int {
+func runApply(id string, build Program, stdin io.Reader, stdout, stderr io.Writer) int {
 	os.Unsetenv(tetherprovider.ApplyEnv)
 	st := newStack(rebuildInput())
 	failed := st.build(build)

@@ -1,4 +1,4 @@
-package tether
+package sdk
 
 import (
 	"fmt"
@@ -154,14 +154,14 @@ func TestDeclareAfterReturnFromGoroutine(t *testing.T) {
 			st := newStack(cli.LoadInput{Schema: func(config.ProviderRequirement) (*provider.Schema, error) { return schema, nil }})
 			release, done := make(chan struct{}), make(chan struct{})
 			var late Resource
-			if diags := st.build(func(s *Stack) error {
+			if diags := st.build(ProgramOf(func(s *Stack) error {
 				go func() {
 					<-release
 					Declare(s, &late, routerType, "late", struct{}{})
 					close(done)
 				}()
 				return nil
-			}); len(diags) > 0 {
+			})); len(diags) > 0 {
 				t.Fatal(diags)
 			}
 			var diags hcl.Diagnostics

@@ -1,4 +1,4 @@
-package tether
+package sdk
 
 // Go values to templates: the builder turns what a program passes to the
 // SDK into known cty values and lazy parts (convert_eval.go evaluates

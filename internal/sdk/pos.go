@@ -1,4 +1,4 @@
-package tether
+package sdk
 
 import (
 	"bytes"
@@ -69,17 +69,11 @@ func init() {
 // the called function's name on the line (NewFile in builtin.NewFile(...)),
 // found in the source, or 1 when the source cannot be read.
 func caller(skip int) hcl.Range {
-	pcs := make([]uintptr, 8)
-	n := runtime.Callers(skip+1, pcs)
-	frames := runtime.CallersFrames(pcs[:n])
-	callee, ok := frames.Next()
-	if !ok {
+	fr := frames(skip, 2)
+	if len(fr) < 2 {
 		return hcl.Range{Filename: "(unknown)", Start: hcl.Pos{Line: 1, Column: 1}, End: hcl.Pos{Line: 1, Column: 1}}
 	}
-	site, ok := frames.Next()
-	if !ok {
-		return hcl.Range{Filename: "(unknown)", Start: hcl.Pos{Line: 1, Column: 1}, End: hcl.Pos{Line: 1, Column: 1}}
-	}
+	callee, site := fr[0], fr[1]
 	name := callee.Function
 	// Drop type arguments: tether.Apply[...] and tether.Reference[...].Fields.
 	for {
@@ -209,7 +203,7 @@ func siteOf(pcs []uintptr) (hcl.Range, bool) {
 	for {
 		f, more := frames.Next()
 		inRuntime := strings.HasPrefix(f.Function, "runtime.")
-		inSDK := strings.HasPrefix(f.Function, sdkPackage+".") && !strings.Contains(f.File, "_test.go")
+		inSDK := inSDK(f.Function) && !strings.Contains(f.File, "_test.go")
 		if !inRuntime && !inSDK && f.File != "" {
 			if first == nil {
 				fc := f
@@ -229,4 +223,39 @@ func siteOf(pcs []uintptr) (hcl.Range, bool) {
 	return hcl.Range{}, false
 }
 
-const sdkPackage = "github.com/tetherhq/tether"
+// apiPackage is the SDK's public package. Its functions are thin wrappers
+// of this package's, so its frames are not counted between an SDK
+// function and the program's call (see frames).
+const apiPackage = "github.com/tetherhq/tether"
+
+// thisPackage is the import path of this package.
+const thisPackage = apiPackage + "/internal/sdk"
+
+// inSDK reports whether a frame's function is the SDK's: the public
+// package's or this one's.
+func inSDK(function string) bool {
+	return strings.HasPrefix(function, apiPackage+".") || strings.HasPrefix(function, thisPackage+".")
+}
+
+// frames returns up to n frames of the calling goroutine's stack, starting
+// skip frames above frames' caller (0 is the caller itself), without the
+// frames of the public package's wrappers: counted this way, skip is the
+// same whether the program called this package directly or through them.
+func frames(skip, n int) []runtime.Frame {
+	pcs := make([]uintptr, n+skip+16)
+	it := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	var out []runtime.Frame
+	for len(out) < skip+n {
+		f, more := it.Next()
+		if !strings.HasPrefix(f.Function, apiPackage+".") {
+			out = append(out, f)
+		}
+		if !more {
+			break
+		}
+	}
+	if len(out) <= skip {
+		return nil
+	}
+	return out[skip:]
+}

@@ -1,4 +1,4 @@
-package tether
+package sdk
 
 import (
 	"bytes"
@@ -39,7 +39,7 @@ func TestApplyUnderTerraform(t *testing.T) {
 	} {
 		t.Run(c.id+" "+c.stdin, func(t *testing.T) {
 			var out, errOut bytes.Buffer
-			code := runApply(c.id, build, strings.NewReader(c.stdin), &out, &errOut)
+			code := runApply(c.id, ProgramOf(build), strings.NewReader(c.stdin), &out, &errOut)
 			if code != c.code || out.String() != c.stdout || !strings.Contains(errOut.String(), c.stderr) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout %q, stderr with %q", code, out.String(), errOut.String(), c.code, c.stdout, c.stderr)
 			}

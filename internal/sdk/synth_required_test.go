@@ -1,4 +1,4 @@
-package tether
+package sdk
 
 import (
 	"encoding/json"
@@ -19,11 +19,11 @@ func TestSynthKeepsBindingsVersion(t *testing.T) {
 	schema, _ := tetherprovider.New().GetSchema()
 	st := newStack(cli.LoadInput{Schema: func(config.ProviderRequirement) (*provider.Schema, error) { return schema, nil }})
 	versioned := &Type{Provider: "tether", Source: "registry.terraform.io/tetherhq/tether", Version: "0.1.0", Name: "tether_value", Func: "test.NewValue"}
-	if diags := st.build(func(s *Stack) error {
+	if diags := st.build(ProgramOf(func(s *Stack) error {
 		var v Resource
 		Declare(s, &v, versioned, "v", struct{}{})
 		return nil
-	}); len(diags) > 0 {
+	})); len(diags) > 0 {
 		t.Fatal(diags)
 	}
 	cfg, diags := st.seal()

@@ -1,4 +1,7 @@
-package tether
+package sdk
+
+// Hooks for the tests of the SDK's public package, which cannot reach
+// this package's unexported names.
 
 import "github.com/tetherhq/tether/internal/deduce"
 
@@ -12,3 +15,6 @@ func DeduceWith(f func(deduce.Request) (*deduce.Result, error)) (restore func())
 	deduced.Unlock()
 	return func() { deduceHook = nil }
 }
+
+// RunWith is Run with the streams given, for tests.
+var RunWith = run
