@@ -945,6 +945,11 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		change.After = before
 		planned, plannedPriv = cty.NilVal, nil
 		in.configVal, in.providerPrior = cty.NilVal, cty.NilVal
+		// The configuration kept to skip validating it again is for an
+		// apply that plans the instance anew, which a no-op never is
+		// (apply keeps it as it is): held, it is a second object per
+		// instance for the whole run.
+		in.validated = validation{}
 	}
 	in.change = change
 	in.planned = planned

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 	"github.com/zclconf/go-cty/cty"
 
@@ -29,6 +30,24 @@ var resourceMetaSchema = &hcl.BodySchema{
 	},
 }
 
+// setsAny reports whether body has an argument or a block (well formed or
+// not) that schema names.
+func setsAny(body *hclsyntax.Body, schema *hcl.BodySchema) bool {
+	for _, a := range schema.Attributes {
+		if _, ok := body.Attributes[a.Name]; ok {
+			return true
+		}
+	}
+	for _, blk := range body.Blocks {
+		for _, bs := range schema.Blocks {
+			if blk.Type == bs.Type {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	l := m.l
 	typ, name := b.Labels[0], b.Labels[1]
@@ -50,6 +69,12 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	m.terraformBlock(n, b.Body, resourceArgs)
 	meta, remain, d := b.Body.PartialContent(resourceMetaSchema)
 	l.diags = append(l.diags, d...)
+	if sb, ok := b.Body.(*hclsyntax.Body); ok && !setsAny(sb, resourceMetaSchema) {
+		// The remainder hides nothing the body sets, so the body as parsed
+		// reads the same; the remainder is a copy with maps of its own,
+		// held per resource for the whole run.
+		remain = sb
+	}
 	n.Syntax = &config.Syntax{Body: remain, DependsOn: dependsOnTraversals(meta.Attributes["depends_on"])}
 
 	local, alias, rng := impliedProvider(typ), "", b.LabelRanges[0]
