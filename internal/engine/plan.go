@@ -1108,7 +1108,17 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 			diags = append(diags, preventDestroy(a, cn, plan.Delete))
 			continue
 		}
-		n := &node{id: len(p.nodes), addr: a, prov: prov, schema: rs, orphan: &instance{addr: a, recorded: obj, key: cty.NilVal}}
+		orphan := &instance{addr: a, recorded: obj, key: cty.NilVal}
+		if r := p.refreshed[a]; r != nil && r.recorded == obj {
+			// The destroy's walk refreshed it already: the orphan is
+			// that instance whole (its refreshed object, private data
+			// and the references it resolved, so that the deletion is
+			// planned and applied with their values), copied so that
+			// the walk's node and this one share nothing.
+			whole := *r
+			orphan = &whole
+		}
+		n := &node{id: len(p.nodes), addr: a, prov: prov, schema: rs, orphan: orphan}
 		p.nodes = append(p.nodes, n)
 		orphans = append(orphans, n)
 	}
@@ -1145,14 +1155,7 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 			return
 		}
 		var d hcl.Diagnostics
-		if r := p.refreshed[in.addr]; r != nil && r.recorded == in.recorded {
-			// The destroy's walk refreshed it already.
-			in.meta, in.recordedVal, in.prior = r.meta, r.recordedVal, r.prior
-			in.priorPrivate, in.recordedPrivate = r.priorPrivate, r.recordedPrivate
-			// With the references it resolved, so that the deletion is
-			// planned and applied with their values.
-			in.res, in.providerPrior = r.res, r.providerPrior
-		} else {
+		if r := p.refreshed[in.addr]; r == nil || r.recorded != in.recorded {
 			d = e.refresh(ctx, p, n.prov, n, in)
 		}
 		if !d.HasErrors() {
