@@ -913,7 +913,11 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 		uv = ignoreChanges(n.cfg.Lifecycle, block, prior, uv)
 	}
 	in.configVal = uv
-	diags := e.validateResource(n, in, uv)
+	// The configuration as written is validated, before ignore_changes
+	// puts prior values in it, as Terraform validates it: a prior value
+	// the provider computed may conflict with what the configuration
+	// sets (ssm_parameter's insecure_value with value).
+	diags := e.validateResource(n, in, unignored)
 	if diags.HasErrors() {
 		return nil, cty.NilVal, nil, diags
 	}
