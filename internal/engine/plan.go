@@ -972,10 +972,12 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 			// A replacement is a create: plan it again from nothing so that
 			// computed attributes are unknown rather than carried over. As
 			// in Terraform, from the configuration as written: with no
-			// prior object, nothing is ignored.
+			// prior object, nothing is ignored. The private data the
+			// update's plan returned goes with it, as Terraform sends it
+			// (an SDKv2 provider keeps its timeouts there).
 			resp := in.provider(n).PlanResourceChange(provider.WithObject(ctx, in.addr), provider.PlanRequest{
 				TypeName: n.cfg.Type, PriorState: cty.NullVal(ty), ProposedNewState: provider.ProposedNew(block, cty.NullVal(ty), unignored),
-				Config: unignored,
+				Config: unignored, PriorPrivate: priv,
 			})
 			diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))...)
 			if resp.Diagnostics.HasErrors() {
