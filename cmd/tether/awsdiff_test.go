@@ -69,6 +69,13 @@ var deliberateDifferences = []deliberate{
 			"second upgrade (of the refreshed object, which a legacy-SDK provider has normalised) is Terraform's alone.",
 	},
 	{
+		step: "apply", method: "UpgradeResourceState", path: "*", only: "terraform",
+		reason: "Terraform's apply walk reads each object it changes back from the state its plan recorded, upgrading " +
+			"it again; Tether's apply carries on from the objects its plan read and upgraded (compared in the same log). " +
+			"Only an object imported in this run, which its plan got from ImportResourceState and never upgraded, makes " +
+			"that second upgrade a request of Terraform's alone.",
+	},
+	{
 		path: "client_capabilities.deferral_allowed",
 		reason: "Terraform 1.11 allows deferral only in its apply walk (context_apply.go) and with the experimental " +
 			"-allow-deferral; Tether plans what a provider defers in a later round of the same run (README, " +
