@@ -163,7 +163,7 @@ data "tether_file" "d" {
 
 // replacePlanner makes every update of a tether_value a replacement, with
 // private data of its own, and records the private data the replacement's
-// create plan is sent.
+// create plan is sent, which it plans again.
 type replacePlanner struct {
 	provider.Provider
 	mu   *sync.Mutex
@@ -181,6 +181,9 @@ func (r replacePlanner) PlanResourceChange(ctx context.Context, req provider.Pla
 		r.mu.Lock()
 		*r.sent = append(*r.sent, req.PriorPrivate)
 		r.mu.Unlock()
+		// As an SDKv2 provider does, it plans the private data it was
+		// sent (its timeouts).
+		resp.PlannedPrivate = req.PriorPrivate
 	}
 	return resp
 }
@@ -210,5 +213,51 @@ resource "tether_value" "a" {
 	// The first create, of the fixture's run, was not through the wrapper.
 	if len(sent) != 1 || string(sent[0]) != "from the update's plan" {
 		t.Fatalf("the replacement's create plan was sent private data %q, want the update plan's", sent)
+	}
+}
+
+// replaceApplier records the private data each deletion is applied with.
+type replaceApplier struct {
+	replacePlanner
+	deleted *[][]byte
+}
+
+func (r replaceApplier) ApplyResourceChange(ctx context.Context, req provider.ApplyRequest) provider.ApplyResponse {
+	if req.PlannedState.IsNull() {
+		r.mu.Lock()
+		*r.deleted = append(*r.deleted, req.PlannedPrivate)
+		r.mu.Unlock()
+	}
+	return r.replacePlanner.ApplyResourceChange(ctx, req)
+}
+
+// The deletion half of a replacement is applied with the replacement's
+// planned private data, as Terraform's destroy node applies the replace
+// change (whose Private that is).
+func TestReplaceDeleteGetsPlannedPrivate(t *testing.T) {
+	f := newFixture(t, `
+resource "tether_value" "a" {
+  input = "a"
+}
+`)
+	f.run(false)
+	if err := os.WriteFile(filepath.Join(f.dir, "main.tf"), []byte("resource \"tether_value\" \"a\" {\n  input = \"b\"\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var sent, deleted [][]byte
+	eng := *f.engine
+	eng.Providers = provider.Only(config.BuiltinSource.String(), func() provider.Provider {
+		return replaceApplier{replacePlanner{Provider: tetherprovider.New(), mu: &mu, sent: &sent}, &deleted}
+	})
+	p, diags := eng.Plan(context.Background(), f.config(), engine.PlanOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if _, diags := eng.Apply(context.Background(), p); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if len(deleted) != 1 || string(deleted[0]) != "from the update's plan" {
+		t.Fatalf("the replaced object's deletion was applied with private data %q, want the replacement plan's", deleted)
 	}
 }
