@@ -76,6 +76,13 @@ var deliberateDifferences = []deliberate{
 			"that second upgrade a request of Terraform's alone.",
 	},
 	{
+		step: "apply", method: "PlanResourceChange", path: "*", only: "terraform",
+		when: func(req any) bool { return field(req, "prior_state") == nil && field(req, "prior_private") == nil },
+		reason: "Terraform's apply walk plans the create half of a replacement again from no object, once the old one " +
+			"is deleted (NodeApplyableResourceInstance); Tether's apply plans the whole replacement again from the " +
+			"prior object, as its plan did (compared), and applies the delete and create of that one plan.",
+	},
+	{
 		path: "client_capabilities.deferral_allowed",
 		reason: "Terraform 1.11 allows deferral only in its apply walk (context_apply.go) and with the experimental " +
 			"-allow-deferral; Tether plans what a provider defers in a later round of the same run (README, " +
