@@ -118,6 +118,9 @@ func main() {
 		// A copy of the harness standing in for the AWS provider.
 		os.Exit(wrapProvider(real, os.Getenv(wrapLogEnv)))
 	}
+	if os.Getenv(floorEnv) != "" {
+		os.Exit(floorMain(os.Args[1:]))
+	}
 	os.Exit(run())
 }
 
@@ -125,7 +128,7 @@ func run() int {
 	var (
 		sizesFlag   sizeFlags
 		shapesFlag  = flag.String("shapes", strings.Join(allShapes, ","), "comma-separated shapes: "+strings.Join(knownShapes(), ", ")+" ("+shapeAWSPlan+" only when named)")
-		toolsFlag   = flag.String("tools", "tether,terraform", "comma-separated tools: tether, terraform")
+		toolsFlag   = flag.String("tools", "tether,terraform,tofu,floor", "comma-separated tools: tether, terraform, tofu (when on the PATH), floor (wide only)")
 		full        = flag.Bool("full", false, "the full set of sizes, up to 100,000")
 		tfMaxFlag   = flag.Int("tf-max", -1, "largest size Terraform runs at; 0 for no limit (default: per shape, none with --sizes)")
 		write       = flag.String("write", "", "also write the report to this Markdown file (e.g. bench/RESULTS.md)")
@@ -257,13 +260,17 @@ func run() int {
 		defer os.RemoveAll(h.tmp)
 	}
 
-	wantTether, wantTF := false, false
+	wantTether, wantTF, wantTofu, wantFloor := false, false, false, false
 	for _, t := range strings.Split(*toolsFlag, ",") {
 		switch strings.TrimSpace(t) {
 		case "tether":
 			wantTether = true
 		case "terraform":
 			wantTF = true
+		case "tofu":
+			wantTofu = true
+		case "floor":
+			wantFloor = true
 		case "":
 		default:
 			return fail(fmt.Errorf("unknown tool %q", t))
@@ -304,6 +311,10 @@ func run() int {
 			h.tools = append(h.tools, newTerraform(bin, cliConfig, h.parallelism))
 			tfVersion = terraformVersion(ctx, bin)
 		}
+	}
+
+	if err := h.addPeers(ctx, wantTofu, wantFloor); err != nil {
+		return fail(err)
 	}
 
 	var (
@@ -561,7 +572,11 @@ func (h *harness) runCase(ctx context.Context, shape string, n int) *caseResult 
 	}
 	var tools []*active
 	for _, t := range h.tools {
-		if t.name == "terraform" && h.tfMax[shape] > 0 && n > h.tfMax[shape] {
+		if why := notRunFor(t, shape); why != "" {
+			c.notRun[t.name] = why
+			continue
+		}
+		if (t.name == "terraform" || t.name == "tofu") && h.tfMax[shape] > 0 && n > h.tfMax[shape] {
 			c.notRun[t.name] = fmt.Sprintf("not run above %d (--tf-max)", h.tfMax[shape])
 			continue
 		}
@@ -603,7 +618,7 @@ func (h *harness) runCase(ctx context.Context, shape string, n int) *caseResult 
 	for r := 0; r < h.runs; r++ {
 		for _, step := range allSteps {
 			for _, a := range tools {
-				if a.failed || ctx.Err() != nil {
+				if _, has := a.t.steps[step]; a.failed || ctx.Err() != nil || !has {
 					continue
 				}
 				if step == stepChange {

@@ -95,6 +95,7 @@ func (r *report) markdown() string {
 	b.WriteString("\n\n")
 
 	r.stepsTable(&b)
+	r.floorTable(&b)
 	r.scalingTable(&b)
 	r.latencyTable(&b)
 	r.grpcTable(&b)

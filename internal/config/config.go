@@ -381,6 +381,12 @@ type Moved struct {
 type Ref struct {
 	Addr  string
 	Range hcl.Range
+	// WholeModule is set on a reference to a module call that names no
+	// output (module.net, module.net["k"]): as in Terraform, where such a
+	// reference is to the module's closing node, it waits for everything
+	// in the module and its children, and a resource that makes it
+	// records every resource in them as a dependency.
+	WholeModule bool
 }
 
 // Lifecycle holds a resource's lifecycle settings.

@@ -690,7 +690,10 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 	case plan.Delete:
 		ok = destroy(in.providerPriorOr(), in.priorPrivate) && forget()
 	case plan.DeleteThenCreate:
-		ok = e.step(n, in, action, plan.Delete, func() bool { return destroy(in.providerPriorOr(), in.priorPrivate) && forget() }) &&
+		// The deletion is applied with the replacement's planned private
+		// data, as Terraform applies it (its destroy node reads the
+		// replace change, whose Private that is).
+		ok = e.step(n, in, action, plan.Delete, func() bool { return destroy(in.providerPriorOr(), priv) && forget() }) &&
 			e.step(n, in, action, plan.Create, func() bool { return create(cty.NullVal(ty)) })
 	case plan.CreateThenDelete:
 		old, oldPriv, oldID := in.providerPriorOr(), in.priorPrivate, in.shownID(n, in.prior)

@@ -379,9 +379,6 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 				n.deps = append(n.deps, id)
 			}
 		}
-		for _, r := range cn.Refs {
-			add(r.Addr)
-		}
 		dependOn := func(a string) {
 			add(a)
 			// depends_on a module waits for everything in it.
@@ -392,6 +389,14 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 					}
 				}
 			}
+		}
+		for _, r := range cn.Refs {
+			if r.WholeModule {
+				// The whole module's value: as depends_on it.
+				dependOn(r.Addr)
+				continue
+			}
+			add(r.Addr)
 		}
 		for _, r := range cn.DependsOn {
 			dependOn(r.Addr)

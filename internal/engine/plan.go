@@ -1024,7 +1024,11 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 		uv = ignoreChanges(n.cfg.Lifecycle, block, prior, uv)
 	}
 	in.configVal = uv
-	diags := e.validateResource(n, in, uv)
+	// The configuration as written is validated, before ignore_changes
+	// puts prior values in it, as Terraform validates it: a prior value
+	// the provider computed may conflict with what the configuration
+	// sets (ssm_parameter's insecure_value with value).
+	diags := e.validateResource(n, in, unignored)
 	if diags.HasErrors() {
 		return nil, cty.NilVal, nil, diags
 	}
@@ -1079,10 +1083,12 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 			// A replacement is a create: plan it again from nothing so that
 			// computed attributes are unknown rather than carried over. As
 			// in Terraform, from the configuration as written: with no
-			// prior object, nothing is ignored.
+			// prior object, nothing is ignored. The private data the
+			// update's plan returned goes with it, as Terraform sends it
+			// (an SDKv2 provider keeps its timeouts there).
 			resp := in.provider(n).PlanResourceChange(provider.WithObject(ctx, in.addr), provider.PlanRequest{
 				TypeName: n.cfg.Type, PriorState: cty.NullVal(ty), ProposedNewState: provider.ProposedNew(block, cty.NullVal(ty), unignored),
-				Config: unignored,
+				Config: unignored, PriorPrivate: priv,
 			})
 			diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))...)
 			if resp.Diagnostics.HasErrors() {
@@ -1219,7 +1225,17 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 			diags = append(diags, preventDestroy(a, cn, plan.Delete))
 			continue
 		}
-		n := &node{id: len(p.nodes), addr: a, prov: prov, schema: rs, orphan: &instance{addr: a, recorded: obj, key: cty.NilVal}}
+		orphan := &instance{addr: a, recorded: obj, key: cty.NilVal}
+		if r := p.refreshed[a]; r != nil && r.recorded == obj {
+			// The destroy's walk refreshed it already: the orphan is
+			// that instance whole (its refreshed object, private data
+			// and the references it resolved, so that the deletion is
+			// planned and applied with their values), copied so that
+			// the walk's node and this one share nothing.
+			whole := *r
+			orphan = &whole
+		}
+		n := &node{id: len(p.nodes), addr: a, prov: prov, schema: rs, orphan: orphan}
 		p.nodes = append(p.nodes, n)
 		orphans = append(orphans, n)
 	}
@@ -1256,14 +1272,7 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 			return
 		}
 		var d hcl.Diagnostics
-		if r := p.refreshed[in.addr]; r != nil && r.recorded == in.recorded {
-			// The destroy's walk refreshed it already.
-			in.meta, in.recordedVal, in.prior = r.meta, r.recordedVal, r.prior
-			in.priorPrivate, in.recordedPrivate = r.priorPrivate, r.recordedPrivate
-			// With the references it resolved, so that the deletion is
-			// planned and applied with their values.
-			in.res, in.providerPrior = r.res, r.providerPrior
-		} else {
+		if r := p.refreshed[in.addr]; r == nil || r.recorded != in.recorded {
 			d = e.refresh(ctx, p, n.prov, n, in)
 		}
 		if !d.HasErrors() {

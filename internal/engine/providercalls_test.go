@@ -160,3 +160,104 @@ data "tether_file" "d" {
 		t.Fatalf("validated during apply: %#v, want the data source's configuration once", seen)
 	}
 }
+
+// replacePlanner makes every update of a tether_value a replacement, with
+// private data of its own, and records the private data the replacement's
+// create plan is sent, which it plans again.
+type replacePlanner struct {
+	provider.Provider
+	mu   *sync.Mutex
+	sent *[][]byte
+}
+
+func (r replacePlanner) PlanResourceChange(ctx context.Context, req provider.PlanRequest) provider.PlanResponse {
+	resp := r.Provider.PlanResourceChange(ctx, req)
+	switch {
+	case req.ProposedNewState.IsNull():
+	case !req.PriorState.IsNull():
+		resp.PlannedPrivate = []byte("from the update's plan")
+		resp.RequiresReplace = []cty.Path{cty.GetAttrPath("input")}
+	default:
+		r.mu.Lock()
+		*r.sent = append(*r.sent, req.PriorPrivate)
+		r.mu.Unlock()
+		// As an SDKv2 provider does, it plans the private data it was
+		// sent (its timeouts).
+		resp.PlannedPrivate = req.PriorPrivate
+	}
+	return resp
+}
+
+// A replacement's create is planned with the private data the update's
+// plan returned, as Terraform plans it (PriorPrivate: plannedPrivate): an
+// SDKv2 provider keeps its timeouts there, and the apply is sent them.
+func TestReplacePlanKeepsPlannedPrivate(t *testing.T) {
+	f := newFixture(t, `
+resource "tether_value" "a" {
+  input = "a"
+}
+`)
+	f.run(false)
+	if err := os.WriteFile(filepath.Join(f.dir, "main.tf"), []byte("resource \"tether_value\" \"a\" {\n  input = \"b\"\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var sent [][]byte
+	eng := *f.engine
+	eng.Providers = provider.Only(config.BuiltinSource.String(), func() provider.Provider {
+		return replacePlanner{Provider: tetherprovider.New(), mu: &mu, sent: &sent}
+	})
+	if _, diags := eng.Plan(context.Background(), f.config(), engine.PlanOptions{}); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	// The first create, of the fixture's run, was not through the wrapper.
+	if len(sent) != 1 || string(sent[0]) != "from the update's plan" {
+		t.Fatalf("the replacement's create plan was sent private data %q, want the update plan's", sent)
+	}
+}
+
+// replaceApplier records the private data each deletion is applied with.
+type replaceApplier struct {
+	replacePlanner
+	deleted *[][]byte
+}
+
+func (r replaceApplier) ApplyResourceChange(ctx context.Context, req provider.ApplyRequest) provider.ApplyResponse {
+	if req.PlannedState.IsNull() {
+		r.mu.Lock()
+		*r.deleted = append(*r.deleted, req.PlannedPrivate)
+		r.mu.Unlock()
+	}
+	return r.replacePlanner.ApplyResourceChange(ctx, req)
+}
+
+// The deletion half of a replacement is applied with the replacement's
+// planned private data, as Terraform's destroy node applies the replace
+// change (whose Private that is).
+func TestReplaceDeleteGetsPlannedPrivate(t *testing.T) {
+	f := newFixture(t, `
+resource "tether_value" "a" {
+  input = "a"
+}
+`)
+	f.run(false)
+	if err := os.WriteFile(filepath.Join(f.dir, "main.tf"), []byte("resource \"tether_value\" \"a\" {\n  input = \"b\"\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var sent, deleted [][]byte
+	eng := *f.engine
+	eng.Providers = provider.Only(config.BuiltinSource.String(), func() provider.Provider {
+		return replaceApplier{replacePlanner{Provider: tetherprovider.New(), mu: &mu, sent: &sent}, &deleted}
+	})
+	p, diags := eng.Plan(context.Background(), f.config(), engine.PlanOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if _, diags := eng.Apply(context.Background(), p); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if len(deleted) != 1 || string(deleted[0]) != "from the update's plan" {
+		t.Fatalf("the replaced object's deletion was applied with private data %q, want the replacement plan's", deleted)
+	}
+}

@@ -1,7 +1,10 @@
 package engine_test
 
 import (
+	"context"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -11,6 +14,7 @@ import (
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/engine"
 	"github.com/tetherhq/tether/internal/hclconfig"
+	"github.com/tetherhq/tether/internal/plan"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/state"
 	tetherprovider "github.com/tetherhq/tether/provider/tether"
@@ -119,5 +123,78 @@ resource "tether_value" "warned" {
 		if got := calls[c.delay]; got != c.want {
 			t.Errorf("tether_value.%s was validated %d times, want %d", c.name, got, c.want)
 		}
+	}
+}
+
+// validatedInputs records the input of each tether_value configuration
+// its provider is asked to validate.
+type validatedInputs struct {
+	provider.Provider
+	mu     *sync.Mutex
+	inputs *[]string
+}
+
+func (v *validatedInputs) ValidateResourceConfig(typeName string, c cty.Value) hcl.Diagnostics {
+	if in := c.GetAttr("input"); typeName == "tether_value" && in.IsKnown() && in.Type() == cty.String && !in.IsNull() {
+		v.mu.Lock()
+		*v.inputs = append(*v.inputs, in.AsString())
+		v.mu.Unlock()
+	}
+	return v.Provider.ValidateResourceConfig(typeName, c)
+}
+
+// TestPlanValidatesConfigBeforeIgnoreChanges checks that the provider
+// validates the configuration as written, not with ignore_changes' prior
+// values in it, as Terraform validates it: a prior value the provider
+// computed can conflict with what the configuration sets (aws_ssm_parameter
+// with ignore_changes = [value, insecure_value] failed its second plan with
+// "only one of insecure_value,value").
+func TestPlanValidatesConfigBeforeIgnoreChanges(t *testing.T) {
+	dir := t.TempDir()
+	main := `
+resource "tether_value" "v" {
+  input = %q
+  lifecycle {
+    ignore_changes = [input]
+  }
+}
+`
+	writeFiles(t, dir, map[string]string{"main.tf": fmt.Sprintf(main, "written first")})
+	store, err := state.OpenSQLite(filepath.Join(dir, ".tether", "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	schema, _ := tetherprovider.New().GetSchema()
+	var mu sync.Mutex
+	var inputs []string
+	eng := &engine.Engine{
+		Store: store,
+		Providers: provider.Factory{
+			Schema: func(string) (*provider.Schema, error) { return schema, nil },
+			Start: func(string) (provider.Provider, error) {
+				return &validatedInputs{Provider: tetherprovider.New(), mu: &mu, inputs: &inputs}, nil
+			},
+		},
+	}
+	load := func() *config.Config {
+		cfg, diags := hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{config.BuiltinSource.String(): schema}})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		return cfg
+	}
+	up(t, eng, load())
+	writeFiles(t, dir, map[string]string{"main.tf": fmt.Sprintf(main, "written second")})
+	inputs = nil
+	p, diags := eng.Plan(context.Background(), load(), engine.PlanOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if n := len(p.Plan.Changes); n != 1 || p.Plan.Changes[0].Action != plan.NoOp {
+		t.Errorf("the plan has changes %v, want tether_value.v unchanged (its input is ignored)", p.Plan.Changes)
+	}
+	if want := []string{"written second"}; !slices.Equal(inputs, want) {
+		t.Errorf("the provider validated inputs %q, want %q: the configuration as written", inputs, want)
 	}
 }

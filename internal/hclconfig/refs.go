@@ -111,6 +111,27 @@ func dependsOnAddr(t hcl.Traversal) (string, bool) {
 
 // attrNames returns the leading names of a traversal, up to the first step
 // that is not an attribute access.
+// moduleOutput is the output a module reference names (id in
+// module.net.id and module.net["k"].id), false when it names the call or
+// one of its instances as a whole.
+func moduleOutput(t hcl.Traversal) (string, bool) {
+	rest := t[1:]
+	if len(rest) > 0 {
+		rest = rest[1:] // the call's name
+	}
+	if len(rest) > 0 {
+		if _, ok := rest[0].(hcl.TraverseIndex); ok {
+			rest = rest[1:]
+		}
+	}
+	if len(rest) > 0 {
+		if a, ok := rest[0].(hcl.TraverseAttr); ok {
+			return a.Name, true
+		}
+	}
+	return "", false
+}
+
 func attrNames(t hcl.Traversal) []string {
 	var out []string
 	for _, step := range t {
@@ -221,11 +242,15 @@ func (m *module) refs(n *config.Node, traversals []hcl.Traversal, repeatKind str
 				continue // the call itself failed to load and said why
 			}
 			var outputs []string
-			if len(names) >= 3 && call.repeat == "" {
-				outputs = []string{names[2]}
+			if o, ok := moduleOutput(t); ok {
+				// module.net.x or module.net["k"].x: as in Terraform, the
+				// output alone, so that what it depends on (and only that)
+				// is what the reference depends on.
+				outputs = []string{o}
 			} else {
-				// module.net["k"].x, module.net[0].x or the whole module:
-				// every output is needed to build the object.
+				// module.net, module.net["k"] or module.net[local.k].x (an
+				// index that is not a constant): every output is needed to
+				// build the object.
 				outputs = call.child.outputNames()
 			}
 			for _, o := range outputs {
@@ -240,6 +265,13 @@ func (m *module) refs(n *config.Node, traversals []hcl.Traversal, repeatKind str
 			if !seen[call.node.Addr] {
 				seen[call.node.Addr] = true
 				n.Refs = append(n.Refs, config.Ref{Addr: call.node.Addr, Range: rng})
+			}
+			if _, ok := moduleOutput(t); !ok {
+				for i := range n.Refs {
+					if n.Refs[i].Addr == call.node.Addr {
+						n.Refs[i].WholeModule = true
+					}
+				}
 			}
 			continue
 		}

@@ -14,6 +14,7 @@ import (
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/filelock"
 )
 
 // ProvidersDir is where installed providers live, relative to the
@@ -473,4 +474,16 @@ func devPackage(p tfaddr.Provider, dir string) (Package, error) {
 		return Package{}, fmt.Errorf("the dev override of provider %s: %w", p.ForDisplay(), err)
 	}
 	return Package{Provider: p, Dir: dir, Executable: exe, Dev: true}, nil
+}
+
+// flock takes an exclusive lock on the file path, waiting for it, so that
+// two processes never install into one folder at once; the returned
+// function releases it. A lock that cannot be taken is skipped: it guards
+// against a rare race and must not stop an install.
+func flock(path string) func() {
+	unlock, err := filelock.Lock(path)
+	if err != nil {
+		return func() {}
+	}
+	return unlock
 }

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	tfaddr "github.com/hashicorp/terraform-registry-address"
+
+	"github.com/tetherhq/tether/internal/filelock"
 )
 
 // Provider is a real provider build, presented under a registry address and
@@ -120,7 +122,7 @@ func install(dir, exe, module, version, platform string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	unlock, err := lockFile(filepath.Join(dir, ".lock"))
+	unlock, err := filelock.Lock(filepath.Join(dir, ".lock"))
 	if err != nil {
 		return err
 	}

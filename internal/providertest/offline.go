@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/tetherhq/tether/internal/filelock"
 )
 
 // offlineEnv is what the go command needs to build a program against this
@@ -61,7 +63,7 @@ func fillModuleCache() error {
 	if err := os.MkdirAll(filepath.Join(cache, "cache"), 0o755); err != nil {
 		return err
 	}
-	unlock, err := lockFile(filepath.Join(cache, "cache", "tether-download.lock"))
+	unlock, err := filelock.Lock(filepath.Join(cache, "cache", "tether-download.lock"))
 	if err != nil {
 		return err
 	}

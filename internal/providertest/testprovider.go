@@ -15,6 +15,8 @@ import (
 	"time"
 
 	tfaddr "github.com/hashicorp/terraform-registry-address"
+
+	"github.com/tetherhq/tether/internal/filelock"
 )
 
 // TestProviderSource is the address BuildTestProvider presents the test
@@ -60,7 +62,7 @@ func BuildTestProvider(schema int) (Provider, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Provider{}, err
 	}
-	unlock, err := lockFile(filepath.Join(dir, ".lock"))
+	unlock, err := filelock.Lock(filepath.Join(dir, ".lock"))
 	if err != nil {
 		return Provider{}, err
 	}

@@ -20,6 +20,8 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
+
+	"github.com/tetherhq/tether/internal/filelock"
 )
 
 // EnvReattach, when set, names a real provider already running (the JSON
@@ -141,7 +143,7 @@ func (p *proxy) configureShared(ctx context.Context, full string, md protoreflec
 	dv := field(in, "config").Message()
 	sum := sha256.Sum256(append(append([]byte{}, field(dv, "msgpack").Bytes()...), field(dv, "json").Bytes()...))
 	key := hex.EncodeToString(sum[:])
-	unlock, err := lockFile(filepath.Join(p.sharedState, "configure.lock"))
+	unlock, err := filelock.Lock(filepath.Join(p.sharedState, "configure.lock"))
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "recorder: %v", err)
 	}

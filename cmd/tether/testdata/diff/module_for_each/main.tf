@@ -35,6 +35,11 @@ resource "tether_file" "all" {
   content = "${join("\n", [for k, m in module.svc : "${k} ${m.path} ${m.sha256}"])}\n"
 }
 
+# One instance's output: depends on what that output needs only.
+resource "tether_value" "api_port" {
+  input = module.svc["api"].port_line
+}
+
 output "paths" {
   value = { for k, m in module.svc : k => m.path }
 }

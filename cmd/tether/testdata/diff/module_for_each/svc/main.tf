@@ -25,6 +25,12 @@ resource "tether_value" "meta" {
   input = { name = var.name, port = var.port }
 }
 
+# Named by no output: a reference to the whole module still depends on it,
+# and records it in state, as Terraform's does.
+resource "tether_value" "unexported" {
+  input = var.name
+}
+
 output "path" {
   value = tether_file.conf.path
 }

@@ -1,15 +1,16 @@
 //go:build unix
 
-package recorder
+package filelock
 
 import (
 	"os"
 	"syscall"
 )
 
-// lockFile takes an exclusive lock on path, waiting for it, and returns
-// the function that releases it.
-func lockFile(path string) (func(), error) {
+// Lock takes an exclusive lock on path, creating the file if need be and
+// waiting while another process holds it, and returns the function that
+// releases it. An error means no lock is held.
+func Lock(path string) (func(), error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, err
