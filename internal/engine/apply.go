@@ -448,13 +448,17 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 		}
 		if change.Action == plan.NoOp {
 			in.value = change.After
+			// An approved update that the final values make a no-op is
+			// not counted, as in Terraform (its unknowns came out as they
+			// were); one of state alone (a value that became sensitive is
+			// sealed) is, as the plan said.
+			_, sens := marks.Unmark(in.value)
+			stateOnly := approved == plan.Update && in.recorded != nil && !in.prior.IsNull() && !coveredPaths(sens, in.meta.Sensitive)
 			d := e.keep(ctx, n, in)
 			if !d.HasErrors() && in.importID != "" {
 				p.imported.Add(1)
 			}
-			if !d.HasErrors() && approved == plan.Update {
-				// An update of state alone (a value that became
-				// sensitive is sealed): changed, as the plan said.
+			if !d.HasErrors() && stateOnly {
 				count(plan.Update)
 			}
 			return d
