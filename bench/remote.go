@@ -122,8 +122,8 @@ func (r *report) remoteTable(b *strings.Builder) {
 	if !found {
 		return
 	}
-	b.WriteString("## State in s3, http and gcs\n\n")
-	b.WriteString("The same runs with state in the `s3` (lock file, no DynamoDB table), `http` and `gcs` backends, each on its emulator in the harness process on 127.0.0.1 (gofakes3, internal/httpstatefake, fake-gcs-server: memory stores, so the figures are Tether's own cost, not a cloud's latency). Ratio is the backend ÷ PostgreSQL.\n\n")
+	b.WriteString("## State in s3, http, gcs and azurerm\n\n")
+	b.WriteString("The same runs with state in the `s3` (lock file, no DynamoDB table), `http`, `gcs` and `azurerm` backends, each on its emulator on 127.0.0.1 (gofakes3, internal/httpstatefake and fake-gcs-server in the harness process, Azurite as a child process: memory stores, so the figures are Tether's own cost, not a cloud's latency). Ratio is the backend ÷ PostgreSQL.\n\n")
 	b.WriteString("| N | step | SQLite wall s | PostgreSQL wall s | backend | wall s | CPU s | peak MiB | ratio to PostgreSQL (wall) |\n|---:|---|---:|---:|---|---:|---:|---:|---:|\n")
 	for _, p := range r.pg {
 		stores := make([]string, 0, len(p.remote))
@@ -154,7 +154,7 @@ func (r *report) remoteTargets(row func(target, measured, status string), verdic
 		if p.n != 10000 {
 			continue
 		}
-		for _, st := range []string{"s3", "http", "gcs"} {
+		for _, st := range []string{"s3", "http", "gcs", "azurerm"} {
 			for _, step := range []string{stepApply, stepPlan} {
 				m, g := p.remote[st][step], p.pg[step]
 				if p.remote[st] == nil {
