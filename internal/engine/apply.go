@@ -427,9 +427,11 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 		if approved.IsReplace() {
 			in.forceReplace = true
 		}
-		change, planned, priv, d = e.planChange(ctx, n, in, cfgVal)
-		if d.HasErrors() {
-			return d
+		if !samePlan(n, in, approved, cfgVal) {
+			change, planned, priv, d = e.planChange(ctx, n, in, cfgVal)
+			if d.HasErrors() {
+				return d
+			}
 		}
 		if in.deferredBy != "" {
 			d := hcl.Diagnostics{errorDiag(in.addr, cn, "Provider deferred an approved change",
@@ -476,6 +478,38 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 		diags = append(diags, attribute(in.addr, cn, p.conditions(n, ni.mi, inst, cn.Postconditions, in.value, "Resource postcondition failed"))...)
 	}
 	return diags
+}
+
+// samePlan reports whether planning an instance again during apply
+// would repeat the plan's request exactly, to a provider that answers the
+// same request the same way (provider.PurePlanner: the built-in provider,
+// in process, for the types it names): then the plan's answer stands and
+// the provider is not asked twice. Terraform plans every instance again
+// during apply, and any other provider still is.
+//
+// Only a create qualifies: its prior object is null at plan and at apply,
+// and no step between them changes its action. The request is the same
+// when the configuration evaluates to the same value with the same marks,
+// no reference had to be resolved in it, (so the value is the one validated
+// and planned), and the provider instance that planned it is the one that
+// serves it now, not configured since, and found the configuration valid
+// without a word (otherwise validation, a part of planning, would be
+// asked for again).
+func samePlan(n *node, in *instance, approved plan.Action, cfgVal cty.Value) bool {
+	if approved != plan.Create || in.change == nil || in.change.Action != plan.Create || in.planned == cty.NilVal ||
+		in.plannedFrom == cty.NilVal || in.importID != "" || in.deferredBy != "" || !in.res.empty() {
+		return false
+	}
+	rp, ok := in.provider(n).(*redacting)
+	if !ok {
+		return false
+	}
+	pure, ok := rp.Provider.(provider.PurePlanner)
+	if !ok || !pure.PurePlan(n.cfg.Type) {
+		return false
+	}
+	v := in.validated
+	return v.prov == rp && v.configured == rp.configured.Load() && cfgVal.RawEquals(in.plannedFrom)
 }
 
 // keep records a refreshed object that needs no change, when refresh or a
@@ -710,7 +744,7 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 	}
 	// Done with what planning needed; at 100,000 instances these copies
 	// are most of the memory an apply holds.
-	in.planned, in.configVal = cty.NilVal, cty.NilVal
+	in.planned, in.configVal, in.plannedFrom = cty.NilVal, cty.NilVal, cty.NilVal
 	e.event(plan.Event{Addr: in.addr, Action: action, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: in.shownID(n, in.prior)})
 	return diags
 }

@@ -226,6 +226,9 @@ type instance struct {
 	planned         cty.Value // unmarked
 	plannedPriv     []byte
 	configVal       cty.Value // unmarked configuration the plan was made from, references resolved
+	// plannedFrom is the configuration, as evaluated (marked), that the
+	// provider was last asked to plan from (see samePlan).
+	plannedFrom cty.Value
 	// validated is the last configuration its provider found valid, with
 	// no diagnostic at all (see planChange).
 	validated validation

@@ -944,7 +944,7 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		// planned value carries their marks for dependents, so it stays.)
 		change.After = before
 		planned, plannedPriv = cty.NilVal, nil
-		in.configVal, in.providerPrior = cty.NilVal, cty.NilVal
+		in.configVal, in.providerPrior, in.plannedFrom = cty.NilVal, cty.NilVal, cty.NilVal
 		// The configuration kept to skip validating it again is for an
 		// apply that plans the instance anew, which a no-op never is
 		// (apply keeps it as it is): held, it is a second object per
@@ -1017,6 +1017,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 	in.secrets = append(sensitiveStrings(uv, cfgMarks), in.inputs...)
 	in.judgeBy(n, uv, cfgMarks)
 	uv = in.res.substitute(uv)
+	in.plannedFrom = cfgVal
 	prior := in.res.priorFor(in.prior, in.meta.Refs)
 	in.providerPrior = prior
 	unignored := uv

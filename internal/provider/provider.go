@@ -59,6 +59,18 @@ type Provider interface {
 	Close() error
 }
 
+// PurePlanner is implemented by a provider served in process whose plan
+// of some resource types is a pure function of the request: the same
+// PlanRequest always gets the same PlanResponse, and asking has no effect
+// anywhere. Terraform plans each instance again during apply; for such a
+// type, when the request would be the one the plan already made, the
+// engine takes the plan's answer instead of asking again. A provider
+// reached through the plugin protocol never implements it: whoever wrote
+// it must see every call Terraform makes.
+type PurePlanner interface {
+	PurePlan(typeName string) bool
+}
+
 // UpgradeRequest asks the provider to bring a stored object, written by
 // schema version Version, up to its current schema.
 type UpgradeRequest struct {

@@ -209,6 +209,14 @@ func (p *tetherProvider) ReadResource(ctx context.Context, req provider.ReadRequ
 	return r.read(ctx, req)
 }
 
+// PurePlan says which types' plans depend on nothing but the request
+// (provider.PurePlanner): tether_value's plan reads only its configuration
+// and prior object. The others may look at the runtime folder or the
+// files they manage, and are always asked.
+func (p *tetherProvider) PurePlan(typeName string) bool {
+	return typeName == "tether_value"
+}
+
 func (p *tetherProvider) PlanResourceChange(ctx context.Context, req provider.PlanRequest) provider.PlanResponse {
 	r, ok := p.resources[req.TypeName]
 	if !ok {
