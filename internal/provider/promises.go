@@ -190,17 +190,21 @@ func planAttrsProblems(as map[string]*Attribute, prior, config, planned cty.Valu
 			}
 			return v.GetAttr(name)
 		}
-		planAttrProblems(a, get(prior), get(config), get(planned), append(path.Copy(), cty.GetAttrStep{Name: name}), out)
+		planAttrProblems(a, get(prior), get(config), get(planned), path, name, out)
 	}
 }
 
-func planAttrProblems(a *Attribute, prior, config, planned cty.Value, path cty.Path, out *[]string) {
+// planAttrProblems checks attribute name of the object at parent. Its
+// path is made only to name a problem or to go inside: nearly every
+// attribute has none.
+func planAttrProblems(a *Attribute, prior, config, planned cty.Value, parent cty.Path, name string, out *[]string) {
+	path := func() cty.Path { return append(parent.Copy(), cty.GetAttrStep{Name: name}) }
 	up := unrefined(planned)
 	switch {
 	case a.WriteOnly:
 		// Terraform checks this apart, before anything else.
 		if !planned.IsNull() {
-			planProblem(out, path, "planned a value for a write-only attribute, which must be null")
+			planProblem(out, path(), "planned a value for a write-only attribute, which must be null")
 		}
 		return
 	case up.RawEquals(unrefined(config)):
@@ -215,14 +219,14 @@ func planAttrProblems(a *Attribute, prior, config, planned cty.Value, path cty.P
 	case config.IsNull() && a.Computed:
 		return
 	case config.IsNull() && !planned.IsNull():
-		planProblem(out, path, "planned a value where the configuration sets none")
+		planProblem(out, path(), "planned a value where the configuration sets none")
 		return
 	case a.Nested != nil:
-		nestedAttrProblems(a.Nested, prior, config, planned, path, out)
+		nestedAttrProblems(a.Nested, prior, config, planned, path(), out)
 	case prior.IsNull():
-		planProblem(out, path, "planned value does not match the configured value")
+		planProblem(out, path(), "planned value does not match the configured value")
 	default:
-		planProblem(out, path, "planned value does not match the configured value nor the prior value")
+		planProblem(out, path(), "planned value does not match the configured value nor the prior value")
 	}
 }
 
@@ -299,7 +303,7 @@ func resultProblemsAt(b *Block, planned, actual cty.Value, path cty.Path, out *[
 		if !pv.IsWhollyKnown() {
 			continue
 		}
-		if !av.IsWhollyKnown() || !av.Equals(pv).True() {
+		if !av.IsWhollyKnown() || !av.RawEquals(pv) && !av.Equals(pv).True() {
 			*out = append(*out, diagnostic.PathString(append(path.Copy(), cty.GetAttrStep{Name: name}))+": the result differs from the planned value")
 		}
 	}

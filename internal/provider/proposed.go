@@ -62,11 +62,57 @@ func proposedBlock(b *Block, prior, config cty.Value) cty.Value {
 	if !prior.Type().IsObjectType() || !config.Type().IsObjectType() {
 		return config
 	}
-	attrs := proposedAttrs(b.Attributes, prior, config)
+	m := newMerge(prior, len(b.Attributes)+len(b.BlockTypes))
+	proposedAttrs(&m, b.Attributes, prior, config)
 	for name, nb := range b.BlockTypes {
-		attrs[name] = proposedNestedBlock(nb, prior.GetAttr(name), config.GetAttr(name))
+		p := prior.GetAttr(name)
+		m.set(name, p, proposedNestedBlock(nb, p, config.GetAttr(name)), false)
 	}
-	return cty.ObjectVal(attrs)
+	return m.value()
+}
+
+// merge builds a proposed object value by value, with no copy while every
+// value is the prior object's: a configuration that changes nothing, most
+// of a large plan, proposes the prior object itself.
+type merge struct {
+	prior cty.Value
+	attrs map[string]cty.Value // nil while every value set is the prior's
+	size  int
+	share bool // whether prior may stand for the result
+}
+
+// newMerge starts a merge onto prior, an object of size attributes (or
+// null).
+func newMerge(prior cty.Value, size int) merge {
+	share := !prior.IsNull() && prior.IsKnown() && !prior.IsMarked() && prior.Type().IsObjectType() &&
+		len(prior.Type().AttributeTypes()) == size
+	return merge{prior: prior, size: size, share: share}
+}
+
+// set gives attribute name the value v; p is the prior object's value
+// there, and fromPrior says v is p.
+func (m *merge) set(name string, p, v cty.Value, fromPrior bool) {
+	if m.attrs == nil {
+		if m.share && (fromPrior || v.RawEquals(p)) {
+			return
+		}
+		m.attrs = make(map[string]cty.Value, m.size)
+		if m.share {
+			// The values set so far were the prior's; those not set yet
+			// are set below.
+			for n := range m.prior.Type().AttributeTypes() {
+				m.attrs[n] = m.prior.GetAttr(n)
+			}
+		}
+	}
+	m.attrs[name] = v
+}
+
+func (m *merge) value() cty.Value {
+	if m.attrs == nil && m.share {
+		return m.prior
+	}
+	return cty.ObjectVal(m.attrs)
 }
 
 // nestedSchema is a block's schema or a nested attribute's: what set
@@ -85,7 +131,9 @@ func (na *NestedAttributes) propose(prior, config cty.Value) cty.Value {
 	if !prior.Type().IsObjectType() {
 		prior = cty.NullVal(config.Type())
 	}
-	return cty.ObjectVal(proposedAttrs(na.Attributes, prior, config))
+	m := newMerge(prior, len(na.Attributes))
+	proposedAttrs(&m, na.Attributes, prior, config)
+	return m.value()
 }
 
 func proposedNestedBlock(nb *NestedBlock, prior, config cty.Value) cty.Value {
@@ -205,8 +253,7 @@ func proposedSet(s nestedSchema, prior, config cty.Value) cty.Value {
 	return cty.SetVal(elems)
 }
 
-func proposedAttrs(as map[string]*Attribute, prior, config cty.Value) map[string]cty.Value {
-	attrs := make(map[string]cty.Value, len(as))
+func proposedAttrs(m *merge, as map[string]*Attribute, prior, config cty.Value) {
 	for name, a := range as {
 		var p cty.Value
 		if prior.IsNull() {
@@ -220,17 +267,17 @@ func proposedAttrs(as map[string]*Attribute, prior, config cty.Value) map[string
 			// Whether required or optional plays no part: a computed
 			// value the configuration leaves out keeps its prior value,
 			// unless that value shows a configuration set it before.
-			attrs[name] = p
 			if wasConfigured(a, p) {
-				attrs[name] = c
+				m.set(name, p, c, false)
+			} else {
+				m.set(name, p, p, true)
 			}
 		case a.Nested != nil:
-			attrs[name] = proposedNestedAttr(a.Nested, p, c)
+			m.set(name, p, proposedNestedAttr(a.Nested, p, c), false)
 		default:
-			attrs[name] = c
+			m.set(name, p, c, false)
 		}
 	}
-	return attrs
 }
 
 // wasConfigured reports whether the prior value of an optional nested
@@ -302,6 +349,10 @@ func couldBecome(s nestedSchema, prior, config cty.Value) bool {
 // unrefined strips the refinements of every unknown in v: two values that
 // differ only in what is promised of an unknown are the same here.
 func unrefined(v cty.Value) cty.Value {
+	if v.IsWhollyKnown() {
+		// Nothing to strip: no copy.
+		return v
+	}
 	out, _ := cty.Transform(v, func(_ cty.Path, v cty.Value) (cty.Value, error) {
 		if !v.IsKnown() {
 			return cty.UnknownVal(v.Type()), nil

@@ -248,3 +248,54 @@ func TestPlannedDataObject(t *testing.T) {
 		t.Errorf("got  %#v\nwant %#v", got, want)
 	}
 }
+
+// TestUnchangedCostsNoCopy checks that an object the configuration leaves
+// as it was (most instances of a large plan) is proposed and checked
+// without building anything: ProposedNew gives the prior object back and
+// PlanProblems finds nothing, neither allocating for an object of plain
+// attributes. (go-cty allocates to iterate a collection, so those still
+// cost something.)
+func TestUnchangedCostsNoCopy(t *testing.T) {
+	b := proposedSchema()
+	s, null := cty.StringVal, cty.NullVal(cty.String)
+	el := func(name, id, mode cty.Value) cty.Value {
+		return cty.ObjectVal(map[string]cty.Value{"name": name, "id": id, "mode": mode})
+	}
+	prior := proposedObj(b, map[string]cty.Value{"name": s("x"), "arn": s("arn:1"), "policy": s("{}"),
+		"tags": cty.MapVal(map[string]cty.Value{"k": s("v")}), "list": cty.ListVal([]cty.Value{el(s("a"), s("id-a"), s("m"))}),
+		"single": el(s("b"), s("id-b"), s("m"))})
+	config := proposedObj(b, map[string]cty.Value{"name": s("x"), "tags": cty.MapVal(map[string]cty.Value{"k": s("v")}),
+		"list": cty.ListVal([]cty.Value{el(s("a"), null, s("m"))}), "single": el(s("b"), null, s("m"))})
+	if got := ProposedNew(b, prior, config); !got.RawEquals(prior) {
+		t.Fatalf("proposed %#v\nwant the prior object %#v", got, prior)
+	}
+
+	plain := &Block{Attributes: map[string]*Attribute{}}
+	pv, cv := map[string]cty.Value{}, map[string]cty.Value{}
+	for _, name := range []string{"name", "desc", "arn", "policy", "dyn"} {
+		a := b.Attributes[name]
+		plain.Attributes[name] = a
+		pv[name], cv[name] = prior.GetAttr(name), config.GetAttr(name)
+	}
+	pv["dyn"] = s("chosen")
+	plainPrior, plainConfig := cty.ObjectVal(pv), cty.ObjectVal(cv)
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"ProposedNew", func() {
+			if got := ProposedNew(plain, plainPrior, plainConfig); !got.RawEquals(plainPrior) {
+				t.Fatalf("proposed %#v, want the prior object", got)
+			}
+		}},
+		{"PlanProblems", func() {
+			if p := PlanProblems(plain, plainPrior, plainConfig, plainPrior); len(p) > 0 {
+				t.Fatal(p)
+			}
+		}},
+	} {
+		if n := testing.AllocsPerRun(20, c.f); n > 0 {
+			t.Errorf("%s of an unchanged object allocated %v times, want none", c.name, n)
+		}
+	}
+}
