@@ -37,7 +37,7 @@ func invalidPlan(n *node, in *instance, prior, config cty.Value, resp provider.P
 // takes every refreshed object; a fix-up is logged as a warning, as
 // Terraform logs it.
 func refreshed(n *node, in *instance, v cty.Value) cty.Value {
-	if v == cty.NilVal || v.IsNull() || n.schema == nil {
+	if v == cty.NilVal || v.IsNull() || n.schema == nil || provider.BlocksNormal(n.schema.Block, v) {
 		return v
 	}
 	out := provider.NormalizeBlocks(n.schema.Block, v)

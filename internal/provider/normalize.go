@@ -12,14 +12,19 @@ import (
 // Providers on the legacy SDK return such values. Blocks with dynamically
 // typed attributes, which that SDK never has, are left as they are.
 func NormalizeBlocks(b *Block, v cty.Value) cty.Value {
-	if b != nil && len(b.BlockTypes) == 0 && v != cty.NilVal && !v.IsNull() && v.IsKnown() && sameAttributes(b, v.Type()) {
-		// No blocks to normalise, and an object of the schema's
-		// attributes: rebuilding it would give it back, at the cost of a
-		// copy of every refreshed object.
+	if BlocksNormal(b, v) {
 		return v
 	}
 	v, pvm := v.UnmarkDeepWithPaths()
 	return normalizeBlocks(b, v).MarkWithPaths(pvm)
+}
+
+// BlocksNormal reports whether NormalizeBlocks would give v back as it is
+// without looking inside: a schema without blocks and a known object of its
+// attributes. Rebuilding such an object would give it back, at the cost of
+// a copy of every refreshed object, and comparing the two of a walk.
+func BlocksNormal(b *Block, v cty.Value) bool {
+	return b != nil && len(b.BlockTypes) == 0 && v != cty.NilVal && !v.IsNull() && v.IsKnown() && sameAttributes(b, v.Type())
 }
 
 func normalizeBlocks(b *Block, v cty.Value) cty.Value {
