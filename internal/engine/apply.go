@@ -409,7 +409,7 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 		if diags.HasErrors() {
 			return attribute(in.addr, cn, diags)
 		}
-		if !unmarked(cfgVal).IsWhollyKnown() {
+		if !cfgVal.IsWhollyKnown() { // marks and all: no unmarked copy
 			return hcl.Diagnostics{errorDiag(in.addr, cn, "Configuration not known at apply",
 				"Some values in this resource's configuration are still unknown after all its dependencies were applied. This is a bug in Tether; please report it.")}
 		}

@@ -89,11 +89,16 @@ func (p *Planned) sameObjects() []sameObject {
 // changeObjectKey is the object a change's value v (its before or after)
 // names, when its id is known.
 func changeObjectKey(c *plan.ResourceChange, v cty.Value) (objectKey, bool) {
-	v = unmarked(v)
-	if v == cty.NilVal || v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() || !v.Type().HasAttribute("id") {
+	if v == cty.NilVal {
 		return objectKey{}, false
 	}
-	id := v.GetAttr("id")
+	// Only the id is read: unmarked where it is, not as a copy of the
+	// whole object.
+	v, _ = v.Unmark()
+	if v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() || !v.Type().HasAttribute("id") {
+		return objectKey{}, false
+	}
+	id, _ := v.GetAttr("id").Unmark()
 	if !id.IsKnown() || id.IsNull() || id.Type() != cty.String || id.AsString() == "" {
 		return objectKey{}, false
 	}
