@@ -252,7 +252,7 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 		return d
 	}
 	var all []*instance
-	owner := map[*instance]*nodeInst{}
+	var owner owners
 	for _, ni := range n.per {
 		if ni.deferred {
 			continue
@@ -264,7 +264,7 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 				continue
 			}
 			all = append(all, in)
-			owner[in] = ni
+			owner.add(in, ni)
 		}
 	}
 	batches := [][]*instance{all}
@@ -283,7 +283,7 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 		batches = [][]*instance{first, rest}
 	}
 	for _, batch := range batches {
-		d := e.applyInstances(ctx, p, n, batch, owner, count)
+		d := e.applyInstances(ctx, p, n, batch, &owner, count)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			break
@@ -298,7 +298,7 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 }
 
 // applyInstances applies instances of node n at once.
-func (e *Engine) applyInstances(ctx context.Context, p *Planned, n *node, all []*instance, owner map[*instance]*nodeInst, count func(plan.Action)) hcl.Diagnostics {
+func (e *Engine) applyInstances(ctx context.Context, p *Planned, n *node, all []*instance, owner *owners, count func(plan.Action)) hcl.Diagnostics {
 	cn := n.cfg
 	var diags hcl.Diagnostics
 	var mu sync.Mutex
@@ -307,14 +307,14 @@ func (e *Engine) applyInstances(ctx context.Context, p *Planned, n *node, all []
 		if cn.Kind == config.Ephemeral {
 			// Its value from the plan was closed with the plan: open it
 			// again for what is applied with it.
-			d = e.openEphemeral(ctx, p, n, owner[all[i]], all[i], false)
+			d = e.openEphemeral(ctx, p, n, owner.of(all[i]), all[i], false)
 		} else {
 			in := all[i]
 			walked := in.change != nil && p.targeted(n, in.addr)
 			if walked {
 				p.checks.restore(n, in.addr, false)
 			}
-			d = e.applyInstance(ctx, p, n, owner[in], in, count)
+			d = e.applyInstance(ctx, p, n, owner.of(in), in, count)
 			if walked && !d.HasErrors() {
 				p.checks.restore(n, in.addr, true)
 			}
@@ -497,7 +497,7 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 // asked for again).
 func samePlan(n *node, in *instance, approved plan.Action, cfgVal cty.Value) bool {
 	if approved != plan.Create || in.change == nil || in.change.Action != plan.Create || in.planned == cty.NilVal ||
-		in.plannedFrom == cty.NilVal || in.importID != "" || in.deferredBy != "" || !in.res.empty() {
+		in.importID != "" || in.deferredBy != "" || !in.res.empty() {
 		return false
 	}
 	rp, ok := in.provider(n).(*redacting)
@@ -509,7 +509,7 @@ func samePlan(n *node, in *instance, approved plan.Action, cfgVal cty.Value) boo
 		return false
 	}
 	v := in.validated
-	return v.prov == rp && v.configured == rp.configured.Load() && cfgVal.RawEquals(in.plannedFrom)
+	return v != nil && v.prov == rp && v.configured == rp.configured.Load() && v.from != cty.NilVal && cfgVal.RawEquals(v.from)
 }
 
 // keep records a refreshed object that needs no change, when refresh or a
@@ -743,8 +743,9 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 		return diags
 	}
 	// Done with what planning needed; at 100,000 instances these copies
-	// are most of the memory an apply holds.
-	in.planned, in.configVal, in.plannedFrom = cty.NilVal, cty.NilVal, cty.NilVal
+	// are most of the memory an apply holds. (The validated
+	// configuration is the same value as configVal: kept, it kept that.)
+	in.planned, in.configVal, in.validated = cty.NilVal, cty.NilVal, nil
 	e.event(plan.Event{Addr: in.addr, Action: action, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: in.shownID(n, in.prior)})
 	return diags
 }

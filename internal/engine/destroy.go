@@ -34,7 +34,7 @@ import (
 // recorded object is destroyed as an orphan.
 func (e *Engine) destroyResources(ctx context.Context, p *Planned, n *node) hcl.Diagnostics {
 	var all []*instance
-	owner := map[*instance]*nodeInst{}
+	var owner owners
 	known := map[*nodeInst]bool{}
 	for _, ni := range n.per {
 		ni.value = cty.DynamicVal
@@ -55,7 +55,7 @@ func (e *Engine) destroyResources(ctx context.Context, p *Planned, n *node) hcl.
 		for _, k := range keys {
 			in := &instance{addr: instanceAddr(n, ni.mi, k.key), key: k.key, each: k.each, recorded: byAddr[instanceAddr(n, ni.mi, k.key)]}
 			ni.insts = append(ni.insts, in)
-			owner[in] = ni
+			owner.add(in, ni)
 			all = append(all, in)
 		}
 		if n.cfg.ProviderKey != nil {
@@ -64,7 +64,7 @@ func (e *Engine) destroyResources(ctx context.Context, p *Planned, n *node) hcl.
 			}
 		}
 	}
-	diags := p.eachInstance(all, owner, func(ni *nodeInst, in *instance) hcl.Diagnostics {
+	diags := p.eachInstance(all, &owner, func(ni *nodeInst, in *instance) hcl.Diagnostics {
 		switch n.cfg.Kind {
 		case config.DataSource:
 			return e.destroyData(ctx, p, n, ni, in)

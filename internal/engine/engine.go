@@ -226,15 +226,9 @@ type instance struct {
 	planned         cty.Value // unmarked
 	plannedPriv     []byte
 	configVal       cty.Value // unmarked configuration the plan was made from, references resolved
-	// plannedFrom is the configuration, as evaluated (marked), that the
-	// provider was last asked to plan from (see samePlan).
-	plannedFrom cty.Value
 	// validated is the last configuration its provider found valid, with
-	// no diagnostic at all (see planChange).
-	validated validation
-	// readFailed is set on a check block's data source that could not be
-	// read during plan: its check is then skipped, as in Terraform.
-	readFailed bool
+	// no diagnostic at all (see planChange); nil when none.
+	validated *validation
 	// result is what apply records of a data source instance read in
 	// this walk (marked): the value its provider returned, or for a check
 	// block's data source whose read failed, its configuration with
@@ -245,14 +239,6 @@ type instance struct {
 	res           *resolution
 	providerPrior cty.Value
 	meta          objectMeta // what state recorded with the object
-	forceReplace  bool
-	// gone is set on a recorded instance whose key left count or
-	// for_each; it is destroyed.
-	gone bool
-	// leftOut is set on an instance -target leaves out whose object does
-	// not exist: as in Terraform, whose targeted plan never expands it,
-	// its resource's value has no such instance.
-	leftOut bool
 	// importID is set on an instance an import adopts: prior is then the
 	// imported object, which apply records.
 	importID string
@@ -265,16 +251,29 @@ type instance struct {
 	secrets, inputs []string
 	// sources are the secrets what its provider returns is judged by
 	// (see the rule for derived values, derived.go).
-	sources []string
-	// checkAfterApply holds postconditions that were unknown at plan.
-	checkAfterApply bool
-	resourceDeps    []string
+	sources      []string
+	resourceDeps []string
 	// prov is the provider instance that serves this instance when its
 	// provider configuration is repeated, and provKey its key (["x"]);
 	// otherwise the node's serves.
 	prov    provider.Provider
 	provKey string
 	value   cty.Value // marked
+
+	// The flags are kept together, so that they share one word.
+	forceReplace bool
+	// readFailed is set on a check block's data source that could not be
+	// read during plan: its check is then skipped, as in Terraform.
+	readFailed bool
+	// gone is set on a recorded instance whose key left count or
+	// for_each; it is destroyed.
+	gone bool
+	// leftOut is set on an instance -target leaves out whose object does
+	// not exist: as in Terraform, whose targeted plan never expands it,
+	// its resource's value has no such instance.
+	leftOut bool
+	// checkAfterApply holds postconditions that were unknown at plan.
+	checkAfterApply bool
 }
 
 func (e *Engine) parallelism() int {

@@ -405,7 +405,7 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 		}
 	}
 	var all []*instance
-	owner := map[*instance]*nodeInst{}
+	var owner owners
 	for _, ni := range n.per {
 		mi := ni.mi
 		pending, waiting := p.depsState(n, mi)
@@ -459,7 +459,7 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 				delete(imports, in.addr)
 			}
 			ni.insts = append(ni.insts, in)
-			owner[in] = ni
+			owner.add(in, ni)
 			all = append(all, in)
 		}
 		var known []string
@@ -480,7 +480,7 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 		for _, a := range gone {
 			in := &instance{addr: a, recorded: byAddr[a], key: cty.NilVal, gone: true}
 			ni.insts = append(ni.insts, in)
-			owner[in] = ni
+			owner.add(in, ni)
 			all = append(all, in)
 		}
 		if n.cfg.ProviderKey != nil {
@@ -489,7 +489,7 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 			}
 		}
 	}
-	diags = append(diags, p.eachInstance(all, owner, func(ni *nodeInst, in *instance) hcl.Diagnostics {
+	diags = append(diags, p.eachInstance(all, &owner, func(ni *nodeInst, in *instance) hcl.Diagnostics {
 		switch n.cfg.Kind {
 		case config.DataSource:
 			return e.planData(ctx, p, n, ni, in)
@@ -516,13 +516,41 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 	return diags
 }
 
+// owners says which node instance (module instance) each instance of a
+// node belongs to: with a single one, as nearly every node has, without a
+// map per node.
+type owners struct {
+	one *nodeInst
+	by  map[*instance]*nodeInst // those not of one
+}
+
+func (o *owners) add(in *instance, ni *nodeInst) {
+	if o.one == nil {
+		o.one = ni
+	}
+	if ni == o.one {
+		return
+	}
+	if o.by == nil {
+		o.by = map[*instance]*nodeInst{}
+	}
+	o.by[in] = ni
+}
+
+func (o *owners) of(in *instance) *nodeInst {
+	if ni, ok := o.by[in]; ok {
+		return ni
+	}
+	return o.one
+}
+
 // eachInstance runs f for every instance in all, in parallel, with the
 // node instance that owns it, and collects what they say.
-func (p *Planned) eachInstance(all []*instance, owner map[*instance]*nodeInst, f func(ni *nodeInst, in *instance) hcl.Diagnostics) hcl.Diagnostics {
+func (p *Planned) eachInstance(all []*instance, owner *owners, f func(ni *nodeInst, in *instance) hcl.Diagnostics) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	var mu sync.Mutex
 	p.forEach(len(all), func(i int) {
-		if d := f(owner[all[i]], all[i]); len(d) > 0 {
+		if d := f(owner.of(all[i]), all[i]); len(d) > 0 {
 			mu.Lock()
 			diags = append(diags, d...)
 			mu.Unlock()
@@ -944,12 +972,12 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		// planned value carries their marks for dependents, so it stays.)
 		change.After = before
 		planned, plannedPriv = cty.NilVal, nil
-		in.configVal, in.providerPrior, in.plannedFrom = cty.NilVal, cty.NilVal, cty.NilVal
+		in.configVal, in.providerPrior = cty.NilVal, cty.NilVal
 		// The configuration kept to skip validating it again is for an
 		// apply that plans the instance anew, which a no-op never is
 		// (apply keeps it as it is): held, it is a second object per
 		// instance for the whole run.
-		in.validated = validation{}
+		in.validated = nil
 	}
 	in.change = change
 	in.planned = planned
@@ -1017,7 +1045,6 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 	in.secrets = append(sensitiveStrings(uv, cfgMarks), in.inputs...)
 	in.judgeBy(n, uv, cfgMarks)
 	uv = in.res.substitute(uv)
-	in.plannedFrom = cfgVal
 	prior := in.res.priorFor(in.prior, in.meta.Refs)
 	in.providerPrior = prior
 	unignored := uv
@@ -1032,6 +1059,9 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 	diags := e.validateResource(n, in, unignored)
 	if diags.HasErrors() {
 		return nil, cty.NilVal, nil, diags
+	}
+	if in.validated != nil {
+		in.validated.from = cfgVal
 	}
 	resp := in.provider(n).PlanResourceChange(provider.WithObject(ctx, in.addr), provider.PlanRequest{
 		TypeName: n.cfg.Type, PriorState: prior, ProposedNewState: provider.ProposedNew(block, prior, uv),
@@ -1126,17 +1156,17 @@ func (e *Engine) validateResource(n *node, in *instance, cfg cty.Value) hcl.Diag
 	prov := in.provider(n)
 	rp, _ := prov.(*redacting)
 	v := in.validated
-	if rp != nil && v.prov == rp && v.configured == rp.configured.Load() && v.config.RawEquals(cfg) {
+	if rp != nil && v != nil && v.prov == rp && v.configured == rp.configured.Load() && v.config.RawEquals(cfg) {
 		return nil
 	}
-	in.validated = validation{}
+	in.validated = nil
 	var configured uint64
 	if rp != nil {
 		configured = rp.configured.Load()
 	}
 	d := prov.ValidateResourceConfig(n.cfg.Type, cfg)
 	if len(d) == 0 && rp != nil {
-		in.validated = validation{prov: rp, configured: configured, config: cfg}
+		in.validated = &validation{prov: rp, configured: configured, config: cfg}
 	}
 	return attribute(in.addr, n.cfg, in.scrubDiags(d))
 }
@@ -1146,6 +1176,9 @@ type validation struct {
 	prov       *redacting
 	configured uint64 // prov.configured when it validated
 	config     cty.Value
+	// from is the configuration, as evaluated (marked), that the
+	// provider was then asked to plan from (see samePlan).
+	from cty.Value
 }
 
 // pathChanged reports whether the value at path differs between before
