@@ -428,7 +428,7 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 			in.forceReplace = true
 		}
 		if !samePlan(n, in, approved, cfgVal) {
-			change, planned, priv, d = e.planChange(ctx, n, in, cfgVal)
+			change, planned, priv, d = e.planChange(ctx, n, in, in.take(n, cfgVal))
 			if d.HasErrors() {
 				return d
 			}

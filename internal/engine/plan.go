@@ -873,6 +873,7 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 	// The configuration comes first: its references, resolved, let
 	// refresh recognise referenced values in what the provider reads back.
 	var cfgVal cty.Value
+	var ev evaluated
 	if !in.gone {
 		if d := p.conditions(n, ni.mi, inst, n.cfg.Preconditions, cty.NilVal, "Resource precondition failed"); d.HasErrors() {
 			return attribute(in.addr, n.cfg, d)
@@ -890,10 +891,8 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 			return append(diags, d...)
 		}
 		// Refresh comes before the plan: what it says is scrubbed too.
-		u, m := marks.Unmark(cfgVal)
 		in.inputs = append(p.sensitiveInputs(n, ni.mi), providerSecrets(in.provider(n))...)
-		in.secrets = append(sensitiveStrings(u, m), in.inputs...)
-		in.judgeBy(n, u, m)
+		ev = in.take(n, cfgVal)
 		if in.res, d = e.resolveRefs(ctx, in.addr, n.cfg, cfgVal); d.HasErrors() {
 			return append(diags, d...)
 		}
@@ -934,7 +933,7 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 
 	requested := p.replaceRequested(in.addr)
 	in.forceReplace = p.triggered(n, ni.mi) || requested
-	change, planned, plannedPriv, d := e.planChange(ctx, n, in, cfgVal)
+	change, planned, plannedPriv, d := e.planChange(ctx, n, in, ev)
 	diags = append(diags, d...)
 	if d.HasErrors() {
 		return diags
@@ -1035,15 +1034,30 @@ func unmarked(v cty.Value) cty.Value {
 	return u
 }
 
-// planChange asks the provider what applying cfgVal to the instance's
-// prior object means. It is used during plan and again during apply, with
-// the values dependencies really produced.
-func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal cty.Value) (*plan.ResourceChange, cty.Value, []byte, hcl.Diagnostics) {
+// evaluated is an instance's configuration as evaluated (val), unmarked,
+// with the paths that were sensitive.
+type evaluated struct {
+	val, unmarked cty.Value
+	sensitive     []cty.Path
+}
+
+// take records what an instance's evaluated configuration makes secret:
+// what is scrubbed from whatever its provider says, and what the values it
+// returns are judged by (see judgeBy). in.inputs must be set.
+func (in *instance) take(n *node, cfgVal cty.Value) evaluated {
+	uv, m := marks.Unmark(cfgVal)
+	in.secrets = append(sensitiveStrings(uv, m), in.inputs...)
+	in.judgeBy(n, uv, m)
+	return evaluated{val: cfgVal, unmarked: uv, sensitive: m}
+}
+
+// planChange asks the provider what applying a configuration, taken (see
+// take), to the instance's prior object means. It is used during plan and
+// again during apply, with the values dependencies really produced.
+func (e *Engine) planChange(ctx context.Context, n *node, in *instance, ev evaluated) (*plan.ResourceChange, cty.Value, []byte, hcl.Diagnostics) {
 	block := n.schema.Block
 	ty := block.ImpliedType()
-	uv, cfgMarks := marks.Unmark(cfgVal)
-	in.secrets = append(sensitiveStrings(uv, cfgMarks), in.inputs...)
-	in.judgeBy(n, uv, cfgMarks)
+	uv, cfgMarks := ev.unmarked, ev.sensitive
 	uv = in.res.substitute(uv)
 	prior := in.res.priorFor(in.prior, in.meta.Refs)
 	in.providerPrior = prior
@@ -1061,7 +1075,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, cfgVal c
 		return nil, cty.NilVal, nil, diags
 	}
 	if in.validated != nil {
-		in.validated.from = cfgVal
+		in.validated.from = ev.val
 	}
 	resp := in.provider(n).PlanResourceChange(provider.WithObject(ctx, in.addr), provider.PlanRequest{
 		TypeName: n.cfg.Type, PriorState: prior, ProposedNewState: provider.ProposedNew(block, prior, uv),
