@@ -148,6 +148,14 @@ func impliedMoves(cfg *config.Config, snap *state.Snapshot) []config.Moved {
 		if obj.Mode != state.Managed {
 			continue
 		}
+		if !strings.Contains(a, "[") {
+			// No key anywhere: the address is its own static address,
+			// and only a counted resource takes it (as its [0]). Nearly
+			// every object is so, and need not be parsed.
+			if n := byStatic[a]; n == nil || n.Repeat == nil || n.Repeat.ForEach {
+				continue
+			}
+		}
 		ia, err := addr.ParseInstance(a)
 		if err != nil {
 			continue

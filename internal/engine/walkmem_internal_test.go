@@ -1,8 +1,13 @@
 package engine
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 	"unsafe"
+
+	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/state"
 )
 
 // TestOwners checks that each instance is found with its node instance
@@ -32,5 +37,43 @@ func TestOwners(t *testing.T) {
 func TestInstanceSize(t *testing.T) {
 	if n := unsafe.Sizeof(instance{}); n > 640 {
 		t.Errorf("an instance takes %d bytes, want at most 640", n)
+	}
+}
+
+// TestImpliedMovesParsesOnlyWhatMayMove checks that finding the moves
+// count implies (a resource that gained count, or lost it) still finds
+// them both ways, and reads the address of an object with no key and no
+// counted resource, nearly every object of a large state, without parsing
+// it: the cost does not grow with such objects.
+func TestImpliedMovesParsesOnlyWhatMayMove(t *testing.T) {
+	counted := &config.Node{Kind: config.Resource, Addr: "tether_value.counted", Repeat: &config.Repeat{}}
+	single := &config.Node{Kind: config.Resource, Addr: "tether_value.single"}
+	build := func(plain int) (*config.Config, *state.Snapshot) {
+		cfg := &config.Config{Nodes: []*config.Node{counted, single}}
+		snap := &state.Snapshot{Objects: map[string]*state.Object{
+			"tether_value.counted":   {Mode: state.Managed},
+			"tether_value.single[0]": {Mode: state.Managed},
+		}}
+		for i := range plain {
+			a := fmt.Sprintf("tether_value.r%d", i)
+			cfg.Nodes = append(cfg.Nodes, &config.Node{Kind: config.Resource, Addr: a})
+			snap.Objects[a] = &state.Object{Mode: state.Managed}
+		}
+		return cfg, snap
+	}
+	cfg, snap := build(10)
+	var got []string
+	for _, m := range impliedMoves(cfg, snap) {
+		got = append(got, m.From+" -> "+m.To)
+	}
+	if want := []string{"tether_value.counted -> tether_value.counted[0]", "tether_value.single[0] -> tether_value.single"}; !slices.Equal(got, want) {
+		t.Errorf("implied moves %q, want %q", got, want)
+	}
+	cost := func(plain int) float64 {
+		cfg, snap := build(plain)
+		return testing.AllocsPerRun(5, func() { impliedMoves(cfg, snap) })
+	}
+	if small, large := cost(10), cost(1000); large > small+20 {
+		t.Errorf("impliedMoves allocated %v times with 1,000 plain objects, %v with 10: it parses each", large, small)
 	}
 }
