@@ -111,15 +111,24 @@ func TestAWSPlatform(t *testing.T) {
 	}
 	ttCount := planCount(r.stdout)
 
-	// Destroying needs no code: the program is not built for Lambda.
-	if err := os.RemoveAll(filepath.Join(tt.dir, ".tether", "aws")); err != nil {
+	// Destroying needs no code: the program is not built for Lambda. The
+	// build is put aside for the destroy, and back for synth, which then
+	// finds it up to date instead of linking it again.
+	built, aside := filepath.Join(tt.dir, ".tether", "aws"), filepath.Join(tt.dir, ".tether", "aws-aside")
+	if err := os.Rename(built, aside); err != nil {
 		t.Fatal(err)
 	}
 	if r := tt.run("destroy", "--platform", "aws", "--yes"); r.code != 0 || r.err != nil || !strings.Contains(r.stdout, "No changes") {
 		t.Errorf("tether destroy --platform aws of nothing: %v\n%s", r.err, r)
 	}
-	if _, err := os.Stat(filepath.Join(tt.dir, ".tether", "aws", "bootstrap")); err == nil {
+	if _, err := os.Stat(filepath.Join(built, "bootstrap")); err == nil {
 		t.Errorf("destroy built the program for Lambda")
+	}
+	if err := os.RemoveAll(built); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(aside, built); err != nil {
+		t.Fatal(err)
 	}
 
 	// The same program, synthesised for aws, planned by terraform.

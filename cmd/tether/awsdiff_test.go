@@ -220,9 +220,11 @@ func TestAWSRecordedDifferential(t *testing.T) {
 	real := filepath.Join(awsMirror, pkg, binary)
 	mirror := t.TempDir()
 	wrapper := filepath.Join(mirror, pkg, binary)
-	build := exec.Command("go", "build", "-o", wrapper, "github.com/tetherhq/tether/internal/recorder/recording-provider")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the recording provider: %v\n%s", err, out)
+	// Built once for every test process of the run, and later runs until
+	// a source changes (providertest.GoBuild); the mirror holds a copy,
+	// a file of its own as an installed package's must be.
+	if err := providertest.GoBuildAt("./internal/recorder/recording-provider", wrapper); err != nil {
+		t.Fatalf("building the recording provider: %v", err)
 	}
 	rc := filepath.Join(t.TempDir(), "terraformrc")
 	if err := os.WriteFile(rc, []byte(fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror)), 0o644); err != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tetherhq/tether/internal/providertest"
+	"github.com/tetherhq/tether/internal/recorder"
 	"github.com/tetherhq/tether/runtime/kv"
 )
 
@@ -45,7 +46,28 @@ func TestDynamoDBTableThroughProvider(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("terraformrc", fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror))
+	proxies := []string{"HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "NO_PROXY=127.0.0.1"}
+	for _, e := range append(s.Env(), proxies...) {
+		k, v, _ := strings.Cut(e, "=")
+		t.Setenv(k, v)
+	}
+	// One real provider, started here with the fake's environment, serves
+	// every terraform command: terraform starts a provider several times a
+	// command, and each start of hashicorp/aws costs seconds of CPU. The
+	// recording provider stands in the mirror as a plain proxy to it
+	// (no log, no mock), and gives every caller the first configuration's
+	// response, since the provider is configured once in its life.
+	real := filepath.Join(mirror, "registry.terraform.io", "hashicorp", "aws", "5.100.0", providertest.Platform(), "terraform-provider-aws_v5.100.0_x5")
+	wrapper := filepath.Join(dir, "mirror", strings.TrimPrefix(real, mirror))
+	if err := providertest.GoBuildAt("./internal/recorder/recording-provider", wrapper); err != nil {
+		t.Fatalf("building the recording provider: %v", err)
+	}
+	shared, err := recorder.StartShared(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer shared.Close()
+	write("terraformrc", fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", filepath.Join(dir, "mirror")))
 	config := func(team string) string {
 		return `terraform {
   required_providers {
@@ -71,9 +93,8 @@ resource "aws_dynamodb_table" "notes" {
 `
 	}
 	write("main.tf", config("a"))
-	env := append(os.Environ(), s.Env()...)
-	env = append(env, "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1",
-		"HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "NO_PROXY=127.0.0.1")
+	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1",
+		recorder.EnvProvider+"="+real, recorder.EnvSchemaCache+"="+t.TempDir(), shared.Env)
 	run := func(args ...string) (string, int) {
 		t.Helper()
 		cmd := exec.Command(tf, args...)
@@ -97,10 +118,6 @@ resource "aws_dynamodb_table" "notes" {
 		t.Errorf("after apply the fake holds %q", got)
 	}
 
-	for _, e := range s.Env() {
-		k, v, _ := strings.Cut(e, "=")
-		t.Setenv(k, v)
-	}
 	t.Setenv("AWS_ENDPOINT_URL_DYNAMODB", s.URL)
 	t.Setenv("AWS_CONFIG_FILE", os.DevNull)
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", os.DevNull)

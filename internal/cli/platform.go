@@ -70,8 +70,11 @@ func (e *env) onPlatform(ctx context.Context, c *common, in LoadInput, cfg *conf
 	if err != nil {
 		return fail("Provider not available", "The aws platform deploys through hashicorp/aws: %v", err)
 	}
+	// The executable is linked in the main state folder's aws folder,
+	// whichever state folder the zip is for: tether test then finds up's
+	// build of the same program up to date.
 	out := filepath.Join(stateDirOf(ctx), "aws")
-	build := func() (aws.Bundle, error) { return aws.Build(".", out) }
+	build := func() (aws.Bundle, error) { return aws.Build(".", filepath.Join(stateDir, "aws"), out) }
 	if in.Destroying {
 		// Destroying a function needs none of its code: the bundle is
 		// named, never built.

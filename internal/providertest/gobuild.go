@@ -58,6 +58,25 @@ func GoBuild(pkg string) (string, error) {
 	return b.exe, b.err
 }
 
+// GoBuildAt is GoBuild with a copy of the executable written at path,
+// its folders made: for where a file of its own is needed, such as a
+// provider package in a filesystem mirror, which an install hashes and
+// may link to.
+func GoBuildAt(pkg, path string) error {
+	exe, err := GoBuild(pkg)
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o755)
+}
+
 // goBuildIn is GoBuild of pkg in the module at root.
 func goBuildIn(root, pkg string) (string, error) {
 	key, err := buildKey(root, pkg)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -34,9 +33,12 @@ func startWrapped(t *testing.T, mock bool) (provider.Provider, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wrapper := filepath.Join(t.TempDir(), "recording-provider")
-	if out, err := exec.Command("go", "build", "-o", wrapper, "github.com/tetherhq/tether/internal/recorder/recording-provider").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	// Built once for every test and test process of the run (the AWS
+	// differential of cmd/tether uses it too), and later runs until a
+	// source changes.
+	wrapper, err := providertest.GoBuild("./internal/recorder/recording-provider")
+	if err != nil {
+		t.Fatal(err)
 	}
 	log := filepath.Join(t.TempDir(), "calls.jsonl")
 	t.Setenv(recorder.EnvProvider, real.Executable)
