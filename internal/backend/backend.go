@@ -52,6 +52,30 @@ type objBackend interface {
 	TerraformState(ctx context.Context, ws string) (*objstate.TerraformState, error)
 }
 
+// objectStores open the object-store backends by type: each reads its
+// settings (and, where they leave an argument out, the environment) and
+// connects.
+var objectStores = map[string]func(context.Context, map[string]string) (objBackend, error){
+	"s3":      connectWith(s3state.FromSettings, s3state.Connect),
+	"gcs":     connectWith(gcsstate.FromSettings, gcsstate.Connect),
+	"azurerm": connectWith(azstate.FromSettings, azstate.Connect),
+}
+
+func connectWith[C any, B objBackend](read func(map[string]string, func(string) string) (C, error), connect func(context.Context, C) (B, error)) func(context.Context, map[string]string) (objBackend, error) {
+	return func(ctx context.Context, settings map[string]string) (objBackend, error) {
+		cfg, err := read(settings, os.Getenv)
+		if err != nil {
+			return nil, err
+		}
+		b, err := connect(ctx, cfg)
+		if err != nil {
+			// Not b: a nil *Backend in the interface would not be nil.
+			return nil, err
+		}
+		return b, nil
+	}
+}
+
 // Open opens the backend s chooses. For pg it connects and prepares the
 // schema; the connection string and schema come from the settings, else
 // from PG_CONN_STR and PG_SCHEMA_NAME, as with Terraform's pg backend.
@@ -68,32 +92,9 @@ func OpenForReading(ctx context.Context, stateDir string, s Settings) (*Backend,
 
 func open(ctx context.Context, stateDir string, s Settings, readOnly bool) (*Backend, error) {
 	b := &Backend{Settings: s, dir: stateDir}
-	if s.Type == "s3" {
-		cfg, err := s3state.FromSettings(s.Config, os.Getenv)
-		if err != nil {
-			return nil, err
-		}
-		if b.obj, err = s3state.Connect(ctx, cfg); err != nil {
-			return nil, err
-		}
-		return b, nil
-	}
-	if s.Type == "gcs" {
-		cfg, err := gcsstate.FromSettings(s.Config, os.Getenv)
-		if err != nil {
-			return nil, err
-		}
-		if b.obj, err = gcsstate.Connect(ctx, cfg); err != nil {
-			return nil, err
-		}
-		return b, nil
-	}
-	if s.Type == "azurerm" {
-		cfg, err := azstate.FromSettings(s.Config, os.Getenv)
-		if err != nil {
-			return nil, err
-		}
-		if b.obj, err = azstate.Connect(ctx, cfg); err != nil {
+	if connect, ok := objectStores[s.Type]; ok {
+		var err error
+		if b.obj, err = connect(ctx, s.Config); err != nil {
 			return nil, err
 		}
 		return b, nil

@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"hash"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -60,8 +61,12 @@ type resolution struct {
 	// digestHashes are, per reference, the keyed hashes of the digests
 	// of its value, to the labels that stand for them (see refRecord).
 	digestHashes []map[string]string
-	// secrets are the resolved strings, to find echoes of them.
-	secrets []string
+	// secrets are the resolved strings, to find echoes of them, and
+	// secretRef the index into found of the reference each came from
+	// (only strings long enough to look for are kept, so the two
+	// indexes differ).
+	secrets   []string
+	secretRef []int
 	// digests are common digests of those strings (hex and base64 of
 	// MD5, SHA-1, SHA-256, SHA-512), mapped to what replaces them: a
 	// provider that reports a checksum of a secret would otherwise store
@@ -120,6 +125,7 @@ func (e *Engine) resolve(ctx context.Context, address string, cn *config.Node, f
 		digests := map[string]string{}
 		if v.Type() == cty.String && !v.IsNull() && len(v.AsString()) >= 4 {
 			res.secrets = append(res.secrets, v.AsString())
+			res.secretRef = append(res.secretRef, len(res.values)-1)
 			res.redact.Add(v.AsString(), f.Ref.Description())
 			logging.Redact(v.AsString(), f.Ref.Description())
 			res.addDigests(v.AsString(), f.Ref.Description(), len(res.values)-1)
@@ -291,15 +297,58 @@ func (e *Engine) scrub(v cty.Value, r *resolution, recorded []refRecord) cty.Val
 			if d, ok := r.digests[s]; ok {
 				return cty.StringVal(d), nil
 			}
-			for i, secret := range r.secrets {
-				if strings.Contains(s, secret) {
-					s = strings.ReplaceAll(s, secret, r.found[i].Ref.Description())
-				}
-			}
+			s = r.describeEchoes(s)
 		}
 		return cty.StringVal(s), nil
 	})
 	return out
+}
+
+// describeEchoes replaces each resolved string found in s with its
+// reference's description, in one pass: where two resolved strings
+// overlap (one holds the other, or they share a run), the whole
+// overlapping stretch is replaced once, by the description of the
+// longest, so that no remainder of either is left. Replacing one after
+// another would leave the rest of a longer one that shares a prefix with
+// a shorter one in clear.
+func (r *resolution) describeEchoes(s string) string {
+	type span struct{ start, end, ref int }
+	var spans []span
+	for i, secret := range r.secrets {
+		for at := 0; ; {
+			k := strings.Index(s[at:], secret)
+			if k < 0 {
+				break
+			}
+			spans = append(spans, span{at + k, at + k + len(secret), r.secretRef[i]})
+			at += k + 1
+		}
+	}
+	if len(spans) == 0 {
+		return s
+	}
+	sort.Slice(spans, func(i, j int) bool {
+		if spans[i].start != spans[j].start {
+			return spans[i].start < spans[j].start
+		}
+		return spans[i].end > spans[j].end
+	})
+	var b strings.Builder
+	at := 0
+	for i := 0; i < len(spans); {
+		start, end, ref, longest := spans[i].start, spans[i].end, spans[i].ref, spans[i].end-spans[i].start
+		for i++; i < len(spans) && spans[i].start < end; i++ {
+			if n := spans[i].end - spans[i].start; n > longest {
+				ref, longest = spans[i].ref, n
+			}
+			end = max(end, spans[i].end)
+		}
+		b.WriteString(s[at:start])
+		b.WriteString(r.found[ref].Ref.Description())
+		at = end
+	}
+	b.WriteString(s[at:])
+	return b.String()
 }
 
 func descriptionOf(r *refs.Ref, ty cty.Type) cty.Value {

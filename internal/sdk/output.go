@@ -130,10 +130,20 @@ func made[T any](o Output[T]) Output[T] {
 // inside it (a struct or map with lazy fields): the result then waits for
 // them, which makes Val a way to gather several Outputs into one.
 func Val[T any](v T) Output[T] {
-	pos := caller(1)
-	b := &builder{where: "tether.Val", pos: pos}
+	return made(Output[T]{l: given(v, "tether.Val", "value", caller(1), false)})
+}
+
+// given is the lazy value behind Val and Secret: v, once the Outputs and
+// tokens inside it are known, converted to T's type. A secret is marked
+// sensitive, has no Terraform form to synthesize, and a reference in it
+// stays a reference (a reference is never shown anyway).
+func given[T any](v T, fn, what string, pos hcl.Range, secret bool) *lazy {
+	b := &builder{where: fn, pos: pos}
 	t := b.value(reflect.ValueOf(&v).Elem(), "", 0)
-	l := &lazy{stack: b.stack, deps: b.depList(), desc: "the value given to tether.Val at " + posString(pos), ty: ctyTypeOf(reflect.TypeFor[T]()), tf: t.terraformNative}
+	l := &lazy{stack: b.stack, deps: b.depList(), desc: "the " + what + " given to " + fn + " at " + posString(pos), ty: ctyTypeOf(reflect.TypeFor[T]())}
+	if !secret {
+		l.tf = t.terraformNative
+	}
 	if len(b.diags) > 0 {
 		l.err = b.diags[0]
 	}
@@ -142,13 +152,19 @@ func Val[T any](v T) Output[T] {
 		if diags.HasErrors() {
 			return cty.DynamicVal, diags
 		}
+		if _, _, ok := refs.In(v); ok && secret {
+			return v, diags
+		}
 		cv, err := convert.Convert(v, l.ty)
 		if err != nil {
-			return cty.DynamicVal, hcl.Diagnostics{diagAt(pos, "Invalid value for tether.Val", "%s", diagnostic.Failed("converting the value to "+reflect.TypeFor[T]().String(), err))}
+			return cty.DynamicVal, hcl.Diagnostics{diagAt(pos, "Invalid value for "+fn, "%s", diagnostic.Failed("converting the "+what+" to "+reflect.TypeFor[T]().String(), err))}
+		}
+		if secret {
+			cv = cv.Mark(marks.Sensitive)
 		}
 		return cv, diags
 	}
-	return made(Output[T]{l: l})
+	return l
 }
 
 // Apply makes an Output from o by calling f with o's value once it is
@@ -338,29 +354,7 @@ func referenceToFunc(pos hcl.Range, what, desc string, r *refs.Ref) *hcl.Diagnos
 // (an environment variable, a file), a reference keeps it out of state
 // altogether.
 func Secret[T any](v T) Output[T] {
-	pos := caller(1)
-	b := &builder{where: "tether.Secret", pos: pos}
-	t := b.value(reflect.ValueOf(&v).Elem(), "", 0)
-	l := &lazy{stack: b.stack, deps: b.depList(), desc: "the secret given to tether.Secret at " + posString(pos), ty: ctyTypeOf(reflect.TypeFor[T]())}
-	if len(b.diags) > 0 {
-		l.err = b.diags[0]
-	}
-	l.eval = func(sc config.Scope) (cty.Value, hcl.Diagnostics) {
-		v, diags := t.eval(sc)
-		if diags.HasErrors() {
-			return cty.DynamicVal, diags
-		}
-		if _, _, ok := refs.In(v); ok {
-			// A reference is never shown anyway; it stays a reference.
-			return v, diags
-		}
-		cv, err := convert.Convert(v, l.ty)
-		if err != nil {
-			return cty.DynamicVal, hcl.Diagnostics{diagAt(pos, "Invalid value for tether.Secret", "%s", diagnostic.Failed("converting the secret to "+reflect.TypeFor[T]().String(), err))}
-		}
-		return cv.Mark(marks.Sensitive), diags
-	}
-	return made(Output[T]{l: l})
+	return made(Output[T]{l: given(v, "tether.Secret", "secret", caller(1), true)})
 }
 
 // call runs a function from the program, turning a panic or an error

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hashicorp/aws-sdk-go-base/v2/validation"
 	"maps"
 	"slices"
 	"strings"
@@ -111,6 +112,15 @@ func FromSettings(s map[string]string, getenv func(string) string) (Config, erro
 		c.WorkspaceKeyPrefix = p
 	} else {
 		c.WorkspaceKeyPrefix = DefaultWorkspaceKeyPrefix
+	}
+	// As Terraform: a region written in the block is checked against the
+	// regions aws-sdk-go-base knows (the same list, the same version as
+	// Terraform 1.11's), unless skip_region_validation says it is newer
+	// than the list; one from the environment is taken as it is.
+	if c.Region != "" && s["skip_region_validation"] != "true" {
+		if err := validation.SupportedRegion(c.Region); err != nil {
+			return fail(`the argument "region": %v; set skip_region_validation = true for a region newer than this list`, err)
+		}
 	}
 	if c.Region == "" {
 		c.Region = getenv("AWS_REGION")
