@@ -31,17 +31,6 @@ const (
 	unknownText   = "(known after apply)"
 )
 
-// unknownFor words an unknown value. A collection of objects is how
-// nested blocks arrive, and when it is unknown (a dynamic block over a
-// collection known only after apply) even the number of blocks is not
-// known yet, which is worth saying.
-func unknownFor(ty cty.Type) string {
-	if (ty.IsListType() || ty.IsSetType() || ty.IsMapType()) && ty.ElementType().IsObjectType() {
-		return "(blocks known after apply)"
-	}
-	return unknownText
-}
-
 // maxLCSCells caps the table of the longest-common-subsequence diff so
 // that a pathological list or file cannot make rendering quadratic. Past
 // it the middle part is shown as removed and then added.
@@ -168,7 +157,7 @@ func (p *printer) whole(depth int, v cty.Value, c change, path cty.Path, suffix 
 	v, _ = v.Unmark()
 	switch {
 	case !v.IsKnown():
-		p.str(unknownFor(v.Type()))
+		p.str(unknownText)
 		p.str(suffix)
 		p.forcesNote(f)
 		return
@@ -226,7 +215,7 @@ func (p *printer) modify(depth int, b, a cty.Value, path cty.Path, suffix string
 		p.whole(depth, b, remove, path, " -> null"+suffix, f)
 		return
 	case !a.IsKnown():
-		p.whole(depth, b, remove, path, " -> "+unknownFor(a.Type())+suffix, f)
+		p.whole(depth, b, remove, path, " -> "+unknownText+suffix, f)
 		return
 	case !b.IsKnown():
 		p.str(unknownText + " -> ")
