@@ -247,6 +247,12 @@ func (p *printer) blockElems(nb *provider.NestedBlock, b, a cty.Value, ety cty.T
 			out = append(out, blockElem{b: null, a: av, path: elemPath(cty.IndexStep{Key: av})})
 		}
 	}
+	// Matched as they are, shown with the rule for empty strings (see
+	// legacyBlock), which reaches set blocks only here.
+	for i := range out {
+		out[i].b = legacyBlock(&nb.Block, out[i].b, false)
+		out[i].a = legacyBlock(&nb.Block, out[i].a, false)
+	}
 	return out
 }
 

@@ -8,13 +8,23 @@ import (
 
 // Terraform's renderer shows an empty string in a resource as null when
 // the schema could have come from the legacy plugin SDK, which cannot
-// tell the two apart and returns either: such an attribute is left out
-// of a plan like any null one, and is not counted among the unchanged
-// ones hidden. Which values it applies to follows Terraform exactly: a
+// tell the two apart and returns either. Unlike a null one, such an
+// attribute is still there: it is written "null" where everything is
+// shown (state show), and otherwise counted among the unchanged ones
+// hidden, even in an object created or destroyed. Which values it applies to follows Terraform exactly: a
 // block decides by its own shape (nonLegacy), a single or map nested
 // block and the attributes and map elements of a block inherit its
 // decision, while the elements of lists and sets, and the blocks of list
 // and set block types, do not inherit it.
+
+// legacyEmpty marks the null that stands for such an empty string.
+const legacyEmpty = legacyMark("legacy-empty")
+
+type legacyMark string
+
+// isLegacyEmpty reports whether v stands for an empty string shown as
+// null.
+func isLegacyEmpty(v cty.Value) bool { return v.HasMark(legacyEmpty) }
 
 // nonLegacy reports whether a block has something the legacy SDK could
 // not express: map or group nested block types, nested attributes, or
@@ -81,8 +91,11 @@ func legacyBlock(s *provider.Block, v cty.Value, keep bool) cty.Value {
 			nv = legacyBlock(&nb.Block, old, keep)
 		case provider.NestingMap:
 			nv = mapElements(old, func(e cty.Value) cty.Value { return legacyBlock(&nb.Block, e, keep) })
-		default:
+		case provider.NestingList:
 			nv = mapElements(old, func(e cty.Value) cty.Value { return legacyBlock(&nb.Block, e, false) })
+		default:
+			// Set blocks: see legacySet.
+			continue
 		}
 		set(name, old, nv)
 	}
@@ -101,11 +114,16 @@ func legacyValue(v cty.Value, ty cty.Type, keep bool) cty.Value {
 	switch {
 	case ty == cty.String:
 		if !keep && uv.Type() == cty.String && uv.AsString() == "" {
-			return cty.NullVal(cty.String).WithMarks(m)
+			return cty.NullVal(cty.String).Mark(legacyEmpty).WithMarks(m)
 		}
 		return v
-	case ty.IsListType() || ty.IsSetType():
+	case ty.IsListType():
 		return mapElements(v, func(e cty.Value) cty.Value { return legacyValue(e, ty.ElementType(), false) })
+	case ty.IsSetType():
+		// A set cannot hold a marked element: its elements are made
+		// over when they are listed (legacySet), after being matched by
+		// their values as they are, as Terraform matches them.
+		return v
 	case ty.IsMapType():
 		return mapElements(v, func(e cty.Value) cty.Value { return legacyValue(e, ty.ElementType(), keep) })
 	case ty.IsObjectType():
@@ -158,8 +176,6 @@ func mapElements(v cty.Value, f func(cty.Value) cty.Value) cty.Value {
 	switch {
 	case ty.IsListType():
 		out = cty.ListVal(elems)
-	case ty.IsSetType():
-		out = cty.SetVal(elems)
 	case ty.IsMapType():
 		vals := make(map[string]cty.Value, len(elems))
 		for i, k := range keys {
@@ -170,4 +186,18 @@ func mapElements(v cty.Value, f func(cty.Value) cty.Value) cty.Value {
 		return v
 	}
 	return out.WithMarks(m)
+}
+
+// legacySet makes over the elements of a set listed in es, when the
+// resource being shown has a schema: Terraform's rule reaches into every
+// list and set element of a resource, legacy or not.
+func (p *printer) legacySet(es []entry) {
+	if !p.legacy {
+		return
+	}
+	for i := range es {
+		e := &es[i]
+		e.b = legacyValue(e.b, e.b.Type(), false)
+		e.a = legacyValue(e.a, e.a.Type(), false)
+	}
 }

@@ -524,7 +524,9 @@ func (p *printer) body(b, a cty.Value, c change, schema *provider.Block) {
 	}
 	if schema != nil {
 		b, a = legacyBlock(schema, b, false), legacyBlock(schema, a, false)
+		p.legacy = true
 		p.block(0, schema, b, a, c, nil, false)
+		p.legacy = false
 		return
 	}
 	p.braces(0, objectEntries(b, a, c), c, nil, "attribute", true, "", false)

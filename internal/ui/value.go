@@ -57,7 +57,8 @@ func classify(b, a cty.Value) (c change, ok bool) {
 	bn, an := b.IsNull(), a.IsNull()
 	switch {
 	case bn && an:
-		return same, false
+		// An empty string shown as null is there all the same.
+		return same, isLegacyEmpty(b) || isLegacyEmpty(a)
 	case bn:
 		return add, true
 	case an:
@@ -189,6 +190,9 @@ func (p *printer) whole(depth int, v cty.Value, c change, path cty.Path, suffix 
 		for i, ev := range vs {
 			es[i] = entry{b: ev, a: ev, c: c, index: seqKey(ty, i, ev)}
 		}
+		if ty.IsSetType() {
+			p.legacySet(es)
+		}
 		p.brackets(depth, es, c, path, false, suffix, f)
 		return
 	}
@@ -242,7 +246,9 @@ func (p *printer) modify(depth int, b, a cty.Value, path cty.Path, suffix string
 	case bt.IsMapType() && at.IsMapType():
 		p.braces(depth, mapEntries(b, a, modify), modify, path, "element", false, suffix, f)
 	case bt.IsSetType() && at.IsSetType():
-		p.brackets(depth, setEntries(b, a), modify, path, false, suffix, f)
+		es := setEntries(b, a)
+		p.legacySet(es)
+		p.brackets(depth, es, modify, path, false, suffix, f)
 	case isSeq(bt) && isSeq(at):
 		es, context := listEntries(b, a)
 		p.brackets(depth, es, modify, path, context, suffix, f)
@@ -286,7 +292,9 @@ func (p *printer) keyed(depth int, es []entry, parent change, path cty.Path, nou
 	hidden := 0
 	for i := range es {
 		e := &es[i]
-		if e.c == same && parent == modify && !(top && importantAttr(e.key)) && !p.showAll {
+		// Under a created or destroyed parent only the empty strings
+		// shown as null are unchanged.
+		if e.c == same && parent != same && !(top && importantAttr(e.key)) && !p.showAll {
 			hidden++
 			continue
 		}
@@ -451,7 +459,11 @@ func objectEntries(b, a cty.Value, c change) []entry {
 		as := attrs(v)
 		es := make([]entry, 0, len(as))
 		for _, at := range as {
-			if !at.v.IsNull() || writeOnly(at.v) {
+			switch {
+			case isLegacyEmpty(at.v):
+				// Null on both sides, so unchanged even here.
+				es = append(es, entry{key: attrKey(at.name), attr: at.name, isAttr: true, c: same, b: at.v, a: at.v})
+			case !at.v.IsNull() || writeOnly(at.v):
 				es = append(es, entry{key: attrKey(at.name), attr: at.name, isAttr: true, c: c, b: at.v, a: at.v})
 			}
 		}
