@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -25,12 +26,44 @@ func TestDifferentialBlockRendering(t *testing.T) {
 	tools := differentialTools(t)
 	caseDir := filepath.Join("testdata", "blockrender")
 	tf, tt := twoSides(t, tools, caseDir)
-	steps := []struct{ label, dir string }{
-		{"create", ""},
-		{"update", "update"},
-		{"replace", "replace"},
-		{"destroy", ""},
+	renderSteps(t, caseDir, tf, tt, "update", "replace")
+}
+
+// TestNestedAttributeRendering is TestDifferentialBlockRendering for
+// protocol 6 nested attributes, through the test provider's
+// testing_nested (testdata/blockrender_nested): a single object, and a
+// list and a map of objects, created, changed and destroyed.
+func TestNestedAttributeRendering(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds the test provider and runs terraform and tether: skipped with -short")
 	}
+	if _, err := exec.LookPath("terraform"); err != nil {
+		t.Skip("terraform not on PATH: the differential tests compare tether with the terraform 1.11 binary")
+	}
+	tools, env := realProviders(t)
+	caseDir := filepath.Join("testdata", "blockrender_nested")
+	tf := side{name: "terraform", bin: tools.terraform, dir: filepath.Join(t.TempDir(), "terraform"), env: env}
+	tt := side{name: "tether", bin: tools.tether, dir: filepath.Join(t.TempDir(), "tether"), env: env}
+	for _, s := range []side{tf, tt} {
+		if err := copyTree(caseDir, s.dir, "update"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	initBoth(t, tf, tt, "init")
+	renderSteps(t, caseDir, tf, tt, "update")
+}
+
+// renderSteps plans, shows and applies the case in caseDir on both
+// sides, then each step folder copied over it in turn, then a destroy,
+// comparing what each tool shows (see TestDifferentialBlockRendering).
+func renderSteps(t *testing.T, caseDir string, tf, tt side, stepDirs ...string) {
+	t.Helper()
+	steps := []struct{ label, dir string }{{"create", ""}}
+	for _, d := range stepDirs {
+		steps = append(steps, struct{ label, dir string }{d, d})
+	}
+	steps = append(steps, struct{ label, dir string }{"destroy", ""})
 	for _, step := range steps {
 		if step.dir != "" {
 			for _, s := range []side{tf, tt} {

@@ -23,6 +23,9 @@ func (p *printer) block(depth int, s *provider.Block, b, a cty.Value, c change, 
 			groups = append(groups, e)
 			continue
 		}
+		if at := s.Attributes[e.attr]; at != nil {
+			e.nested = at.Nested
+		}
 		attrs = append(attrs, e)
 	}
 	if len(attrs) == 0 && len(groups) == 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/marks"
+	"github.com/tetherhq/tether/internal/provider"
 )
 
 // change is what happens to one value within a rendering; plan.Action is
@@ -77,6 +78,9 @@ type entry struct {
 	attr   string    // path step when isAttr
 	index  cty.Value // path step otherwise
 	isAttr bool
+	// nested is the structure of an attribute of a nested attribute
+	// type, which is shown its own way (nestedValue).
+	nested *provider.NestedAttributes
 }
 
 func (e *entry) step() cty.PathStep {
@@ -310,7 +314,11 @@ func (p *printer) keyed(depth int, es []entry, parent change, path cty.Path, nou
 		if e.c == remove && (parent != remove || top) {
 			suffix = " -> null"
 		}
-		p.value(depth, e.b, e.a, e.c, p.child(path, e), suffix)
+		if e.nested != nil {
+			p.nestedValue(depth, e.nested, e.b, e.a, e.c, p.child(path, e), suffix)
+		} else {
+			p.value(depth, e.b, e.a, e.c, p.child(path, e), suffix)
+		}
 		p.nl()
 	}
 	if hidden > 0 {
