@@ -802,7 +802,7 @@ output "paths" {
   value = tether_bundle.b.file[*].path
 }
 `},
-		planShows: []string{`blocks known after apply`},
+		planShows: []string{`\+ file \(known after apply\)`},
 		want: func(t *testing.T, outs map[string]any) (map[string]any, map[string]string) {
 			result := stringOutput(t, outs, "result")
 			paths := []any{"static.txt", "a.txt", "b.txt", "c.txt"}
@@ -869,7 +869,7 @@ output "count" {
   value = tether_bundle.b.file_count
 }
 `},
-		planShows: []string{`blocks known after apply`},
+		planShows: []string{`\+ file \(known after apply\)`},
 		want: func(t *testing.T, outs map[string]any) (map[string]any, map[string]string) {
 			result := stringOutput(t, outs, "result")
 			headers := ""

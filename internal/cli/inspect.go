@@ -292,11 +292,11 @@ func (e *env) state(ctx context.Context, args []string) int {
 			return 1
 		}
 		defer pool.close()
-		v, err := decodeObject(keys, obj, pool.factory())
+		v, schema, err := decodeObject(keys, obj, pool.factory())
 		if err != nil {
 			return e.errorf("%s: %v", obj.Address, err)
 		}
-		if err := ui.RenderObject(e.stdout, obj.Address, v); err != nil {
+		if err := ui.RenderObject(e.stdout, obj.Address, v, schema); err != nil {
 			return e.errorf("%v", err)
 		}
 		return 0
@@ -440,15 +440,27 @@ func (e *env) checkUnlock(ctx context.Context, store state.Store, force bool) in
 }
 
 // decodeObject reads a recorded object with its provider's schema, marking
-// what is sensitive.
-func decodeObject(keys *secrets.Keys, obj *state.Object, providers provider.Factory) (cty.Value, error) {
+// what is sensitive, and returns it with that schema's block, which the
+// ui needs to show nested blocks as blocks.
+func decodeObject(keys *secrets.Keys, obj *state.Object, providers provider.Factory) (cty.Value, *provider.Block, error) {
+	rs, err := objectSchema(obj, providers)
+	if err != nil {
+		return cty.NilVal, nil, err
+	}
+	v, err := engine.RecordedValue(keys, obj, rs)
+	return v, rs.Block, err
+}
+
+// objectSchema is the schema of a recorded object's type, from the
+// provider that recorded it.
+func objectSchema(obj *state.Object, providers provider.Factory) (*provider.ResourceSchema, error) {
 	pc, err := addr.ParseProviderConfig(obj.Provider)
 	if err != nil {
-		return cty.NilVal, err
+		return nil, err
 	}
 	s, err := providers.Schema(pc.Source.String())
 	if err != nil {
-		return cty.NilVal, err
+		return nil, err
 	}
 	types, kind := s.Resources, "resource"
 	if obj.Mode == state.Data {
@@ -456,12 +468,12 @@ func decodeObject(keys *secrets.Keys, obj *state.Object, providers provider.Fact
 	}
 	rs, ok, err := types.Get(obj.Type)
 	if err != nil {
-		return cty.NilVal, fmt.Errorf("provider %s: %w", pc.Source.ForDisplay(), err)
+		return nil, fmt.Errorf("provider %s: %w", pc.Source.ForDisplay(), err)
 	}
 	if !ok {
-		return cty.NilVal, fmt.Errorf("provider %s has no %s type %q", pc.Source.ForDisplay(), kind, obj.Type)
+		return nil, fmt.Errorf("provider %s has no %s type %q", pc.Source.ForDisplay(), kind, obj.Type)
 	}
-	return engine.RecordedValue(keys, obj, rs)
+	return rs, nil
 }
 
 func (e *env) graph(ctx context.Context, args []string) int {

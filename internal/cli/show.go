@@ -10,7 +10,6 @@ import (
 
 	tfjson "github.com/hashicorp/terraform-json"
 
-	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/checks"
 	"github.com/tetherhq/tether/internal/engine"
 	"github.com/tetherhq/tether/internal/jsonplan"
@@ -147,7 +146,7 @@ func writeState(w io.Writer, objects []jsonplan.Object, outputs []jsonplan.Outpu
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		if err := ui.RenderObject(w, obj.Addr, obj.Value); err != nil {
+		if err := ui.RenderObject(w, obj.Addr, obj.Value, obj.Schema); err != nil {
 			return err
 		}
 	}
@@ -171,24 +170,9 @@ func recorded(keys *secrets.Keys, snap *state.Snapshot, providers provider.Facto
 	var objects []jsonplan.Object
 	for _, a := range sortedKeys(snap.Objects) {
 		obj := snap.Objects[a]
-		pc, err := addr.ParseProviderConfig(obj.Provider)
+		rs, err := objectSchema(obj, providers)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %v", a, err)
-		}
-		s, err := providers.Schema(pc.Source.String())
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %v", a, err)
-		}
-		types := s.Resources
-		if obj.Mode == state.Data {
-			types = s.DataSources
-		}
-		rs, ok, err := types.Get(obj.Type)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: provider %s: %v", a, pc.Source.ForDisplay(), err)
-		}
-		if !ok {
-			return nil, nil, fmt.Errorf("%s: provider %s has no type %q", a, pc.Source.ForDisplay(), obj.Type)
 		}
 		v, err := engine.RecordedValue(keys, obj, rs)
 		if err != nil {
@@ -197,7 +181,7 @@ func recorded(keys *secrets.Keys, snap *state.Snapshot, providers provider.Facto
 		objects = append(objects, jsonplan.Object{
 			Addr: a, Data: obj.Mode == state.Data, Type: obj.Type, Provider: obj.Provider,
 			SchemaVersion: uint64(obj.SchemaVersion), Value: v, Dependencies: obj.Dependencies,
-			Tainted: obj.Status == state.Tainted,
+			Tainted: obj.Status == state.Tainted, Schema: rs.Block,
 		})
 	}
 	var outputs []jsonplan.Output

@@ -225,7 +225,7 @@ func (e *env) recordedTesters(ctx context.Context) ([]testerRun, error) {
 		if pc, err := addr.ParseProviderConfig(obj.Provider); err != nil || pc.Source != config.BuiltinSource || obj.Type != "tether_tester" || obj.Mode != state.Managed {
 			continue
 		}
-		v, err := decodeObject(keys, obj, builtinOnly)
+		v, _, err := decodeObject(keys, obj, builtinOnly)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", a, err)
 		}

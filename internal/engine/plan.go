@@ -1464,9 +1464,13 @@ func (p *Planned) assemble() *plan.Plan {
 				Action: action,
 				Before: withMarks(n.schema.Block, in.recordedVal, sens),
 				After:  withMarks(n.schema.Block, in.prior, sens),
+				Schema: n.schema.Block,
 			})
 		}
 		if in.change != nil {
+			if n.schema != nil {
+				in.change.Schema = n.schema.Block
+			}
 			pl.Changes = append(pl.Changes, in.change)
 		}
 		if in.recorded != nil && n.schema != nil && in.recorded.SchemaVersion < n.schema.Version && in.change != nil && in.change.Action == plan.NoOp {

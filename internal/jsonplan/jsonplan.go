@@ -12,6 +12,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/marks"
+	"github.com/tetherhq/tether/internal/provider"
 )
 
 // The format versions Terraform 1.11 writes.
@@ -35,6 +36,9 @@ type Object struct {
 	Value        cty.Value
 	Dependencies []string
 	Tainted      bool
+	// Schema is the block of the type's schema, for showing the object
+	// to people; the JSON representations do not use it.
+	Schema *provider.Block
 }
 
 // Output is one root module output.

@@ -7,6 +7,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/checks"
+	"github.com/tetherhq/tether/internal/provider"
 )
 
 // Action is what will happen to one resource instance or output.
@@ -81,6 +82,13 @@ type ResourceChange struct {
 
 	Before cty.Value
 	After  cty.Value
+	// Schema is the resource type's schema, the one Before and After were
+	// decoded with. A value alone cannot tell a nested block from an
+	// attribute of the same type, and Terraform writes them differently
+	// (`part { ... }`, not `part = [{ ... }]`), so the ui needs it. It is
+	// nil only where no schema was at hand; the ui then shows every value
+	// as an attribute.
+	Schema *provider.Block
 
 	// RequiresReplace lists the attributes whose change forces a
 	// replacement.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/plan"
+	"github.com/tetherhq/tether/internal/provider"
 )
 
 // Options controls how a plan is rendered.
@@ -35,7 +36,7 @@ func RenderPlan(w io.Writer, p *plan.Plan, opts Options) error {
 // RenderObject writes v, an object as stored for the resource instance at
 // addr, as `tether state show` prints it: every non-null attribute, no
 // action symbols, sensitive values hidden.
-func RenderObject(w io.Writer, addr string, v cty.Value) error {
+func RenderObject(w io.Writer, addr string, v cty.Value, schema *provider.Block) error {
 	p := &printer{out: w}
 	p.str("# ")
 	p.safe(addr)
@@ -47,7 +48,7 @@ func RenderObject(w io.Writer, addr string, v cty.Value) error {
 	}
 	p.head(data, typ, name)
 	p.byte(' ')
-	p.body(v, v, same)
+	p.body(v, v, same, schema)
 	p.nl()
 	return p.flush()
 }
@@ -406,7 +407,7 @@ func (p *printer) change(c *plan.ResourceChange) {
 		}
 		p.head(data, typ, name)
 		p.byte(' ')
-		p.body(c.Before, c.After, bodyChange(c.Before, c.After))
+		p.body(c.Before, c.After, bodyChange(c.Before, c.After), c.Schema)
 		p.nl()
 		return
 	}
@@ -451,7 +452,7 @@ func (p *printer) change(c *plan.ResourceChange) {
 	p.byte(' ')
 	p.replace = c.RequiresReplace
 	p.showAll = c.Importing != ""
-	p.body(c.Before, c.After, bodyChange(c.Before, c.After))
+	p.body(c.Before, c.After, bodyChange(c.Before, c.After), c.Schema)
 	p.replace, p.showAll = nil, false
 	p.nl()
 }
@@ -482,7 +483,7 @@ func (p *printer) drift(d *plan.ResourceChange) {
 	}
 	p.head(data, typ, name)
 	p.byte(' ')
-	p.body(d.Before, d.After, c)
+	p.body(d.Before, d.After, c, d.Schema)
 	p.nl()
 }
 
@@ -510,21 +511,40 @@ func (p *printer) head(data bool, typ, name string) {
 	}
 }
 
-// body writes a resource's attributes in braces at depth 0.
-func (p *printer) body(b, a cty.Value, c change) {
+// body writes a resource's attributes in braces at depth 0, and with the
+// resource type's schema its nested blocks as blocks.
+func (p *printer) body(b, a cty.Value, c change, schema *provider.Block) {
 	// A whole object marked sensitive still has attributes worth listing;
 	// hiding each of them is as safe and tells the reader more.
 	bs, as := sensitive(b), sensitive(a)
 	b, _ = b.Unmark()
 	a, _ = a.Unmark()
-	es := objectEntries(b, a, c)
 	if bs || as {
-		for i := range es {
-			es[i].b = es[i].b.Mark(marks.Sensitive)
-			es[i].a = es[i].a.Mark(marks.Sensitive)
-		}
+		b, a = markAttrs(b), markAttrs(a)
 	}
-	p.braces(0, es, c, nil, "attribute", true, "", false)
+	if schema != nil {
+		b, a = legacyBlock(schema, b, false), legacyBlock(schema, a, false)
+		p.legacy = true
+		p.block(0, schema, b, a, c, nil, false)
+		p.legacy = false
+		return
+	}
+	p.braces(0, objectEntries(b, a, c), c, nil, "attribute", true, "", false)
+}
+
+// markAttrs marks each attribute of a known object sensitive.
+func markAttrs(v cty.Value) cty.Value {
+	if v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() {
+		return v
+	}
+	vals := v.AsValueMap()
+	for k, av := range vals {
+		vals[k] = av.Mark(marks.Sensitive)
+	}
+	if vals == nil {
+		return v
+	}
+	return cty.ObjectVal(vals)
 }
 
 func (p *printer) outputs(os []*plan.OutputChange) {

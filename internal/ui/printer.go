@@ -38,6 +38,10 @@ type printer struct {
 	// showAll shows unchanged attributes too: Terraform lists the whole
 	// object it imports.
 	showAll bool
+	// legacy is set while a resource with a schema is rendered: the
+	// elements of its sets are shown with Terraform's rule for empty
+	// strings (see legacySet).
+	legacy bool
 	// movedFrom maps the new address of each moved object of the plan
 	// being rendered to its old one.
 	movedFrom map[string]string

@@ -12,6 +12,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/marks"
+	"github.com/tetherhq/tether/internal/provider"
 )
 
 // change is what happens to one value within a rendering; plan.Action is
@@ -30,17 +31,6 @@ const (
 	writeOnlyText = "(write-only attribute)"
 	unknownText   = "(known after apply)"
 )
-
-// unknownFor words an unknown value. A collection of objects is how
-// nested blocks arrive, and when it is unknown (a dynamic block over a
-// collection known only after apply) even the number of blocks is not
-// known yet, which is worth saying.
-func unknownFor(ty cty.Type) string {
-	if (ty.IsListType() || ty.IsSetType() || ty.IsMapType()) && ty.ElementType().IsObjectType() {
-		return "(blocks known after apply)"
-	}
-	return unknownText
-}
 
 // maxLCSCells caps the table of the longest-common-subsequence diff so
 // that a pathological list or file cannot make rendering quadratic. Past
@@ -68,7 +58,8 @@ func classify(b, a cty.Value) (c change, ok bool) {
 	bn, an := b.IsNull(), a.IsNull()
 	switch {
 	case bn && an:
-		return same, false
+		// An empty string shown as null is there all the same.
+		return same, isLegacyEmpty(b) || isLegacyEmpty(a)
 	case bn:
 		return add, true
 	case an:
@@ -87,6 +78,9 @@ type entry struct {
 	attr   string    // path step when isAttr
 	index  cty.Value // path step otherwise
 	isAttr bool
+	// nested is the structure of an attribute of a nested attribute
+	// type, which is shown its own way (nestedValue).
+	nested *provider.NestedAttributes
 }
 
 func (e *entry) step() cty.PathStep {
@@ -168,7 +162,7 @@ func (p *printer) whole(depth int, v cty.Value, c change, path cty.Path, suffix 
 	v, _ = v.Unmark()
 	switch {
 	case !v.IsKnown():
-		p.str(unknownFor(v.Type()))
+		p.str(unknownText)
 		p.str(suffix)
 		p.forcesNote(f)
 		return
@@ -200,6 +194,9 @@ func (p *printer) whole(depth int, v cty.Value, c change, path cty.Path, suffix 
 		for i, ev := range vs {
 			es[i] = entry{b: ev, a: ev, c: c, index: seqKey(ty, i, ev)}
 		}
+		if ty.IsSetType() {
+			p.legacySet(es)
+		}
 		p.brackets(depth, es, c, path, false, suffix, f)
 		return
 	}
@@ -226,7 +223,7 @@ func (p *printer) modify(depth int, b, a cty.Value, path cty.Path, suffix string
 		p.whole(depth, b, remove, path, " -> null"+suffix, f)
 		return
 	case !a.IsKnown():
-		p.whole(depth, b, remove, path, " -> "+unknownFor(a.Type())+suffix, f)
+		p.whole(depth, b, remove, path, " -> "+unknownText+suffix, f)
 		return
 	case !b.IsKnown():
 		p.str(unknownText + " -> ")
@@ -253,7 +250,9 @@ func (p *printer) modify(depth int, b, a cty.Value, path cty.Path, suffix string
 	case bt.IsMapType() && at.IsMapType():
 		p.braces(depth, mapEntries(b, a, modify), modify, path, "element", false, suffix, f)
 	case bt.IsSetType() && at.IsSetType():
-		p.brackets(depth, setEntries(b, a), modify, path, false, suffix, f)
+		es := setEntries(b, a)
+		p.legacySet(es)
+		p.brackets(depth, es, modify, path, false, suffix, f)
 	case isSeq(bt) && isSeq(at):
 		es, context := listEntries(b, a)
 		p.brackets(depth, es, modify, path, context, suffix, f)
@@ -297,7 +296,9 @@ func (p *printer) keyed(depth int, es []entry, parent change, path cty.Path, nou
 	hidden := 0
 	for i := range es {
 		e := &es[i]
-		if e.c == same && parent == modify && !(top && importantAttr(e.key)) && !p.showAll {
+		// Under a created or destroyed parent only the empty strings
+		// shown as null are unchanged.
+		if e.c == same && parent != same && !(top && importantAttr(e.key)) && !p.showAll {
 			hidden++
 			continue
 		}
@@ -313,7 +314,11 @@ func (p *printer) keyed(depth int, es []entry, parent change, path cty.Path, nou
 		if e.c == remove && (parent != remove || top) {
 			suffix = " -> null"
 		}
-		p.value(depth, e.b, e.a, e.c, p.child(path, e), suffix)
+		if e.nested != nil {
+			p.nestedValue(depth, e.nested, e.b, e.a, e.c, p.child(path, e), suffix)
+		} else {
+			p.value(depth, e.b, e.a, e.c, p.child(path, e), suffix)
+		}
 		p.nl()
 	}
 	if hidden > 0 {
@@ -462,7 +467,11 @@ func objectEntries(b, a cty.Value, c change) []entry {
 		as := attrs(v)
 		es := make([]entry, 0, len(as))
 		for _, at := range as {
-			if !at.v.IsNull() || writeOnly(at.v) {
+			switch {
+			case isLegacyEmpty(at.v):
+				// Null on both sides, so unchanged even here.
+				es = append(es, entry{key: attrKey(at.name), attr: at.name, isAttr: true, c: same, b: at.v, a: at.v})
+			case !at.v.IsNull() || writeOnly(at.v):
 				es = append(es, entry{key: attrKey(at.name), attr: at.name, isAttr: true, c: c, b: at.v, a: at.v})
 			}
 		}

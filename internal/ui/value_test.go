@@ -74,7 +74,7 @@ func TestRenderObject(t *testing.T) {
 		"mode":     cty.NullVal(cty.String),
 		"tags":     cty.MapVal(map[string]cty.Value{"env": str("prod")}),
 	})
-	if err := RenderObject(&b, `module.m["k"].tether_file.a[0]`, v); err != nil {
+	if err := RenderObject(&b, `module.m["k"].tether_file.a[0]`, v, nil); err != nil {
 		t.Fatal(err)
 	}
 	checkText(t, b.String(), `# module.m["k"].tether_file.a[0]:
@@ -88,7 +88,7 @@ resource "tether_file" "a" {
 }
 `)
 	b.Reset()
-	if err := RenderObject(&b, "data.tether_file.cfg", obj(map[string]cty.Value{"id": str("c")})); err != nil {
+	if err := RenderObject(&b, "data.tether_file.cfg", obj(map[string]cty.Value{"id": str("c")}), nil); err != nil {
 		t.Fatal(err)
 	}
 	checkText(t, b.String(), "# data.tether_file.cfg:\ndata \"tether_file\" \"cfg\" {\n    id = \"c\"\n}\n")
@@ -136,7 +136,7 @@ func sensitiveScenario(t *testing.T, secret func(n int) cty.Value, color bool) s
 	if err := RenderPlan(&b, p, Options{Color: color}); err != nil {
 		t.Fatal(err)
 	}
-	if err := RenderObject(&b, "tether_file.c", v1); err != nil {
+	if err := RenderObject(&b, "tether_file.c", v1, nil); err != nil {
 		t.Fatal(err)
 	}
 	b.WriteString(FormatValue(v2, 1))
