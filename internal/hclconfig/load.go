@@ -101,6 +101,9 @@ type loader struct {
 	// importTos are the import targets written without expressions, to
 	// find duplicates.
 	importTos []importTo
+	// backendOnly is set on Backend's loader: it reads only the files'
+	// terraform, variable and locals blocks (see Files.file).
+	backendOnly bool
 	// missing are the providers already reported as not available.
 	missing map[string]bool
 	// schemas caches each schema block's body schema for checkBody.
@@ -146,7 +149,20 @@ func Load(dir string, opts Options) (*config.Config, hcl.Diagnostics) {
 		f()
 	}
 	l.cfg.Evaluate = root.expressionEvaluator()
+	l.release()
 	return l.cfg, uniqueDiags(l.diags)
+}
+
+// release lets go of what only loading needs, once the configuration is
+// loaded: the nodes' evaluations keep the loader for as long as the
+// configuration lives (the whole run), and what it would keep with it is
+// per declaration: the pending resolutions, each with the traversals and
+// ranges it captured, and the parsed files, which the command keeps too,
+// trimmed to what Backend reads again (see Files.trim).
+func (l *loader) release() {
+	l.pending = nil
+	l.opts.Files.trim()
+	l.opts.Files = nil
 }
 
 // newLoader starts a load of the configuration rooted in the folder abs.
@@ -265,7 +281,7 @@ func (l *loader) parse(dir string) ([]*hcl.File, hcl.Diagnostics) {
 		if rel, err := filepath.Rel(l.dir, full); err == nil {
 			n = filepath.ToSlash(rel)
 		}
-		rf := l.opts.Files.file(full, n)
+		rf := l.opts.Files.file(full, n, l.backendOnly)
 		diags = append(diags, rf.diags...)
 		if rf.src == nil && rf.file == nil {
 			continue
