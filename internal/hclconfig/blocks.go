@@ -123,6 +123,9 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	decode := newSchemaDecoder(remain, spec, schema.Block)
 	if decode.plain && content != nil {
 		decode.spec = l.bodySpec(n, spec, content)
+		if sb, ok := remain.(*hclsyntax.Body); ok && remain == b.Body && len(sb.Blocks) == 0 {
+			decode.args = sb
+		}
 	}
 	traversals := decode.variables()
 	var lifecycleTraversals []hcl.Traversal
@@ -152,6 +155,11 @@ type schemaDecoder struct {
 	// plain is set when the body needs neither expansion nor fixup; spec
 	// may then be narrowed to what the body sets (loader.bodySpec).
 	plain bool
+	// args is set when the body is also arguments only, as parsed (no
+	// nested block, nothing hidden by the meta-arguments' PartialContent),
+	// with spec narrowed to it: nearly every resource body. It is read
+	// without hcldec's walks of the whole spec (see argsBody).
+	args *hclsyntax.Body
 }
 
 func newSchemaDecoder(body hcl.Body, spec hcldec.Spec, block *provider.Block) *schemaDecoder {
@@ -162,6 +170,9 @@ func newSchemaDecoder(body hcl.Body, spec hcldec.Spec, block *provider.Block) *s
 
 // variables are the references of the body's expressions.
 func (d *schemaDecoder) variables() []hcl.Traversal {
+	if d.args != nil {
+		return argsVariables(d.args)
+	}
 	if d.plain {
 		return hcldec.Variables(d.body, d.spec)
 	}
@@ -169,6 +180,9 @@ func (d *schemaDecoder) variables() []hcl.Traversal {
 }
 
 func (d *schemaDecoder) decode(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	if d.args != nil {
+		return hcldec.Decode(argsBody{d.args}, d.spec, ctx)
+	}
 	body := d.body
 	if d.dynamic {
 		body = schemabody.Expand(body, d.block, ctx)
