@@ -66,7 +66,7 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	if !l.declare(n) {
 		return
 	}
-	m.terraformBlock(n, b.Body, resourceArgs)
+	m.terraformBlock(n, b.Body, &resourceArgs)
 	meta, remain, d := b.Body.PartialContent(resourceMetaSchema)
 	l.diags = append(l.diags, d...)
 	if sb, ok := b.Body.(*hclsyntax.Body); ok && !setsAny(sb, resourceMetaSchema) {
@@ -93,7 +93,7 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	if !ok {
 		return
 	}
-	n.Provider, n.Source = pa, src.String()
+	n.Provider, n.Source = pa, l.sourceString(src)
 	_, declared := m.required[local]
 	n.SourceImplied = !declared
 	var repeatKind string
@@ -116,7 +116,7 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	if schema == nil {
 		return
 	}
-	m.terraformBlock(n, b.Body, resourceArgs.withSchema(schema.Block))
+	m.terraformBlock(n, b.Body, l.resourceKinds(schema.Block))
 	n.AttrRange = attrRange(remain)
 	spec := l.spec(n, schema.Block)
 	content := l.checkBody(remain, spec, schema.Block)
@@ -465,7 +465,8 @@ func (m *module) provider(b *hcl.Block) {
 	if !l.declare(n) {
 		return
 	}
-	m.terraformBlock(n, b.Body, plainArgs.withSchema(ps.Provider))
+	kinds := plainArgs.withSchema(ps.Provider)
+	m.terraformBlock(n, b.Body, &kinds)
 	n.Syntax = &config.Syntax{Body: remain, Version: strings.Join(m.required[local].constraints, ", ")}
 	repeatKind := ""
 	if a, ok := meta.Attributes["for_each"]; ok {
@@ -588,7 +589,7 @@ func (m *module) output(b *hcl.Block) {
 	if !l.declare(n) {
 		return
 	}
-	m.terraformBlock(n, b.Body, outputArgs)
+	m.terraformBlock(n, b.Body, &outputArgs)
 	content, d := b.Body.Content(outputSchema)
 	l.diags = append(l.diags, d...)
 	for _, flag := range []struct {
@@ -739,7 +740,7 @@ func (m *module) check(b *hcl.Block) {
 	if !l.declare(n) {
 		return
 	}
-	m.terraformBlock(n, b.Body, plainArgs)
+	m.terraformBlock(n, b.Body, &plainArgs)
 	content, d := b.Body.Content(checkSchema)
 	l.diags = append(l.diags, d...)
 	var traversals []hcl.Traversal

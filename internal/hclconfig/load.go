@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	tfaddr "github.com/hashicorp/terraform-registry-address"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
@@ -108,6 +109,12 @@ type loader struct {
 	missing map[string]bool
 	// schemas caches each schema block's body schema for checkBody.
 	schemas map[*provider.Block]*hcl.BodySchema
+	// sources are the source addresses' strings, made once (see
+	// sourceString).
+	sources map[tfaddr.Provider]string
+	// kinds are resourceArgs with each resource schema, made once (see
+	// terraformBlock).
+	kinds map[*provider.Block]*argKinds
 
 	// runFuncs are lib.ForRun's functions for run, the last run asked
 	// for: every evaluation of a plan or an apply wants the same ones.
@@ -117,6 +124,20 @@ type loader struct {
 	// terraform is terraformVal's, made once.
 	terraformOnce sync.Once
 	terraformV    cty.Value
+}
+
+// sourceString is src.String(), one string for every node of the same
+// provider: each resource keeps it for the whole run.
+func (l *loader) sourceString(src tfaddr.Provider) string {
+	if s, ok := l.sources[src]; ok {
+		return s
+	}
+	if l.sources == nil {
+		l.sources = map[tfaddr.Provider]string{}
+	}
+	s := src.String()
+	l.sources[src] = s
+	return s
 }
 
 // funcsForRun is lib.ForRun(run), made once per run.
