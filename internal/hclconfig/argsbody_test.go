@@ -48,3 +48,16 @@ func TestArgsBodyContent(t *testing.T) {
 		})
 	}
 }
+
+// TestValidName checks that the ASCII shortcut of hclsyntaxValidName says
+// what hclsyntax.ValidIdentifier says, for names it decides and names it
+// leaves to hclsyntax.
+func TestValidName(t *testing.T) {
+	for _, name := range []string{"r0", "_x", "a-b_c9", "A", "null", "", "0a", "-a", "a.b", "a b", "a\"", "ä", "aé", "名前", "a\n"} {
+		t.Run(name, func(t *testing.T) {
+			if got, want := hclsyntaxValidName(name), hclsyntax.ValidIdentifier(name); got != want {
+				t.Errorf("hclsyntaxValidName(%q) = %v, hclsyntax says %v", name, got, want)
+			}
+		})
+	}
+}

@@ -67,13 +67,17 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 		return
 	}
 	m.terraformBlock(n, b.Body, &resourceArgs)
-	meta, remain, d := b.Body.PartialContent(resourceMetaSchema)
-	l.diags = append(l.diags, d...)
+	var meta *hcl.BodyContent
+	var remain hcl.Body
 	if sb, ok := b.Body.(*hclsyntax.Body); ok && !setsAny(sb, resourceMetaSchema) {
-		// The remainder hides nothing the body sets, so the body as parsed
-		// reads the same; the remainder is a copy with maps of its own,
-		// held per resource for the whole run.
-		remain = sb
+		// There is nothing to take apart, and the body as parsed reads as
+		// the remainder would: PartialContent's remainder is a copy with
+		// maps of its own, held per resource for the whole run.
+		meta, remain = &hcl.BodyContent{}, sb
+	} else {
+		var d hcl.Diagnostics
+		meta, remain, d = b.Body.PartialContent(resourceMetaSchema)
+		l.diags = append(l.diags, d...)
 	}
 	n.Syntax = &config.Syntax{Body: remain, DependsOn: dependsOnTraversals(meta.Attributes["depends_on"])}
 
