@@ -123,7 +123,13 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	m.terraformBlock(n, b.Body, l.resourceKinds(schema.Block))
 	n.AttrRange = attrRange(remain)
 	spec := l.spec(n, schema.Block)
-	content := l.checkBody(remain, spec, schema.Block)
+	var content *hcl.BodyContent
+	if sb, ok := remain.(*hclsyntax.Body); ok && remain == b.Body {
+		content = l.argsContent(sb, schema.Block)
+	}
+	if content == nil {
+		content = l.checkBody(remain, spec, schema.Block)
+	}
 	decode := newSchemaDecoder(remain, spec, schema.Block)
 	if decode.plain && content != nil {
 		decode.spec = l.bodySpec(n, spec, content)
@@ -373,6 +379,54 @@ func (l *loader) checkBody(body hcl.Body, spec hcldec.Spec, block *provider.Bloc
 		return nil
 	}
 	return content
+}
+
+// argsContent is checkBody's content for a body of arguments only, as
+// parsed (nothing hidden by a PartialContent), that sets only arguments
+// the schema has and configuration may set, and every required one: what
+// body.Content gives such a body, without hclsyntax's maps of hidden,
+// wanted and extraneous items, for nearly every resource. It returns nil
+// for any other body, which checkBody reads and reports on.
+func (l *loader) argsContent(sb *hclsyntax.Body, block *provider.Block) *hcl.BodyContent {
+	if block == nil || len(sb.Blocks) > 0 || schemabody.AsBlocks(block) {
+		return nil
+	}
+	required := 0
+	for name := range sb.Attributes {
+		a, ok := block.Attributes[name]
+		if !ok || (a.Computed && !a.Optional && !a.Required) {
+			return nil
+		}
+		if a.Required {
+			required++
+		}
+	}
+	if required < l.requiredArgs(block) {
+		return nil
+	}
+	attrs := make(hcl.Attributes, len(sb.Attributes))
+	for name, a := range sb.Attributes {
+		attrs[name] = a.AsHCLAttribute()
+	}
+	return &hcl.BodyContent{Attributes: attrs, MissingItemRange: sb.MissingItemRange()}
+}
+
+// requiredArgs is how many required arguments block has, counted once.
+func (l *loader) requiredArgs(block *provider.Block) int {
+	if n, ok := l.required[block]; ok {
+		return n
+	}
+	n := 0
+	for _, a := range block.Attributes {
+		if a.Required {
+			n++
+		}
+	}
+	if l.required == nil {
+		l.required = map[*provider.Block]int{}
+	}
+	l.required[block] = n
+	return n
 }
 
 func suggestFromSchema(diag *hcl.Diagnostic, block *provider.Block) string {

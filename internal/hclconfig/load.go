@@ -109,6 +109,9 @@ type loader struct {
 	missing map[string]bool
 	// schemas caches each schema block's body schema for checkBody.
 	schemas map[*provider.Block]*hcl.BodySchema
+	// required counts each schema block's required arguments (see
+	// argsContent).
+	required map[*provider.Block]int
 	// sources are the source addresses' strings, made once (see
 	// sourceString).
 	sources map[tfaddr.Provider]string

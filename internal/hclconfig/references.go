@@ -118,9 +118,30 @@ func argsVariables(b *hclsyntax.Body) []hcl.Traversal {
 	sort.Slice(attrs, func(i, j int) bool { return attrs[i].SrcRange.Start.Byte < attrs[j].SrcRange.Start.Byte })
 	var vars []hcl.Traversal
 	for _, a := range attrs {
-		vars = append(vars, a.Expr.Variables()...)
+		if !literal(a.Expr) {
+			vars = append(vars, a.Expr.Variables()...)
+		}
 	}
 	return vars
+}
+
+// literal reports whether e is a literal value or a template of literal
+// text only ("v1"), which refers to nothing: hclsyntax finds that out by
+// walking the expression, which costs more than the rest of reading a
+// resource's references.
+func literal(e hclsyntax.Expression) bool {
+	switch e := e.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return true
+	case *hclsyntax.TemplateExpr:
+		for _, p := range e.Parts {
+			if _, ok := p.(*hclsyntax.LiteralValueExpr); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 type referenceExpr struct{ hcl.Expression }
