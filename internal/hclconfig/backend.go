@@ -30,7 +30,7 @@ func Backend(dir string, opts Options) (*config.Backend, hcl.Diagnostics) {
 	if names, err := configFiles(abs); err == nil && len(names) == 0 {
 		return nil, nil
 	}
-	l := &loader{dir: abs, opts: opts, cfg: &config.Config{Sources: map[string][]byte{}}, funcs: funcs.Table(abs), decls: map[string]*config.Node{}}
+	l := &loader{dir: abs, opts: opts, cfg: &config.Config{Sources: map[string][]byte{}}, funcs: funcs.Table(abs), decls: map[string]*config.Node{}, backendOnly: true}
 	m := &module{l: l, dir: abs}
 	files, diags := l.parse(abs)
 	if diags.HasErrors() {

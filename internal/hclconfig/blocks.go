@@ -66,14 +66,18 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	if !l.declare(n) {
 		return
 	}
-	m.terraformBlock(n, b.Body, resourceArgs)
-	meta, remain, d := b.Body.PartialContent(resourceMetaSchema)
-	l.diags = append(l.diags, d...)
+	m.terraformBlock(n, b.Body, &resourceArgs)
+	var meta *hcl.BodyContent
+	var remain hcl.Body
 	if sb, ok := b.Body.(*hclsyntax.Body); ok && !setsAny(sb, resourceMetaSchema) {
-		// The remainder hides nothing the body sets, so the body as parsed
-		// reads the same; the remainder is a copy with maps of its own,
-		// held per resource for the whole run.
-		remain = sb
+		// There is nothing to take apart, and the body as parsed reads as
+		// the remainder would: PartialContent's remainder is a copy with
+		// maps of its own, held per resource for the whole run.
+		meta, remain = &hcl.BodyContent{}, sb
+	} else {
+		var d hcl.Diagnostics
+		meta, remain, d = b.Body.PartialContent(resourceMetaSchema)
+		l.diags = append(l.diags, d...)
 	}
 	n.Syntax = &config.Syntax{Body: remain, DependsOn: dependsOnTraversals(meta.Attributes["depends_on"])}
 
@@ -93,7 +97,7 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	if !ok {
 		return
 	}
-	n.Provider, n.Source = pa, src.String()
+	n.Provider, n.Source = pa, l.sourceString(src)
 	_, declared := m.required[local]
 	n.SourceImplied = !declared
 	var repeatKind string
@@ -116,13 +120,22 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	if schema == nil {
 		return
 	}
-	m.terraformBlock(n, b.Body, resourceArgs.withSchema(schema.Block))
+	m.terraformBlock(n, b.Body, l.resourceKinds(schema.Block))
 	n.AttrRange = attrRange(remain)
 	spec := l.spec(n, schema.Block)
-	content := l.checkBody(remain, spec, schema.Block)
+	var content *hcl.BodyContent
+	if sb, ok := remain.(*hclsyntax.Body); ok && remain == b.Body {
+		content = l.argsContent(sb, schema.Block)
+	}
+	if content == nil {
+		content = l.checkBody(remain, spec, schema.Block)
+	}
 	decode := newSchemaDecoder(remain, spec, schema.Block)
 	if decode.plain && content != nil {
 		decode.spec = l.bodySpec(n, spec, content)
+		if sb, ok := remain.(*hclsyntax.Body); ok && remain == b.Body && len(sb.Blocks) == 0 {
+			decode.args = sb
+		}
 	}
 	traversals := decode.variables()
 	var lifecycleTraversals []hcl.Traversal
@@ -152,6 +165,11 @@ type schemaDecoder struct {
 	// plain is set when the body needs neither expansion nor fixup; spec
 	// may then be narrowed to what the body sets (loader.bodySpec).
 	plain bool
+	// args is set when the body is also arguments only, as parsed (no
+	// nested block, nothing hidden by the meta-arguments' PartialContent),
+	// with spec narrowed to it: nearly every resource body. It is read
+	// without hcldec's walks of the whole spec (see argsBody).
+	args *hclsyntax.Body
 }
 
 func newSchemaDecoder(body hcl.Body, spec hcldec.Spec, block *provider.Block) *schemaDecoder {
@@ -162,6 +180,9 @@ func newSchemaDecoder(body hcl.Body, spec hcldec.Spec, block *provider.Block) *s
 
 // variables are the references of the body's expressions.
 func (d *schemaDecoder) variables() []hcl.Traversal {
+	if d.args != nil {
+		return argsVariables(d.args)
+	}
 	if d.plain {
 		return hcldec.Variables(d.body, d.spec)
 	}
@@ -169,6 +190,9 @@ func (d *schemaDecoder) variables() []hcl.Traversal {
 }
 
 func (d *schemaDecoder) decode(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+	if d.args != nil {
+		return hcldec.Decode(argsBody{d.args}, d.spec, ctx)
+	}
 	body := d.body
 	if d.dynamic {
 		body = schemabody.Expand(body, d.block, ctx)
@@ -357,6 +381,54 @@ func (l *loader) checkBody(body hcl.Body, spec hcldec.Spec, block *provider.Bloc
 	return content
 }
 
+// argsContent is checkBody's content for a body of arguments only, as
+// parsed (nothing hidden by a PartialContent), that sets only arguments
+// the schema has and configuration may set, and every required one: what
+// body.Content gives such a body, without hclsyntax's maps of hidden,
+// wanted and extraneous items, for nearly every resource. It returns nil
+// for any other body, which checkBody reads and reports on.
+func (l *loader) argsContent(sb *hclsyntax.Body, block *provider.Block) *hcl.BodyContent {
+	if block == nil || len(sb.Blocks) > 0 || schemabody.AsBlocks(block) {
+		return nil
+	}
+	required := 0
+	for name := range sb.Attributes {
+		a, ok := block.Attributes[name]
+		if !ok || (a.Computed && !a.Optional && !a.Required) {
+			return nil
+		}
+		if a.Required {
+			required++
+		}
+	}
+	if required < l.requiredArgs(block) {
+		return nil
+	}
+	attrs := make(hcl.Attributes, len(sb.Attributes))
+	for name, a := range sb.Attributes {
+		attrs[name] = a.AsHCLAttribute()
+	}
+	return &hcl.BodyContent{Attributes: attrs, MissingItemRange: sb.MissingItemRange()}
+}
+
+// requiredArgs is how many required arguments block has, counted once.
+func (l *loader) requiredArgs(block *provider.Block) int {
+	if n, ok := l.required[block]; ok {
+		return n
+	}
+	n := 0
+	for _, a := range block.Attributes {
+		if a.Required {
+			n++
+		}
+	}
+	if l.required == nil {
+		l.required = map[*provider.Block]int{}
+	}
+	l.required[block] = n
+	return n
+}
+
 func suggestFromSchema(diag *hcl.Diagnostic, block *provider.Block) string {
 	// HCL's message quotes the offending name: An argument named "x" ...
 	parts := strings.Split(diag.Detail, `"`)
@@ -451,7 +523,8 @@ func (m *module) provider(b *hcl.Block) {
 	if !l.declare(n) {
 		return
 	}
-	m.terraformBlock(n, b.Body, plainArgs.withSchema(ps.Provider))
+	kinds := plainArgs.withSchema(ps.Provider)
+	m.terraformBlock(n, b.Body, &kinds)
 	n.Syntax = &config.Syntax{Body: remain, Version: strings.Join(m.required[local].constraints, ", ")}
 	repeatKind := ""
 	if a, ok := meta.Attributes["for_each"]; ok {
@@ -574,7 +647,7 @@ func (m *module) output(b *hcl.Block) {
 	if !l.declare(n) {
 		return
 	}
-	m.terraformBlock(n, b.Body, outputArgs)
+	m.terraformBlock(n, b.Body, &outputArgs)
 	content, d := b.Body.Content(outputSchema)
 	l.diags = append(l.diags, d...)
 	for _, flag := range []struct {
@@ -725,7 +798,7 @@ func (m *module) check(b *hcl.Block) {
 	if !l.declare(n) {
 		return
 	}
-	m.terraformBlock(n, b.Body, plainArgs)
+	m.terraformBlock(n, b.Body, &plainArgs)
 	content, d := b.Body.Content(checkSchema)
 	l.diags = append(l.diags, d...)
 	var traversals []hcl.Traversal

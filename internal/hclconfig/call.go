@@ -124,6 +124,7 @@ func loadCall(root string, call Call, opts Options) (*loader, *module, hcl.Diagn
 	for _, f := range l.pending {
 		f()
 	}
+	l.release()
 	return l, child, nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // Files keeps the configuration files one command has read and parsed.
@@ -30,18 +31,26 @@ type readFile struct {
 	src   []byte
 	file  *hcl.File
 	diags hcl.Diagnostics
+	// trimmed is set once the syntax tree holds only the top-level blocks
+	// that Backend reads (see Files.trim).
+	trimmed bool
 }
+
+// backendBlocks are the top-level block types Backend reads.
+var backendBlocks = map[string]bool{"terraform": true, "variable": true, "locals": true}
 
 // file reads and parses the file at path, naming it name in ranges and
 // diagnostics, or returns it as read before. A nil Files reads every time.
-func (fs *Files) file(path, name string) *readFile {
+// Only Backend's walk (backendOnly) takes a file trimmed to its blocks;
+// every other walk reads a trimmed file again whole.
+func (fs *Files) file(path, name string, backendOnly bool) *readFile {
 	if fs == nil {
 		return readAndParse(hclparse.NewParser(), path, name)
 	}
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	key := path + "\x00" + name
-	if rf, ok := fs.read[key]; ok {
+	if rf, ok := fs.read[key]; ok && (backendOnly || !rf.trimmed) {
 		return rf
 	}
 	if fs.read == nil {
@@ -68,4 +77,38 @@ func readAndParse(p *hclparse.Parser, path, name string) *readFile {
 		rf.file, rf.diags = p.ParseHCL(src, name)
 	}
 	return rf
+}
+
+// trim drops, from every native-syntax file kept, the top-level blocks
+// that Backend does not read, once the configuration is loaded. The
+// configuration's nodes keep the bodies they evaluate, but not the blocks
+// around them: at 100,000 resources their headers (type, labels and
+// ranges) are some 40 MB that the files alone would keep for the rest of
+// the command, and after Load only the backend block is read again.
+func (fs *Files) trim() {
+	if fs == nil {
+		return
+	}
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for _, rf := range fs.read {
+		if rf.file == nil || rf.trimmed {
+			continue
+		}
+		body, ok := rf.file.Body.(*hclsyntax.Body)
+		if !ok {
+			continue
+		}
+		var kept hclsyntax.Blocks
+		for _, b := range body.Blocks {
+			if backendBlocks[b.Type] {
+				kept = append(kept, b)
+			}
+		}
+		body.Blocks = kept
+		rf.trimmed = true
+	}
+	// The parser keeps each file it parsed by name, and would give the
+	// trimmed one back to a walk that reads it whole again.
+	fs.parser = hclparse.NewParser()
 }

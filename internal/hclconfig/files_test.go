@@ -3,7 +3,11 @@ package hclconfig
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"weak"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // TestFilesReadOnce walks a configuration as a command does (Modules,
@@ -61,4 +65,48 @@ func TestFilesReadOnce(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFilesLetGoOfBlocks loads a configuration with the command's Files, as
+// a command does, and checks that the files no longer keep the blocks the
+// configuration's nodes do not hold (a block's header is dead weight for
+// the rest of the run), while the backend block is still read from them
+// without a parse and a later Load, which needs every block, reads the
+// files whole again.
+func TestFilesLetGoOfBlocks(t *testing.T) {
+	dir := t.TempDir()
+	text := "terraform {\n  backend \"local\" {\n    path = \"x.tfstate\"\n  }\n}\n\noutput \"o\" {\n  value = \"x\"\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files := &Files{}
+	opts := Options{Files: files}
+	if b, diags := Backend(dir, opts); diags.HasErrors() || b == nil || b.Settings["path"] != "x.tfstate" {
+		t.Fatalf("Backend before Load: %v, %v", b, diags)
+	}
+	var output weak.Pointer[hclsyntax.Block]
+	for _, rf := range files.read {
+		for _, b := range rf.file.Body.(*hclsyntax.Body).Blocks {
+			if b.Type == "output" {
+				output = weak.Make(b)
+			}
+		}
+	}
+	cfg, diags := Load(dir, opts)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	runtime.GC()
+	if output.Value() != nil {
+		t.Error("the output block is still held once the configuration is loaded")
+	}
+	if b, diags := Backend(dir, opts); diags.HasErrors() || b == nil || b.Settings["path"] != "x.tfstate" {
+		t.Errorf("Backend after Load: %v, %v", b, diags)
+	}
+	again, diags := Load(dir, opts)
+	if diags.HasErrors() || len(again.Nodes) != len(cfg.Nodes) {
+		t.Errorf("a second Load with the same files: %d nodes, want %d (%v)", len(again.Nodes), len(cfg.Nodes), diags)
+	}
+	runtime.KeepAlive(cfg)
+	runtime.KeepAlive(files)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	tfaddr "github.com/hashicorp/terraform-registry-address"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
@@ -101,10 +102,22 @@ type loader struct {
 	// importTos are the import targets written without expressions, to
 	// find duplicates.
 	importTos []importTo
+	// backendOnly is set on Backend's loader: it reads only the files'
+	// terraform, variable and locals blocks (see Files.file).
+	backendOnly bool
 	// missing are the providers already reported as not available.
 	missing map[string]bool
 	// schemas caches each schema block's body schema for checkBody.
 	schemas map[*provider.Block]*hcl.BodySchema
+	// required counts each schema block's required arguments (see
+	// argsContent).
+	required map[*provider.Block]int
+	// sources are the source addresses' strings, made once (see
+	// sourceString).
+	sources map[tfaddr.Provider]string
+	// kinds are resourceArgs with each resource schema, made once (see
+	// terraformBlock).
+	kinds map[*provider.Block]*argKinds
 
 	// runFuncs are lib.ForRun's functions for run, the last run asked
 	// for: every evaluation of a plan or an apply wants the same ones.
@@ -114,6 +127,20 @@ type loader struct {
 	// terraform is terraformVal's, made once.
 	terraformOnce sync.Once
 	terraformV    cty.Value
+}
+
+// sourceString is src.String(), one string for every node of the same
+// provider: each resource keeps it for the whole run.
+func (l *loader) sourceString(src tfaddr.Provider) string {
+	if s, ok := l.sources[src]; ok {
+		return s
+	}
+	if l.sources == nil {
+		l.sources = map[tfaddr.Provider]string{}
+	}
+	s := src.String()
+	l.sources[src] = s
+	return s
 }
 
 // funcsForRun is lib.ForRun(run), made once per run.
@@ -146,7 +173,20 @@ func Load(dir string, opts Options) (*config.Config, hcl.Diagnostics) {
 		f()
 	}
 	l.cfg.Evaluate = root.expressionEvaluator()
+	l.release()
 	return l.cfg, uniqueDiags(l.diags)
+}
+
+// release lets go of what only loading needs, once the configuration is
+// loaded: the nodes' evaluations keep the loader for as long as the
+// configuration lives (the whole run), and what it would keep with it is
+// per declaration: the pending resolutions, each with the traversals and
+// ranges it captured, and the parsed files, which the command keeps too,
+// trimmed to what Backend reads again (see Files.trim).
+func (l *loader) release() {
+	l.pending = nil
+	l.opts.Files.trim()
+	l.opts.Files = nil
 }
 
 // newLoader starts a load of the configuration rooted in the folder abs.
@@ -265,7 +305,7 @@ func (l *loader) parse(dir string) ([]*hcl.File, hcl.Diagnostics) {
 		if rel, err := filepath.Rel(l.dir, full); err == nil {
 			n = filepath.ToSlash(rel)
 		}
-		rf := l.opts.Files.file(full, n)
+		rf := l.opts.Files.file(full, n, l.backendOnly)
 		diags = append(diags, rf.diags...)
 		if rf.src == nil && rf.file == nil {
 			continue

@@ -2,9 +2,11 @@ package hclconfig
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/refs"
@@ -65,6 +67,81 @@ func wrapAttributes(attrs hcl.Attributes) hcl.Attributes {
 		out[name] = &na
 	}
 	return out
+}
+
+// argsBody is referenceBody for a native-syntax body of arguments only,
+// as parsed (no nested block, and nothing hidden by a PartialContent),
+// decoded by a spec that names every argument it sets. Its Content gives
+// what referenceBody's would without hclsyntax's maps of hidden, wanted
+// and extraneous items and without wrapping a copy of the content: hcldec
+// reads every such resource body, nearly all of them, once per
+// evaluation. Anything else (a missing required argument, one the schema
+// does not name) is left to referenceBody, for hclsyntax's diagnostics.
+type argsBody struct{ *hclsyntax.Body }
+
+func (b argsBody) Content(s *hcl.BodySchema) (*hcl.BodyContent, hcl.Diagnostics) {
+	attrs := make(hcl.Attributes, len(b.Attributes))
+	for _, as := range s.Attributes {
+		a, ok := b.Attributes[as.Name]
+		if !ok {
+			if as.Required {
+				return referenceBody{b.Body}.Content(s)
+			}
+			continue
+		}
+		ha := a.AsHCLAttribute()
+		ha.Expr = referenceExpr{ha.Expr}
+		attrs[as.Name] = ha
+	}
+	if len(attrs) < len(b.Attributes) {
+		return referenceBody{b.Body}.Content(s)
+	}
+	return &hcl.BodyContent{Attributes: attrs, MissingItemRange: b.MissingItemRange()}, nil
+}
+
+func (b argsBody) PartialContent(s *hcl.BodySchema) (*hcl.BodyContent, hcl.Body, hcl.Diagnostics) {
+	return referenceBody{b.Body}.PartialContent(s)
+}
+
+func (b argsBody) JustAttributes() (hcl.Attributes, hcl.Diagnostics) {
+	return referenceBody{b.Body}.JustAttributes()
+}
+
+// argsVariables are the references of an argument-only body's
+// expressions (see argsBody), as hcldec.Variables finds them, in the order
+// the arguments are written.
+func argsVariables(b *hclsyntax.Body) []hcl.Traversal {
+	attrs := make([]*hclsyntax.Attribute, 0, len(b.Attributes))
+	for _, a := range b.Attributes {
+		attrs = append(attrs, a)
+	}
+	sort.Slice(attrs, func(i, j int) bool { return attrs[i].SrcRange.Start.Byte < attrs[j].SrcRange.Start.Byte })
+	var vars []hcl.Traversal
+	for _, a := range attrs {
+		if !literal(a.Expr) {
+			vars = append(vars, a.Expr.Variables()...)
+		}
+	}
+	return vars
+}
+
+// literal reports whether e is a literal value or a template of literal
+// text only ("v1"), which refers to nothing: hclsyntax finds that out by
+// walking the expression, which costs more than the rest of reading a
+// resource's references.
+func literal(e hclsyntax.Expression) bool {
+	switch e := e.(type) {
+	case *hclsyntax.LiteralValueExpr:
+		return true
+	case *hclsyntax.TemplateExpr:
+		for _, p := range e.Parts {
+			if _, ok := p.(*hclsyntax.LiteralValueExpr); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 type referenceExpr struct{ hcl.Expression }

@@ -25,7 +25,30 @@ type evalRef struct {
 	repeat string
 }
 
-func hclsyntaxValidName(name string) bool { return hclsyntax.ValidIdentifier(name) }
+func hclsyntaxValidName(name string) bool {
+	if asciiIdentifier(name) {
+		return true
+	}
+	return hclsyntax.ValidIdentifier(name)
+}
+
+// asciiIdentifier reports whether name is a letter or an underscore
+// followed by letters, digits, underscores and dashes, all ASCII: an
+// identifier, as nearly every name is. hclsyntax.ValidIdentifier runs its
+// scanner over the name to say so, a microsecond and a slice of tokens for
+// each of a configuration's resources; it decides the rest (Unicode).
+func asciiIdentifier(name string) bool {
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case i > 0 && (c >= '0' && c <= '9' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return name != ""
+}
 
 // traversalAddr returns the module-relative address of the node a
 // traversal refers to, and whether the traversal names the node as a whole

@@ -52,6 +52,19 @@ func (k argKinds) withSchema(schema *provider.Block) argKinds {
 	return k
 }
 
+// resourceKinds is resourceArgs.withSchema(schema), made once per schema.
+func (l *loader) resourceKinds(schema *provider.Block) *argKinds {
+	if k, ok := l.kinds[schema]; ok {
+		return k
+	}
+	if l.kinds == nil {
+		l.kinds = map[*provider.Block]*argKinds{}
+	}
+	k := resourceArgs.withSchema(schema)
+	l.kinds[schema] = &k
+	return &k
+}
+
 // dynamicArgs are a dynamic block's: iterator is a name, written as its
 // text, and labels an array.
 var dynamicArgs = argKinds{raw: set("iterator"), tuples: set("labels"), dynamic: true}
@@ -72,8 +85,10 @@ func set(names ...string) map[string]bool {
 	return m
 }
 
-// terraformBlock sets a node's Terraform form to its block's body.
-func (m *module) terraformBlock(n *config.Node, body hcl.Body, kinds argKinds) {
+// terraformBlock sets a node's Terraform form to its block's body. kinds
+// is shared, not copied: every resource keeps its Terraform form for the
+// whole run (see loader.resourceKinds).
+func (m *module) terraformBlock(n *config.Node, body hcl.Body, kinds *argKinds) {
 	if m.path != "" {
 		n.Terraform = m.refuseModule(n)
 		return
@@ -89,7 +104,7 @@ func (m *module) terraformBlock(n *config.Node, body hcl.Body, kinds argKinds) {
 				Subject:  n.DeclRange.Ptr(),
 			}}
 		}
-		return bodyJSON(sb, kinds, src)
+		return bodyJSON(sb, *kinds, src)
 	}
 }
 

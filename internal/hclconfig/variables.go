@@ -180,7 +180,7 @@ func (m *module) variable(b *hcl.Block) *variableDecl {
 	if !l.declare(n) {
 		return nil
 	}
-	m.terraformBlock(n, b.Body, variableArgs)
+	m.terraformBlock(n, b.Body, &variableArgs)
 	v := &variableDecl{node: n, typ: cty.DynamicPseudoType, nullable: true, def: cty.NilVal}
 	content, d := b.Body.Content(variableSchema)
 	l.diags = append(l.diags, d...)
