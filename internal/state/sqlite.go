@@ -133,8 +133,11 @@ ON CONFLICT (one) DO UPDATE SET results = excluded.results`
 	sqlLoadChecks   = `SELECT results FROM checks`
 	sqlInitMeta     = `INSERT INTO meta (one, lineage, serial) VALUES (1, ?, 1)`
 	sqlBumpSerial   = `UPDATE meta SET serial = serial + 1`
-	sqlSetMeta      = `UPDATE meta SET lineage = ?, serial = ?`
-	sqlLoadMeta     = `SELECT lineage, serial FROM meta`
+	// sqlBumpSerialIfLocked changes nothing once the lock row is not the
+	// one of ID ?1 (see bumpSerial).
+	sqlBumpSerialIfLocked = `UPDATE meta SET serial = serial + 1 WHERE EXISTS (SELECT 1 FROM lock WHERE id = ?1)`
+	sqlSetMeta            = `UPDATE meta SET lineage = ?, serial = ?`
+	sqlLoadMeta           = `SELECT lineage, serial FROM meta`
 )
 
 // SQLite is the embedded Store: one SQLite file in WAL mode.
