@@ -138,23 +138,30 @@ func (e *env) recordedPlatform(ctx context.Context, c *common, dir string) strin
 		return ""
 	}
 	defer store.Close()
-	snap, err := store.Load(ctx)
+	platform, err := platformOf(ctx, store)
 	if err != nil {
 		return ""
 	}
-	return platformOf(snap)
+	return platform
 }
 
-// platformOf is the platform whose objects snap holds (see
-// recordedPlatform).
-func platformOf(snap *state.Snapshot) string {
-	for _, o := range snap.Objects {
-		switch {
-		case o.Mode == state.Managed && localTypes[o.Type]:
-			return "local"
-		case o.Mode == state.Managed && aws.Deployed(o.Type, o.Value):
-			return aws.Name
-		}
+// platformOf is the platform whose objects store holds (see
+// recordedPlatform). It reads only the objects of the types that tell,
+// so that a large state is not loaded for it before the run loads it
+// again.
+func platformOf(ctx context.Context, store state.Store) (string, error) {
+	telling := func(m state.Mode, typ string) bool {
+		return m == state.Managed && (localTypes[typ] || strings.HasPrefix(typ, "aws_"))
 	}
-	return ""
+	platform := ""
+	err := state.ScanObjects(ctx, store, telling, func(o *state.Object) bool {
+		switch {
+		case localTypes[o.Type]:
+			platform = "local"
+		case aws.Deployed(o.Type, o.Value):
+			platform = aws.Name
+		}
+		return platform == ""
+	})
+	return platform, err
 }

@@ -13,8 +13,16 @@ import (
 // Dependencies of Changes.Put[i] as the column's value, a string or nil.
 type commitReq = Request[[]any]
 
+// writerStmts are the single writer's statements, prepared once: a
+// statement given as text is compiled again on every call, which for the
+// few statements of a small transaction (begin, the lock check, the serial,
+// commit) cost as much as writing its objects.
 type writerStmts struct {
 	putObject, deleteObject, putOutput, deleteOutput *sql.Stmt
+	begin, commit, bumpSerial                        *sql.Stmt
+	// bumpIfLocked bumps the serial only while the lock row is this
+	// store's: the lock check and the serial in one statement.
+	bumpIfLocked *sql.Stmt
 }
 
 func (w *writerStmts) prepare(ctx context.Context, c *sql.Conn) error {
@@ -31,11 +39,16 @@ func (w *writerStmts) prepare(ctx context.Context, c *sql.Conn) error {
 	w.deleteObject = prep(sqlDeleteObject)
 	w.putOutput = prep(sqlPutOutput)
 	w.deleteOutput = prep(sqlDeleteOutput)
+	w.begin = prep("BEGIN IMMEDIATE")
+	w.commit = prep("COMMIT")
+	w.bumpSerial = prep(sqlBumpSerial)
+	w.bumpIfLocked = prep(sqlBumpSerialIfLocked)
 	return err
 }
 
 func (w *writerStmts) close() {
-	for _, st := range []*sql.Stmt{w.putObject, w.deleteObject, w.putOutput, w.deleteOutput} {
+	for _, st := range []*sql.Stmt{w.putObject, w.deleteObject, w.putOutput, w.deleteOutput,
+		w.begin, w.commit, w.bumpSerial, w.bumpIfLocked} {
 		if st != nil {
 			st.Close()
 		}
@@ -104,7 +117,7 @@ func (s *SQLite) tryGroup(group []*commitReq, isolate bool) (err error) {
 		_, err := s.wconn.ExecContext(ctx, q)
 		return err
 	}
-	if err := exec("BEGIN IMMEDIATE"); err != nil {
+	if _, err := s.stmts.begin.ExecContext(ctx); err != nil {
 		return fileError(s.path, "commit", err)
 	}
 	defer func() {
@@ -112,12 +125,12 @@ func (s *SQLite) tryGroup(group []*commitReq, isolate bool) (err error) {
 			exec("ROLLBACK")
 		}
 	}()
-	if err := s.checkLockHeld(ctx); err != nil {
+	// The serial first, with the lock check: a request that sets the
+	// lineage and serial (Changes.Lineage) sets both whole afterwards.
+	if err := s.bumpSerial(ctx); err != nil {
 		return err
 	}
-	setMeta := false
 	for _, r := range group {
-		setMeta = setMeta || r.Changes.Lineage != ""
 		r.Trouble = nil
 		if !isolate {
 			if err := s.apply(ctx, r); err != nil {
@@ -144,12 +157,7 @@ func (s *SQLite) tryGroup(group []*commitReq, isolate bool) (err error) {
 			return fileError(s.path, "commit", err)
 		}
 	}
-	if !setMeta {
-		if err := exec(sqlBumpSerial); err != nil {
-			return fileError(s.path, "commit", err)
-		}
-	}
-	if err := exec("COMMIT"); err != nil {
+	if _, err := s.stmts.commit.ExecContext(ctx); err != nil {
 		return fileError(s.path, "commit", err)
 	}
 	s.groups.Add(1)
@@ -160,6 +168,28 @@ func (s *SQLite) tryGroup(group []*commitReq, isolate bool) (err error) {
 		}
 	}
 	return nil
+}
+
+// bumpSerial adds one to the serial inside the group's transaction and,
+// when this store took a lock, checks in the same statement that the lock
+// is still the one it took (see Store): only when it changed nothing does
+// it read the lock to say who holds it now.
+func (s *SQLite) bumpSerial(ctx context.Context) error {
+	id := s.lockID.Load()
+	if id == nil {
+		if _, err := s.stmts.bumpSerial.ExecContext(ctx); err != nil {
+			return fileError(s.path, "commit", err)
+		}
+		return nil
+	}
+	res, err := s.stmts.bumpIfLocked.ExecContext(ctx, *id)
+	if err != nil {
+		return fileError(s.path, "commit", err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n > 0 {
+		return nil
+	}
+	return s.checkLockHeld(ctx)
 }
 
 // eraseOld leaves no copy of what a commit with Changes.Erase replaced.

@@ -133,8 +133,11 @@ ON CONFLICT (one) DO UPDATE SET results = excluded.results`
 	sqlLoadChecks   = `SELECT results FROM checks`
 	sqlInitMeta     = `INSERT INTO meta (one, lineage, serial) VALUES (1, ?, 1)`
 	sqlBumpSerial   = `UPDATE meta SET serial = serial + 1`
-	sqlSetMeta      = `UPDATE meta SET lineage = ?, serial = ?`
-	sqlLoadMeta     = `SELECT lineage, serial FROM meta`
+	// sqlBumpSerialIfLocked changes nothing once the lock row is not the
+	// one of ID ?1 (see bumpSerial).
+	sqlBumpSerialIfLocked = `UPDATE meta SET serial = serial + 1 WHERE EXISTS (SELECT 1 FROM lock WHERE id = ?1)`
+	sqlSetMeta            = `UPDATE meta SET lineage = ?, serial = ?`
+	sqlLoadMeta           = `SELECT lineage, serial FROM meta`
 )
 
 // SQLite is the embedded Store: one SQLite file in WAL mode.
@@ -546,22 +549,9 @@ func loadObjects(ctx context.Context, tx *sql.Tx, into map[string]*Object, n int
 
 	// One allocation for all the Object structs instead of one each.
 	objs := make([]Object, n)
-	// Type, provider, mode and status repeat across thousands of rows;
-	// sharing one string per distinct value keeps the snapshot small.
-	intern := map[string]string{}
-	internStr := func(b sql.RawBytes) string {
-		if s, ok := intern[string(b)]; ok {
-			return s
-		}
-		s := string(b)
-		intern[s] = s
-		return s
-	}
 	var (
-		arena                             arena
-		mode, typ, provider, status, deps sql.RawBytes
-		value, private, sensitive         sql.RawBytes
-		cbd                               int64
+		r     objectRow
+		arena arena
 	)
 	i := 0
 	for rows.Next() {
@@ -572,26 +562,60 @@ func loadObjects(ctx context.Context, tx *sql.Tx, into map[string]*Object, n int
 			o = new(Object) // unreachable while count and rows share a transaction
 		}
 		i++
-		if err := rows.Scan(&o.Address, &mode, &typ, &provider, &o.SchemaVersion,
-			&value, &private, &sensitive, &deps, &status, &cbd); err != nil {
+		if err := r.scan(rows, o); err != nil {
 			return err
 		}
-		o.Mode = Mode(internStr(mode))
-		o.Type = internStr(typ)
-		o.Provider = internStr(provider)
-		o.Status = Status(internStr(status))
-		o.CreateBeforeDestroy = cbd != 0
-		o.Value = arena.copy(value)
-		o.Private = arena.copy(private)
-		o.Sensitive = arena.copy(sensitive)
-		if deps != nil {
-			if o.Dependencies, err = decodeStrings(deps); err != nil {
-				return fmt.Errorf("object %s: decoding dependencies: %w", o.Address, err)
-			}
-		}
+		o.Value = arena.copy(o.Value)
+		o.Private = arena.copy(o.Private)
+		o.Sensitive = arena.copy(o.Sensitive)
 		into[o.Address] = o
 	}
 	return rows.Err()
+}
+
+// objectRow reads rows of sqlLoadObjects' columns.
+type objectRow struct {
+	// intern shares one string per distinct type, provider, mode and
+	// status: they repeat across thousands of rows.
+	intern                            map[string]string
+	mode, typ, provider, status, deps sql.RawBytes
+	value, private, sensitive         sql.RawBytes
+	cbd                               int64
+}
+
+func (r *objectRow) internStr(b sql.RawBytes) string {
+	if s, ok := r.intern[string(b)]; ok {
+		return s
+	}
+	if r.intern == nil {
+		r.intern = map[string]string{}
+	}
+	s := string(b)
+	r.intern[s] = s
+	return s
+}
+
+// scan reads the current row into o. o's Value, Private and Sensitive are
+// the driver's bytes, valid until the next row: copy them to keep them.
+func (r *objectRow) scan(rows *sql.Rows, o *Object) error {
+	if err := rows.Scan(&o.Address, &r.mode, &r.typ, &r.provider, &o.SchemaVersion,
+		&r.value, &r.private, &r.sensitive, &r.deps, &r.status, &r.cbd); err != nil {
+		return err
+	}
+	o.Mode = Mode(r.internStr(r.mode))
+	o.Type = r.internStr(r.typ)
+	o.Provider = r.internStr(r.provider)
+	o.Status = Status(r.internStr(r.status))
+	o.CreateBeforeDestroy = r.cbd != 0
+	o.Value, o.Private, o.Sensitive = r.value, r.private, r.sensitive
+	o.Dependencies = nil
+	if r.deps != nil {
+		var err error
+		if o.Dependencies, err = decodeStrings(r.deps); err != nil {
+			return fmt.Errorf("object %s: decoding dependencies: %w", o.Address, err)
+		}
+	}
+	return nil
 }
 
 // arena copies many small byte slices into a few large blocks: Load of a

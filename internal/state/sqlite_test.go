@@ -640,3 +640,37 @@ func TestLockLost(t *testing.T) {
 	}
 	commit(t, b, Changes{Put: []*Object{testObject("tether_file.third")}})
 }
+
+// TestSerialOfGroupWithFailedLineage: a commit that would set the lineage
+// and serial (state push) and fails alone leaves the rest of its group
+// committed, and that transaction counts in the serial like any other.
+func TestSerialOfGroupWithFailedLineage(t *testing.T) {
+	s := openTest(t, filepath.Join(t.TempDir(), "state.db"))
+	before := load(t, s).Serial
+	holdWriter(s, 2)
+	s.applyHook = func(r *commitReq) error {
+		if r.Changes.Lineage != "" {
+			return errors.New("injected failure")
+		}
+		return nil
+	}
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		errs[0] = s.Commit(context.Background(), Changes{Lineage: "00000000-0000-4000-8000-000000000001", Serial: before})
+	})
+	wg.Go(func() {
+		errs[1] = s.Commit(context.Background(), Changes{Put: []*Object{testObject("tether_file.a")}})
+	})
+	wg.Wait()
+	if errs[0] == nil || errs[1] != nil {
+		t.Fatalf("commits returned %v and %v; want the lineage's to fail alone", errs[0], errs[1])
+	}
+	snap := load(t, s)
+	if snap.Objects["tether_file.a"] == nil {
+		t.Fatal("the object committed beside the failed lineage is missing")
+	}
+	if snap.Serial <= before {
+		t.Errorf("serial %d after a committed transaction, want above %d", snap.Serial, before)
+	}
+}
