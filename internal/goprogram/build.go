@@ -105,9 +105,9 @@ const keyFormat = "{{if and .Module .Module.Main}}main {{.Module.Path}}\t{{.Modu
 	"{{else}}dep {{.ImportPath}} {{.BuildID}}{{end}}"
 
 // keyEnv is the build environment that the build IDs of the other
-// packages do not cover for the main module's: flags, and how cgo
-// compiles and links.
-var keyEnv = []string{"GOVERSION", "GOOS", "GOARCH", "GOFLAGS", "GOEXPERIMENT", "CGO_ENABLED", "CGO_CFLAGS", "CGO_CPPFLAGS", "CGO_CXXFLAGS", "CGO_LDFLAGS", "CC", "CXX"}
+// packages do not cover for the main module's: flags, how cgo compiles
+// and links, and the GOROOT the linker writes in.
+var keyEnv = []string{"GOVERSION", "GOROOT", "GOOS", "GOARCH", "GOFLAGS", "GOEXPERIMENT", "CGO_ENABLED", "CGO_CFLAGS", "CGO_CPPFLAGS", "CGO_CXXFLAGS", "CGO_LDFLAGS", "CC", "CXX"}
 
 // module is the main module of a program: its path, its folder, and
 // whether its build can be shared by copies in other folders (see Build).

@@ -23,11 +23,11 @@ func TestSourceFile(t *testing.T) {
 		{"a module whose path extends the main one's", trimmedBuild, "/w/app", "example.com/apply/x.go", "example.com/apply/x.go"},
 		{"built without trimming", nil, "/w/app", "/src/app/main.go", "/src/app/main.go"},
 		{"a copy of the program", trimmedBuild, "/w/copy", "example.com/app/main.go", "/w/copy/main.go"},
-		{"not run by tether", trimmedBuild, "", "example.com/app/main.go", "example.com/app/main.go"},
+		{"a closure's process, in the program's folder", trimmedBuild, "", "example.com/app/cmd/app/main.go", "/w/run/cmd/app/main.go"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			bi := &debug.BuildInfo{Path: "example.com/app", Main: debug.Module{Path: "example.com/app"}, Settings: c.settings}
-			module, root := trimmedRoot(bi, c.root)
+			bi := &debug.BuildInfo{Path: "example.com/app/cmd/app", Main: debug.Module{Path: "example.com/app"}, Settings: c.settings}
+			module, root := trimmedRoot(bi, c.root, "/w/run/cmd/app")
 			if got := sourceFile(c.file, module, root); got != c.want {
 				t.Errorf("sourceFile(%q) = %q, want %q", c.file, got, c.want)
 			}

@@ -15,14 +15,32 @@ var trimmed = sync.OnceValues(func() (module, root string) {
 	if !ok {
 		return "", ""
 	}
-	return trimmedRoot(bi, os.Getenv(DirEnv))
+	wd, _ := os.Getwd()
+	return trimmedRoot(bi, os.Getenv(DirEnv), wd)
 })
 
 // trimmedRoot is trimmed for a program of build information bi run with
-// root, the folder of its main module, in DirEnv: "" unless Build trimmed
-// that folder from the names of the module's files.
-func trimmedRoot(bi *debug.BuildInfo, root string) (module, dir string) {
-	if root == "" || !filepath.IsAbs(root) || bi.Main.Path == "" {
+// root, the folder of its main module, in DirEnv, in the folder wd: ""
+// unless Build trimmed the module's folder from the names of its files.
+// Without root (a closure's process, whose environment is its own), the
+// program runs in its main package's folder, as tether runs it.
+func trimmedRoot(bi *debug.BuildInfo, root, wd string) (module, dir string) {
+	if bi.Main.Path == "" {
+		return "", ""
+	}
+	if root == "" && wd != "" {
+		rel, ok := strings.CutPrefix(bi.Path, bi.Main.Path)
+		if !ok || rel != "" && rel[0] != '/' {
+			return "", ""
+		}
+		root = wd
+		for range strings.Split(strings.Trim(rel, "/"), "/") {
+			if rel != "" {
+				root = filepath.Dir(root)
+			}
+		}
+	}
+	if !filepath.IsAbs(root) {
 		return "", ""
 	}
 	for _, s := range bi.Settings {
