@@ -55,8 +55,9 @@ func trimmedRoot(bi *debug.BuildInfo, root, wd string) (module, dir string) {
 // SourceFile is the full name of a source file of the running program,
 // as runtime.Frame and runtime.Func name it. A program Build built names
 // the files of its main module by module path (example.com/app/main.go):
-// they lie in the folder tether gave it in DirEnv. Any other name is returned
-// as it is: that of a program built without -trimpath is already full,
+// they lie in the folder tether gave it in DirEnv, or without it, around
+// the folder it runs in (see trimmedRoot). Any other name is returned as
+// it is: that of a program built without -trimpath is already full,
 // and a dependency outside the main module is named by module path and
 // version (example.com/lib@v1.2.0/lib.go), as in a stack trace.
 func SourceFile(file string) string {
