@@ -19,6 +19,7 @@ func TestGoProgramBuildSaysSo(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
+	t.Setenv(goprogram.CacheEnv, t.TempDir()) // not the user's cache
 	old := buildNotice
 	buildNotice = 0
 	t.Cleanup(func() { buildNotice = old })
