@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"go/parser"
@@ -14,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tetherhq/tether/internal/goprogram"
 	"github.com/tetherhq/tether/internal/hclconfig"
 )
 
@@ -126,9 +125,9 @@ func withoutFlags(args []string, name string) []string {
 }
 
 // runGoProgram builds the Go program in dir and runs the command through
-// it, with this process's streams, passing its exit code on. The binary
-// goes to a fixed place per folder so that the go command can tell that
-// it is up to date and skip linking it again.
+// it, with this process's streams, passing its exit code on. The build is
+// kept by content (internal/goprogram): a program built before, in this
+// folder or any other, is not linked again.
 func (e *env) runGoProgram(dir, cmd string, args []string) int {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
@@ -138,20 +137,17 @@ func (e *env) runGoProgram(dir, cmd string, args []string) int {
 	if err != nil {
 		return e.errorf("cannot use -C %s: %v", dir, err)
 	}
-	sum := sha256.Sum256([]byte(abs))
-	binDir := filepath.Join(os.TempDir(), "tether-go", hex.EncodeToString(sum[:8]))
-	if err := os.MkdirAll(binDir, 0o700); err != nil {
-		return e.errorf("cannot build the Go program in %s: %v", dir, err)
-	}
-	bin := filepath.Join(binDir, "program")
-	build := exec.Command(goBin, "build", "-o", bin, ".")
-	build.Dir = abs
-	build.Stdout, build.Stderr = e.stderr, e.stderr
-	if err := e.sayWhileBuilding(dir, build.Run); err != nil {
+	var bin, root string
+	err = e.sayWhileBuilding(dir, func() (err error) {
+		bin, root, err = goprogram.Build(goBin, abs, e.stderr)
+		return err
+	})
+	if err != nil {
 		return e.errorf("cannot build the Go program in %s: %v", dir, err)
 	}
 	run := exec.Command(bin, append([]string{cmd}, withoutDir(args)...)...)
 	run.Dir = abs
+	run.Env = append(os.Environ(), goprogram.DirEnv+"="+root)
 	run.Stdin, run.Stdout, run.Stderr = e.stdin, e.stdout, e.stderr
 	err = run.Run()
 	var exit *exec.ExitError

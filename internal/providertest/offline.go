@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tetherhq/tether/internal/filelock"
+	"github.com/tetherhq/tether/internal/goprogram"
 )
 
 // offlineEnv is what the go command needs to build a program against this
@@ -25,7 +26,8 @@ var (
 // OfflineGoEnv returns the variables (to add to os.Environ) under which
 // the go command builds a program that uses this repository, through a
 // go.mod made by GoModule, offline: GOPROXY=off, GOSUMDB=off,
-// GOTOOLCHAIN=local and GOFLAGS=-mod=mod.
+// GOTOOLCHAIN=local and GOFLAGS=-mod=mod; and the folder in which
+// `tether -C` keeps the programs it builds, shared by all tests.
 //
 // Offline, such a build needs every module of the repository's graph in
 // the module cache, not only those a `go test` of this repository
@@ -45,7 +47,14 @@ func OfflineGoEnv(t testing.TB) []string {
 	if moduleCacheErr != nil {
 		t.Fatal(moduleCacheErr)
 	}
-	return append([]string(nil), offlineEnv...)
+	env := append([]string(nil), offlineEnv...)
+	if cache, err := CacheDir(); err == nil {
+		// Programs that `tether -C` builds are kept by content in one
+		// folder for every test of every package, and for the next run:
+		// each test's copy of a program is not linked again.
+		env = append(env, goprogram.CacheEnv+"="+filepath.Join(cache, "programs"))
+	}
+	return env
 }
 
 // fillModuleCache runs `go mod download` in the repository once per

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/deduce"
+	"github.com/tetherhq/tether/internal/goprogram"
 )
 
 // closureEnv is the environment variable that makes a program run one of
@@ -186,7 +187,7 @@ func funcOf(f any) deduce.Func {
 		return deduce.Func{}
 	}
 	file, line := fn.FileLine(fn.Entry())
-	return deduce.Func{Name: fn.Name(), File: file, Line: line}
+	return deduce.Func{Name: fn.Name(), File: goprogram.SourceFile(file), Line: line}
 }
 
 func collectClosureOptions(opts []ClosureOption) closureOptions {

@@ -131,7 +131,7 @@ func (t *T) site() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for {
-		f, more := frames.Next()
+		f, more := nextFrame(frames)
 		internal := inSDK(f.Function) || strings.HasPrefix(f.Function, "fmt.") || strings.HasPrefix(f.Function, "runtime.")
 		if !internal && !t.helpers[f.Function] {
 			return fmt.Sprintf("%s:%d", relative(f.File), f.Line)

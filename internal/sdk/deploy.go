@@ -166,7 +166,7 @@ func programDir() (string, error) {
 	n := runtime.Callers(1, pcs)
 	frames := runtime.CallersFrames(pcs[:n])
 	for {
-		f, more := frames.Next()
+		f, more := nextFrame(frames)
 		if f.Function == "main.main" {
 			if !filepath.IsAbs(f.File) {
 				return "", fmt.Errorf("the program was built without the full paths of its source files (with -trimpath?), so its source cannot be found; build it without -trimpath")
@@ -374,7 +374,7 @@ func declaredVia(cands []*construct, via []deduce.Position) []*construct {
 		lines := map[declKey]bool{}
 		frames := runtime.CallersFrames(c.declStack)
 		for {
-			f, more := frames.Next()
+			f, more := nextFrame(frames)
 			lines[declKey{filepath.Clean(f.File), f.Line}] = true
 			if !more {
 				break

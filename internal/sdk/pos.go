@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/tetherhq/tether/internal/diagnostic"
+	"github.com/tetherhq/tether/internal/goprogram"
 )
 
 // Error is a mistake in a program, reported at the place in the program's
@@ -201,7 +202,7 @@ func siteOf(pcs []uintptr) (hcl.Range, bool) {
 	frames := runtime.CallersFrames(pcs)
 	var first *runtime.Frame
 	for {
-		f, more := frames.Next()
+		f, more := nextFrame(frames)
 		inRuntime := strings.HasPrefix(f.Function, "runtime.")
 		inSDK := inSDK(f.Function) && !strings.Contains(f.File, "_test.go")
 		if !inRuntime && !inSDK && f.File != "" {
@@ -237,6 +238,14 @@ func inSDK(function string) bool {
 	return strings.HasPrefix(function, apiPackage+".") || strings.HasPrefix(function, thisPackage+".")
 }
 
+// nextFrame is it.Next() with the frame's file named in full, as this
+// package reads it: see goprogram.SourceFile.
+func nextFrame(it *runtime.Frames) (runtime.Frame, bool) {
+	f, more := it.Next()
+	f.File = goprogram.SourceFile(f.File)
+	return f, more
+}
+
 // frames returns up to n frames of the calling goroutine's stack, starting
 // skip frames above frames' caller (0 is the caller itself), without the
 // frames of the public package's wrappers: counted this way, skip is the
@@ -246,7 +255,7 @@ func frames(skip, n int) []runtime.Frame {
 	it := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
 	var out []runtime.Frame
 	for len(out) < skip+n {
-		f, more := it.Next()
+		f, more := nextFrame(it)
 		if !strings.HasPrefix(f.Function, apiPackage+".") {
 			out = append(out, f)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tetherhq/tether/internal/cli"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/goprogram"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/provider"
 )
@@ -459,7 +460,7 @@ func funcPos(f any) hcl.Range {
 		return hcl.Range{Filename: "(unknown)", Start: hcl.Pos{Line: 1, Column: 1}, End: hcl.Pos{Line: 1, Column: 1}}
 	}
 	file, line := fn.FileLine(fn.Entry())
-	return position(file, line, "")
+	return position(goprogram.SourceFile(file), line, "")
 }
 
 // seal ends the program's function: later declarations are mistakes. It
@@ -523,7 +524,7 @@ func framesOf(pcs []uintptr) []runtime.Frame {
 	}
 	frames := runtime.CallersFrames(pcs)
 	for {
-		f, more := frames.Next()
+		f, more := nextFrame(frames)
 		out = append(out, f)
 		if !more {
 			return out
