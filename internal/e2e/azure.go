@@ -11,7 +11,7 @@ import (
 	"github.com/tetherhq/tether/internal/state/azstate"
 )
 
-// azuriteCmd starts Azurite with the container tfstate and sets
+// AzuriteCmd starts Azurite with the container tfstate and sets
 // ARM_ACCESS_KEY and TETHER_AZURERM_BLOB_ENDPOINT for it: azurite. The
 // scenario starts with [!azurite] skip, for a machine without Azurite. Then `azurite ls` lists
 // the container's blobs, `azurite put NAME FILE` writes one as Terraform

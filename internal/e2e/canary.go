@@ -8,7 +8,7 @@ import (
 	"github.com/tetherhq/tether/internal/canary"
 )
 
-// noLeak checks that none of the secrets given as arguments appears, as
+// NoLeak checks that none of the secrets given as arguments appears, as
 // is or encoded (see internal/canary), in what the last command printed
 // or in any file of the state folder, .tether, of the current directory.
 //

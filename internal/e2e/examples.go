@@ -31,7 +31,7 @@ func SynthTools(t *testing.T) DiffTools {
 	return BuildDiffTools(t)
 }
 
-// synthInto runs tether synth on a fresh copy of an example, writing to
+// SynthInto runs tether synth on a fresh copy of an example, writing to
 // out, and terraform get there, which installs the modules synth wrote
 // (init would look the dev-overridden provider up in the registry).
 func SynthInto(t *testing.T, tools DiffTools, example, out string) {
@@ -46,7 +46,7 @@ func SynthInto(t *testing.T, tools DiffTools, example, out string) {
 	}
 }
 
-// exampleCopy copies examples/NAME to a temporary folder, without what a
+// CopyExample copies examples/NAME to a temporary folder, without what a
 // run there left behind; a Go program gets a go.mod that builds it with
 // this repository's SDK, offline.
 func CopyExample(t *testing.T, name string) string {
@@ -54,7 +54,7 @@ func CopyExample(t *testing.T, name string) string {
 	return CopyExampleTo(t, name, filepath.Join(t.TempDir(), name))
 }
 
-// exampleCopyTo is exampleCopy into dir.
+// CopyExampleTo is CopyExample into dir.
 func CopyExampleTo(t *testing.T, name, dir string) string {
 	t.Helper()
 	repo, err := filepath.Abs("../../..")
@@ -73,7 +73,7 @@ func CopyExampleTo(t *testing.T, name, dir string) string {
 	return dir
 }
 
-// exampleEnv is diffEnv with the go command kept offline and building
+// EnvForExample is DiffEnv with the go command kept offline and building
 // with the example's own go.mod. Tether runs its built-in provider in
 // process, not the plugin build terraform is pointed at: a plugin's
 // schema over the protocol lacks what the SDK's closures need.

@@ -81,7 +81,7 @@ func StartGCSForTerraform(t *testing.T) ([]string, func() [][]byte, func() state
 	return env, stored, lock
 }
 
-// gcsLockGeneration is the generation of the lock file at name: the ID
+// GCSLockGeneration is the generation of the lock file at name: the ID
 // Terraform's gcs backend gives the lock.
 func GCSLockGeneration(t *testing.T, name string) string {
 	o, err := gcsForTerraform.GetObject("tfstate", name)
@@ -94,7 +94,7 @@ func GCSLockGeneration(t *testing.T, name string) string {
 // gcsStarted holds the emulator of each running scenario.
 var gcsStarted sync.Map
 
-// gcsFake starts a GCS emulator with the bucket tfstate and points the
+// GCSFake starts a GCS emulator with the bucket tfstate and points the
 // environment at it: gcsfake. Then `gcsfake ls` lists the bucket's object
 // names on stdout, `gcsfake cat NAME` writes an object to stdout, and
 // `gcsfake put NAME FILE` writes one and sets GCS_GENERATION to its

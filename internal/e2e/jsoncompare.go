@@ -24,7 +24,7 @@ func Changes(rcs []*tfjson.ResourceChange) []map[string]any {
 	return out
 }
 
-// withoutIDs drops the attributes whose values are random per run.
+// WithoutIDs drops the attributes whose values are random per run.
 func WithoutIDs(v any) any {
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -53,7 +53,7 @@ func CompareJSON(t *testing.T, what string, a, b any) {
 	}
 }
 
-// coveredBy accepts tether marking more as sensitive than terraform: what
+// CoveredBy accepts tether marking more as sensitive than terraform: what
 // is computed from a secret is secret in Tether (a provider's output of a
 // sensitive input), which Terraform does not track. Where tether's
 // sensitivity covers terraform's, tether's entry takes terraform's, so

@@ -8,7 +8,7 @@ import (
 	"github.com/tetherhq/tether/internal/state"
 )
 
-// tetherLockID is the ID of the lock the test takes as Tether: a GUID,
+// TetherLockID is the ID of the lock the test takes as Tether: a GUID,
 // as an Azure blob lease needs.
 const TetherLockID = "7e7e7e7e-0000-4000-8000-000000007e7e"
 

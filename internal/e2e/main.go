@@ -28,7 +28,7 @@ func Main(m *testing.M) {
 	})
 }
 
-// exitCode runs a command and checks its exit status exactly: `! exec`
+// ExitCode runs a command and checks its exit status exactly: `! exec`
 // accepts any failure, but --detailed-exitcode's 2 (changes) and 1 (error)
 // mean different things to a user.
 func ExitCode(ts *testscript.TestScript, neg bool, args []string) {

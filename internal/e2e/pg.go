@@ -32,10 +32,10 @@ func PostgresServer() (*pgtest.Server, error) {
 	return sharedPG.srv, sharedPG.err
 }
 
-// schemaRuns numbers the schemas handed out by freshSchema.
+// schemaRuns numbers the schemas handed out by FreshSchema.
 var schemaRuns atomic.Int64
 
-// freshSchema returns a schema name no other test run in this process has
+// FreshSchema returns a schema name no other test run in this process has
 // used: the cluster outlives one run of a test (go test -count=2 runs each
 // twice against it), and a run finding the state of the one before in its
 // schema fails for that reason alone.
@@ -57,7 +57,7 @@ func (s stopPostgres) Run() int {
 	return code
 }
 
-// scriptCondition adds [postgres] to the scenarios' conditions: true when
+// ScriptCondition adds [postgres] to the scenarios' conditions: true when
 // the throwaway cluster runs, false only where PostgreSQL is not installed.
 func ScriptCondition(cond string) (bool, error) {
 	if cond == "aws" {
@@ -76,10 +76,10 @@ func ScriptCondition(cond string) (bool, error) {
 	return err == nil, err
 }
 
-// setupPostgres gives a scenario named pg_* the shared cluster: PG_CONN_STR
+// SetupPostgres gives a scenario named pg_* the shared cluster: PG_CONN_STR
 // and PG_SCHEMA_NAME (Terraform's variables, so a backend "pg" {} block
 // needs nothing more) choose a schema of its own, tether_NAME_N
-// (freshSchema); PGURL is the same
+// (FreshSchema); PGURL is the same
 // connection string, and PGURL_BADPW one with a wrong password.
 func SetupPostgres(env *testscript.Env) error {
 	name := strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")
@@ -101,7 +101,7 @@ func SetupPostgres(env *testscript.Env) error {
 	return nil
 }
 
-// pgExec runs SQL against the scenario's database: pgexec 'SQL'.
+// PGExec runs SQL against the scenario's database: pgexec 'SQL'.
 func PGExec(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
 		ts.Fatalf("usage: pgexec SQL")

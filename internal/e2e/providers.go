@@ -14,7 +14,7 @@ import (
 	"github.com/tetherhq/tether/internal/providertest"
 )
 
-// offlineProviders gives a scenario a Terraform CLI configuration whose
+// OfflineProviders gives a scenario a Terraform CLI configuration whose
 // only installation method is the filesystem mirror $WORK/.mirror, which
 // the mirror command fills: no scenario reaches a registry on the network.
 func OfflineProviders(env *testscript.Env) error {
@@ -82,7 +82,7 @@ func copyExecutable(from, to string) error {
 	return out.Close()
 }
 
-// noPlugins fails when a provider plugin started from the scenario's
+// NoPlugins fails when a provider plugin started from the scenario's
 // folder is still running: every tether command stops the providers it
 // started, however it ends.
 func NoPlugins(ts *testscript.TestScript, neg bool, args []string) {
@@ -109,7 +109,7 @@ func NoPlugins(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// providerRegistry is the command `provregistry NAME...`: a provider
+// ProviderRegistry is the command `provregistry NAME...`: a provider
 // registry on 127.0.0.1 serving the real providers named (time, local),
 // signed by a key of its own, for the scenario; it sets REGISTRY to its
 // host and SSL_CERT_FILE so that tether trusts it.

@@ -12,7 +12,7 @@ import (
 	"github.com/tetherhq/tether/internal/providertest"
 )
 
-// realProviders builds the time and local providers and the built-in
+// RealProviders builds the time and local providers and the built-in
 // one's plugin into a filesystem mirror both tools install from, and
 // returns the built tools with the environment that uses the mirror.
 func RealProviders(t *testing.T) (DiffTools, []string) {
@@ -41,7 +41,7 @@ func RealProviders(t *testing.T) (DiffTools, []string) {
 	return tools, append(DiffEnv(tools), "TF_CLI_CONFIG_FILE="+rc)
 }
 
-// dropLocked removes one provider's block from a lock file's text.
+// DropLocked removes one provider's block from a lock file's text.
 func DropLocked(lock []byte, source string) []byte {
 	start := bytes.Index(lock, []byte("provider \""+source+"\" {"))
 	if start < 0 {
@@ -70,7 +70,7 @@ func ReadLock(t *testing.T, s Side) []byte {
 	return b
 }
 
-// initBoth runs init with terraform and with tether, each in its folder;
+// InitBoth runs init with terraform and with tether, each in its folder;
 // both must succeed.
 func InitBoth(t *testing.T, tf, tt Side, label string) {
 	t.Helper()
@@ -83,7 +83,7 @@ func InitBoth(t *testing.T, tf, tt Side, label string) {
 	MustSucceed(t, label, tfRes, ttRes)
 }
 
-// planAndShow saves a plan and shows it as JSON (show -json).
+// PlanAndShow saves a plan and shows it as JSON (show -json).
 func PlanAndShow(s Side) CmdResult {
 	plan := []string{"plan", "-out", "p.tfplan"}
 	if s.Name == "terraform" {

@@ -67,7 +67,7 @@ func Listening(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// httpGet fetches the first URL in a file with a path appended and prints
+// HTTPGet fetches the first URL in a file with a path appended and prints
 // "STATUS BODY".
 func HTTPGet(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
@@ -109,7 +109,7 @@ func processRunning(pid int) bool {
 	return err == nil && p.Signal(syscall.Signal(0)) == nil
 }
 
-// killLeftovers kills the runtime processes a failed scenario left
+// KillLeftovers kills the runtime processes a failed scenario left
 // behind, so that one failure does not leak into the machine. Only a
 // process whose start time still matches its record is ours to kill.
 func KillLeftovers(dir string) {

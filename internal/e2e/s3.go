@@ -19,7 +19,7 @@ import (
 	"github.com/tetherhq/tether/internal/httpstatefake"
 )
 
-// s3Emulators are the S3 (gofakes3, which serves conditional writes) and
+// S3Emulators are the S3 (gofakes3, which serves conditional writes) and
 // DynamoDB (internal/dynamofake) a scenario's s3 backend uses, both in
 // this process on 127.0.0.1, with the bucket tfstate and the lock table
 // locks.
@@ -48,7 +48,7 @@ func StartS3Emulators(cleanup func(func())) (*S3Emulators, []string, error) {
 	return &S3Emulators{Mem: mem}, env, nil
 }
 
-// s3Fake starts the emulators and points the AWS environment at them:
+// S3Fake starts the emulators and points the AWS environment at them:
 // s3fake. Then `s3fake ls` lists the bucket's keys on stdout, `s3fake cat
 // KEY` writes an object to stdout, and `s3fake put KEY FILE` writes one.
 func S3Fake(ts *testscript.TestScript, neg bool, args []string) {
@@ -104,7 +104,7 @@ var s3Started sync.Map
 
 func Gofakes3Page() gofakes3.ListBucketPage { return gofakes3.ListBucketPage{} }
 
-// httpFake starts a state server speaking Terraform's http backend
+// HTTPFake starts a state server speaking Terraform's http backend
 // protocol (internal/httpstatefake) and sets TF_HTTP_ADDRESS,
 // TF_HTTP_LOCK_ADDRESS, TF_HTTP_UNLOCK_ADDRESS, TF_HTTP_USERNAME and
 // TF_HTTP_PASSWORD for it: httpfake. `httpfake lock FILE` takes the

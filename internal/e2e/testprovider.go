@@ -9,7 +9,7 @@ import (
 	"github.com/tetherhq/tether/internal/providertest"
 )
 
-// testProvider, the testprov command, puts the test provider "testing" (package
+// TestprovCmd, the testprov command, puts the test provider "testing" (package
 // internal/providertest/testprovider, built from this repository) into the
 // scenario's filesystem mirror as registry.terraform.io/tetherhq/testing
 // VERSION, 1.0.0 unless given. -schema 0 builds it with the schema version

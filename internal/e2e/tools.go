@@ -19,11 +19,11 @@ import (
 	"github.com/tetherhq/tether/internal/providertest"
 )
 
-// diffCommandTimeout bounds each terraform or tether command, so that a
+// DiffCommandTimeout bounds each terraform or tether command, so that a
 // hang fails the test instead of stalling the suite.
 const DiffCommandTimeout = 2 * time.Minute
 
-// diffTools are the binaries the differential tests run.
+// DiffTools are the binaries the differential tests run.
 type DiffTools struct {
 	Tether    string // the tether command
 	Terraform string // the terraform command, "" when not on PATH
@@ -40,7 +40,7 @@ var sharedTools struct {
 	err   error
 }
 
-// buildDiffTools builds the tether command and the provider plugin once
+// BuildDiffTools builds the tether command and the provider plugin once
 // for every test using them at the same time, and writes the Terraform CLI
 // configuration that points at the plugin.
 func BuildDiffTools(t *testing.T) DiffTools {
@@ -104,7 +104,7 @@ func buildDiffToolsIn(dir string) (DiffTools, error) {
 	return tools, nil
 }
 
-// diffEnv is the environment both tools run with: the test's own, less
+// DiffEnv is the environment both tools run with: the test's own, less
 // anything TF_ or TETHER_ that could change what they do, plus the dev
 // override and no colour.
 func DiffEnv(tools DiffTools) []string {
@@ -124,7 +124,7 @@ func DiffEnv(tools DiffTools) []string {
 	)
 }
 
-// cmdResult is what a command did.
+// CmdResult is what a command did.
 type CmdResult struct {
 	Args           []string
 	Stdout, Stderr string
@@ -142,7 +142,7 @@ type Side struct {
 	Bin  string
 	Dir  string
 	Env  []string
-	// timeout replaces diffCommandTimeout when set.
+	// timeout replaces DiffCommandTimeout when set.
 	Timeout time.Duration
 }
 
@@ -198,7 +198,7 @@ var (
 	TTDestroy = []string{"destroy", "--yes"}
 )
 
-// applyOne applies on one side: terraform apply or tether up.
+// ApplyOne applies on one side: terraform apply or tether up.
 func ApplyOne(s Side) CmdResult {
 	if s.Name == "terraform" {
 		return s.Run(TFApply...)
@@ -206,10 +206,10 @@ func ApplyOne(s Side) CmdResult {
 	return s.Run(TTApply...)
 }
 
-// applyBoth applies on both sides at once.
+// ApplyBoth applies on both sides at once.
 func ApplyBoth(tf, tt Side) (CmdResult, CmdResult) { return Both(tf, tt, ApplyOne) }
 
-// destroyBoth destroys on both sides and compares the summaries.
+// DestroyBoth destroys on both sides and compares the summaries.
 func DestroyBoth(t *testing.T, tf, tt Side) {
 	t.Helper()
 	tfRes, ttRes := Both(tf, tt, func(s Side) CmdResult {
@@ -224,7 +224,7 @@ func DestroyBoth(t *testing.T, tf, tt Side) {
 	}
 }
 
-// mustSucceed stops the case when either command failed.
+// MustSucceed stops the case when either command failed.
 func MustSucceed(t *testing.T, label string, rs ...CmdResult) {
 	t.Helper()
 	failed := false
@@ -244,7 +244,7 @@ var (
 	destroyRE = regexp.MustCompile(`Destroy complete! Resources: (\d+) destroyed\.`)
 )
 
-// applySummary is the "N added, N changed, N destroyed" of an apply; a
+// ApplySummary is the "N added, N changed, N destroyed" of an apply; a
 // run that had nothing to do counts as all zero, which is what Terraform
 // prints then.
 func ApplySummary(stdout string) string {
@@ -271,13 +271,13 @@ func DestroySummary(stdout string) string {
 	return "no summary"
 }
 
-// outFile is a file under out/.
+// OutFile is a file under out/.
 type OutFile struct {
 	Mode    fs.FileMode
 	Content []byte
 }
 
-// readTree returns every regular file (and anything else that is not a
+// ReadTree returns every regular file (and anything else that is not a
 // folder) under root by slash-separated relative path; a missing root is
 // empty.
 func ReadTree(root string) (map[string]OutFile, error) {
@@ -318,7 +318,7 @@ func SortedNames[V any](m map[string]V) []string {
 	return names
 }
 
-// copyTree copies the files under src into dst, creating folders, and
+// CopyTree copies the files under src into dst, creating folders, and
 // leaving out the top-level entry named skip.
 func CopyTree(src, dst, skip string) error {
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {

@@ -71,7 +71,7 @@ type remoteBackend struct {
 	// says it went.
 	where, aside string
 	// shownID, when set, is the ID terraform names for the lock the test
-	// holds as Tether (else tetherLockID): the gcs backend's is the lock
+	// holds as Tether (else TetherLockID): the gcs backend's is the lock
 	// file's generation.
 	shownID func() string
 	// lockBeforeTakeover checks the lock while Terraform's state is still

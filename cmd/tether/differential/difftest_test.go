@@ -163,7 +163,7 @@ func checkApplied(t *testing.T, label string, tf, tt e2e.Side, tfRes, ttRes e2e.
 	}
 }
 
-// getAndApplyBoth is applyBoth after terraform get, which a configuration
+// getAndApplyBoth is ApplyBoth after terraform get, which a configuration
 // calling local modules needs first.
 func getAndApplyBoth(tf, tt e2e.Side) (e2e.CmdResult, e2e.CmdResult) {
 	return e2e.Both(tf, tt, func(s e2e.Side) e2e.CmdResult {
