@@ -1,7 +1,6 @@
-// Package aws holds the tether command's tests with the real
-// hashicorp/aws provider: plans compared with terraform's
-// (TestAWSPlanMatchesTerraform, TestAWSBlocksDifferential), the recording
-// differential over the corpus in testdata/awscorpus
-// (TestAWSRecordedDifferential), and the aws platform deploying Go
-// programs onto internal/awsfake (TestAWSPlatform, TestAWSUp).
+// Package aws holds the tether command's differential tests with the real
+// hashicorp/aws provider, offline: plans compared with terraform's
+// (TestAWSPlanMatchesTerraform, TestAWSBlocksDifferential,
+// TestAWSBlocksMixedForms) and the recording differential over the
+// corpus in testdata/awscorpus (TestAWSRecordedDifferential).
 package aws

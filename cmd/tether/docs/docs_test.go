@@ -422,11 +422,11 @@ func TestDocsDirectives(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ arg, wantErr string }{
-		{"cmd/tether/aws/aws_test.go TestAWSPlatform (x)", ""},
+		{"cmd/tether/platform/aws_test.go TestAWSPlatform (x)", ""},
 		{"cmd/tether/goscripts/testdata/goscript/sdk_from_clone.txtar (x)", ""},
-		{"cmd/tether/aws/aws_test.go TestNoSuchThing (x)", "declares no TestNoSuchThing"},
+		{"cmd/tether/platform/aws_test.go TestNoSuchThing (x)", "declares no TestNoSuchThing"},
 		{"cmd/tether/nosuch_test.go TestX (x)", "no such file"},
-		{"cmd/tether/aws/aws_test.go (x)", "names no test"},
+		{"cmd/tether/platform/aws_test.go (x)", "names no test"},
 	} {
 		err := docCoveredBy(repo, tc.arg)
 		if (err == nil) != (tc.wantErr == "") || err != nil && !strings.Contains(err.Error(), tc.wantErr) {
