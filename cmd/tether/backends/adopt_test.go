@@ -149,9 +149,6 @@ func TestTerraformStateBothWays(t *testing.T) {
 	})
 }
 
-// adoptionTools skips a test of taking over Terraform state where it
-// cannot run, and otherwise gives it terraform, tether and the real
-// providers, with a key folder of its own.
 // takeOver checks that tether init refuses to take the state at where
 // over without a terminal, that init -force-copy takes it over saying it
 // went to aside, and that tether plan then finds nothing to change, with
@@ -176,6 +173,9 @@ func takeOver(t *testing.T, tt func(args ...string) e2e.CmdResult, where, aside 
 	}
 }
 
+// adoptionTools skips a test of taking over Terraform state where it
+// cannot run, and otherwise gives it terraform, tether and the real
+// providers, with a key folder of its own.
 func adoptionTools(t *testing.T) (e2e.DiffTools, []string) {
 	t.Helper()
 	if testing.Short() {
