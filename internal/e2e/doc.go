@@ -1,12 +1,13 @@
 // Package e2e is what the end-to-end tests of the tether command share;
 // the tests themselves live in the packages under cmd/tether, one subject
-// each (scripts, goscripts, differential, aws, platform, backends, synth,
-// docs), so that go test runs them side by side.
+// each (scripts, goscripts, gomodules, differential, aws, platform,
+// backends, synth, docs), so that go test runs them side by side.
 //
 // Main is every such package's TestMain: it registers the in-process
 // `tether` command with testscript, so that a scenario's `exec tether`
 // and a test running "tether" from the PATH run the test binary as the
-// command, and stops the PostgreSQL cluster the tests share.
+// command, and stops the PostgreSQL cluster the tests share. GoScripts is
+// the TestGoScripts of the packages holding Go programs' scenarios.
 //
 // The rest are the tests' helpers:
 //   - the commands the testscript scenarios use beyond testscript's own

@@ -1,4 +1,4 @@
-package goscripts
+package e2e
 
 import (
 	"fmt"
@@ -10,18 +10,19 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/tetherhq/tether/internal/e2e"
 	"github.com/tetherhq/tether/internal/providertest"
 )
 
-// TestGoScripts runs the scenarios in testdata/goscript: Go programs
-// written with the SDK, built by the go command in the scenario's folder
-// as a user's would be, and run through `tether -C DIR` and `go run`.
+// GoScripts runs the scenarios in the calling package's
+// testdata/goscript: Go programs written with the SDK, built by the go
+// command in the scenario's folder as a user's would be, and run through
+// `tether -C DIR` and `go run`. It is TestGoScripts of the packages that
+// hold such scenarios, split by subject so that they run side by side.
 //
 // The folder gets a go.mod that points the SDK at this repository, and
 // the go command works offline from the module cache that built these
 // tests.
-func TestGoScripts(t *testing.T) {
+func GoScripts(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds Go programs")
@@ -58,26 +59,26 @@ func TestGoScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/goscript",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode":    e2e.ExitCode,
+			"exitcode":    ExitCode,
 			"newer":       newer,
-			"running":     e2e.Running,
-			"listening":   e2e.Listening,
-			"httpget":     e2e.HTTPGet,
+			"running":     Running,
+			"listening":   Listening,
+			"httpget":     HTTPGet,
 			"pids":        runtimePIDs,
-			"mirror":      e2e.Mirror,
-			"noplugins":   e2e.NoPlugins,
-			"noleak":      e2e.NoLeak,
-			"testprov":    e2e.TestprovCmd,
+			"mirror":      Mirror,
+			"noplugins":   NoPlugins,
+			"noleak":      NoLeak,
+			"testprov":    TestprovCmd,
 			"modregistry": sources.registry,
 			"gitrepo":     sources.gitRepo,
-			"pgexec":      e2e.PGExec,
+			"pgexec":      PGExec,
 		},
 		// [postgres], and PG_CONN_STR and a schema of their own for the
 		// scenarios named pg_*, as in TestScripts.
-		Condition: e2e.ScriptCondition,
+		Condition: ScriptCondition,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "1")
-			env.Defer(func() { e2e.KillLeftovers(env.WorkDir) })
+			env.Defer(func() { KillLeftovers(env.WorkDir) })
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
 			env.Setenv("REPO", repo)
 			for k, v := range goEnv {
@@ -94,10 +95,10 @@ func TestGoScripts(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(env.WorkDir, "go.sum"), sum, 0o644); err != nil {
 				return err
 			}
-			if err := e2e.SetupPostgres(env); err != nil {
+			if err := SetupPostgres(env); err != nil {
 				return err
 			}
-			return e2e.OfflineProviders(env)
+			return OfflineProviders(env)
 		},
 	})
 }

@@ -1,4 +1,4 @@
-package goscripts
+package e2e
 
 import (
 	"encoding/json"
