@@ -15,6 +15,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -154,41 +156,119 @@ var (
 	ttErrorAt = regexp.MustCompile(`main\.tf:(\d+):\d+`)
 )
 
+// TestFunctionErrorsDifferential plans each call of functionErrors with
+// both tools: both must refuse it (exit 1) and place the error at the
+// call's line.
 func TestFunctionErrorsDifferential(t *testing.T) {
 	skipWithoutTerraform(t)
 	t.Parallel()
 	tools := e2e.BuildDiffTools(t)
+	var calls []errorCall
 	for family, exprs := range functionErrors {
 		for _, expr := range exprs {
-			t.Run(family+"/"+expr, func(t *testing.T) {
-				t.Parallel()
-				// The family's files are there, so that the file
-				// functions fail for the reason meant.
-				src := filepath.Join("testdata", "functions", "filesystem")
-				files := map[string]string{
-					"main.tf":         fmt.Sprintf("output \"x\" {\n  value = %s\n}\n", expr),
-					"recursive.tftpl": `${templatefile("greeting.tftpl", { name = "x", subnets = [] })}`,
-				}
-				tf, tt := sides(t, tools, src, files)
-				for _, s := range []e2e.Side{tf, tt} {
-					os.RemoveAll(filepath.Join(s.Dir, "modules"))
-				}
-				tfRes, ttRes := e2e.Both(tf, tt, func(s e2e.Side) e2e.CmdResult {
-					if s.Name == "terraform" {
-						return s.Run(e2e.TFPlan...)
-					}
-					return s.Run(e2e.TTPlan...)
-				})
-				if tfRes.Code != 1 || ttRes.Code != 1 {
-					t.Fatalf("both must fail with exit 1:\n%s\n%s", tfRes, ttRes)
-				}
-				tfAt, ttAt := tfErrorAt.FindStringSubmatch(tfRes.Stderr), ttErrorAt.FindStringSubmatch(ttRes.Stderr+ttRes.Stdout)
-				if tfAt == nil || ttAt == nil || tfAt[1] != ttAt[1] {
-					t.Errorf("the error is not placed at the same line:\n%s\n%s", tfRes, ttRes)
-				}
-			})
+			calls = append(calls, errorCall{family, expr})
 		}
 	}
+	sort.Slice(calls, func(i, j int) bool { return calls[i].name() < calls[j].name() })
+	// The calls run together, each an output of its own on a line of its
+	// own, and a call both tools refuse at its own line is settled; the
+	// rest run together again. A tool that stops at some errors before
+	// evaluating (tether refuses an unknown function while loading) leaves
+	// the others to the next round; a round that settles nothing leaves
+	// each remaining call to run alone, as one configuration each.
+	refused := map[errorCall]bool{}
+	for round, pending := 1, calls; len(pending) > 0; round++ {
+		var next []errorCall
+		tfAt, ttAt := errorLines(t, tools, pending)
+		for i, c := range pending {
+			if line := callLine(i); tfAt[line] && ttAt[line] {
+				refused[c] = true
+			} else {
+				next = append(next, c)
+			}
+		}
+		t.Logf("round %d: both refused %d of %d calls at their lines", round, len(pending)-len(next), len(pending))
+		if len(next) == len(pending) {
+			break
+		}
+		pending = next
+	}
+	for _, c := range calls {
+		t.Run(c.name(), func(t *testing.T) {
+			if refused[c] {
+				return // both refused it at its line, among the others
+			}
+			t.Parallel()
+			tfRes, ttRes := planBoth(errorSides(t, tools, []errorCall{c}))
+			if tfRes.Code != 1 || ttRes.Code != 1 {
+				t.Fatalf("both must fail with exit 1:\n%s\n%s", tfRes, ttRes)
+			}
+			tfAt, ttAt := tfErrorAt.FindStringSubmatch(tfRes.Stderr), ttErrorAt.FindStringSubmatch(ttRes.Stderr+ttRes.Stdout)
+			if tfAt == nil || ttAt == nil || tfAt[1] != ttAt[1] {
+				t.Errorf("the error is not placed at the same line:\n%s\n%s", tfRes, ttRes)
+			}
+		})
+	}
+}
+
+// errorCall is one call of functionErrors.
+type errorCall struct{ family, expr string }
+
+func (c errorCall) name() string { return c.family + "/" + c.expr }
+
+// callLine is the line of main.tf that holds the i-th call of
+// errorSides's configuration.
+func callLine(i int) int { return 4*i + 2 }
+
+// errorSides makes a terraform and a tether copy of the filesystem family
+// (so that the file functions fail for the reason meant) with a main.tf
+// of one output per call, the i-th at callLine(i).
+func errorSides(t *testing.T, tools e2e.DiffTools, calls []errorCall) (e2e.Side, e2e.Side) {
+	t.Helper()
+	var main strings.Builder
+	for i, c := range calls {
+		fmt.Fprintf(&main, "output \"x%d\" {\n  value = %s\n}\n\n", i, c.expr)
+	}
+	src := filepath.Join("testdata", "functions", "filesystem")
+	files := map[string]string{
+		"main.tf":         main.String(),
+		"recursive.tftpl": `${templatefile("greeting.tftpl", { name = "x", subnets = [] })}`,
+	}
+	tf, tt := sides(t, tools, src, files)
+	for _, s := range []e2e.Side{tf, tt} {
+		os.RemoveAll(filepath.Join(s.Dir, "modules"))
+	}
+	return tf, tt
+}
+
+// planBoth runs terraform plan and tether plan, each on its side.
+func planBoth(tf, tt e2e.Side) (e2e.CmdResult, e2e.CmdResult) {
+	return e2e.Both(tf, tt, func(s e2e.Side) e2e.CmdResult {
+		if s.Name == "terraform" {
+			return s.Run(e2e.TFPlan...)
+		}
+		return s.Run(e2e.TTPlan...)
+	})
+}
+
+// errorLines plans the calls together with both tools and returns the
+// lines of main.tf at which each placed an error; none when it did not
+// fail with exit 1.
+func errorLines(t *testing.T, tools e2e.DiffTools, calls []errorCall) (tfAt, ttAt map[int]bool) {
+	t.Helper()
+	tfRes, ttRes := planBoth(errorSides(t, tools, calls))
+	lines := func(r e2e.CmdResult, re *regexp.Regexp, out string) map[int]bool {
+		at := map[int]bool{}
+		if r.Code != 1 || r.Err != nil {
+			return at
+		}
+		for _, m := range re.FindAllStringSubmatch(out, -1) {
+			n, _ := strconv.Atoi(m[1])
+			at[n] = true
+		}
+		return at
+	}
+	return lines(tfRes, tfErrorAt, tfRes.Stderr), lines(ttRes, ttErrorAt, ttRes.Stderr+ttRes.Stdout)
 }
 
 // TestImpureFunctionsDifferential applies the functions whose results
