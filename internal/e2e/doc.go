@@ -1,7 +1,8 @@
 // Package e2e is what the end-to-end tests of the tether command share;
 // the tests themselves live in the packages under cmd/tether, one subject
-// each (scripts, goscripts, gomodules, differential, aws, platform,
-// backends, synth, docs), so that go test runs them side by side.
+// each (scripts, goscripts, goclosures, gomodules, differential, aws,
+// platform, backends, synth, docs), so that go test runs them side by
+// side.
 //
 // Main is every such package's TestMain: it registers the in-process
 // `tether` command with testscript, so that a scenario's `exec tether`

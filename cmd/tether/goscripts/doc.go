@@ -2,8 +2,9 @@
 // (TestGoScripts, testdata/goscript): each is built by the go command in
 // its own folder, as a user's program would be, and run through
 // `tether -C DIR` and `go run`. These are about the programs themselves:
-// closures and their run time, values, references, dependencies,
-// backends, errors at the program's lines, the examples (goapp, echo)
-// and the SDK used from a clone. Programs using modules and generated
-// bindings are in cmd/tether/gomodules.
+// references, DependsOn, backends and workspaces, providers configured by
+// reference, errors at the program's lines, examples/goapp beside its HCL
+// twin, and the SDK used from a clone. Closures are in
+// cmd/tether/goclosures, modules and generated bindings in
+// cmd/tether/gomodules.
 package goscripts
