@@ -9,10 +9,10 @@ import (
 	"github.com/tetherhq/tether/internal/providertest"
 )
 
-// AWSMirrorCmd, the awsmirror command, links the real hashicorp/aws
+// awsMirrorCmd, the awsmirror command, links the real hashicorp/aws
 // provider from this machine's mirror into the scenario's; a scenario
 // says `[!aws] skip` first.
-func AWSMirrorCmd(ts *testscript.TestScript, neg bool, args []string) {
+func awsMirrorCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: awsmirror")
 	}
@@ -25,6 +25,6 @@ func AWSMirrorCmd(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.Symlink(filepath.Join(from, "registry.terraform.io", "hashicorp", "aws"), filepath.Join(to, "aws")))
 }
 
-// AWSCondition is the [aws] condition: this machine has hashicorp/aws
+// awsCondition is the [aws] condition: this machine has hashicorp/aws
 // 5.100.0 in a filesystem mirror.
-func AWSCondition() bool { return providertest.AWSMirror() != "" }
+func awsCondition() bool { return providertest.AWSMirror() != "" }

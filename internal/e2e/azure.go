@@ -11,13 +11,13 @@ import (
 	"github.com/tetherhq/tether/internal/state/azstate"
 )
 
-// AzuriteCmd starts Azurite with the container tfstate and sets
+// azuriteCmd starts Azurite with the container tfstate and sets
 // ARM_ACCESS_KEY and TETHER_AZURERM_BLOB_ENDPOINT for it: azurite. The
 // scenario starts with [!azurite] skip, for a machine without Azurite. Then `azurite ls` lists
 // the container's blobs, `azurite put NAME FILE` writes one as Terraform
 // does, and `azurite lock NAME FILE` locks one as Terraform does, with the
 // lock record in FILE.
-func AzuriteCmd(ts *testscript.TestScript, neg bool, args []string) {
+func azuriteCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! azurite")
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/tetherhq/tether/internal/canary"
 )
 
-// NoLeak checks that none of the secrets given as arguments appears, as
+// noLeak checks that none of the secrets given as arguments appears, as
 // is or encoded (see internal/canary), in what the last command printed
 // or in any file of the state folder, .tether, of the current directory.
 //
@@ -18,7 +18,7 @@ import (
 // .tether/providers) and the folders named with -skip, relative to the
 // work folder: where the configuration itself writes the secret, such as
 // a local_file's output.
-func NoLeak(ts *testscript.TestScript, neg bool, args []string) {
+func noLeak(ts *testscript.TestScript, neg bool, args []string) {
 	usage := "usage: noleak [-work [-skip DIR]...] SECRET..."
 	if neg {
 		ts.Fatalf("%s", usage)

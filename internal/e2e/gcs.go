@@ -94,12 +94,12 @@ func GCSLockGeneration(t *testing.T, name string) string {
 // gcsStarted holds the emulator of each running scenario.
 var gcsStarted sync.Map
 
-// GCSFake starts a GCS emulator with the bucket tfstate and points the
+// gcsFake starts a GCS emulator with the bucket tfstate and points the
 // environment at it: gcsfake. Then `gcsfake ls` lists the bucket's object
 // names on stdout, `gcsfake cat NAME` writes an object to stdout, and
 // `gcsfake put NAME FILE` writes one and sets GCS_GENERATION to its
 // generation (the ID Terraform gives a lock file).
-func GCSFake(ts *testscript.TestScript, neg bool, args []string) {
+func gcsFake(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! gcsfake")
 	}

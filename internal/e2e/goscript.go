@@ -59,23 +59,23 @@ func GoScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/goscript",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode":    ExitCode,
+			"exitcode":    exitCode,
 			"newer":       newer,
-			"running":     Running,
-			"listening":   Listening,
-			"httpget":     HTTPGet,
+			"running":     running,
+			"listening":   listening,
+			"httpget":     httpGet,
 			"pids":        runtimePIDs,
-			"mirror":      Mirror,
-			"noplugins":   NoPlugins,
-			"noleak":      NoLeak,
-			"testprov":    TestprovCmd,
+			"mirror":      mirror,
+			"noplugins":   noPlugins,
+			"noleak":      noLeak,
+			"testprov":    testProvider,
 			"modregistry": sources.registry,
 			"gitrepo":     sources.gitRepo,
-			"pgexec":      PGExec,
+			"pgexec":      pgExec,
 		},
 		// [postgres], and PG_CONN_STR and a schema of their own for the
 		// scenarios named pg_*, as in TestScripts.
-		Condition: ScriptCondition,
+		Condition: scriptCondition,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "1")
 			env.Defer(func() { KillLeftovers(env.WorkDir) })
@@ -95,10 +95,10 @@ func GoScripts(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(env.WorkDir, "go.sum"), sum, 0o644); err != nil {
 				return err
 			}
-			if err := SetupPostgres(env); err != nil {
+			if err := setupPostgres(env); err != nil {
 				return err
 			}
-			return OfflineProviders(env)
+			return offlineProviders(env)
 		},
 	})
 }

@@ -28,10 +28,10 @@ func Main(m *testing.M) {
 	})
 }
 
-// ExitCode runs a command and checks its exit status exactly: `! exec`
+// exitCode runs a command and checks its exit status exactly: `! exec`
 // accepts any failure, but --detailed-exitcode's 2 (changes) and 1 (error)
 // mean different things to a user.
-func ExitCode(ts *testscript.TestScript, neg bool, args []string) {
+func exitCode(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: exitcode N COMMAND [ARGS...]")
 	}

@@ -57,11 +57,11 @@ func (s stopPostgres) Run() int {
 	return code
 }
 
-// ScriptCondition adds [postgres] to the scenarios' conditions: true when
+// scriptCondition adds [postgres] to the scenarios' conditions: true when
 // the throwaway cluster runs, false only where PostgreSQL is not installed.
-func ScriptCondition(cond string) (bool, error) {
+func scriptCondition(cond string) (bool, error) {
 	if cond == "aws" {
-		return AWSCondition(), nil
+		return awsCondition(), nil
 	}
 	if cond == "azurite" {
 		return azurite.Installed(), nil
@@ -76,12 +76,12 @@ func ScriptCondition(cond string) (bool, error) {
 	return err == nil, err
 }
 
-// SetupPostgres gives a scenario named pg_* the shared cluster: PG_CONN_STR
+// setupPostgres gives a scenario named pg_* the shared cluster: PG_CONN_STR
 // and PG_SCHEMA_NAME (Terraform's variables, so a backend "pg" {} block
 // needs nothing more) choose a schema of its own, tether_NAME_N
 // (FreshSchema); PGURL is the same
 // connection string, and PGURL_BADPW one with a wrong password.
-func SetupPostgres(env *testscript.Env) error {
+func setupPostgres(env *testscript.Env) error {
 	name := strings.TrimPrefix(filepath.Base(env.WorkDir), "script-")
 	if !strings.HasPrefix(name, "pg_") {
 		return nil
@@ -101,8 +101,8 @@ func SetupPostgres(env *testscript.Env) error {
 	return nil
 }
 
-// PGExec runs SQL against the scenario's database: pgexec 'SQL'.
-func PGExec(ts *testscript.TestScript, neg bool, args []string) {
+// pgExec runs SQL against the scenario's database: pgexec 'SQL'.
+func pgExec(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
 		ts.Fatalf("usage: pgexec SQL")
 	}

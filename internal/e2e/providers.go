@@ -14,10 +14,10 @@ import (
 	"github.com/tetherhq/tether/internal/providertest"
 )
 
-// OfflineProviders gives a scenario a Terraform CLI configuration whose
+// offlineProviders gives a scenario a Terraform CLI configuration whose
 // only installation method is the filesystem mirror $WORK/.mirror, which
 // the mirror command fills: no scenario reaches a registry on the network.
-func OfflineProviders(env *testscript.Env) error {
+func offlineProviders(env *testscript.Env) error {
 	if err := os.MkdirAll(filepath.Join(env.WorkDir, ".mirror"), 0o755); err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func providersCondition(cond string) (bool, error) {
 
 // mirror puts real provider builds (time, local) into the scenario's
 // filesystem mirror, in Terraform's unpacked layout.
-func Mirror(ts *testscript.TestScript, neg bool, args []string) {
+func mirror(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) == 0 {
 		ts.Fatalf("usage: mirror NAME...")
 	}
@@ -82,10 +82,10 @@ func copyExecutable(from, to string) error {
 	return out.Close()
 }
 
-// NoPlugins fails when a provider plugin started from the scenario's
+// noPlugins fails when a provider plugin started from the scenario's
 // folder is still running: every tether command stops the providers it
 // started, however it ends.
-func NoPlugins(ts *testscript.TestScript, neg bool, args []string) {
+func noPlugins(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: noplugins")
 	}
@@ -109,13 +109,13 @@ func NoPlugins(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// ProviderRegistry is the command `provregistry NAME...`: a provider
+// providerRegistry is the command `provregistry NAME...`: a provider
 // registry on 127.0.0.1 serving the real providers named (time, local),
 // signed by a key of its own, for the scenario; it sets REGISTRY to its
 // host and SSL_CERT_FILE so that tether trusts it.
-type ProviderRegistry struct{ T *testing.T }
+type providerRegistry struct{ t *testing.T }
 
-func (r ProviderRegistry) Serve(ts *testscript.TestScript, neg bool, args []string) {
+func (r providerRegistry) serve(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) == 0 {
 		ts.Fatalf("usage: provregistry NAME...")
 	}
@@ -125,7 +125,7 @@ func (r ProviderRegistry) Serve(ts *testscript.TestScript, neg bool, args []stri
 		ts.Check(err)
 		ps = append(ps, p)
 	}
-	srv := providertest.NewServer(r.T, ps...)
+	srv := providertest.NewServer(r.t, ps...)
 	ts.Setenv("REGISTRY", srv.Host.String())
 	ts.Setenv("SSL_CERT_FILE", srv.CAFile)
 }

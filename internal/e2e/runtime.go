@@ -24,7 +24,7 @@ import (
 
 // running checks that every pid in a file is a live process; with !,
 // that none is.
-func Running(ts *testscript.TestScript, neg bool, args []string) {
+func running(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
 		ts.Fatalf("usage: running PIDFILE")
 	}
@@ -45,7 +45,7 @@ func Running(ts *testscript.TestScript, neg bool, args []string) {
 
 // listening checks that every URL in a file accepts connections; with !,
 // that none does.
-func Listening(ts *testscript.TestScript, neg bool, args []string) {
+func listening(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 1 {
 		ts.Fatalf("usage: listening URLFILE")
 	}
@@ -67,9 +67,9 @@ func Listening(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// HTTPGet fetches the first URL in a file with a path appended and prints
+// httpGet fetches the first URL in a file with a path appended and prints
 // "STATUS BODY".
-func HTTPGet(ts *testscript.TestScript, neg bool, args []string) {
+func httpGet(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: httpget URLFILE PATH")
 	}

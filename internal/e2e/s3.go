@@ -51,7 +51,7 @@ func StartS3Emulators(cleanup func(func())) (*S3Emulators, []string, error) {
 // S3Fake starts the emulators and points the AWS environment at them:
 // s3fake. Then `s3fake ls` lists the bucket's keys on stdout, `s3fake cat
 // KEY` writes an object to stdout, and `s3fake put KEY FILE` writes one.
-func S3Fake(ts *testscript.TestScript, neg bool, args []string) {
+func s3Fake(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! s3fake")
 	}
@@ -104,12 +104,12 @@ var s3Started sync.Map
 
 func Gofakes3Page() gofakes3.ListBucketPage { return gofakes3.ListBucketPage{} }
 
-// HTTPFake starts a state server speaking Terraform's http backend
+// httpFake starts a state server speaking Terraform's http backend
 // protocol (internal/httpstatefake) and sets TF_HTTP_ADDRESS,
 // TF_HTTP_LOCK_ADDRESS, TF_HTTP_UNLOCK_ADDRESS, TF_HTTP_USERNAME and
 // TF_HTTP_PASSWORD for it: httpfake. `httpfake lock FILE` takes the
 // default workspace's lock with the record in FILE, as terraform would.
-func HTTPFake(ts *testscript.TestScript, neg bool, args []string) {
+func httpFake(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! httpfake")
 	}

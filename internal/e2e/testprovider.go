@@ -9,12 +9,12 @@ import (
 	"github.com/tetherhq/tether/internal/providertest"
 )
 
-// TestprovCmd, the testprov command, puts the test provider "testing" (package
+// testProvider, the testprov command, puts the test provider "testing" (package
 // internal/providertest/testprovider, built from this repository) into the
 // scenario's filesystem mirror as registry.terraform.io/tetherhq/testing
 // VERSION, 1.0.0 unless given. -schema 0 builds it with the schema version
 // 0 of testing_upgraded, for scenarios of state upgrades.
-func TestprovCmd(ts *testscript.TestScript, neg bool, args []string) {
+func testProvider(ts *testscript.TestScript, neg bool, args []string) {
 	usage := "usage: testprov [-schema 0|1] [VERSION]"
 	schema := 1
 	if neg {
