@@ -57,6 +57,7 @@ func CopyExample(t *testing.T, name string) string {
 // CopyExampleTo is CopyExample into dir.
 func CopyExampleTo(t *testing.T, name, dir string) string {
 	t.Helper()
+	// The tests that call it run in cmd/tether/SUBJECT.
 	repo, err := filepath.Abs("../../..")
 	if err != nil {
 		t.Fatal(err)
