@@ -6,7 +6,7 @@
 // bound to the provider's schema; the log has them decoded with that
 // schema, so that the logs of two tools are comparable field by field.
 //
-// It exists for the protocol-level differential (cmd/tether/awsdiff_test.go):
+// It exists for the protocol-level differential (cmd/tether/aws/awsdiff_test.go):
 // Terraform and Tether each run a configuration through it, and their
 // request streams per resource and method must match.
 //

@@ -1,0 +1,9 @@
+package aws
+
+import (
+	"testing"
+
+	"github.com/tetherhq/tether/internal/e2e"
+)
+
+func TestMain(m *testing.M) { e2e.Main(m) }
