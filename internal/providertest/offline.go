@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -84,6 +85,51 @@ func fillModuleCache() error {
 			return fmt.Errorf("%w: go mod download in %s:\n%s", ErrNoProxy, root, b)
 		}
 		return fmt.Errorf("providertest: go mod download in %s: %v\n%s", root, err, b)
+	}
+	return tidyUserModule(root)
+}
+
+// tidyUserModule runs, online, what a user's first steps run: `go mod
+// tidy` in a new module that requires this repository (through a replace
+// directive, as the README's tour does) and imports every package a
+// program may import. Tidy reads modules that no build of the repository
+// needs (the imports of its dependencies' tests), so a test that runs
+// `go mod tidy` offline would fail on an empty module cache otherwise.
+func tidyUserModule(root string) error {
+	list := exec.Command("go", "list", "-f", "{{if ne .Name \"main\"}}{{.ImportPath}}{{end}}", "./...")
+	list.Dir = root
+	out, err := list.Output()
+	if err != nil {
+		return fmt.Errorf("providertest: go list in %s: %v", root, err)
+	}
+	var imports strings.Builder
+	for _, p := range strings.Fields(string(out)) {
+		if !strings.Contains(p, "/internal/") && !strings.Contains(p, "/cmd/") && !strings.Contains(p, "/bench") {
+			fmt.Fprintf(&imports, "\t_ %q\n", p)
+		}
+	}
+	dir, err := os.MkdirTemp("", "tether-tidy-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	main := "package main\n\nimport (\n" + imports.String() + ")\n\nfunc main() {}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(main), 0o644); err != nil {
+		return err
+	}
+	for _, args := range [][]string{
+		{"mod", "init", "example.com/tidy"},
+		{"mod", "edit", "-require=github.com/tetherhq/tether@v0.0.0", "-replace=github.com/tetherhq/tether=" + root},
+		{"mod", "tidy"},
+	} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		if b, err := cmd.CombinedOutput(); err != nil {
+			if proxyProblem(string(b)) {
+				return fmt.Errorf("%w: go %s in a module requiring %s:\n%s", ErrNoProxy, strings.Join(args, " "), root, b)
+			}
+			return fmt.Errorf("providertest: go %s in a module requiring %s: %v\n%s", strings.Join(args, " "), root, err, b)
+		}
 	}
 	return nil
 }
