@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"sort"
-
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/provider"
@@ -206,16 +204,7 @@ func (p *printer) blockElems(nb *provider.NestedBlock, b, a cty.Value, ety cty.T
 		return out
 	case provider.NestingMap:
 		bm, am := valueMap(b), valueMap(a)
-		keys := make([]string, 0, len(bm)+len(am))
-		for k := range bm {
-			keys = append(keys, k)
-		}
-		for k := range am {
-			if _, ok := bm[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
+		keys := keysOfBoth(bm, am)
 		out := make([]blockElem, 0, len(keys))
 		for _, k := range keys {
 			el := blockElem{label: k, b: null, a: null, path: elemPath(cty.IndexStep{Key: cty.StringVal(k)})}

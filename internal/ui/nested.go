@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"sort"
-
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/provider"
@@ -199,16 +197,7 @@ func (p *printer) nestedSetPairs(b, a cty.Value) []cty.Value {
 // nestedMap renders a map of nested objects: keys in order, unaligned,
 // each object followed by a comma, unchanged elements counted last.
 func (p *printer) nestedMap(depth int, na *provider.NestedAttributes, bm, am map[string]cty.Value, c change, path cty.Path, suffix string, f bool) {
-	keys := make([]string, 0, len(bm)+len(am))
-	for k := range bm {
-		keys = append(keys, k)
-	}
-	for k := range am {
-		if _, ok := bm[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
+	keys := keysOfBoth(bm, am)
 	if len(keys) == 0 {
 		p.str("{}")
 		p.str(suffix)

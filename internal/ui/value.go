@@ -526,16 +526,7 @@ func mapEntries(b, a cty.Value, c change) []entry {
 	}
 	bm := b.AsValueMap()
 	am := a.AsValueMap()
-	keys := make([]string, 0, len(am)+len(bm))
-	for k := range bm {
-		keys = append(keys, k)
-	}
-	for k := range am {
-		if _, ok := bm[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
+	keys := keysOfBoth(bm, am)
 	es := make([]entry, 0, len(keys))
 	for _, k := range keys {
 		bv, bok := bm[k]
@@ -860,4 +851,20 @@ func (p *printer) heredocDiff(depth int, b, a, suffix string, f bool) {
 	p.indent(depth, same)
 	p.str("EOT")
 	p.str(suffix)
+}
+
+// keysOfBoth is the sorted union of the keys of a map's value before and
+// after a change.
+func keysOfBoth(b, a map[string]cty.Value) []string {
+	keys := make([]string, 0, len(b)+len(a))
+	for k := range b {
+		keys = append(keys, k)
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
 }
