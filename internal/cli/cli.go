@@ -83,6 +83,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // src it is Main, which hands a folder holding a Go program instead of
 // *.tf files to that program.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, src Source) int {
+	tuneGC()
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, src: src}
 	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		e.tty = true

@@ -537,6 +537,9 @@ func (e *env) provider(args []string) int {
 	if len(args) != 1 || args[0] != "serve" {
 		return e.errorf("provider takes one subcommand: serve (serves the built-in provider over the Terraform plugin protocol)")
 	}
+	// A server's heap is small and long-lived: protocol.Serve sets its own
+	// collector policy, which a command's must not override.
+	stopPolicy()
 	if err := protocol.Serve("registry.terraform.io/tetherhq/tether", func() provider.Provider { return tetherprovider.New() }); err != nil {
 		return e.errorf("%v", err)
 	}
