@@ -58,28 +58,17 @@ func GoScripts(t *testing.T) {
 	sources := &moduleSources{t: t}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/goscript",
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode":    exitCode,
+		Cmds: scenarioCmds(map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"newer":       newer,
-			"running":     running,
-			"listening":   listening,
-			"httpget":     httpGet,
 			"pids":        runtimePIDs,
-			"mirror":      mirror,
-			"noplugins":   noPlugins,
-			"noleak":      noLeak,
-			"testprov":    testProvider,
 			"modregistry": sources.registry,
 			"gitrepo":     sources.gitRepo,
-			"pgexec":      pgExec,
-		},
+		}),
 		// [postgres], and PG_CONN_STR and a schema of their own for the
 		// scenarios named pg_*, as in TestScripts.
 		Condition: scriptCondition,
 		Setup: func(env *testscript.Env) error {
-			env.Setenv("NO_COLOR", "1")
-			env.Defer(func() { KillLeftovers(env.WorkDir) })
-			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
+			setupScenario(env)
 			env.Setenv("REPO", repo)
 			for k, v := range goEnv {
 				env.Setenv(k, v)
@@ -95,10 +84,7 @@ func GoScripts(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(env.WorkDir, "go.sum"), sum, 0o644); err != nil {
 				return err
 			}
-			if err := setupPostgres(env); err != nil {
-				return err
-			}
-			return offlineProviders(env)
+			return setupServices(env)
 		},
 	})
 }

@@ -18,38 +18,58 @@ func Scripts(t *testing.T) {
 	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		Cmds: scenarioCmds(map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"waitfile":     waitFile,
-			"exitcode":     exitCode,
-			"running":      running,
-			"listening":    listening,
-			"httpget":      httpGet,
-			"noleak":       noLeak,
-			"mirror":       mirror,
-			"noplugins":    noPlugins,
-			"testprov":     testProvider,
-			"pgexec":       pgExec,
 			"s3fake":       s3Fake,
 			"httpfake":     httpFake,
 			"azurite":      azuriteCmd,
 			"gcsfake":      gcsFake,
 			"awsmirror":    awsMirrorCmd,
 			"provregistry": providerRegistry{t: t}.serve,
-		},
+		}),
 		Condition: scriptCondition,
 		Setup: func(env *testscript.Env) error {
-			// Scenarios must not pick up the developer's variables.
-			env.Setenv("NO_COLOR", "1")
-			// The state key lives in the user's configuration folder,
-			// which must be the scenario's own.
-			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
-			env.Defer(func() { KillLeftovers(env.WorkDir) })
-			if err := setupPostgres(env); err != nil {
-				return err
-			}
-			return offlineProviders(env)
+			setupScenario(env)
+			return setupServices(env)
 		},
 	})
+}
+
+// scenarioCmds is the commands every scenario has, with own added.
+func scenarioCmds(own map[string]func(ts *testscript.TestScript, neg bool, args []string)) map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+	cmds := map[string]func(ts *testscript.TestScript, neg bool, args []string){
+		"exitcode":  exitCode,
+		"running":   running,
+		"listening": listening,
+		"httpget":   httpGet,
+		"noleak":    noLeak,
+		"mirror":    mirror,
+		"noplugins": noPlugins,
+		"testprov":  testProvider,
+		"pgexec":    pgExec,
+	}
+	for name, cmd := range own {
+		cmds[name] = cmd
+	}
+	return cmds
+}
+
+// setupScenario keeps a scenario to itself: none of the developer's
+// variables, a configuration folder of its own (the state key lives in
+// the user's), and no process of it left running at its end.
+func setupScenario(env *testscript.Env) {
+	env.Setenv("NO_COLOR", "1")
+	env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
+	env.Defer(func() { KillLeftovers(env.WorkDir) })
+}
+
+// setupServices gives a scenario what its conditions ask for: a
+// PostgreSQL schema of its own and the offline providers.
+func setupServices(env *testscript.Env) error {
+	if err := setupPostgres(env); err != nil {
+		return err
+	}
+	return offlineProviders(env)
 }
 
 // waitFile waits up to ten seconds for a file to exist: a background
