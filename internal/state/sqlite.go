@@ -157,10 +157,15 @@ type SQLite struct {
 	w     *Writer[[]any]
 	wconn *sql.Conn
 	stmts writerStmts
+	// batch is the single writer's objects waiting to be written.
+	batch putBatch
 
 	// groups counts committed transactions; tests use it to see that
 	// concurrent commits really were grouped.
 	groups atomic.Int64
+	// putStmts counts the statements that wrote objects; tests use it
+	// to see that a group's objects were written in batches.
+	putStmts atomic.Int64
 
 	// lockID is the lock this store took, "" when it holds none; every
 	// commit checks that the lock is still ours (see Store).
