@@ -158,7 +158,8 @@ func (s *SQLite) tryGroup(group []*commitReq, mode groupMode) (err error) {
 	var batch *putBatch
 	if mode == batched {
 		batch = &s.batch
-		batch.reset()
+		// Don't keep the callers' values until the next group.
+		defer batch.reset()
 	}
 	for _, r := range group {
 		r.Trouble = nil
@@ -188,9 +189,7 @@ func (s *SQLite) tryGroup(group []*commitReq, mode groupMode) (err error) {
 		}
 	}
 	if batch != nil {
-		err := s.flush(ctx, batch)
-		batch.reset() // don't keep the callers' values until the next group
-		if err != nil {
+		if err := s.flush(ctx, batch); err != nil {
 			return errRequestFailed
 		}
 	}
@@ -209,10 +208,10 @@ func (s *SQLite) tryGroup(group []*commitReq, mode groupMode) (err error) {
 
 // putBatch holds objects to write, as the columns of sqlPutObject in
 // order, until a delete must come after them or the group ends. One
-// multi-row INSERT per batch of 2, 4, ... 64 objects (2<<(maxBatchLog-1)) costs
-// one statement's call and step where a row each cost one per object;
-// SQLite applies a multi-row upsert row by row, in order, so what is
-// written is the same.
+// multi-row INSERT per batch of 2, 4, ... 64 objects costs one
+// statement's call and step where a row each cost one per object; SQLite
+// applies a multi-row upsert row by row, in order, so what is written is
+// the same.
 type putBatch struct {
 	args []any
 }
