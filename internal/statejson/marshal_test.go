@@ -58,6 +58,8 @@ func TestMarshalMatchesCtyJSON(t *testing.T) {
 		tc{"dynamic list", cty.DynamicPseudoType, cty.ListVal([]cty.Value{cty.StringVal("a")}), true},
 		tc{"dynamic object", cty.DynamicPseudoType, cty.ObjectVal(map[string]cty.Value{"k": cty.NumberIntVal(1), "<": cty.True}), true},
 		tc{"dynamic unknown", cty.DynamicPseudoType, cty.DynamicVal, false},
+		tc{"dynamic null string", cty.DynamicPseudoType, cty.NullVal(cty.String), true},
+		tc{"list of dynamic, empty", cty.List(cty.DynamicPseudoType), cty.ListValEmpty(cty.String), false},
 		tc{"dynamic capsule", cty.DynamicPseudoType, cty.CapsuleVal(cty.Capsule("c", reflect.TypeOf("")), new(string)), false},
 	)
 	for _, c := range cases {
