@@ -129,3 +129,28 @@ BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`); err != nil {
 		t.Error("a failed request was partly committed")
 	}
 }
+
+// TestWriterAllocationsPerObject: what a group costs the Go heap for each
+// more object is about the object's own column values (its address and
+// value passed to database/sql), not a statement's arguments and results
+// per object, nor a copy of its mode, type, provider and status.
+func TestWriterAllocationsPerObject(t *testing.T) {
+	s := openTest(t, filepath.Join(t.TempDir(), "state.db"))
+	allocs := func(n int) float64 {
+		var cs []Changes
+		for i := range n {
+			o := testObject(fmt.Sprint(i))
+			o.Private, o.Sensitive, o.Dependencies = nil, nil, nil
+			cs = append(cs, Changes{Put: []*Object{o}})
+		}
+		g := group(t, s, cs...)
+		return testing.AllocsPerRun(20, func() {
+			if err := s.commitGroup(g); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if per := (allocs(128) - allocs(64)) / 64; per > 3 {
+		t.Errorf("%.1f allocations for each more object in a group, want at most 3", per)
+	}
+}

@@ -253,6 +253,28 @@ func (s *SQLite) flush(ctx context.Context, b *putBatch) error {
 	return nil
 }
 
+// boxes holds one interface value per string that repeats across the
+// objects a writer writes (mode, type, provider, status), so that passing
+// them to database/sql does not allocate a copy of the string header for
+// every object. Only the single writer uses it.
+type boxes map[string]any
+
+const maxBoxes = 4096 // a bound, however many types a state holds
+
+func (b *boxes) of(s string) any {
+	if v, ok := (*b)[s]; ok {
+		return v
+	}
+	if *b == nil {
+		*b = boxes{}
+	}
+	var v any = s
+	if len(*b) < maxBoxes {
+		(*b)[s] = v
+	}
+	return v
+}
+
 // sqlPutObjects is sqlPutObject for n objects.
 func sqlPutObjects(n int) string {
 	const row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -333,8 +355,8 @@ func (s *SQLite) apply(ctx context.Context, r *commitReq, batch *putBatch) error
 		}
 	}
 	for i, o := range r.Changes.Put {
-		args := []any{o.Address, string(o.Mode), o.Type, o.Provider,
-			o.SchemaVersion, o.Value, o.Private, o.Sensitive, r.Prepared[i], string(o.Status),
+		args := []any{o.Address, s.boxes.of(string(o.Mode)), s.boxes.of(o.Type), s.boxes.of(o.Provider),
+			o.SchemaVersion, o.Value, o.Private, o.Sensitive, r.Prepared[i], s.boxes.of(string(o.Status)),
 			o.CreateBeforeDestroy}
 		if batch != nil {
 			batch.args = append(batch.args, args...)

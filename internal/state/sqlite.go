@@ -161,6 +161,7 @@ type SQLite struct {
 	stmts writerStmts
 	// batch is the single writer's objects waiting to be written.
 	batch putBatch
+	boxes boxes
 
 	// groups counts committed transactions; tests use it to see that
 	// concurrent commits really were grouped.
