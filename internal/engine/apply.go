@@ -12,7 +12,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/checks"
@@ -25,6 +24,7 @@ import (
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
+	"github.com/tetherhq/tether/internal/statejson"
 )
 
 // Result counts what an apply did.
@@ -775,7 +775,7 @@ func (e *Engine) stepWithID(n *node, in *instance, action, step plan.Action, id 
 
 func (e *Engine) put(ctx context.Context, n *node, in *instance, v cty.Value, priv []byte, sens []cty.Path, records []refRecord, status state.Status) hcl.Diagnostics {
 	ty := n.schema.Block.ImpliedType()
-	raw, err := ctyjson.Marshal(withoutWriteOnly(n.schema.Block, v), ty)
+	raw, err := statejson.Marshal(withoutWriteOnly(n.schema.Block, v), ty)
 	if err != nil {
 		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", fmt.Sprintf("The provider returned an object that cannot be stored: %s.", err))}
 	}

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math/bits"
+	"strings"
 
 	"github.com/tetherhq/tether/internal/logging"
 )
@@ -19,7 +21,10 @@ type commitReq = Request[[]any]
 // commit) cost as much as writing its objects.
 type writerStmts struct {
 	putObject, deleteObject, putOutput, deleteOutput *sql.Stmt
-	begin, commit, bumpSerial                        *sql.Stmt
+	// putObjects[i] writes 2<<i objects in one statement (putObject
+	// writes one), prepared on first use (see putBatch).
+	putObjects                [maxBatchLog]*sql.Stmt
+	begin, commit, bumpSerial *sql.Stmt
 	// bumpIfLocked bumps the serial only while the lock row is this
 	// store's: the lock check and the serial in one statement.
 	bumpIfLocked *sql.Stmt
@@ -47,8 +52,8 @@ func (w *writerStmts) prepare(ctx context.Context, c *sql.Conn) error {
 }
 
 func (w *writerStmts) close() {
-	for _, st := range []*sql.Stmt{w.putObject, w.deleteObject, w.putOutput, w.deleteOutput,
-		w.begin, w.commit, w.bumpSerial, w.bumpIfLocked} {
+	for _, st := range append([]*sql.Stmt{w.putObject, w.deleteObject, w.putOutput, w.deleteOutput,
+		w.begin, w.commit, w.bumpSerial, w.bumpIfLocked}, w.putObjects[:]...) {
 		if st != nil {
 			st.Close()
 		}
@@ -94,15 +99,21 @@ func (s *SQLite) prepareDeps(c Changes) ([]any, error) {
 // commitGroup applies every request in one transaction. A request that
 // fails must not take the others down with it, but wrapping each request in
 // a savepoint costs more than the request itself, so the first attempt runs
-// without them and only a group that hit a failing request is redone with
-// one savepoint per request; the failing one is then undone alone and
-// reported through its trouble field. An error that takes the whole
-// transaction down (disk full, I/O error) is returned and applies to every
-// request: none of them was committed.
+// without them, writing the group's objects a batch at a time (see
+// putBatch), and only a group that hit a failing request is redone: a
+// request alone is redone object by object, to say which failed, and a
+// larger group with one savepoint per request, the failing one then undone
+// alone and reported through its trouble field. An error that takes the
+// whole transaction down (disk full, I/O error) is returned and applies to
+// every request: none of them was committed.
 func (s *SQLite) commitGroup(group []*commitReq) error {
-	err := s.tryGroup(group, false)
+	err := s.tryGroup(group, batched)
 	if errors.Is(err, errRequestFailed) {
-		err = s.tryGroup(group, true)
+		mode := isolated
+		if len(group) == 1 {
+			mode = oneByOne
+		}
+		err = s.tryGroup(group, mode)
 	}
 	return err
 }
@@ -111,7 +122,21 @@ func (s *SQLite) commitGroup(group []*commitReq) error {
 // transaction, failed.
 var errRequestFailed = errors.New("a request in the group failed")
 
-func (s *SQLite) tryGroup(group []*commitReq, isolate bool) (err error) {
+// groupMode is how tryGroup writes a group's requests.
+type groupMode int
+
+const (
+	// batched writes the objects that follow one another without a
+	// delete between them together (putBatch); any failure is
+	// errRequestFailed, since a batch cannot say whose object failed.
+	batched groupMode = iota
+	// oneByOne writes each object alone, and a failure fails the group.
+	oneByOne
+	// isolated writes each request in a savepoint of its own.
+	isolated
+)
+
+func (s *SQLite) tryGroup(group []*commitReq, mode groupMode) (err error) {
 	ctx := context.Background() // see Commit: a started commit is not abandoned
 	exec := func(q string) error {
 		_, err := s.wconn.ExecContext(ctx, q)
@@ -130,11 +155,17 @@ func (s *SQLite) tryGroup(group []*commitReq, isolate bool) (err error) {
 	if err := s.bumpSerial(ctx); err != nil {
 		return err
 	}
+	var batch *putBatch
+	if mode == batched {
+		batch = &s.batch
+		// Don't keep the callers' values until the next group.
+		defer batch.reset()
+	}
 	for _, r := range group {
 		r.Trouble = nil
-		if !isolate {
-			if err := s.apply(ctx, r); err != nil {
-				if len(group) == 1 {
+		if mode != isolated {
+			if err := s.apply(ctx, r, batch); err != nil {
+				if mode == oneByOne {
 					return fileError(s.path, "commit", err)
 				}
 				return errRequestFailed
@@ -144,7 +175,7 @@ func (s *SQLite) tryGroup(group []*commitReq, isolate bool) (err error) {
 		if err := exec("SAVEPOINT req"); err != nil {
 			return fileError(s.path, "commit", err)
 		}
-		if aerr := s.apply(ctx, r); aerr != nil {
+		if aerr := s.apply(ctx, r, nil); aerr != nil {
 			// If SQLite already rolled the whole transaction back
 			// (some I/O and memory errors do), the savepoint is gone
 			// and so is everything before it: fail the group.
@@ -155,6 +186,11 @@ func (s *SQLite) tryGroup(group []*commitReq, isolate bool) (err error) {
 		}
 		if err := exec("RELEASE req"); err != nil {
 			return fileError(s.path, "commit", err)
+		}
+	}
+	if batch != nil {
+		if err := s.flush(ctx, batch); err != nil {
+			return errRequestFailed
 		}
 	}
 	if _, err := s.stmts.commit.ExecContext(ctx); err != nil {
@@ -168,6 +204,82 @@ func (s *SQLite) tryGroup(group []*commitReq, isolate bool) (err error) {
 		}
 	}
 	return nil
+}
+
+// putBatch holds objects to write, as the columns of sqlPutObject in
+// order, until a delete must come after them or the group ends. One
+// multi-row INSERT per batch of 2, 4, ... 64 objects costs one
+// statement's call and step where a row each cost one per object; SQLite
+// applies a multi-row upsert row by row, in order, so what is written is
+// the same.
+type putBatch struct {
+	args []any
+}
+
+const (
+	putColumns  = 11
+	maxBatchLog = 6 // batches of up to 64 objects, 704 parameters
+)
+
+func (b *putBatch) reset() {
+	clear(b.args)
+	b.args = b.args[:0]
+}
+
+// flush writes what b holds, the largest batches first, and empties it.
+func (s *SQLite) flush(ctx context.Context, b *putBatch) error {
+	args := b.args
+	for len(args) > 0 {
+		rows := len(args) / putColumns
+		st := s.stmts.putObject
+		if rows > 1 {
+			i := min(bits.Len(uint(rows))-2, maxBatchLog-1)
+			if st = s.stmts.putObjects[i]; st == nil {
+				var err error
+				if st, err = s.wconn.PrepareContext(ctx, sqlPutObjects(2<<i)); err != nil {
+					return err
+				}
+				s.stmts.putObjects[i] = st
+			}
+			rows = 2 << i
+		}
+		s.putStmts.Add(1)
+		if _, err := st.ExecContext(ctx, args[:rows*putColumns]...); err != nil {
+			return err
+		}
+		args = args[rows*putColumns:]
+	}
+	b.reset()
+	return nil
+}
+
+// boxes holds one interface value per string that repeats across the
+// objects a writer writes (mode, type, provider, status), so that passing
+// them to database/sql does not allocate a copy of the string header for
+// every object. Only the single writer uses it.
+type boxes map[string]any
+
+const maxBoxes = 4096 // a bound, however many types a state holds
+
+func (b *boxes) of(s string) any {
+	if v, ok := (*b)[s]; ok {
+		return v
+	}
+	if *b == nil {
+		*b = boxes{}
+	}
+	var v any = s
+	if len(*b) < maxBoxes {
+		(*b)[s] = v
+	}
+	return v
+}
+
+// sqlPutObjects is sqlPutObject for n objects.
+func sqlPutObjects(n int) string {
+	const row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+	head, tail, _ := strings.Cut(sqlPutObject, row)
+	return head + strings.Repeat(row+", ", n-1) + row + tail
 }
 
 // bumpSerial adds one to the serial inside the group's transaction and,
@@ -223,22 +335,35 @@ func (s *SQLite) eraseOld(ctx context.Context) {
 	}
 }
 
-func (s *SQLite) apply(ctx context.Context, r *commitReq) error {
+// apply writes r's changes. With batch, its objects are added to batch
+// instead of written, and batch is written first when r deletes any.
+func (s *SQLite) apply(ctx context.Context, r *commitReq, batch *putBatch) error {
 	if s.applyHook != nil {
 		if err := s.applyHook(r); err != nil {
 			return err
 		}
 	}
 	st := &s.stmts
+	if batch != nil && len(r.Changes.Delete) > 0 {
+		if err := s.flush(ctx, batch); err != nil {
+			return err
+		}
+	}
 	for _, addr := range r.Changes.Delete {
 		if _, err := st.deleteObject.ExecContext(ctx, addr); err != nil {
 			return fmt.Errorf("deleting object %s: %w", addr, err)
 		}
 	}
 	for i, o := range r.Changes.Put {
-		if _, err := st.putObject.ExecContext(ctx, o.Address, string(o.Mode), o.Type, o.Provider,
-			o.SchemaVersion, o.Value, o.Private, o.Sensitive, r.Prepared[i], string(o.Status),
-			o.CreateBeforeDestroy); err != nil {
+		args := []any{o.Address, s.boxes.of(string(o.Mode)), s.boxes.of(o.Type), s.boxes.of(o.Provider),
+			o.SchemaVersion, o.Value, o.Private, o.Sensitive, r.Prepared[i], s.boxes.of(string(o.Status)),
+			o.CreateBeforeDestroy}
+		if batch != nil {
+			batch.args = append(batch.args, args...)
+			continue
+		}
+		s.putStmts.Add(1)
+		if _, err := st.putObject.ExecContext(ctx, args...); err != nil {
 			return fmt.Errorf("writing object %s: %w", o.Address, err)
 		}
 	}

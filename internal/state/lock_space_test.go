@@ -22,7 +22,7 @@ func TestUnlockOnFullDisk(t *testing.T) {
 		"the holder unlocks": func(_ *SQLite, u Unlocker) error { return u.Unlock() },
 		// tether state unlock, after the holder was killed.
 		"another store breaks it": func(s *SQLite, _ Unlocker) error {
-			other, err := openFile(s.path)
+			other, err := openFile(s.path, nil)
 			if err != nil {
 				return err
 			}

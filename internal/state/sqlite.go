@@ -11,7 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
@@ -157,10 +159,16 @@ type SQLite struct {
 	w     *Writer[[]any]
 	wconn *sql.Conn
 	stmts writerStmts
+	// batch is the single writer's objects waiting to be written.
+	batch putBatch
+	boxes boxes
 
 	// groups counts committed transactions; tests use it to see that
 	// concurrent commits really were grouped.
 	groups atomic.Int64
+	// putStmts counts the statements that wrote objects; tests use it
+	// to see that a group's objects were written in batches.
+	putStmts atomic.Int64
 
 	// lockID is the lock this store took, "" when it holds none; every
 	// commit checks that the lock is still ours (see Store).
@@ -190,15 +198,20 @@ func OpenSQLite(path string) (*SQLite, error) {
 	if err := createIfMissing(path); err != nil {
 		return nil, err
 	}
-	if err := checkFile(path); err != nil {
+	fi, err := checkFile(path)
+	if err != nil {
 		return nil, err
 	}
-	return openFile(path)
+	if walBeside(path) {
+		fi = nil // its frames are part of what a check reads
+	}
+	return openFile(path, fi)
 }
 
 // openFile opens a state file that exists and whose header checkFile
-// accepted.
-func openFile(path string) (*SQLite, error) {
+// accepted; fi is what checkFile found (nil for a file being created),
+// which tells whether its quick check can be skipped (see checkedFiles).
+func openFile(path string, fi os.FileInfo) (*SQLite, error) {
 	dsn, err := dsnFor(path)
 	if err != nil {
 		return nil, err
@@ -214,7 +227,7 @@ func openFile(path string) (*SQLite, error) {
 		return nil, fileError(path, "open", err)
 	}
 	s := &SQLite{path: path, db: db, wconn: wconn}
-	if err := s.prepareSchema(ctx); err != nil {
+	if err := s.prepareSchema(ctx, fi); err != nil {
 		wconn.Close()
 		db.Close()
 		return nil, err
@@ -263,7 +276,7 @@ func createIfMissing(path string) error {
 	tmp := f.Name()
 	f.Close()
 	defer os.Remove(tmp)
-	s, err := openFile(tmp)
+	s, err := openFile(tmp, nil)
 	if err != nil {
 		return fmt.Errorf("state file %s: creating it: %w", path, err)
 	}
@@ -293,36 +306,36 @@ func syncFile(path string) error {
 // header ourselves gives the user a precise message and keeps every later
 // step (WAL switch, schema creation) away from a file we have not
 // recognised.
-func checkFile(path string) error {
+func checkFile(path string) (os.FileInfo, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return fmt.Errorf("state file %s: %w", path, err)
+		return nil, fmt.Errorf("state file %s: %w", path, err)
 	}
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("state file %s is not a regular file", path)
+		return nil, fmt.Errorf("state file %s is not a regular file", path)
 	}
 	if fi.Size() == 0 {
 		// Tether never leaves an empty state file (see
 		// createIfMissing): this one was truncated, or something else
 		// made it.
-		return &CorruptError{Path: path, Reason: "is empty (0 bytes), so it was truncated or is not a Tether state file (Tether creates no empty state file; an empty state is a missing one)"}
+		return nil, &CorruptError{Path: path, Reason: "is empty (0 bytes), so it was truncated or is not a Tether state file (Tether creates no empty state file; an empty state is a missing one)"}
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("state file %s: %w", path, err)
+		return nil, fmt.Errorf("state file %s: %w", path, err)
 	}
 	defer f.Close()
 	hdr := make([]byte, 100) // the SQLite header is 100 bytes
 	if _, err := io.ReadFull(f, hdr); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return &CorruptError{Path: path, Reason: fmt.Sprintf("is truncated (%d bytes) or not a SQLite database", fi.Size())}
+			return nil, &CorruptError{Path: path, Reason: fmt.Sprintf("is truncated (%d bytes) or not a SQLite database", fi.Size())}
 		}
-		return fmt.Errorf("state file %s: %w", path, err)
+		return nil, fmt.Errorf("state file %s: %w", path, err)
 	}
 	if !bytes.Equal(hdr[:len(sqliteMagic)], sqliteMagic) {
-		return &CorruptError{Path: path, Reason: "is not a SQLite database (it is corrupt, or some other file is at this path)"}
+		return nil, &CorruptError{Path: path, Reason: "is not a SQLite database (it is corrupt, or some other file is at this path)"}
 	}
-	return nil
+	return fi, nil
 }
 
 // prepareSchema recognises the file, creates the schema in a new one and
@@ -330,7 +343,7 @@ func checkFile(path string) error {
 // be empty or ours at a version we read, and its pages pass SQLite's
 // quick check: a damaged file is refused before the lock or anything else
 // is written to it.
-func (s *SQLite) prepareSchema(ctx context.Context) error {
+func (s *SQLite) prepareSchema(ctx context.Context, fi os.FileInfo) error {
 	c := s.wconn
 	appID, version, nobjs, err := inspect(ctx, c)
 	if err != nil {
@@ -341,8 +354,12 @@ func (s *SQLite) prepareSchema(ctx context.Context) error {
 		if err := s.recognise(appID, version); err != nil {
 			return err
 		}
-		if err := s.quickCheck(ctx); err != nil {
-			return err
+		if !checkedFiles.unchanged(s.path, fi) {
+			start := time.Now()
+			if err := s.quickCheck(ctx); err != nil {
+				return err
+			}
+			checkedFiles.passed(s.path, fi, start)
 		}
 	}
 
@@ -438,6 +455,61 @@ func (s *SQLite) quickCheck(ctx context.Context) error {
 		return &CorruptError{Path: s.path, Reason: "is corrupt (" + strings.Join(problems, "; ") + ")"}
 	}
 	return nil
+}
+
+// checkedFiles remembers the state files whose pages passed the quick
+// check in this process, as they were before they were opened, so that
+// opening one again unchanged does not read it all again: a command opens
+// its state twice (the platform lookup, then the run). A file is taken as
+// unchanged when it is the same file, of the same size and modification
+// time, and no write-ahead log is beside it (one that had frames would be
+// part of what was checked). It is remembered only when it was last
+// modified a second or more before the check started and not during it,
+// so that a write since, which sets the modification time to the clock's
+// time, cannot leave it looking the same.
+var checkedFiles = checkedSet{files: map[string]os.FileInfo{}}
+
+type checkedSet struct {
+	mu    sync.Mutex
+	files map[string]os.FileInfo
+	// skipped counts the checks skipped, for the tests.
+	skipped atomic.Int64
+}
+
+func (c *checkedSet) unchanged(path string, fi os.FileInfo) bool {
+	if fi == nil {
+		return false
+	}
+	c.mu.Lock()
+	was, ok := c.files[path]
+	c.mu.Unlock()
+	if ok && sameStamp(was, fi) {
+		c.skipped.Add(1)
+		return true
+	}
+	return false
+}
+
+func (c *checkedSet) passed(path string, fi os.FileInfo, start time.Time) {
+	if fi == nil || !fi.ModTime().Before(start.Add(-time.Second)) {
+		return
+	}
+	now, err := os.Stat(path)
+	if err != nil || !sameStamp(fi, now) {
+		return
+	}
+	c.mu.Lock()
+	c.files[path] = fi
+	c.mu.Unlock()
+}
+
+func sameStamp(a, b os.FileInfo) bool {
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+}
+
+func walBeside(path string) bool {
+	_, err := os.Lstat(path + "-wal")
+	return !errors.Is(err, os.ErrNotExist)
 }
 
 func inspect(ctx context.Context, c *sql.Conn) (appID, version, nobjs int64, err error) {

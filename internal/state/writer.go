@@ -23,8 +23,11 @@ type Writer[P any] struct {
 	closed    bool
 	closedErr error
 
-	reqs   chan *Request[P]
-	done   chan struct{}
+	reqs chan *Request[P]
+	done chan struct{}
+	// free holds Requests whose Commit returned, with their channels, for
+	// the next Commit: an apply makes one per object.
+	free   sync.Pool
 	max    int
 	commit func(group []*Request[P]) error
 
@@ -89,10 +92,18 @@ func (w *Writer[P]) Commit(c Changes, prepared P) error {
 		w.Leave()
 		return nil
 	}
-	r := &Request[P]{Changes: c, Prepared: prepared, done: make(chan error, 1)}
+	r, _ := w.free.Get().(*Request[P])
+	if r == nil {
+		r = &Request[P]{done: make(chan error, 1)}
+	}
+	r.Changes, r.Prepared = c, prepared
 	w.reqs <- r
 	w.Leave()
-	return <-r.done
+	err := <-r.done
+	// The writer is done with r once it has answered (see loop).
+	*r = Request[P]{done: r.done}
+	w.free.Put(r)
+	return err
 }
 
 // Close refuses calls from now on, waits for those running and for the
@@ -121,6 +132,8 @@ func (w *Writer[P]) loop() {
 		w.letOthersQueue()
 		group = gather(group, first, w.reqs, w.max)
 		err := w.commit(group)
+		// Each answer hands its request back to its caller, who reuses
+		// it: nothing here touches a request once it is answered.
 		for _, r := range group {
 			switch {
 			case err != nil:

@@ -5,3 +5,7 @@ package statejson
 var ValueFromJSON = valueFromJSON
 
 var ScanValue = scanValue
+
+// AppendValue is appendValue, for the tests that check which values
+// Marshal writes itself and which it leaves to ctyjson.
+var AppendValue = appendValue

@@ -3,6 +3,7 @@ package statejson
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/tetherhq/tether/internal/ctytype"
@@ -61,23 +62,29 @@ func (s *scanner) literal(word string) bool {
 
 // str reads a string without escapes, of valid UTF-8.
 func (s *scanner) str() (string, bool) {
+	b, ok := s.strBytes()
+	return string(b), ok
+}
+
+// strBytes is str's text in place, for a key that need not be kept.
+func (s *scanner) strBytes() ([]byte, bool) {
 	if s.peek() != '"' {
-		return "", false
+		return nil, false
 	}
 	start := s.i + 1
 	for j := start; j < len(s.b); j++ {
 		switch c := s.b[j]; {
 		case c == '"':
 			if !utf8.Valid(s.b[start:j]) {
-				return "", false
+				return nil, false
 			}
 			s.i = j + 1
-			return string(s.b[start:j]), true
+			return s.b[start:j], true
 		case c == '\\' || c < 0x20:
-			return "", false
+			return nil, false
 		}
 	}
-	return "", false
+	return nil, false
 }
 
 // number reads a number of JSON's grammar and returns its text.
@@ -126,7 +133,7 @@ func (s *scanner) skip() ([]byte, bool) {
 	start := s.i
 	switch {
 	case c == '"':
-		if _, ok := s.str(); !ok {
+		if _, ok := s.strBytes(); !ok {
 			return nil, false
 		}
 	case c == '{' || c == '[':
@@ -134,7 +141,7 @@ func (s *scanner) skip() ([]byte, bool) {
 		for s.i < len(s.b) {
 			switch s.b[s.i] {
 			case '"':
-				if _, ok := s.str(); !ok {
+				if _, ok := s.strBytes(); !ok {
 					return nil, false
 				}
 				continue
@@ -162,8 +169,9 @@ func (s *scanner) skip() ([]byte, bool) {
 }
 
 // members reads an object's members, calling f with each key once the
-// scanner is at its value; a key seen twice gives up.
-func (s *scanner) members(f func(key string) bool) bool {
+// scanner is at its value; a key seen twice gives up. The key is the
+// text in place: f copies what it keeps.
+func (s *scanner) members(f func(key []byte) bool) bool {
 	if s.peek() != '{' {
 		return false
 	}
@@ -172,14 +180,15 @@ func (s *scanner) members(f func(key string) bool) bool {
 		s.i++
 		return true
 	}
-	var seen []string
+	var buf [16][]byte
+	seen := buf[:0]
 	for {
-		key, ok := s.str()
+		key, ok := s.strBytes()
 		if !ok || s.peek() != ':' {
 			return false
 		}
 		for _, k := range seen {
-			if k == key {
+			if bytes.Equal(k, key) {
 				return false
 			}
 		}
@@ -255,25 +264,32 @@ func (s *scanner) value(ty cty.Type) (cty.Value, bool) {
 	case ty.IsObjectType():
 		atys := ty.AttributeTypes()
 		if len(atys) == 0 {
-			ok := s.members(func(string) bool { return false })
+			ok := s.members(func([]byte) bool { return false })
 			return cty.EmptyObjectVal, ok
 		}
+		// The attribute names, to key vals by the type's own strings
+		// rather than a copy of each key read.
+		var buf [16]string
+		names := buf[:0]
+		for name := range atys {
+			names = append(names, name)
+		}
 		vals := make(map[string]cty.Value, len(atys))
-		ok := s.members(func(key string) bool {
-			aty, known := atys[key]
-			if !known {
+		ok := s.members(func(key []byte) bool {
+			i := slices.IndexFunc(names, func(n string) bool { return n == string(key) })
+			if i < 0 {
 				return false
 			}
-			v, ok := s.value(aty)
-			vals[key] = v
+			v, ok := s.value(atys[names[i]])
+			vals[names[i]] = v
 			return ok
 		})
 		if !ok {
 			return cty.NilVal, false
 		}
-		for name, aty := range atys {
+		for _, name := range names {
 			if _, set := vals[name]; !set {
-				vals[name] = cty.NullVal(aty)
+				vals[name] = cty.NullVal(atys[name])
 			}
 		}
 		return cty.ObjectVal(vals), true
@@ -305,9 +321,9 @@ func (s *scanner) value(ty cty.Type) (cty.Value, bool) {
 			return cty.NilVal, false
 		}
 		vals := map[string]cty.Value{}
-		ok := s.members(func(key string) bool {
+		ok := s.members(func(key []byte) bool {
 			v, ok := s.value(ety)
-			vals[key] = v
+			vals[string(key)] = v
 			return ok
 		})
 		switch {
@@ -344,9 +360,9 @@ func (s *scanner) value(ty cty.Type) (cty.Value, bool) {
 // order.
 func (s *scanner) dynamic() (cty.Value, bool) {
 	var typeText, valueText []byte
-	ok := s.members(func(key string) bool {
+	ok := s.members(func(key []byte) bool {
 		var ok bool
-		switch key {
+		switch string(key) {
 		case "type":
 			typeText, ok = s.skip()
 		case "value":
@@ -359,8 +375,11 @@ func (s *scanner) dynamic() (cty.Value, bool) {
 	}
 	if typeText[0] == '"' {
 		// A primitive type, the common case: its name.
-		name, _ := (&scanner{b: typeText}).str()
-		t, ok := ctytype.FromDecoded(name)
+		t, ok := primitiveType(typeText)
+		if !ok {
+			name, _ := (&scanner{b: typeText}).str()
+			t, ok = ctytype.FromDecoded(name)
+		}
 		if !ok {
 			return cty.NilVal, false
 		}
@@ -377,4 +396,18 @@ func (s *scanner) dynamic() (cty.Value, bool) {
 		return cty.NilVal, false
 	}
 	return scanValue(valueText, t)
+}
+
+// primitiveType reads the JSON name of a primitive type, as
+// ctytype.FromDecoded does, without copying it.
+func primitiveType(text []byte) (cty.Type, bool) {
+	switch string(text) {
+	case `"string"`:
+		return cty.String, true
+	case `"number"`:
+		return cty.Number, true
+	case `"bool"`:
+		return cty.Bool, true
+	}
+	return cty.NilType, false
 }
