@@ -23,7 +23,7 @@ type Heartbeat struct {
 	now  func() time.Time
 
 	mu   sync.Mutex
-	ops  []*beating
+	ops  []beating
 	stop chan struct{}
 	done chan struct{}
 	once sync.Once
@@ -65,7 +65,7 @@ func (h *Heartbeat) Event(e plan.Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if e.Phase == plan.Started {
-		h.ops = append(h.ops, &beating{addr: e.Addr, action: e.Action, start: h.now()})
+		h.ops = append(h.ops, beating{addr: e.Addr, action: e.Action, start: h.now()})
 		return
 	}
 	for i, op := range h.ops {
@@ -81,7 +81,8 @@ func (h *Heartbeat) check() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	now := h.now()
-	for _, op := range h.ops {
+	for i := range h.ops {
+		op := &h.ops[i]
 		el := now.Sub(op.start)
 		if el >= time.Duration(op.beats+1)*HeartbeatEvery {
 			op.beats = int(el / HeartbeatEvery)

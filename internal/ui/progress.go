@@ -21,6 +21,14 @@ import (
 // take the ticker out of the way and redraw when they choose.
 var redrawEvery = 100 * time.Millisecond
 
+// flushEvery bounds how long a line off a terminal waits to be written.
+// Lines are gathered so that a wide apply does not make one write a line
+// (at 100,000 resources, two hundred thousand of them, a third of the
+// progress report's cost); a tenth of a second is as timely as a person
+// reading a CI log can tell, and the pause of a slow operation never
+// holds its own line back for longer. Done writes what is left at once.
+var flushEvery = 100 * time.Millisecond
+
 // Progress reports an apply (or a refresh) as it runs.
 //
 // Off a terminal it writes one line per event, as Terraform does, so that
@@ -44,6 +52,12 @@ type Progress struct {
 	done   sync.Once
 	// heart reports long operations off a terminal.
 	heart *Heartbeat
+
+	// Off a terminal, and on one after Done: the lines not yet written,
+	// and the timer that writes them (armed while there are any).
+	pending []byte
+	flusher *time.Timer
+	armed   bool
 }
 
 type operation struct {
@@ -66,7 +80,9 @@ func NewProgress(w io.Writer, tty bool) *Progress {
 			p.mu.Lock()
 			defer p.mu.Unlock()
 			if !p.closed {
-				io.WriteString(p.w, stillLine(address, action, elapsed)+"\n")
+				p.pending = append(p.pending, stillLine(address, action, elapsed)...)
+				p.pending = append(p.pending, '\n')
+				p.flush()
 			}
 		})
 	}
@@ -95,6 +111,11 @@ func (p *Progress) Event(e plan.Event) {
 	if e.Step != plan.NoOp {
 		return // a part of a replacement: the whole is reported
 	}
+	if p.heart != nil && e.Action != plan.NoOp {
+		// Not under mu: the heartbeat holds its own lock while it
+		// writes a beat, which takes mu.
+		p.heart.Event(e)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if e.Action == plan.NoOp {
@@ -104,24 +125,22 @@ func (p *Progress) Event(e plan.Event) {
 		switch {
 		case e.Phase != plan.Started:
 		case !p.tty || p.closed:
-			io.WriteString(p.w, startLine(e)+"\n")
+			p.pending = appendStartLine(p.pending, e)
+			p.wrote()
 		default:
 			p.finished = append(p.finished, startLine(e))
 		}
 		return
 	}
-	if p.heart != nil {
-		p.heart.Event(e)
-	}
 	if !p.tty || p.closed {
-		var line string
+		n := len(p.pending)
 		if e.Phase == plan.Started {
-			line = startLine(e)
+			p.pending = appendStartLine(p.pending, e)
 		} else {
-			line = finishLine(e)
+			p.pending = appendFinishLine(p.pending, e)
 		}
-		if line != "" {
-			io.WriteString(p.w, line+"\n")
+		if len(p.pending) > n {
+			p.wrote()
 		}
 		return
 	}
@@ -140,6 +159,39 @@ func (p *Progress) Event(e plan.Event) {
 	}
 }
 
+// wrote ends the line just appended to pending and sees that it is
+// written: now after Done or when enough has gathered, otherwise within
+// flushEvery. It must be called with mu held.
+func (p *Progress) wrote() {
+	p.pending = append(p.pending, '\n')
+	switch {
+	case p.closed || len(p.pending) >= flushAt:
+		p.flush()
+	case p.armed:
+	case p.flusher == nil:
+		p.armed = true
+		p.flusher = time.AfterFunc(flushEvery, p.timedFlush)
+	default:
+		p.armed = true
+		p.flusher.Reset(flushEvery)
+	}
+}
+
+func (p *Progress) timedFlush() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.armed = false
+	p.flush()
+}
+
+// flush writes the pending lines. It must be called with mu held.
+func (p *Progress) flush() {
+	if len(p.pending) > 0 {
+		p.w.Write(p.pending)
+		p.pending = p.pending[:0]
+	}
+}
+
 // Done ends the report: it stops the live view, leaves the finished lines
 // on the screen and writes summary (if not empty) after a blank line. It
 // is safe to call more than once; only the first call writes.
@@ -154,14 +206,21 @@ func (p *Progress) Done(summary string) {
 		}
 		p.mu.Lock()
 		defer p.mu.Unlock()
+		if p.flusher != nil {
+			p.flusher.Stop()
+			p.armed = false
+		}
 		if p.tty {
 			p.inflight = nil
 			p.redraw(true)
 		}
 		p.closed = true
 		if summary != "" {
-			io.WriteString(p.w, "\n"+summary+"\n")
+			p.pending = append(p.pending, '\n')
+			p.pending = append(p.pending, summary...)
+			p.pending = append(p.pending, '\n')
 		}
+		p.flush()
 	})
 }
 
@@ -278,32 +337,66 @@ func withID(s, id string) string {
 	return s + " [id=" + id + "]"
 }
 
-func startText(a plan.Action, id string) string {
-	switch {
-	case a == plan.Create:
-		return "Creating..."
-	case a == plan.Update:
-		return withID("Modifying...", id)
-	case a == plan.Delete:
-		return withID("Destroying...", id)
-	case a == plan.Read:
-		return "Reading..."
-	case a == plan.Open:
-		return "Opening..."
-	case a == plan.Close:
-		return "Closing..."
-	case a.IsReplace():
-		return withID("Replacing...", id)
+func appendID(b []byte, id string) []byte {
+	if id == "" {
+		return b
 	}
-	return withID("Refreshing state...", id)
+	b = append(b, " [id="...)
+	b = append(b, id...)
+	return append(b, ']')
 }
 
-func startLine(e plan.Event) string { return e.Addr + ": " + startText(e.Action, e.ID) }
+// startWords is what an operation starting says, and whether the object's
+// id follows.
+func startWords(a plan.Action) (text string, id bool) {
+	switch {
+	case a == plan.Create:
+		return "Creating...", false
+	case a == plan.Update:
+		return "Modifying...", true
+	case a == plan.Delete:
+		return "Destroying...", true
+	case a == plan.Read:
+		return "Reading...", false
+	case a == plan.Open:
+		return "Opening...", false
+	case a == plan.Close:
+		return "Closing...", false
+	case a.IsReplace():
+		return "Replacing...", true
+	}
+	return "Refreshing state...", true
+}
+
+func startText(a plan.Action, id string) string {
+	s, withid := startWords(a)
+	if withid {
+		return withID(s, id)
+	}
+	return s
+}
+
+func startLine(e plan.Event) string { return string(appendStartLine(nil, e)) }
+
+// appendStartLine appends an operation's first line to b, without
+// building it as a string first: a wide run writes one per resource.
+func appendStartLine(b []byte, e plan.Event) []byte {
+	b = append(b, e.Addr...)
+	b = append(b, ": "...)
+	s, withid := startWords(e.Action)
+	b = append(b, s...)
+	if withid {
+		b = appendID(b, e.ID)
+	}
+	return b
+}
 
 // finishLine is the line for a finished operation; a refresh that
 // succeeds gets none, as in Terraform, since it changed nothing.
-func finishLine(e plan.Event) string {
-	after := " after " + e.Elapsed.Truncate(time.Second).String()
+func finishLine(e plan.Event) string { return string(appendFinishLine(nil, e)) }
+
+// appendFinishLine appends finishLine to b.
+func appendFinishLine(b []byte, e plan.Event) []byte {
 	if e.Phase == plan.Failed {
 		var what string
 		switch {
@@ -324,30 +417,49 @@ func finishLine(e plan.Event) string {
 		default:
 			what = "Refresh failed"
 		}
-		s := e.Addr + ": " + what + after
+		b = appendAfter(append(append(append(b, e.Addr...), ": "...), what...), e.Elapsed)
 		if e.Err != nil {
 			// The line names the object already; the summary may too.
-			s += ": " + strings.TrimPrefix(errorSummary(e.Err), e.Addr+": ")
+			b = append(b, ": "...)
+			b = append(b, strings.TrimPrefix(errorSummary(e.Err), e.Addr+": ")...)
 		}
-		return s
+		return b
 	}
+	var what string
+	withid := true
 	switch {
 	case e.Action == plan.Create:
-		return withID(e.Addr+": Creation complete"+after, e.ID)
+		what = "Creation complete"
 	case e.Action == plan.Update:
-		return withID(e.Addr+": Modifications complete"+after, e.ID)
+		what = "Modifications complete"
 	case e.Action == plan.Delete:
-		return e.Addr + ": Destruction complete" + after
+		what, withid = "Destruction complete", false
 	case e.Action == plan.Read:
-		return withID(e.Addr+": Read complete"+after, e.ID)
+		what = "Read complete"
 	case e.Action == plan.Open:
-		return e.Addr + ": Opening complete" + after
+		what, withid = "Opening complete", false
 	case e.Action == plan.Close:
-		return e.Addr + ": Closing complete" + after
+		what, withid = "Closing complete", false
 	case e.Action.IsReplace():
-		return withID(e.Addr+": Replacement complete"+after, e.ID)
+		what = "Replacement complete"
+	default:
+		return b
 	}
-	return ""
+	b = appendAfter(append(append(append(b, e.Addr...), ": "...), what...), e.Elapsed)
+	if withid {
+		b = appendID(b, e.ID)
+	}
+	return b
+}
+
+// appendAfter appends " after " and the whole seconds elapsed; most
+// operations take less than one, which needs no formatting.
+func appendAfter(b []byte, elapsed time.Duration) []byte {
+	b = append(b, " after "...)
+	if d := elapsed.Truncate(time.Second); d != 0 {
+		return append(b, d.String()...)
+	}
+	return append(b, "0s"...)
 }
 
 // ApplySummary is the last line of a successful apply.
