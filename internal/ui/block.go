@@ -242,8 +242,8 @@ func (p *printer) blockElems(nb *provider.NestedBlock, b, a cty.Value, ety cty.T
 	// Matched as they are, shown with the rule for empty strings (see
 	// legacyBlock), which reaches set blocks only here.
 	for i := range out {
-		out[i].b = legacyBlock(&nb.Block, out[i].b, false)
-		out[i].a = legacyBlock(&nb.Block, out[i].a, false)
+		out[i].b = p.legacyBlock(&nb.Block, out[i].b, false)
+		out[i].a = p.legacyBlock(&nb.Block, out[i].a, false)
 	}
 	return out
 }
