@@ -137,7 +137,10 @@ func (j jsonProgress) Event(e plan.Event) {
 	j.JSONView.Event(e)
 }
 
-func (j jsonProgress) Done(string) { j.heart.Stop() }
+func (j jsonProgress) Done(string) {
+	j.heart.Stop()
+	j.JSONView.Flush()
+}
 
 // narrowWarnings are the warnings of a plan that -target or -exclude
 // narrowed (OpenTofu gives -exclude -target's warning).

@@ -21,14 +21,6 @@ import (
 // take the ticker out of the way and redraw when they choose.
 var redrawEvery = 100 * time.Millisecond
 
-// flushEvery bounds how long a line off a terminal waits to be written.
-// Lines are gathered so that a wide apply does not make one write a line
-// (at 100,000 resources, two hundred thousand of them, a third of the
-// progress report's cost); a tenth of a second is as timely as a person
-// reading a CI log can tell, and the pause of a slow operation never
-// holds its own line back for longer. Done writes what is left at once.
-var flushEvery = 100 * time.Millisecond
-
 // Progress reports an apply (or a refresh) as it runs.
 //
 // Off a terminal it writes one line per event, as Terraform does, so that
@@ -53,11 +45,9 @@ type Progress struct {
 	// heart reports long operations off a terminal.
 	heart *Heartbeat
 
-	// Off a terminal, and on one after Done: the lines not yet written,
-	// and the timer that writes them (armed while there are any).
-	pending []byte
-	flusher *time.Timer
-	armed   bool
+	// out holds the lines off a terminal, and on one after Done, until
+	// they are written.
+	out batch
 }
 
 type operation struct {
@@ -71,6 +61,7 @@ type operation struct {
 // On a terminal it starts a goroutine that only Done stops.
 func NewProgress(w io.Writer, tty bool) *Progress {
 	p := &Progress{w: w, tty: tty, now: time.Now}
+	p.out = batch{w: w, mu: &p.mu}
 	if tty {
 		p.stop = make(chan struct{})
 		p.exited = make(chan struct{})
@@ -80,9 +71,9 @@ func NewProgress(w io.Writer, tty bool) *Progress {
 			p.mu.Lock()
 			defer p.mu.Unlock()
 			if !p.closed {
-				p.pending = append(p.pending, stillLine(address, action, elapsed)...)
-				p.pending = append(p.pending, '\n')
-				p.flush()
+				p.out.pending = append(p.out.pending, stillLine(address, action, elapsed)...)
+				p.out.pending = append(p.out.pending, '\n')
+				p.out.flush()
 			}
 		})
 	}
@@ -125,7 +116,7 @@ func (p *Progress) Event(e plan.Event) {
 		switch {
 		case e.Phase != plan.Started:
 		case !p.tty || p.closed:
-			p.pending = appendStartLine(p.pending, e)
+			p.out.pending = appendStartLine(p.out.pending, e)
 			p.wrote()
 		default:
 			p.finished = append(p.finished, startLine(e))
@@ -133,13 +124,13 @@ func (p *Progress) Event(e plan.Event) {
 		return
 	}
 	if !p.tty || p.closed {
-		n := len(p.pending)
+		n := len(p.out.pending)
 		if e.Phase == plan.Started {
-			p.pending = appendStartLine(p.pending, e)
+			p.out.pending = appendStartLine(p.out.pending, e)
 		} else {
-			p.pending = appendFinishLine(p.pending, e)
+			p.out.pending = appendFinishLine(p.out.pending, e)
 		}
-		if len(p.pending) > n {
+		if len(p.out.pending) > n {
 			p.wrote()
 		}
 		return
@@ -159,37 +150,15 @@ func (p *Progress) Event(e plan.Event) {
 	}
 }
 
-// wrote ends the line just appended to pending and sees that it is
-// written: now after Done or when enough has gathered, otherwise within
-// flushEvery. It must be called with mu held.
+// wrote ends the line just appended to out: written at once after Done,
+// within flushEvery before. It must be called with mu held.
 func (p *Progress) wrote() {
-	p.pending = append(p.pending, '\n')
-	switch {
-	case p.closed || len(p.pending) >= flushAt:
-		p.flush()
-	case p.armed:
-	case p.flusher == nil:
-		p.armed = true
-		p.flusher = time.AfterFunc(flushEvery, p.timedFlush)
-	default:
-		p.armed = true
-		p.flusher.Reset(flushEvery)
+	if p.closed {
+		p.out.pending = append(p.out.pending, '\n')
+		p.out.flush()
+		return
 	}
-}
-
-func (p *Progress) timedFlush() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.armed = false
-	p.flush()
-}
-
-// flush writes the pending lines. It must be called with mu held.
-func (p *Progress) flush() {
-	if len(p.pending) > 0 {
-		p.w.Write(p.pending)
-		p.pending = p.pending[:0]
-	}
+	p.out.ended()
 }
 
 // Done ends the report: it stops the live view, leaves the finished lines
@@ -206,21 +175,17 @@ func (p *Progress) Done(summary string) {
 		}
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		if p.flusher != nil {
-			p.flusher.Stop()
-			p.armed = false
-		}
 		if p.tty {
 			p.inflight = nil
 			p.redraw(true)
 		}
 		p.closed = true
 		if summary != "" {
-			p.pending = append(p.pending, '\n')
-			p.pending = append(p.pending, summary...)
-			p.pending = append(p.pending, '\n')
+			p.out.pending = append(p.out.pending, '\n')
+			p.out.pending = append(p.out.pending, summary...)
+			p.out.pending = append(p.out.pending, '\n')
 		}
-		p.flush()
+		p.out.stop()
 	})
 }
 
