@@ -529,7 +529,7 @@ func (p *printer) body(b, a cty.Value, c change, schema *provider.Block) {
 		p.legacy = false
 		return
 	}
-	p.braces(0, objectEntries(b, a, c), c, nil, "attribute", true, "", false)
+	p.braces(0, p.objectEntries(nil, b, a, c), c, nil, "attribute", true, "", false)
 }
 
 // markAttrs marks each attribute of a known object sensitive.
