@@ -324,3 +324,36 @@ func TestProgressHeartbeatLockOrder(t *testing.T) {
 	}
 	p.Event(plan.Event{Addr: "tether_value.a", Action: plan.Create, Phase: plan.Started})
 }
+
+// With hundreds of operations in flight, ending in any order, the beats
+// due are those of the operations still running, in the order they
+// started.
+func TestHeartbeatManyInFlight(t *testing.T) {
+	check := heartbeatCheck
+	heartbeatCheck = time.Hour
+	defer func() { heartbeatCheck = check }()
+	var got []string
+	h := NewHeartbeat(func(address string, _ plan.Action, elapsed time.Duration) {
+		got = append(got, fmt.Sprintf("%s %s", address, elapsed))
+	})
+	defer h.Stop()
+	now := time.Unix(0, 0)
+	h.now = func() time.Time { return now }
+	addr := func(i int) string { return fmt.Sprintf("tether_value.r[%d]", i) }
+	for i := range 300 {
+		h.Event(plan.Event{Addr: addr(i), Action: plan.Create, Phase: plan.Started})
+	}
+	for i := 299; i >= 0; i -= 3 {
+		h.Event(plan.Event{Addr: addr(i), Action: plan.Create, Phase: plan.Succeeded})
+	}
+	h.Event(plan.Event{Addr: addr(1), Action: plan.Delete, Phase: plan.Succeeded}) // not running: ignored
+	now = now.Add(10 * time.Second)
+	h.check()
+	var want []string
+	for i := range 300 {
+		if i%3 != 2 {
+			want = append(want, addr(i)+" 10s")
+		}
+	}
+	checkText(t, strings.Join(got, "\n"), strings.Join(want, "\n"))
+}
