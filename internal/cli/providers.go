@@ -38,12 +38,15 @@ type providerPool struct {
 	mu sync.Mutex
 	// providers holds what is known of each provider, by source address;
 	// each is installed and described once, different ones at once.
-	providers map[string]*pooled
+	providers map[tfaddr.Provider]*pooled
 	started   []provider.Provider
 	closed    bool
 	// early holds the processes prestart began, by executable, until
 	// launch takes them or close stops them.
 	early map[string]*earlyStart
+	// sources holds each source address string the engine asked for a
+	// schema by, parsed: it asks once an instance. Guarded by mu.
+	sources map[string]tfaddr.Provider
 }
 
 // earlyStart is a plugin process begun before its provider was asked for.
@@ -87,7 +90,7 @@ func (e *env) newPool(ctx context.Context, say io.Writer) (*providerPool, error)
 			defer sayMu.Unlock()
 			fmt.Fprintln(say, s)
 		},
-		providers: map[string]*pooled{},
+		providers: map[tfaddr.Provider]*pooled{},
 		program:   e.src != nil,
 	}, nil
 }
@@ -96,9 +99,20 @@ func (e *env) newPool(ctx context.Context, say io.Writer) (*providerPool, error)
 func (pp *providerPool) factory() provider.Factory {
 	return provider.Factory{
 		Schema: func(source string) (*provider.Schema, error) {
-			src, err := tfaddr.ParseProviderSource(source)
-			if err != nil {
-				return nil, err
+			pp.mu.Lock()
+			src, ok := pp.sources[source]
+			pp.mu.Unlock()
+			if !ok {
+				var err error
+				if src, err = tfaddr.ParseProviderSource(source); err != nil {
+					return nil, err
+				}
+				pp.mu.Lock()
+				if pp.sources == nil {
+					pp.sources = map[string]tfaddr.Provider{}
+				}
+				pp.sources[source] = src
+				pp.mu.Unlock()
 			}
 			return pp.schema(config.ProviderRequirement{Source: src})
 		},
@@ -110,10 +124,10 @@ func (pp *providerPool) factory() provider.Factory {
 func (pp *providerPool) entry(src tfaddr.Provider) *pooled {
 	pp.mu.Lock()
 	defer pp.mu.Unlock()
-	e, ok := pp.providers[src.String()]
+	e, ok := pp.providers[src]
 	if !ok {
 		e = &pooled{}
-		pp.providers[src.String()] = e
+		pp.providers[src] = e
 	}
 	return e
 }

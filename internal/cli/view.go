@@ -97,14 +97,18 @@ type logged struct{ progressSink }
 
 func (l logged) Event(ev plan.Event) {
 	log := logging.Core()
-	switch ev.Phase {
-	case plan.Started:
-		log.Debug("operation started", "address", ev.Addr, "action", ev.Action.String(), "step", stepName(ev.Step))
-	case plan.Succeeded:
-		log.Debug("operation complete", "address", ev.Addr, "action", ev.Action.String(), "step", stepName(ev.Step), "elapsed", ev.Elapsed)
-	case plan.Failed:
+	switch {
+	case ev.Phase == plan.Failed:
 		// The error is already scrubbed of the instance's secrets.
 		log.Error("operation failed", "address", ev.Addr, "action", ev.Action.String(), "step", stepName(ev.Step), "elapsed", ev.Elapsed, "error", fmt.Sprint(ev.Err))
+	case !log.IsDebug():
+		// Most runs log nothing at debug level; a wide one would still
+		// box every argument of two lines a resource for the logger to
+		// drop.
+	case ev.Phase == plan.Started:
+		log.Debug("operation started", "address", ev.Addr, "action", ev.Action.String(), "step", stepName(ev.Step))
+	case ev.Phase == plan.Succeeded:
+		log.Debug("operation complete", "address", ev.Addr, "action", ev.Action.String(), "step", stepName(ev.Step), "elapsed", ev.Elapsed)
 	}
 	l.progressSink.Event(ev)
 }
@@ -133,7 +137,10 @@ func (j jsonProgress) Event(e plan.Event) {
 	j.JSONView.Event(e)
 }
 
-func (j jsonProgress) Done(string) { j.heart.Stop() }
+func (j jsonProgress) Done(string) {
+	j.heart.Stop()
+	j.JSONView.Flush()
+}
 
 // narrowWarnings are the warnings of a plan that -target or -exclude
 // narrowed (OpenTofu gives -exclude -target's warning).

@@ -13,7 +13,8 @@ import (
 // of unchanged blocks hidden. b and a are the block's values before and
 // after, unmarked; c is the block's own change.
 func (p *printer) block(depth int, s *provider.Block, b, a cty.Value, c change, path cty.Path, f bool) {
-	es := objectEntries(b, a, c)
+	es := p.objectEntries(p.takeEntries(), b, a, c)
+	defer p.giveEntries(es)
 	attrs := es[:0:len(es)]
 	var groups []entry
 	for _, e := range es {
@@ -46,6 +47,25 @@ func (p *printer) block(depth int, s *provider.Block, b, a cty.Value, c change, 
 	}
 	p.indent(depth, same)
 	p.byte('}')
+}
+
+// takeEntries gives a list that block has finished with, for the next
+// block to fill: every resource of a plan is a block, and a new list for
+// each was a tenth of the allocations of rendering a wide plan.
+func (p *printer) takeEntries() []entry {
+	n := len(p.spare)
+	if n == 0 {
+		return nil
+	}
+	es := p.spare[n-1]
+	p.spare = p.spare[:n-1]
+	return es
+}
+
+// giveEntries takes back a list, letting go of the values in it.
+func (p *printer) giveEntries(es []entry) {
+	clear(es[:cap(es)])
+	p.spare = append(p.spare, es[:0])
 }
 
 // blockElem is one block of a block type: its label ("" for list, set
@@ -242,8 +262,8 @@ func (p *printer) blockElems(nb *provider.NestedBlock, b, a cty.Value, ety cty.T
 	// Matched as they are, shown with the rule for empty strings (see
 	// legacyBlock), which reaches set blocks only here.
 	for i := range out {
-		out[i].b = legacyBlock(&nb.Block, out[i].b, false)
-		out[i].a = legacyBlock(&nb.Block, out[i].a, false)
+		out[i].b = p.legacyBlock(&nb.Block, out[i].b, false)
+		out[i].a = p.legacyBlock(&nb.Block, out[i].a, false)
 	}
 	return out
 }

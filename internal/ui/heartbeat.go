@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"cmp"
+	"slices"
 	"sync"
 	"time"
 
@@ -22,8 +24,12 @@ type Heartbeat struct {
 	beat func(address string, action plan.Action, elapsed time.Duration)
 	now  func() time.Time
 
-	mu   sync.Mutex
-	ops  []*beating
+	mu sync.Mutex
+	// ops are the operations running, in no order: one that ends takes
+	// the last one's place, so that a wide apply with hundreds in flight
+	// does not shift the list at every event.
+	ops  []beating
+	seq  uint64
 	stop chan struct{}
 	done chan struct{}
 	once sync.Once
@@ -34,6 +40,7 @@ type beating struct {
 	action plan.Action
 	start  time.Time
 	beats  int
+	seq    uint64 // the order of starts, in which beats due together are written
 }
 
 // NewHeartbeat starts reporting through beat; Stop ends it.
@@ -65,12 +72,16 @@ func (h *Heartbeat) Event(e plan.Event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if e.Phase == plan.Started {
-		h.ops = append(h.ops, &beating{addr: e.Addr, action: e.Action, start: h.now()})
+		h.ops = append(h.ops, beating{addr: e.Addr, action: e.Action, start: h.now(), seq: h.seq})
+		h.seq++
 		return
 	}
-	for i, op := range h.ops {
-		if op.addr == e.Addr && op.action == e.Action {
-			h.ops = append(h.ops[:i], h.ops[i+1:]...)
+	for i := range h.ops {
+		if h.ops[i].addr == e.Addr && h.ops[i].action == e.Action {
+			last := len(h.ops) - 1
+			h.ops[i] = h.ops[last]
+			h.ops[last] = beating{}
+			h.ops = h.ops[:last]
 			return
 		}
 	}
@@ -81,12 +92,17 @@ func (h *Heartbeat) check() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	now := h.now()
-	for _, op := range h.ops {
-		el := now.Sub(op.start)
-		if el >= time.Duration(op.beats+1)*HeartbeatEvery {
+	var due []*beating
+	for i := range h.ops {
+		op := &h.ops[i]
+		if el := now.Sub(op.start); el >= time.Duration(op.beats+1)*HeartbeatEvery {
 			op.beats = int(el / HeartbeatEvery)
-			h.beat(op.addr, op.action, op.start.Add(time.Duration(op.beats)*HeartbeatEvery).Sub(op.start))
+			due = append(due, op)
 		}
+	}
+	slices.SortFunc(due, func(a, b *beating) int { return cmp.Compare(a.seq, b.seq) })
+	for _, op := range due {
+		h.beat(op.addr, op.action, op.start.Add(time.Duration(op.beats)*HeartbeatEvery).Sub(op.start))
 	}
 }
 

@@ -27,15 +27,36 @@ type JSONView struct {
 	mu  sync.Mutex
 	w   io.Writer
 	now func() time.Time
+	// out gathers the lines of operations (Event), one or two a
+	// resource, until Flush or any other line.
+	out batch
 }
 
 // NewJSONView returns a view writing to w.
-func NewJSONView(w io.Writer) *JSONView { return &JSONView{w: w, now: time.Now} }
+func NewJSONView(w io.Writer) *JSONView {
+	v := &JSONView{w: w, now: time.Now}
+	v.out = batch{w: w, mu: &v.mu}
+	return v
+}
+
+// Flush writes the lines of operations still gathered; any other line
+// writes them first.
+func (v *JSONView) Flush() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.out.stop()
+}
 
 // UIVersion is the version of the machine-readable UI format written.
 const UIVersion = "1.2"
 
 func (v *JSONView) write(level, message, typ string, fields map[string]any) {
+	v.writeLine(level, message, typ, fields, false)
+}
+
+// writeLine writes one message, or with gathered set adds it to the lines
+// of operations that batch writes in time.
+func (v *JSONView) writeLine(level, message, typ string, fields map[string]any, gathered bool) {
 	line := map[string]any{
 		"@level": level, "@message": message, "@module": "tether.ui",
 		"@timestamp": v.now().UTC().Format("2006-01-02T15:04:05.000000Z07:00"), "type": typ,
@@ -49,7 +70,13 @@ func (v *JSONView) write(level, message, typ string, fields map[string]any) {
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	v.w.Write(append(raw, '\n'))
+	v.out.pending = append(v.out.pending, raw...)
+	if gathered {
+		v.out.ended()
+		return
+	}
+	v.out.pending = append(v.out.pending, '\n')
+	v.out.stop()
 }
 
 // Version writes the first line: which tool and UI format.
@@ -298,14 +325,14 @@ func (v *JSONView) Event(e plan.Event) {
 		if e.ID != "" {
 			hook["id_key"], hook["id_value"] = "id", e.ID
 		}
-		v.write("info", start, kind+"_start", map[string]any{"hook": hook})
+		v.writeLine("info", start, kind+"_start", map[string]any{"hook": hook}, true)
 	case plan.Succeeded:
 		hook["elapsed_seconds"] = int(e.Elapsed.Seconds())
 		if e.ID != "" && e.Action != plan.Delete {
 			hook["id_key"], hook["id_value"] = "id", e.ID
 		}
 		if finish != "" {
-			v.write("info", finish, kind+"_complete", map[string]any{"hook": hook})
+			v.writeLine("info", finish, kind+"_complete", map[string]any{"hook": hook}, true)
 		}
 	case plan.Failed:
 		hook["elapsed_seconds"] = int(e.Elapsed.Seconds())
@@ -323,9 +350,9 @@ func (v *JSONView) refreshEvent(e plan.Event) {
 	}
 	switch e.Phase {
 	case plan.Started:
-		v.write("info", startLine(e), "refresh_start", map[string]any{"hook": hook})
+		v.writeLine("info", startLine(e), "refresh_start", map[string]any{"hook": hook}, true)
 	case plan.Succeeded:
-		v.write("info", withID(e.Addr+": Refresh complete", e.ID), "refresh_complete", map[string]any{"hook": hook})
+		v.writeLine("info", withID(e.Addr+": Refresh complete", e.ID), "refresh_complete", map[string]any{"hook": hook}, true)
 	}
 }
 

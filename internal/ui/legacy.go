@@ -57,9 +57,9 @@ func nonLegacy(s *provider.Block) bool {
 // shows as null made null. keep is set when they stay as they are (the
 // block or one it inherits from is not legacy). v is returned as it is
 // when nothing changes, so that most resources cost no allocation.
-func legacyBlock(s *provider.Block, v cty.Value, keep bool) cty.Value {
+func (p *printer) legacyBlock(s *provider.Block, v cty.Value, keep bool) cty.Value {
 	uv, m := v.Unmark()
-	if s == nil || uv.IsNull() || !uv.IsKnown() || !uv.Type().IsObjectType() {
+	if s == nil || uv.IsNull() || !uv.IsKnown() || !uv.Type().IsObjectType() || !p.legacyReaches(s, keep) {
 		return v
 	}
 	keep = keep || nonLegacy(s)
@@ -88,11 +88,11 @@ func legacyBlock(s *provider.Block, v cty.Value, keep bool) cty.Value {
 		var nv cty.Value
 		switch nb.Nesting {
 		case provider.NestingSingle, provider.NestingGroup:
-			nv = legacyBlock(&nb.Block, old, keep)
+			nv = p.legacyBlock(&nb.Block, old, keep)
 		case provider.NestingMap:
-			nv = mapElements(old, func(e cty.Value) cty.Value { return legacyBlock(&nb.Block, e, keep) })
+			nv = mapElements(old, func(e cty.Value) cty.Value { return p.legacyBlock(&nb.Block, e, keep) })
 		case provider.NestingList:
-			nv = mapElements(old, func(e cty.Value) cty.Value { return legacyBlock(&nb.Block, e, false) })
+			nv = mapElements(old, func(e cty.Value) cty.Value { return p.legacyBlock(&nb.Block, e, false) })
 		default:
 			// Set blocks: see legacySet.
 			continue
@@ -103,6 +103,74 @@ func legacyBlock(s *provider.Block, v cty.Value, keep bool) cty.Value {
 		return v
 	}
 	return cty.ObjectVal(vals).WithMarks(m)
+}
+
+// legacyKey is a block and whether it inherits the decision to keep
+// empty strings.
+type legacyKey struct {
+	s    *provider.Block
+	keep bool
+}
+
+// legacyReaches reports whether legacyBlock can change any value of block
+// s, by its schema alone: a wide plan shows thousands of objects of one
+// type, most of them of a block with no empty string to show as null
+// (the built-in provider's are not legacy at all), and walking every
+// attribute of each to change nothing was a third of rendering them.
+func (p *printer) legacyReaches(s *provider.Block, keep bool) bool {
+	k := legacyKey{s, keep}
+	if r, ok := p.legacyCache[k]; ok {
+		return r
+	}
+	r := blockReached(s, keep)
+	if p.legacyCache == nil {
+		p.legacyCache = map[legacyKey]bool{}
+	}
+	p.legacyCache[k] = r
+	return r
+}
+
+// blockReached is legacyReaches without the cache: it follows legacyBlock
+// and legacyValue by the schema's types.
+func blockReached(s *provider.Block, keep bool) bool {
+	keep = keep || nonLegacy(s)
+	for _, a := range s.Attributes {
+		if typeReached(a.Type, keep) {
+			return true
+		}
+	}
+	for _, nb := range s.BlockTypes {
+		switch nb.Nesting {
+		case provider.NestingSingle, provider.NestingGroup, provider.NestingMap:
+			if blockReached(&nb.Block, keep) {
+				return true
+			}
+		case provider.NestingList:
+			if blockReached(&nb.Block, false) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// typeReached reports whether legacyValue can change a value of type ty.
+func typeReached(ty cty.Type, keep bool) bool {
+	switch {
+	case ty == cty.String:
+		return !keep
+	case ty.IsListType():
+		return typeReached(ty.ElementType(), false)
+	case ty.IsMapType():
+		return typeReached(ty.ElementType(), keep)
+	case ty.IsObjectType():
+		for _, aty := range ty.AttributeTypes() {
+			if typeReached(aty, keep) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // legacyValue is legacyBlock for an attribute's value of type ty.

@@ -48,7 +48,7 @@ func (p *printer) nestedValue(depth int, na *provider.NestedAttributes, b, a cty
 
 // nestedObject renders one object of a nested attribute type.
 func (p *printer) nestedObject(depth int, attrs map[string]*provider.Attribute, b, a cty.Value, c change, path cty.Path, suffix string, f bool) {
-	es := objectEntries(b, a, c)
+	es := p.objectEntries(nil, b, a, c)
 	for i := range es {
 		if at := attrs[es[i].attr]; at != nil {
 			es[i].nested = at.Nested

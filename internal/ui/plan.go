@@ -523,13 +523,13 @@ func (p *printer) body(b, a cty.Value, c change, schema *provider.Block) {
 		b, a = markAttrs(b), markAttrs(a)
 	}
 	if schema != nil {
-		b, a = legacyBlock(schema, b, false), legacyBlock(schema, a, false)
+		b, a = p.legacyBlock(schema, b, false), p.legacyBlock(schema, a, false)
 		p.legacy = true
 		p.block(0, schema, b, a, c, nil, false)
 		p.legacy = false
 		return
 	}
-	p.braces(0, objectEntries(b, a, c), c, nil, "attribute", true, "", false)
+	p.braces(0, p.objectEntries(nil, b, a, c), c, nil, "attribute", true, "", false)
 }
 
 // markAttrs marks each attribute of a known object sensitive.

@@ -42,6 +42,12 @@ type printer struct {
 	// elements of its sets are shown with Terraform's rule for empty
 	// strings (see legacySet).
 	legacy bool
+	// spare holds the entry lists block has finished with; attrsB and
+	// attrsA are objectEntries' room for the attributes it walks.
+	spare          [][]entry
+	attrsB, attrsA []attrVal
+	// legacyCache holds legacyReaches' answers.
+	legacyCache map[legacyKey]bool
 	// movedFrom maps the new address of each moved object of the plan
 	// being rendered to its old one.
 	movedFrom map[string]string

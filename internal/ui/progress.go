@@ -44,6 +44,10 @@ type Progress struct {
 	done   sync.Once
 	// heart reports long operations off a terminal.
 	heart *Heartbeat
+
+	// out holds the lines off a terminal, and on one after Done, until
+	// they are written.
+	out batch
 }
 
 type operation struct {
@@ -57,6 +61,7 @@ type operation struct {
 // On a terminal it starts a goroutine that only Done stops.
 func NewProgress(w io.Writer, tty bool) *Progress {
 	p := &Progress{w: w, tty: tty, now: time.Now}
+	p.out = batch{w: w, mu: &p.mu}
 	if tty {
 		p.stop = make(chan struct{})
 		p.exited = make(chan struct{})
@@ -66,7 +71,9 @@ func NewProgress(w io.Writer, tty bool) *Progress {
 			p.mu.Lock()
 			defer p.mu.Unlock()
 			if !p.closed {
-				io.WriteString(p.w, stillLine(address, action, elapsed)+"\n")
+				p.out.pending = append(p.out.pending, stillLine(address, action, elapsed)...)
+				p.out.pending = append(p.out.pending, '\n')
+				p.out.flush()
 			}
 		})
 	}
@@ -95,6 +102,11 @@ func (p *Progress) Event(e plan.Event) {
 	if e.Step != plan.NoOp {
 		return // a part of a replacement: the whole is reported
 	}
+	if p.heart != nil && e.Action != plan.NoOp {
+		// Not under mu: the heartbeat holds its own lock while it
+		// writes a beat, which takes mu.
+		p.heart.Event(e)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if e.Action == plan.NoOp {
@@ -104,24 +116,22 @@ func (p *Progress) Event(e plan.Event) {
 		switch {
 		case e.Phase != plan.Started:
 		case !p.tty || p.closed:
-			io.WriteString(p.w, startLine(e)+"\n")
+			p.out.pending = appendStartLine(p.out.pending, e)
+			p.wrote()
 		default:
 			p.finished = append(p.finished, startLine(e))
 		}
 		return
 	}
-	if p.heart != nil {
-		p.heart.Event(e)
-	}
 	if !p.tty || p.closed {
-		var line string
+		n := len(p.out.pending)
 		if e.Phase == plan.Started {
-			line = startLine(e)
+			p.out.pending = appendStartLine(p.out.pending, e)
 		} else {
-			line = finishLine(e)
+			p.out.pending = appendFinishLine(p.out.pending, e)
 		}
-		if line != "" {
-			io.WriteString(p.w, line+"\n")
+		if len(p.out.pending) > n {
+			p.wrote()
 		}
 		return
 	}
@@ -138,6 +148,17 @@ func (p *Progress) Event(e plan.Event) {
 	if line := finishLine(e); line != "" {
 		p.finished = append(p.finished, line)
 	}
+}
+
+// wrote ends the line just appended to out: written at once after Done,
+// within flushEvery before. It must be called with mu held.
+func (p *Progress) wrote() {
+	if p.closed {
+		p.out.pending = append(p.out.pending, '\n')
+		p.out.flush()
+		return
+	}
+	p.out.ended()
 }
 
 // Done ends the report: it stops the live view, leaves the finished lines
@@ -160,8 +181,11 @@ func (p *Progress) Done(summary string) {
 		}
 		p.closed = true
 		if summary != "" {
-			io.WriteString(p.w, "\n"+summary+"\n")
+			p.out.pending = append(p.out.pending, '\n')
+			p.out.pending = append(p.out.pending, summary...)
+			p.out.pending = append(p.out.pending, '\n')
 		}
+		p.out.stop()
 	})
 }
 
@@ -278,32 +302,66 @@ func withID(s, id string) string {
 	return s + " [id=" + id + "]"
 }
 
-func startText(a plan.Action, id string) string {
-	switch {
-	case a == plan.Create:
-		return "Creating..."
-	case a == plan.Update:
-		return withID("Modifying...", id)
-	case a == plan.Delete:
-		return withID("Destroying...", id)
-	case a == plan.Read:
-		return "Reading..."
-	case a == plan.Open:
-		return "Opening..."
-	case a == plan.Close:
-		return "Closing..."
-	case a.IsReplace():
-		return withID("Replacing...", id)
+func appendID(b []byte, id string) []byte {
+	if id == "" {
+		return b
 	}
-	return withID("Refreshing state...", id)
+	b = append(b, " [id="...)
+	b = append(b, id...)
+	return append(b, ']')
 }
 
-func startLine(e plan.Event) string { return e.Addr + ": " + startText(e.Action, e.ID) }
+// startWords is what an operation starting says, and whether the object's
+// id follows.
+func startWords(a plan.Action) (text string, id bool) {
+	switch {
+	case a == plan.Create:
+		return "Creating...", false
+	case a == plan.Update:
+		return "Modifying...", true
+	case a == plan.Delete:
+		return "Destroying...", true
+	case a == plan.Read:
+		return "Reading...", false
+	case a == plan.Open:
+		return "Opening...", false
+	case a == plan.Close:
+		return "Closing...", false
+	case a.IsReplace():
+		return "Replacing...", true
+	}
+	return "Refreshing state...", true
+}
+
+func startText(a plan.Action, id string) string {
+	s, withid := startWords(a)
+	if withid {
+		return withID(s, id)
+	}
+	return s
+}
+
+func startLine(e plan.Event) string { return string(appendStartLine(nil, e)) }
+
+// appendStartLine appends an operation's first line to b, without
+// building it as a string first: a wide run writes one per resource.
+func appendStartLine(b []byte, e plan.Event) []byte {
+	b = append(b, e.Addr...)
+	b = append(b, ": "...)
+	s, withid := startWords(e.Action)
+	b = append(b, s...)
+	if withid {
+		b = appendID(b, e.ID)
+	}
+	return b
+}
 
 // finishLine is the line for a finished operation; a refresh that
 // succeeds gets none, as in Terraform, since it changed nothing.
-func finishLine(e plan.Event) string {
-	after := " after " + e.Elapsed.Truncate(time.Second).String()
+func finishLine(e plan.Event) string { return string(appendFinishLine(nil, e)) }
+
+// appendFinishLine appends finishLine to b.
+func appendFinishLine(b []byte, e plan.Event) []byte {
 	if e.Phase == plan.Failed {
 		var what string
 		switch {
@@ -324,30 +382,49 @@ func finishLine(e plan.Event) string {
 		default:
 			what = "Refresh failed"
 		}
-		s := e.Addr + ": " + what + after
+		b = appendAfter(append(append(append(b, e.Addr...), ": "...), what...), e.Elapsed)
 		if e.Err != nil {
 			// The line names the object already; the summary may too.
-			s += ": " + strings.TrimPrefix(errorSummary(e.Err), e.Addr+": ")
+			b = append(b, ": "...)
+			b = append(b, strings.TrimPrefix(errorSummary(e.Err), e.Addr+": ")...)
 		}
-		return s
+		return b
 	}
+	var what string
+	withid := true
 	switch {
 	case e.Action == plan.Create:
-		return withID(e.Addr+": Creation complete"+after, e.ID)
+		what = "Creation complete"
 	case e.Action == plan.Update:
-		return withID(e.Addr+": Modifications complete"+after, e.ID)
+		what = "Modifications complete"
 	case e.Action == plan.Delete:
-		return e.Addr + ": Destruction complete" + after
+		what, withid = "Destruction complete", false
 	case e.Action == plan.Read:
-		return withID(e.Addr+": Read complete"+after, e.ID)
+		what = "Read complete"
 	case e.Action == plan.Open:
-		return e.Addr + ": Opening complete" + after
+		what, withid = "Opening complete", false
 	case e.Action == plan.Close:
-		return e.Addr + ": Closing complete" + after
+		what, withid = "Closing complete", false
 	case e.Action.IsReplace():
-		return withID(e.Addr+": Replacement complete"+after, e.ID)
+		what = "Replacement complete"
+	default:
+		return b
 	}
-	return ""
+	b = appendAfter(append(append(append(b, e.Addr...), ": "...), what...), e.Elapsed)
+	if withid {
+		b = appendID(b, e.ID)
+	}
+	return b
+}
+
+// appendAfter appends " after " and the whole seconds elapsed; most
+// operations take less than one, which needs no formatting.
+func appendAfter(b []byte, elapsed time.Duration) []byte {
+	b = append(b, " after "...)
+	if d := elapsed.Truncate(time.Second); d != 0 {
+		return append(b, d.String()...)
+	}
+	return append(b, "0s"...)
 }
 
 // ApplySummary is the last line of a successful apply.

@@ -231,3 +231,129 @@ tether_value.gone: Destruction complete after 25s
 tether_value.slow: Still creating... [30s elapsed]
 `)
 }
+
+// countingWriter counts the writes it is given.
+type countingWriter struct {
+	syncBuffer
+	writes int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	c.writes++
+	c.mu.Unlock()
+	return c.syncBuffer.Write(p)
+}
+
+func (c *countingWriter) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.writes
+}
+
+// Off a terminal, the lines of a wide run are gathered into few writes
+// (one write a line cost a third of a 100,000-wide apply's report), and
+// what Done writes comes after every line, in order.
+func TestProgressPlainGathersWrites(t *testing.T) {
+	defer func(d time.Duration) { flushEvery = d }(flushEvery)
+	flushEvery = time.Hour // only Done and the size limit write
+	var w countingWriter
+	p := NewProgress(&w, false)
+	var want strings.Builder
+	for i := range 1000 {
+		addr := fmt.Sprintf("tether_value.r%d", i)
+		p.Event(plan.Event{Addr: addr, Action: plan.Create, Phase: plan.Started})
+		p.Event(plan.Event{Addr: addr, Action: plan.Create, Phase: plan.Succeeded, ID: "x"})
+		fmt.Fprintf(&want, "%s: Creating...\n%s: Creation complete after 0s [id=x]\n", addr, addr)
+	}
+	p.Done(ApplySummary(1000, 0, 0))
+	want.WriteString("\n" + ApplySummary(1000, 0, 0) + "\n")
+	checkText(t, w.String(), want.String())
+	// 60 KiB of lines: one write at Done, one more if the limit was
+	// reached on the way.
+	if n := w.count(); n > 2 {
+		t.Errorf("%d writes for %d bytes of progress, want at most 2", n, len(w.String()))
+	}
+}
+
+// A line waiting to be written reaches the writer without Done, within
+// flushEvery: a long operation's "Creating..." is not held back by it.
+func TestProgressPlainFlushesWhileRunning(t *testing.T) {
+	defer func(d time.Duration) { flushEvery = d }(flushEvery)
+	flushEvery = time.Millisecond
+	var w syncBuffer
+	p := NewProgress(&w, false)
+	defer p.Done("")
+	p.Event(plan.Event{Addr: "tether_value.slow", Action: plan.Create, Phase: plan.Started})
+	deadline := time.Now().Add(10 * time.Second)
+	for w.String() != "tether_value.slow: Creating...\n" {
+		if time.Now().After(deadline) {
+			t.Fatalf("line not written without Done: %q", w.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	// A second line later arms the timer again.
+	p.Event(plan.Event{Addr: "tether_value.slow", Action: plan.Create, Phase: plan.Succeeded, Elapsed: 2 * time.Second})
+	for !strings.HasSuffix(w.String(), "tether_value.slow: Creation complete after 2s\n") {
+		if time.Now().After(deadline) {
+			t.Fatalf("second line not written without Done: %q", w.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// The heartbeat writes a beat holding its own lock, and a beat takes the
+// progress report's lock: an event must therefore not hold the report's
+// lock while it tells the heartbeat, or a beat due at that moment
+// deadlocks the apply.
+func TestProgressHeartbeatLockOrder(t *testing.T) {
+	check := heartbeatCheck
+	heartbeatCheck = time.Hour
+	defer func() { heartbeatCheck = check }()
+	var b bytes.Buffer
+	p := NewProgress(&b, false)
+	defer p.Done("")
+	p.heart.now = func() time.Time {
+		// Called by the heartbeat with its own lock held.
+		if !p.mu.TryLock() {
+			t.Error("the heartbeat's lock is taken with the progress report's held")
+		} else {
+			p.mu.Unlock()
+		}
+		return time.Now()
+	}
+	p.Event(plan.Event{Addr: "tether_value.a", Action: plan.Create, Phase: plan.Started})
+}
+
+// With hundreds of operations in flight, ending in any order, the beats
+// due are those of the operations still running, in the order they
+// started.
+func TestHeartbeatManyInFlight(t *testing.T) {
+	check := heartbeatCheck
+	heartbeatCheck = time.Hour
+	defer func() { heartbeatCheck = check }()
+	var got []string
+	h := NewHeartbeat(func(address string, _ plan.Action, elapsed time.Duration) {
+		got = append(got, fmt.Sprintf("%s %s", address, elapsed))
+	})
+	defer h.Stop()
+	now := time.Unix(0, 0)
+	h.now = func() time.Time { return now }
+	addr := func(i int) string { return fmt.Sprintf("tether_value.r[%d]", i) }
+	for i := range 300 {
+		h.Event(plan.Event{Addr: addr(i), Action: plan.Create, Phase: plan.Started})
+	}
+	for i := 299; i >= 0; i -= 3 {
+		h.Event(plan.Event{Addr: addr(i), Action: plan.Create, Phase: plan.Succeeded})
+	}
+	h.Event(plan.Event{Addr: addr(1), Action: plan.Delete, Phase: plan.Succeeded}) // not running: ignored
+	now = now.Add(10 * time.Second)
+	h.check()
+	var want []string
+	for i := range 300 {
+		if i%3 != 2 {
+			want = append(want, addr(i)+" 10s")
+		}
+	}
+	checkText(t, strings.Join(got, "\n"), strings.Join(want, "\n"))
+}

@@ -183,7 +183,7 @@ func (p *printer) whole(depth int, v cty.Value, c change, path cty.Path, suffix 
 	case ty.IsPrimitiveType():
 		p.primitive(v)
 	case ty.IsObjectType():
-		p.braces(depth, objectEntries(v, v, c), c, path, "attribute", false, suffix, f)
+		p.braces(depth, p.objectEntries(nil, v, v, c), c, path, "attribute", false, suffix, f)
 		return
 	case ty.IsMapType():
 		p.braces(depth, mapEntries(v, v, c), c, path, "element", false, suffix, f)
@@ -246,7 +246,7 @@ func (p *printer) modify(depth int, b, a cty.Value, path cty.Path, suffix string
 		p.str(suffix)
 		p.forcesNote(f)
 	case bt.IsObjectType() && at.IsObjectType():
-		p.braces(depth, objectEntries(b, a, modify), modify, path, "attribute", false, suffix, f)
+		p.braces(depth, p.objectEntries(nil, b, a, modify), modify, path, "attribute", false, suffix, f)
 	case bt.IsMapType() && at.IsMapType():
 		p.braces(depth, mapEntries(b, a, modify), modify, path, "element", false, suffix, f)
 	case bt.IsSetType() && at.IsSetType():
@@ -428,17 +428,18 @@ func validIdentifier(s string) bool {
 	return true
 }
 
-// attrs lists an object's attributes in name order. An unknown object has
-// unknown attributes; anything that is not a known object has none.
-func attrs(v cty.Value) []attrVal {
+// attrs lists an object's attributes in name order, in dst's room. An
+// unknown object has unknown attributes; anything that is not a known
+// object has none.
+func attrs(dst []attrVal, v cty.Value) []attrVal {
 	ty := v.Type()
 	if !ty.IsObjectType() || v.IsNull() {
-		return nil
+		return dst[:0]
 	}
 	// By name, as go-cty's element iterator gives them, without the
 	// string value it makes of each name.
 	atys := ty.AttributeTypes()
-	out := make([]attrVal, 0, len(atys))
+	out := slices.Grow(dst[:0], len(atys))
 	for n, t := range atys {
 		if v.IsKnown() {
 			out = append(out, attrVal{n, v.GetAttr(n)})
@@ -456,16 +457,24 @@ type attrVal struct {
 }
 
 // objectEntries lists the attributes of b and a (both objects, null or
-// unknown, already unmarked). Unless c is modify only one side matters and
-// every entry gets c. Null attributes are left out, as Terraform does.
-func objectEntries(b, a cty.Value, c change) []entry {
+// unknown, already unmarked) in dst's room. Unless c is modify only one
+// side matters and every entry gets c. Null attributes are left out, as
+// Terraform does.
+func (p *printer) objectEntries(dst []entry, b, a cty.Value, c change) []entry {
+	defer func() {
+		// The attribute lists are the printer's, used again by the next
+		// call: the values in them are let go of now.
+		clear(p.attrsB)
+		clear(p.attrsA)
+	}()
 	if c != modify {
 		v := a
 		if c == remove {
 			v = b
 		}
-		as := attrs(v)
-		es := make([]entry, 0, len(as))
+		as := attrs(p.attrsA, v)
+		p.attrsA = as
+		es := slices.Grow(dst[:0], len(as))
 		for _, at := range as {
 			switch {
 			case isLegacyEmpty(at.v):
@@ -478,8 +487,9 @@ func objectEntries(b, a cty.Value, c change) []entry {
 		return es
 	}
 	// Both lists are sorted by name; walk them together.
-	bs, as := attrs(b), attrs(a)
-	es := make([]entry, 0, max(len(bs), len(as)))
+	bs, as := attrs(p.attrsB, b), attrs(p.attrsA, a)
+	p.attrsB, p.attrsA = bs, as
+	es := slices.Grow(dst[:0], max(len(bs), len(as)))
 	null := cty.NullVal(cty.DynamicPseudoType)
 	for i, j := 0, 0; i < len(bs) || j < len(as); {
 		e := entry{isAttr: true, b: null, a: null}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 
@@ -38,12 +37,27 @@ type dynamoStore struct {
 // function that calls it.
 var dynamoHTTP = awshttp.NewBuildableClient().WithTimeout(30 * time.Second)
 
-// tableName is DynamoDB's rule for table names.
-var tableName = regexp.MustCompile(`^[A-Za-z0-9_.-]{3,255}$`)
+// tableName is DynamoDB's rule for table names: 3 to 255 letters,
+// digits, '_', '-' and '.'. Not a regular expression: every tether process
+// links this package, and compiling `^[A-Za-z0-9_.-]{3,255}$` (255 copies
+// of the class) was 0.6 ms and 3,300 allocations of each one's start.
+func tableName(s string) bool {
+	if len(s) < 3 || len(s) > 255 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '_', c == '.', c == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 func openDynamoDB(endpoint string, u *url.URL) (*dynamoStore, error) {
 	table := u.Host
-	if u.User != nil || u.Port() != "" || (u.Path != "" && u.Path != "/") || u.Fragment != "" || !tableName.MatchString(table) {
+	if u.User != nil || u.Port() != "" || (u.Path != "" && u.Path != "/") || u.Fragment != "" || !tableName(table) {
 		return nil, fmt.Errorf("kv: endpoint %q is not dynamodb://TABLE?region=REGION, where TABLE is a DynamoDB table name: 3 to 255 letters, digits, '_', '-' and '.'", endpoint)
 	}
 	q := u.Query()
