@@ -409,7 +409,7 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 		if diags.HasErrors() {
 			return attribute(in.addr, cn, diags)
 		}
-		if !cfgVal.IsWhollyKnown() { // marks and all: no unmarked copy
+		if !whollyKnown(cfgVal) { // marks and all: no unmarked copy
 			return hcl.Diagnostics{errorDiag(in.addr, cn, "Configuration not known at apply",
 				"Some values in this resource's configuration are still unknown after all its dependencies were applied. This is a bug in Tether; please report it.")}
 		}
@@ -533,7 +533,7 @@ func (e *Engine) keep(ctx context.Context, n *node, in *instance) hcl.Diagnostic
 		return nil
 	}
 	_, sens := marks.Unmark(in.value)
-	if in.prior.RawEquals(in.recordedVal) && sameStrings(in.recorded.Dependencies, in.resourceDeps) && in.recorded.SchemaVersion == n.schema.Version &&
+	if rawEquals(in.prior, in.recordedVal) && sameStrings(in.recorded.Dependencies, in.resourceDeps) && in.recorded.SchemaVersion == n.schema.Version &&
 		coveredPaths(sens, in.meta.Sensitive) {
 		return nil
 	}
@@ -641,7 +641,10 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 		}
 		return in.provider(n).ApplyResourceChange(provider.WithObject(ctx, in.addr), req), true
 	}
-	interrupted := errorDiag(in.addr, n.cfg, "Not started", "The apply was interrupted before this operation could start.")
+	// Made only when needed: nearly every apply starts.
+	interrupted := func() *hcl.Diagnostic {
+		return errorDiag(in.addr, n.cfg, "Not started", "The apply was interrupted before this operation could start.")
+	}
 	_, sens := marks.Unmark(change.After)
 	ty := n.schema.Block.ImpliedType()
 	var diags hcl.Diagnostics
@@ -653,7 +656,7 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 			TypeName: typ, PriorState: prior, PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: priorPriv,
 		})
 		if !ok {
-			diags = append(diags, interrupted)
+			diags = append(diags, interrupted())
 			return false
 		}
 		diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))...)
@@ -664,7 +667,7 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 			TypeName: typ, PriorState: prior, PlannedState: planned, Config: in.configVal, PlannedPrivate: priv,
 		})
 		if !ok {
-			diags = append(diags, interrupted)
+			diags = append(diags, interrupted())
 			return false
 		}
 		diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))...)
