@@ -283,7 +283,7 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 		batches = [][]*instance{first, rest}
 	}
 	for _, batch := range batches {
-		d := e.applyInstances(ctx, p, n, batch, &owner, count)
+		d := e.applyInstances(ctx, p, n, batch, owner, count)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			break
@@ -298,34 +298,39 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 }
 
 // applyInstances applies instances of node n at once.
-func (e *Engine) applyInstances(ctx context.Context, p *Planned, n *node, all []*instance, owner *owners, count func(plan.Action)) hcl.Diagnostics {
-	cn := n.cfg
+func (e *Engine) applyInstances(ctx context.Context, p *Planned, n *node, all []*instance, owner owners, count func(plan.Action)) hcl.Diagnostics {
+	if len(all) == 1 {
+		// Most nodes (one per resource when wide): no lock to make.
+		return e.applyOne(ctx, p, n, owner.of(all[0]), all[0], count)
+	}
 	var diags hcl.Diagnostics
 	var mu sync.Mutex
 	p.forEach(len(all), func(i int) {
-		var d hcl.Diagnostics
-		if cn.Kind == config.Ephemeral {
-			// Its value from the plan was closed with the plan: open it
-			// again for what is applied with it.
-			d = e.openEphemeral(ctx, p, n, owner.of(all[i]), all[i], false)
-		} else {
-			in := all[i]
-			walked := in.change != nil && p.targeted(n, in.addr)
-			if walked {
-				p.checks.restore(n, in.addr, false)
-			}
-			d = e.applyInstance(ctx, p, n, owner.of(in), in, count)
-			if walked && !d.HasErrors() {
-				p.checks.restore(n, in.addr, true)
-			}
-		}
-		if len(d) > 0 {
+		if d := e.applyOne(ctx, p, n, owner.of(all[i]), all[i], count); len(d) > 0 {
 			mu.Lock()
 			diags = append(diags, d...)
 			mu.Unlock()
 		}
 	})
 	return diags
+}
+
+// applyOne applies one instance of node n, owned by ni.
+func (e *Engine) applyOne(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance, count func(plan.Action)) hcl.Diagnostics {
+	if n.cfg.Kind == config.Ephemeral {
+		// Its value from the plan was closed with the plan: open it
+		// again for what is applied with it.
+		return e.openEphemeral(ctx, p, n, ni, in, false)
+	}
+	walked := in.change != nil && p.targeted(n, in.addr)
+	if walked {
+		p.checks.restore(n, in.addr, false)
+	}
+	d := e.applyInstance(ctx, p, n, ni, in, count)
+	if walked && !d.HasErrors() {
+		p.checks.restore(n, in.addr, true)
+	}
+	return d
 }
 
 // refreshEach evaluates count or for_each again during apply: the keys

@@ -366,6 +366,22 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 		return nil, diags
 	}
 	p.mods = modulePaths(cfg)
+	// Each provider's schema is asked for once, not once per resource:
+	// the answer for a source does not change during a run, and asking
+	// parses the source address again each time.
+	type schemaAnswer struct {
+		s   *provider.Schema
+		err error
+	}
+	schemas := map[string]schemaAnswer{}
+	schemaOf := func(source string) (*provider.Schema, error) {
+		a, ok := schemas[source]
+		if !ok {
+			a.s, a.err = e.schemaOf(source)
+			schemas[source] = a
+		}
+		return a.s, a.err
+	}
 	for _, cn := range cfg.Nodes {
 		n := &node{id: len(p.nodes), addr: cn.Addr, cfg: cn, mod: p.mods[cn.Module]}
 		p.nodes = append(p.nodes, n)
@@ -420,7 +436,7 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 				continue
 			}
 			add(cn.Provider)
-			schema, err := e.schemaOf(cn.Source)
+			schema, err := schemaOf(cn.Source)
 			if err != nil {
 				diags = append(diags, errorDiag(n.addr, cn, "Provider not available", diagnostic.Failed("starting the provider", err)))
 				continue

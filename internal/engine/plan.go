@@ -489,7 +489,7 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 			}
 		}
 	}
-	diags = append(diags, p.eachInstance(all, &owner, func(ni *nodeInst, in *instance) hcl.Diagnostics {
+	diags = append(diags, p.eachInstance(all, owner, func(ni *nodeInst, in *instance) hcl.Diagnostics {
 		switch n.cfg.Kind {
 		case config.DataSource:
 			return e.planData(ctx, p, n, ni, in)
@@ -537,7 +537,7 @@ func (o *owners) add(in *instance, ni *nodeInst) {
 	o.by[in] = ni
 }
 
-func (o *owners) of(in *instance) *nodeInst {
+func (o owners) of(in *instance) *nodeInst {
 	if ni, ok := o.by[in]; ok {
 		return ni
 	}
@@ -546,7 +546,12 @@ func (o *owners) of(in *instance) *nodeInst {
 
 // eachInstance runs f for every instance in all, in parallel, with the
 // node instance that owns it, and collects what they say.
-func (p *Planned) eachInstance(all []*instance, owner *owners, f func(ni *nodeInst, in *instance) hcl.Diagnostics) hcl.Diagnostics {
+func (p *Planned) eachInstance(all []*instance, owner owners, f func(ni *nodeInst, in *instance) hcl.Diagnostics) hcl.Diagnostics {
+	if len(all) == 1 {
+		// Most nodes (one per resource when wide): no lock nor list to
+		// make.
+		return f(owner.of(all[0]), all[0])
+	}
 	var diags hcl.Diagnostics
 	var mu sync.Mutex
 	p.forEach(len(all), func(i int) {
