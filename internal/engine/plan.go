@@ -467,7 +467,8 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 			known = append(known, in.addr)
 		}
 		p.checks.instances(n, known)
-		for _, a := range slices.Sorted(maps.Keys(imports)) {
+		if len(imports) > 0 {
+			a := slices.Min(slices.Collect(maps.Keys(imports)))
 			return hcl.Diagnostics{importTargetMissing(imports[a])}
 		}
 		// Recorded instances whose keys are gone are destroyed with the
