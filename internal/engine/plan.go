@@ -460,7 +460,6 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 			}
 			ni.insts = append(ni.insts, in)
 			owner.add(in, ni)
-			all = append(all, in)
 		}
 		var known []string
 		for _, in := range ni.insts {
@@ -482,7 +481,13 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 			in := &instance{addr: a, recorded: byAddr[a], key: cty.NilVal, gone: true}
 			ni.insts = append(ni.insts, in)
 			owner.add(in, ni)
-			all = append(all, in)
+		}
+		// All of the node's instances, in its node instances' order:
+		// when one has them all, as nearly always, its own list.
+		if all == nil {
+			all = ni.insts
+		} else {
+			all = append(slices.Clip(all), ni.insts...)
 		}
 		if n.cfg.ProviderKey != nil {
 			if d := p.instanceProviders(n, ni); d.HasErrors() {
