@@ -875,6 +875,8 @@ func (e *Engine) readData(ctx context.Context, prov provider.Provider, address s
 }
 
 func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
+	// Made once for every provider call of the instance (refresh, plan).
+	ctx = provider.WithObject(ctx, in.addr)
 	var diags hcl.Diagnostics
 	block := n.schema.Block
 	ty := block.ImpliedType()
