@@ -17,6 +17,7 @@ import (
 	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/checks"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/ctysame"
 	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/graph"
 	"github.com/tetherhq/tether/internal/logging"
@@ -540,7 +541,7 @@ func (e *Engine) keep(ctx context.Context, n *node, in *instance) hcl.Diagnostic
 		return nil
 	}
 	_, sens := marks.Unmark(in.value)
-	if rawEquals(in.prior, in.recordedVal) && sameStrings(in.recorded.Dependencies, in.resourceDeps) && in.recorded.SchemaVersion == n.schema.Version &&
+	if ctysame.RawEquals(in.prior, in.recordedVal) && sameStrings(in.recorded.Dependencies, in.resourceDeps) && in.recorded.SchemaVersion == n.schema.Version &&
 		coveredPaths(sens, in.meta.Sensitive) {
 		return nil
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/checks"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/ctysame"
 	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/plan"
@@ -683,7 +684,7 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 	// value (current or earlier): it is stored and shown as the
 	// description only.
 	in.prior = e.scrub(refreshed(n, in, resp.NewState), in.res, meta.Refs)
-	if rawEquals(in.prior, in.recordedVal) {
+	if ctysame.RawEquals(in.prior, in.recordedVal) {
 		in.prior = in.recordedVal // share: refresh found no drift
 	}
 	in.priorPrivate = resp.Private
@@ -1128,7 +1129,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, ev evalu
 		if in.recorded != nil {
 			change.Reason = "it was deleted outside Tether"
 		}
-	case rawEquals(planned, prior) && !in.forceReplace && len(requiresReplace) == 0:
+	case ctysame.RawEquals(planned, prior) && !in.forceReplace && len(requiresReplace) == 0:
 		change.Action = plan.NoOp
 	default:
 		change.Action = plan.Update
@@ -1466,7 +1467,7 @@ func (p *Planned) assemble() *plan.Plan {
 	pl := &plan.Plan{Destroy: p.opts.Destroy, Targeted: p.narrowing(), RefreshOnly: p.opts.RefreshOnly, Timestamp: p.run.PlanTime,
 		Checks: p.checks.results()}
 	addChange := func(n *node, in *instance) {
-		if in.recorded != nil && !in.recordedVal.IsNull() && in.recordedVal != cty.NilVal && !rawEquals(in.prior, in.recordedVal) {
+		if in.recorded != nil && !in.recordedVal.IsNull() && in.recordedVal != cty.NilVal && !ctysame.RawEquals(in.prior, in.recordedVal) {
 			sens := in.meta.Sensitive
 			action := plan.Update
 			if in.prior.IsNull() {

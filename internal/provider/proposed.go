@@ -4,6 +4,8 @@ import (
 	"errors"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/ctysame"
 )
 
 // ProposedNew merges a configuration of block b with the prior object the
@@ -93,7 +95,7 @@ func newMerge(prior cty.Value, size int) merge {
 // there, and fromPrior says v is p.
 func (m *merge) set(name string, p, v cty.Value, fromPrior bool) {
 	if m.attrs == nil {
-		if m.share && (fromPrior || v.RawEquals(p)) {
+		if m.share && (fromPrior || ctysame.RawEquals(v, p)) {
 			return
 		}
 		m.attrs = make(map[string]cty.Value, m.size)

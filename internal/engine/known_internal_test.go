@@ -1,72 +1,12 @@
 package engine
 
 import (
-	"math/big"
 	"testing"
-	"unsafe"
 
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/provider"
 )
-
-// identical reads a cty.Value as words: that is exact only while a Value is
-// a type and an interface, with no other field nor padding.
-func TestIdenticalLayout(t *testing.T) {
-	var v cty.Value
-	words := unsafe.Sizeof(uintptr(0))
-	if got, want := unsafe.Sizeof(v), 2*unsafe.Sizeof(any(nil)); got != want {
-		t.Fatalf("cty.Value is %d bytes, identical expects %d (a type and an interface)", got, want)
-	}
-	if valueWords*words != unsafe.Sizeof(v) {
-		t.Fatalf("cty.Value is not a whole number of words")
-	}
-}
-
-func TestIdentical(t *testing.T) {
-	obj := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("a"), "n": cty.NumberIntVal(1)})
-	same := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("a"), "n": cty.NumberIntVal(1)})
-	copied := obj
-	values := []cty.Value{
-		obj, same,
-		cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("b"), "n": cty.NumberIntVal(1)}),
-		obj.Mark("sensitive"),
-		cty.NullVal(obj.Type()),
-		cty.NullVal(cty.String),
-		cty.UnknownVal(obj.Type()),
-		cty.StringVal("a"),
-		cty.NumberVal(big.NewFloat(1)),
-		cty.ListValEmpty(cty.String),
-		cty.NilVal,
-	}
-	if !identical(obj, copied) {
-		t.Errorf("a copy of a value is not identical to it")
-	}
-	for i, a := range values {
-		if !identical(a, a) {
-			t.Errorf("value %d (%#v) is not identical to itself", i, a)
-		}
-		for j, b := range values {
-			if i == j {
-				continue
-			}
-			// Identical must imply RawEquals; the converse need not hold
-			// (obj and same are equal, made apart).
-			if identical(a, b) && !(a == cty.NilVal || b == cty.NilVal) && !a.RawEquals(b) {
-				t.Errorf("values %d and %d are identical but not RawEquals", i, j)
-			}
-			if rawEquals(a, b) != (a != cty.NilVal && b != cty.NilVal && a.RawEquals(b)) && a != cty.NilVal && b != cty.NilVal {
-				t.Errorf("rawEquals(%d, %d) differs from RawEquals", i, j)
-			}
-		}
-	}
-	if identical(obj, same) {
-		t.Errorf("two objects made apart are identical")
-	}
-	if !rawEquals(obj, same) {
-		t.Errorf("rawEquals of two equal objects made apart is false")
-	}
-}
 
 func TestWhollyKnown(t *testing.T) {
 	known := cty.ObjectVal(map[string]cty.Value{"a": cty.StringVal("x"), "b": cty.ListVal([]cty.Value{cty.NumberIntVal(1)})})
@@ -108,7 +48,6 @@ func TestNothingToDoAllocatesNothing(t *testing.T) {
 		"scrubbing no diagnostics":          func() { in.scrubDiags(nil) },
 		"showing an id that is no secret":   func() { in.shownID(n, obj) },
 		"knowing an object is wholly known": func() { whollyKnown(obj) },
-		"comparing an object with itself":   func() { rawEquals(obj, obj) },
 	} {
 		if got := testing.AllocsPerRun(10, f); got != 0 {
 			t.Errorf("%s: %v allocations, want none", name, got)
