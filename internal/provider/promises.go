@@ -184,6 +184,9 @@ func emptyLike(v cty.Value) cty.Value {
 }
 
 func planAttrsProblems(as map[string]*Attribute, prior, config, planned cty.Value, path cty.Path, out *[]string) {
+	// A plan that keeps the prior object (nothing changes: most of a
+	// large plan) has the prior's values: each is read once.
+	keptPrior := ctysame.Identical(prior, planned)
 	for name, a := range as {
 		get := func(v cty.Value) cty.Value {
 			if v.IsNull() {
@@ -191,7 +194,12 @@ func planAttrsProblems(as map[string]*Attribute, prior, config, planned cty.Valu
 			}
 			return v.GetAttr(name)
 		}
-		planAttrProblems(a, get(prior), get(config), get(planned), path, name, out)
+		pv := get(planned)
+		prv := pv
+		if !keptPrior {
+			prv = get(prior)
+		}
+		planAttrProblems(a, prv, get(config), pv, path, name, out)
 	}
 }
 
