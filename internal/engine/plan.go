@@ -656,14 +656,20 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 		return diags
 	}
 	start := time.Now()
-	e.event(plan.Event{Addr: in.addr, Action: plan.NoOp, Phase: plan.Started, ID: in.shownID(n, in.recordedVal)})
+	startID := in.shownID(n, in.recordedVal)
+	e.event(plan.Event{Addr: in.addr, Action: plan.NoOp, Phase: plan.Started, ID: startID})
 	resp := prov.ReadResource(provider.WithObject(ctx, in.addr), provider.ReadRequest{TypeName: in.recorded.Type, PriorState: in.res.priorFor(v, meta.Refs), Private: priv})
 	diags = append(diags, attribute(in.addr, cn, in.scrubDiags(resp.Diagnostics))...)
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
 	defer func() {
-		e.event(plan.Event{Addr: in.addr, Action: plan.NoOp, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: in.shownID(n, in.prior)})
+		id := startID
+		if !ctysame.Identical(in.prior, in.recordedVal) {
+			// Refresh found the object changed (else it shares it).
+			id = in.shownID(n, in.prior)
+		}
+		e.event(plan.Event{Addr: in.addr, Action: plan.NoOp, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: id})
 	}()
 	if resp.Deferred != "" {
 		in.deferredBy = resp.Deferred
