@@ -82,6 +82,11 @@ func (a Instance) Static() string {
 
 // ParseInstance parses an instance address as printed by String.
 func ParseInstance(s string) (Instance, error) {
+	if plainResource(s) {
+		// Nearly every address of a large state or plan: nothing to
+		// build but the resource.
+		return Instance{Resource: s}, nil
+	}
 	if t, ok := simpleTraversal(s); ok {
 		return FromTraversal(t)
 	}
@@ -304,6 +309,10 @@ func IsModule(a string) bool {
 // dropping instance keys: module.a["x.y"].tether_file.b[0] becomes
 // [module a tether_file b].
 func Split(a string) []string {
+	if !strings.ContainsAny(a, `["`) {
+		// No key nor quote to keep a dot: one slice, no copies.
+		return strings.Split(a, ".")
+	}
 	var parts []string
 	var cur strings.Builder
 	depth, quoted := 0, false
@@ -370,6 +379,40 @@ func simpleTraversal(s string) (hcl.Traversal, bool) {
 		}
 		i++
 	}
+}
+
+// plainResource reports whether s is the address of a root module's
+// resource without a key, TYPE.NAME or data.TYPE.NAME in ASCII names, which
+// ParseInstance reads as the resource s and nothing else.
+func plainResource(s string) bool {
+	parts, data := 0, false
+	for i := 0; ; i++ {
+		j := i
+		for j < len(s) && isNameByte(s[j], j == i) {
+			j++
+		}
+		if j == i {
+			return false
+		}
+		if parts == 0 {
+			if s[i:j] == "module" {
+				return false
+			}
+			data = s[i:j] == "data"
+		}
+		parts++
+		if j == len(s) {
+			break
+		}
+		if s[j] != '.' {
+			return false
+		}
+		i = j
+	}
+	if data {
+		return parts == 3
+	}
+	return parts == 2
 }
 
 // isNameByte reports whether c may be in an ASCII HCL identifier (first:

@@ -1,6 +1,7 @@
 package addr
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -74,5 +75,67 @@ func TestSimpleTraversalIsHCLs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPlainResourceIsHCLs checks that an address read as a plain resource
+// (no module, no key) is what HCL's parser and FromTraversal make of it,
+// that ParseInstance reads it without allocating, and that Split gives
+// the parts it gave before for addresses with and without keys.
+func TestPlainResourceIsHCLs(t *testing.T) {
+	for _, tc := range []struct {
+		s     string
+		plain bool
+	}{
+		{`tether_value.r1`, true},
+		{`data.tether_file.b`, true},
+		{`a-b._c`, true},
+		{`data.x`, false},
+		{`a.b.c`, false},
+		{`module.net`, false},
+		{`module.net.tether_value.r`, false},
+		{`tether_value.r1[0]`, false},
+		{`tether_value`, false},
+		{`tether_value..r`, false},
+		{`tether_value.r.`, false},
+		{`.tether_value.r`, false},
+		{`tether_value.0`, false},
+		{`tether_value.é`, false},
+		{``, false},
+	} {
+		t.Run(tc.s, func(t *testing.T) {
+			if got := plainResource(tc.s); got != tc.plain {
+				t.Fatalf("plainResource(%q) = %v, want %v", tc.s, got, tc.plain)
+			}
+			if !tc.plain {
+				return
+			}
+			tr, diags := hclsyntax.ParseTraversalAbs([]byte(tc.s), "", hcl.InitialPos)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			want, err := FromTraversal(tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := ParseInstance(tc.s)
+			if err != nil || got.Resource != want.Resource || len(got.Module) != 0 || len(want.Module) != 0 || got.Key != want.Key {
+				t.Errorf("ParseInstance(%q) = %#v, %v; HCL's reading %#v", tc.s, got, err, want)
+			}
+			if n := testing.AllocsPerRun(10, func() { ParseInstance(tc.s) }); n != 0 {
+				t.Errorf("ParseInstance(%q) made %v allocations", tc.s, n)
+			}
+		})
+	}
+	for s, want := range map[string][]string{
+		`tether_value.r1`:           {"tether_value", "r1"},
+		`data.tether_file.b`:        {"data", "tether_file", "b"},
+		`tether_value.r["a.b"]`:     {"tether_value", "r"},
+		`module.m["x.y"].aws_vpc.v`: {"module", "m", "aws_vpc", "v"},
+		`tether_value.r[0].attr`:    {"tether_value", "r", "attr"},
+	} {
+		if got := Split(s); !slices.Equal(got, want) {
+			t.Errorf("Split(%q) = %q, want %q", s, got, want)
+		}
 	}
 }

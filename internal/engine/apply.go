@@ -16,6 +16,7 @@ import (
 	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/checks"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/ctysame"
 	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/graph"
 	"github.com/tetherhq/tether/internal/logging"
@@ -283,7 +284,7 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 		batches = [][]*instance{first, rest}
 	}
 	for _, batch := range batches {
-		d := e.applyInstances(ctx, p, n, batch, &owner, count)
+		d := e.applyInstances(ctx, p, n, batch, owner, count)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			break
@@ -298,34 +299,39 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 }
 
 // applyInstances applies instances of node n at once.
-func (e *Engine) applyInstances(ctx context.Context, p *Planned, n *node, all []*instance, owner *owners, count func(plan.Action)) hcl.Diagnostics {
-	cn := n.cfg
+func (e *Engine) applyInstances(ctx context.Context, p *Planned, n *node, all []*instance, owner owners, count func(plan.Action)) hcl.Diagnostics {
+	if len(all) == 1 {
+		// Most nodes (one per resource when wide): no lock to make.
+		return e.applyOne(ctx, p, n, owner.of(all[0]), all[0], count)
+	}
 	var diags hcl.Diagnostics
 	var mu sync.Mutex
 	p.forEach(len(all), func(i int) {
-		var d hcl.Diagnostics
-		if cn.Kind == config.Ephemeral {
-			// Its value from the plan was closed with the plan: open it
-			// again for what is applied with it.
-			d = e.openEphemeral(ctx, p, n, owner.of(all[i]), all[i], false)
-		} else {
-			in := all[i]
-			walked := in.change != nil && p.targeted(n, in.addr)
-			if walked {
-				p.checks.restore(n, in.addr, false)
-			}
-			d = e.applyInstance(ctx, p, n, owner.of(in), in, count)
-			if walked && !d.HasErrors() {
-				p.checks.restore(n, in.addr, true)
-			}
-		}
-		if len(d) > 0 {
+		if d := e.applyOne(ctx, p, n, owner.of(all[i]), all[i], count); len(d) > 0 {
 			mu.Lock()
 			diags = append(diags, d...)
 			mu.Unlock()
 		}
 	})
 	return diags
+}
+
+// applyOne applies one instance of node n, owned by ni.
+func (e *Engine) applyOne(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance, count func(plan.Action)) hcl.Diagnostics {
+	if n.cfg.Kind == config.Ephemeral {
+		// Its value from the plan was closed with the plan: open it
+		// again for what is applied with it.
+		return e.openEphemeral(ctx, p, n, ni, in, false)
+	}
+	walked := in.change != nil && p.targeted(n, in.addr)
+	if walked {
+		p.checks.restore(n, in.addr, false)
+	}
+	d := e.applyInstance(ctx, p, n, ni, in, count)
+	if walked && !d.HasErrors() {
+		p.checks.restore(n, in.addr, true)
+	}
+	return d
 }
 
 // refreshEach evaluates count or for_each again during apply: the keys
@@ -386,6 +392,8 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 		}
 		return nil
 	}
+	// Made once for every provider call of the instance (plan, apply).
+	ctx = provider.WithObject(ctx, in.addr)
 	inst := config.Instance{Key: in.key, Each: in.each}
 	if in.change.Action != plan.Delete && cn != nil && !p.opts.RefreshOnly {
 		// As in Terraform, the preconditions are evaluated again with
@@ -409,7 +417,7 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 		if diags.HasErrors() {
 			return attribute(in.addr, cn, diags)
 		}
-		if !cfgVal.IsWhollyKnown() { // marks and all: no unmarked copy
+		if !whollyKnown(cfgVal) { // marks and all: no unmarked copy
 			return hcl.Diagnostics{errorDiag(in.addr, cn, "Configuration not known at apply",
 				"Some values in this resource's configuration are still unknown after all its dependencies were applied. This is a bug in Tether; please report it.")}
 		}
@@ -533,7 +541,7 @@ func (e *Engine) keep(ctx context.Context, n *node, in *instance) hcl.Diagnostic
 		return nil
 	}
 	_, sens := marks.Unmark(in.value)
-	if in.prior.RawEquals(in.recordedVal) && sameStrings(in.recorded.Dependencies, in.resourceDeps) && in.recorded.SchemaVersion == n.schema.Version &&
+	if ctysame.RawEquals(in.prior, in.recordedVal) && sameStrings(in.recorded.Dependencies, in.resourceDeps) && in.recorded.SchemaVersion == n.schema.Version &&
 		coveredPaths(sens, in.meta.Sensitive) {
 		return nil
 	}
@@ -641,7 +649,10 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 		}
 		return in.provider(n).ApplyResourceChange(provider.WithObject(ctx, in.addr), req), true
 	}
-	interrupted := errorDiag(in.addr, n.cfg, "Not started", "The apply was interrupted before this operation could start.")
+	// Made only when needed: nearly every apply starts.
+	interrupted := func() *hcl.Diagnostic {
+		return errorDiag(in.addr, n.cfg, "Not started", "The apply was interrupted before this operation could start.")
+	}
 	_, sens := marks.Unmark(change.After)
 	ty := n.schema.Block.ImpliedType()
 	var diags hcl.Diagnostics
@@ -653,7 +664,7 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 			TypeName: typ, PriorState: prior, PlannedState: cty.NullVal(ty), Config: cty.NullVal(ty), PlannedPrivate: priorPriv,
 		})
 		if !ok {
-			diags = append(diags, interrupted)
+			diags = append(diags, interrupted())
 			return false
 		}
 		diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))...)
@@ -664,7 +675,7 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 			TypeName: typ, PriorState: prior, PlannedState: planned, Config: in.configVal, PlannedPrivate: priv,
 		})
 		if !ok {
-			diags = append(diags, interrupted)
+			diags = append(diags, interrupted())
 			return false
 		}
 		diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))...)

@@ -69,13 +69,12 @@ func (in *instance) shownID(n *node, v cty.Value) string {
 	if a, ok := n.schema.Block.Attributes["id"]; ok && a.Sensitive {
 		return ""
 	}
-	idPath := cty.GetAttrPath("id")
 	for _, p := range in.meta.Sensitive {
-		if p.Equals(idPath) {
+		if len(p) == 1 && p[0] == (cty.GetAttrStep{Name: "id"}) {
 			return ""
 		}
 	}
-	if redact.NewWhole(in.sourcesFor(n)...).Holds(id) {
+	if sources := in.sourcesFor(n); len(sources) > 0 && redact.NewWhole(sources...).Holds(id) {
 		return ""
 	}
 	return id

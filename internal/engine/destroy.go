@@ -64,7 +64,7 @@ func (e *Engine) destroyResources(ctx context.Context, p *Planned, n *node) hcl.
 			}
 		}
 	}
-	diags := p.eachInstance(all, &owner, func(ni *nodeInst, in *instance) hcl.Diagnostics {
+	diags := p.eachInstance(all, owner, func(ni *nodeInst, in *instance) hcl.Diagnostics {
 		switch n.cfg.Kind {
 		case config.DataSource:
 			return e.destroyData(ctx, p, n, ni, in)

@@ -100,7 +100,7 @@ type Planned struct {
 	byAddr map[string]int
 	mods   map[string]*modPath
 	// recorded objects by module instance and resource, for claiming.
-	recorded map[string][]*state.Object
+	recorded map[claim][]*state.Object
 	claimed  map[*state.Object]bool
 	claimMu  sync.Mutex
 	// recordedData are the data source results state records, by
@@ -351,7 +351,7 @@ func planTime(opts PlanOptions) time.Time {
 func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOptions) (*Planned, hcl.Diagnostics) {
 	p := &Planned{
 		cfg: cfg, opts: opts, byAddr: make(map[string]int, len(cfg.Nodes)), outputs: snap.Outputs,
-		recorded: make(map[string][]*state.Object, len(snap.Objects)), claimed: make(map[*state.Object]bool, len(snap.Objects)), recordedData: map[string]*state.Object{},
+		recorded: make(map[claim][]*state.Object, len(snap.Objects)), claimed: make(map[*state.Object]bool, len(snap.Objects)), recordedData: map[string]*state.Object{},
 		sem: make(chan struct{}, e.parallelism()), keys: e.Keys,
 		impliedProviders: map[string]provider.Provider{},
 		run:              config.Run{PlanTime: planTime(opts)},
@@ -366,6 +366,23 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 		return nil, diags
 	}
 	p.mods = modulePaths(cfg)
+	p.withScope(p.mods[""].instances[0])
+	// Each provider's schema is asked for once, not once per resource:
+	// the answer for a source does not change during a run, and asking
+	// parses the source address again each time.
+	type schemaAnswer struct {
+		s   *provider.Schema
+		err error
+	}
+	schemas := map[string]schemaAnswer{}
+	schemaOf := func(source string) (*provider.Schema, error) {
+		a, ok := schemas[source]
+		if !ok {
+			a.s, a.err = e.schemaOf(source)
+			schemas[source] = a
+		}
+		return a.s, a.err
+	}
 	for _, cn := range cfg.Nodes {
 		n := &node{id: len(p.nodes), addr: cn.Addr, cfg: cn, mod: p.mods[cn.Module]}
 		p.nodes = append(p.nodes, n)
@@ -420,7 +437,7 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 				continue
 			}
 			add(cn.Provider)
-			schema, err := e.schemaOf(cn.Source)
+			schema, err := schemaOf(cn.Source)
 			if err != nil {
 				diags = append(diags, errorDiag(n.addr, cn, "Provider not available", diagnostic.Failed("starting the provider", err)))
 				continue
@@ -465,7 +482,12 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 	return p, diags
 }
 
-func claimKey(moduleInstance, resource string) string { return moduleInstance + " " + resource }
+// claim is the key of Planned.recorded: a module instance's path and a
+// resource's address in it (a struct, not the two joined: joining was a
+// string made for every object and every node).
+type claim struct{ module, resource string }
+
+func claimKey(moduleInstance, resource string) claim { return claim{moduleInstance, resource} }
 
 // cycleDiag describes a dependency cycle with every member and where it is
 // declared. The summary is Terraform's ("Cycle: a, b"), which scripts

@@ -37,6 +37,9 @@ type modInstance struct {
 	// override is the outputs object a test's override_module gives this
 	// instance (see PlanOptions.ModuleOverrides), cty.NilVal when none.
 	override cty.Value
+	// scope is scopeAt's answer for this instance, made once (see
+	// withScope): boxed anew, it was an allocation per evaluation.
+	scope config.Scope
 }
 
 // overridden reports whether a test's override_module stands in for the
@@ -127,7 +130,7 @@ func (p *Planned) expandModule(n *node) hcl.Diagnostics {
 			continue
 		}
 		for _, k := range keys {
-			mi := &modInstance{path: child, index: len(child.instances), parent: pi, key: k.key, each: k.each}
+			mi := p.withScope(&modInstance{path: child, index: len(child.instances), parent: pi, key: k.key, each: k.each})
 			mi.steps = append(append([]addr.Step(nil), pi.steps...), addr.Step{Name: n.cfg.Name, Key: k.key})
 			mi.str = addr.ModulePath(mi.steps)
 			mi.override = p.moduleOverride(mi)
@@ -150,13 +153,17 @@ type repeatKey struct {
 // repeatKeys evaluates a node's count or for_each in one module instance.
 // When the collection is not known yet it returns what it waits for
 // instead.
+// single is the one key of a node that is not repeated, shared: the
+// callers of repeatKeys only read what it returns.
+var single = []repeatKey{{key: cty.NilVal, each: cty.NilVal}}
+
 func (p *Planned) repeatKeys(n *node, mi *modInstance) ([]repeatKey, string, hcl.Diagnostics) {
 	r := n.cfg.Repeat
 	if r == nil && n.cfg.Enabled != nil {
 		return p.enabledKeys(n, mi)
 	}
 	if r == nil {
-		return []repeatKey{{key: cty.NilVal, each: cty.NilVal}}, "", nil
+		return single, "", nil
 	}
 	v, diags := r.Eval(p.scopeAt(mi))
 	if diags.HasErrors() {
@@ -280,7 +287,16 @@ func (n *node) at(mi *modInstance) *nodeInst {
 
 // scopeAt evaluates references from within module instance mi.
 func (p *Planned) scopeAt(mi *modInstance) config.Scope {
+	if mi != nil && mi.scope != nil {
+		return mi.scope
+	}
 	return scope{p: p, mi: mi}
+}
+
+// withScope gives module instance mi the scope scopeAt returns for it.
+func (p *Planned) withScope(mi *modInstance) *modInstance {
+	mi.scope = &scope{p: p, mi: mi}
+	return mi
 }
 
 // scope is the config.RunScope of an evaluation in a module instance.

@@ -16,6 +16,7 @@ import (
 	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/checks"
 	"github.com/tetherhq/tether/internal/config"
+	"github.com/tetherhq/tether/internal/ctysame"
 	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/plan"
@@ -460,14 +461,14 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 			}
 			ni.insts = append(ni.insts, in)
 			owner.add(in, ni)
-			all = append(all, in)
 		}
 		var known []string
 		for _, in := range ni.insts {
 			known = append(known, in.addr)
 		}
 		p.checks.instances(n, known)
-		for _, a := range slices.Sorted(maps.Keys(imports)) {
+		if len(imports) > 0 {
+			a := slices.Min(slices.Collect(maps.Keys(imports)))
 			return hcl.Diagnostics{importTargetMissing(imports[a])}
 		}
 		// Recorded instances whose keys are gone are destroyed with the
@@ -481,7 +482,13 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 			in := &instance{addr: a, recorded: byAddr[a], key: cty.NilVal, gone: true}
 			ni.insts = append(ni.insts, in)
 			owner.add(in, ni)
-			all = append(all, in)
+		}
+		// All of the node's instances, in its node instances' order:
+		// when one has them all, as nearly always, its own list.
+		if all == nil {
+			all = ni.insts
+		} else {
+			all = append(slices.Clip(all), ni.insts...)
 		}
 		if n.cfg.ProviderKey != nil {
 			if d := p.instanceProviders(n, ni); d.HasErrors() {
@@ -489,7 +496,7 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 			}
 		}
 	}
-	diags = append(diags, p.eachInstance(all, &owner, func(ni *nodeInst, in *instance) hcl.Diagnostics {
+	diags = append(diags, p.eachInstance(all, owner, func(ni *nodeInst, in *instance) hcl.Diagnostics {
 		switch n.cfg.Kind {
 		case config.DataSource:
 			return e.planData(ctx, p, n, ni, in)
@@ -537,7 +544,7 @@ func (o *owners) add(in *instance, ni *nodeInst) {
 	o.by[in] = ni
 }
 
-func (o *owners) of(in *instance) *nodeInst {
+func (o owners) of(in *instance) *nodeInst {
 	if ni, ok := o.by[in]; ok {
 		return ni
 	}
@@ -546,7 +553,12 @@ func (o *owners) of(in *instance) *nodeInst {
 
 // eachInstance runs f for every instance in all, in parallel, with the
 // node instance that owns it, and collects what they say.
-func (p *Planned) eachInstance(all []*instance, owner *owners, f func(ni *nodeInst, in *instance) hcl.Diagnostics) hcl.Diagnostics {
+func (p *Planned) eachInstance(all []*instance, owner owners, f func(ni *nodeInst, in *instance) hcl.Diagnostics) hcl.Diagnostics {
+	if len(all) == 1 {
+		// Most nodes (one per resource when wide): no lock nor list to
+		// make.
+		return f(owner.of(all[0]), all[0])
+	}
 	var diags hcl.Diagnostics
 	var mu sync.Mutex
 	p.forEach(len(all), func(i int) {
@@ -644,14 +656,20 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 		return diags
 	}
 	start := time.Now()
-	e.event(plan.Event{Addr: in.addr, Action: plan.NoOp, Phase: plan.Started, ID: in.shownID(n, in.recordedVal)})
+	startID := in.shownID(n, in.recordedVal)
+	e.event(plan.Event{Addr: in.addr, Action: plan.NoOp, Phase: plan.Started, ID: startID})
 	resp := prov.ReadResource(provider.WithObject(ctx, in.addr), provider.ReadRequest{TypeName: in.recorded.Type, PriorState: in.res.priorFor(v, meta.Refs), Private: priv})
 	diags = append(diags, attribute(in.addr, cn, in.scrubDiags(resp.Diagnostics))...)
 	if resp.Diagnostics.HasErrors() {
 		return diags
 	}
 	defer func() {
-		e.event(plan.Event{Addr: in.addr, Action: plan.NoOp, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: in.shownID(n, in.prior)})
+		id := startID
+		if !ctysame.Identical(in.prior, in.recordedVal) {
+			// Refresh found the object changed (else it shares it).
+			id = in.shownID(n, in.prior)
+		}
+		e.event(plan.Event{Addr: in.addr, Action: plan.NoOp, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: id})
 	}()
 	if resp.Deferred != "" {
 		in.deferredBy = resp.Deferred
@@ -672,7 +690,7 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 	// value (current or earlier): it is stored and shown as the
 	// description only.
 	in.prior = e.scrub(refreshed(n, in, resp.NewState), in.res, meta.Refs)
-	if in.prior.RawEquals(in.recordedVal) {
+	if ctysame.RawEquals(in.prior, in.recordedVal) {
 		in.prior = in.recordedVal // share: refresh found no drift
 	}
 	in.priorPrivate = resp.Private
@@ -864,6 +882,8 @@ func (e *Engine) readData(ctx context.Context, prov provider.Provider, address s
 }
 
 func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
+	// Made once for every provider call of the instance (refresh, plan).
+	ctx = provider.WithObject(ctx, in.addr)
 	var diags hcl.Diagnostics
 	block := n.schema.Block
 	ty := block.ImpliedType()
@@ -1115,7 +1135,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, ev evalu
 		if in.recorded != nil {
 			change.Reason = "it was deleted outside Tether"
 		}
-	case planned.RawEquals(prior) && !in.forceReplace && len(requiresReplace) == 0:
+	case ctysame.RawEquals(planned, prior) && !in.forceReplace && len(requiresReplace) == 0:
 		change.Action = plan.NoOp
 	default:
 		change.Action = plan.Update
@@ -1453,7 +1473,7 @@ func (p *Planned) assemble() *plan.Plan {
 	pl := &plan.Plan{Destroy: p.opts.Destroy, Targeted: p.narrowing(), RefreshOnly: p.opts.RefreshOnly, Timestamp: p.run.PlanTime,
 		Checks: p.checks.results()}
 	addChange := func(n *node, in *instance) {
-		if in.recorded != nil && !in.recordedVal.IsNull() && in.recordedVal != cty.NilVal && !in.prior.RawEquals(in.recordedVal) {
+		if in.recorded != nil && !in.recordedVal.IsNull() && in.recordedVal != cty.NilVal && !ctysame.RawEquals(in.prior, in.recordedVal) {
 			sens := in.meta.Sensitive
 			action := plan.Update
 			if in.prior.IsNull() {

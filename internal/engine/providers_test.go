@@ -548,3 +548,38 @@ resource "tether_value" "v" {
 		t.Errorf("state holds %d objects, want %d", len(snap.Objects), len(want))
 	}
 }
+
+// TestSchemaAskedOncePerProvider checks that planning many resources of
+// one provider asks for its schema once: asking parses the provider's
+// source address each time, once per resource before.
+func TestSchemaAskedOncePerProvider(t *testing.T) {
+	dir := t.TempDir()
+	var body strings.Builder
+	for i := range 5 {
+		fmt.Fprintf(&body, "resource \"tether_value\" \"r%d\" {\n  input = \"v%d\"\n}\n", i, i)
+	}
+	writeFiles(t, dir, map[string]string{"main.tf": body.String()})
+	r := newRecording(t, dir)
+	var mu sync.Mutex
+	asked := map[string]int{}
+	r.engine.Providers.Schema = func(source string) (*provider.Schema, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		asked[source]++
+		return r.schema, nil
+	}
+	cfg, diags := r.load()
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	p, diags := r.engine.Plan(context.Background(), cfg, engine.PlanOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if n := len(p.Plan.Changes); n != 5 {
+		t.Fatalf("%d changes planned, want 5", n)
+	}
+	if len(asked) != 1 || asked[config.BuiltinSource.String()] != 1 {
+		t.Errorf("schemas asked for: %v, want the built-in provider's once", asked)
+	}
+}

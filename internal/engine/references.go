@@ -531,6 +531,10 @@ func open(keys *secrets.Keys, raw []byte) ([]byte, error) {
 // resolved reference (by its description) and every sensitive string of
 // its configuration or a digest of one (by "(sensitive value)").
 func (in *instance) scrubDiags(diags hcl.Diagnostics) hcl.Diagnostics {
+	if len(diags) == 0 {
+		// Nearly every call: no set of secrets to build.
+		return diags
+	}
 	var refs *redact.Set
 	if !in.res.empty() {
 		refs = &in.res.redact

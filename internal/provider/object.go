@@ -10,7 +10,13 @@ type objectKey struct{}
 // so that a wrapping provider can serve one object differently from the
 // rest of its type, as terraform test's override_resource and
 // override_data do; providers themselves never need it.
+//
+// A ctx that already names addr is returned as it is: an instance's
+// context is made once for all of its calls.
 func WithObject(ctx context.Context, addr string) context.Context {
+	if ObjectFrom(ctx) == addr {
+		return ctx
+	}
 	return context.WithValue(ctx, objectKey{}, addr)
 }
 

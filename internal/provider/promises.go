@@ -5,6 +5,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tetherhq/tether/internal/ctysame"
 	"github.com/tetherhq/tether/internal/diagnostic"
 )
 
@@ -62,7 +63,7 @@ func planBlockProblems(b *Block, prior, config, planned cty.Value, path cty.Path
 			prv = prior.GetAttr(name)
 		}
 		switch {
-		case pv.RawEquals(cv):
+		case ctysame.RawEquals(pv, cv):
 			continue
 		case !cv.IsKnown():
 			planProblem(out, p, "planned a value for a dynamic block whose for_each is not known yet")
@@ -183,6 +184,9 @@ func emptyLike(v cty.Value) cty.Value {
 }
 
 func planAttrsProblems(as map[string]*Attribute, prior, config, planned cty.Value, path cty.Path, out *[]string) {
+	// A plan that keeps the prior object (nothing changes: most of a
+	// large plan) has the prior's values: each is read once.
+	keptPrior := ctysame.Identical(prior, planned)
 	for name, a := range as {
 		get := func(v cty.Value) cty.Value {
 			if v.IsNull() {
@@ -190,7 +194,12 @@ func planAttrsProblems(as map[string]*Attribute, prior, config, planned cty.Valu
 			}
 			return v.GetAttr(name)
 		}
-		planAttrProblems(a, get(prior), get(config), get(planned), path, name, out)
+		pv := get(planned)
+		prv := pv
+		if !keptPrior {
+			prv = get(prior)
+		}
+		planAttrProblems(a, prv, get(config), pv, path, name, out)
 	}
 }
 
@@ -207,9 +216,9 @@ func planAttrProblems(a *Attribute, prior, config, planned cty.Value, parent cty
 			planProblem(out, path(), "planned a value for a write-only attribute, which must be null")
 		}
 		return
-	case up.RawEquals(unrefined(config)):
+	case ctysame.RawEquals(up, unrefined(config)):
 		return
-	case up.RawEquals(unrefined(prior)) && !prior.IsNull() && !config.IsNull():
+	case ctysame.RawEquals(up, unrefined(prior)) && !prior.IsNull() && !config.IsNull():
 		// The provider found the configured value equivalent to the
 		// prior one and keeps it.
 		return
@@ -300,7 +309,9 @@ func resultProblemsAt(b *Block, planned, actual cty.Value, path cty.Path, out *[
 			*out = append(*out, diagnostic.PathString(append(path.Copy(), cty.GetAttrStep{Name: name}))+": returned a value for a write-only attribute, which must be null")
 			continue
 		}
-		if !pv.IsWhollyKnown() {
+		if ctysame.Identical(av, pv) || !pv.IsWhollyKnown() {
+			// The planned value itself (as the built-in provider
+			// returns what it does not compute), or one not promised.
 			continue
 		}
 		if !av.IsWhollyKnown() || !av.RawEquals(pv) && !av.Equals(pv).True() {

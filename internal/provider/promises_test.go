@@ -2,6 +2,7 @@ package provider
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -132,5 +133,41 @@ func TestPlanProblemsNested(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestPlanProblemsKeptPrior checks that a plan that is the prior object
+// itself (read once, not walked twice) is judged exactly as an equal copy of
+// it is, whatever the configuration.
+func TestPlanProblemsKeptPrior(t *testing.T) {
+	block := &Block{Attributes: map[string]*Attribute{
+		"name": {Type: cty.String, Required: true},
+		"size": {Type: cty.Number, Optional: true},
+		"zone": {Type: cty.String, Optional: true, Computed: true},
+		"id":   {Type: cty.String, Computed: true},
+	}}
+	obj := func(name string, size, zone cty.Value) cty.Value {
+		return cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal(name), "size": size, "zone": zone, "id": cty.StringVal("i-1")})
+	}
+	prior := obj("a", cty.NumberIntVal(1), cty.StringVal("z"))
+	copied := obj("a", cty.NumberIntVal(1), cty.StringVal("z"))
+	configs := map[string]cty.Value{
+		"the same":                  cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("a"), "size": cty.NumberIntVal(1), "zone": cty.StringVal("z"), "id": cty.NullVal(cty.String)}),
+		"zone left to the provider": cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("a"), "size": cty.NumberIntVal(1), "zone": cty.NullVal(cty.String), "id": cty.NullVal(cty.String)}),
+		"size removed":              cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("a"), "size": cty.NullVal(cty.Number), "zone": cty.StringVal("z"), "id": cty.NullVal(cty.String)}),
+		"name changed":              cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("b"), "size": cty.NumberIntVal(1), "zone": cty.StringVal("z"), "id": cty.NullVal(cty.String)}),
+	}
+	for name, config := range configs {
+		t.Run(name, func(t *testing.T) {
+			got, want := PlanProblems(block, prior, config, prior), PlanProblems(block, prior, config, copied)
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("planned as the prior itself: %q; as an equal copy: %q", got, want)
+			}
+		})
+	}
+	if got := PlanProblems(block, prior, configs["size removed"], prior); len(got) != 1 {
+		t.Errorf("a removed size kept in the plan: problems %q, want one", got)
 	}
 }

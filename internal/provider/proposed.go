@@ -4,6 +4,8 @@ import (
 	"errors"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/ctysame"
 )
 
 // ProposedNew merges a configuration of block b with the prior object the
@@ -36,11 +38,45 @@ func ProposedNew(b *Block, prior, config cty.Value) cty.Value {
 		return prior
 	}
 	if prior.IsNull() {
+		if plainConfig(b, config) {
+			// A create of plain attributes proposes the configuration
+			// itself: each computed attribute it leaves null takes the
+			// null an empty block has there, of the same type, and
+			// every other attribute is the configuration's. (Building
+			// an equal object was most of a create's allocations.)
+			return config
+		}
 		// One level of non-null object to read attributes from: what an
 		// empty block decodes to.
 		prior = b.EmptyValue()
 	}
 	return proposedBlock(b, prior, config)
+}
+
+// plainConfig reports whether merging config onto b's empty value gives
+// config back: b has attributes only, none with attributes nested in it,
+// and config is a known object of them in which each computed attribute
+// left null is the null of the attribute's own type (the one the empty
+// value has; every other attribute is taken from config as it is).
+func plainConfig(b *Block, config cty.Value) bool {
+	if len(b.BlockTypes) > 0 || !config.IsKnown() || config.IsNull() || config.IsMarked() || !config.Type().IsObjectType() {
+		return false
+	}
+	ty := config.Type()
+	if len(ty.AttributeTypes()) != len(b.Attributes) {
+		return false
+	}
+	for name, a := range b.Attributes {
+		if a.Nested != nil || !ty.HasAttribute(name) {
+			return false
+		}
+		if a.Computed {
+			if c := config.GetAttr(name); c.IsNull() && !c.Type().Equals(a.Type) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // PlannedDataObject is the planned object of a data source that is read
@@ -93,7 +129,7 @@ func newMerge(prior cty.Value, size int) merge {
 // there, and fromPrior says v is p.
 func (m *merge) set(name string, p, v cty.Value, fromPrior bool) {
 	if m.attrs == nil {
-		if m.share && (fromPrior || v.RawEquals(p)) {
+		if m.share && (fromPrior || ctysame.RawEquals(v, p)) {
 			return
 		}
 		m.attrs = make(map[string]cty.Value, m.size)

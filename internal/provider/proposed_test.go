@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/ctysame"
 )
 
 // proposedSchema has one of each kind of thing ProposedNew merges: plain
@@ -297,5 +299,61 @@ func TestUnchangedCostsNoCopy(t *testing.T) {
 		if n := testing.AllocsPerRun(20, c.f); n > 0 {
 			t.Errorf("%s of an unchanged object allocated %v times, want none", c.name, n)
 		}
+	}
+}
+
+// TestProposedCreateOfPlainAttributes checks that a create of a block of
+// plain attributes proposes the configuration itself, and that this is
+// what merging it onto the block's empty value gives, as ProposedNew
+// merges every other create.
+func TestProposedCreateOfPlainAttributes(t *testing.T) {
+	plain := &Block{Attributes: map[string]*Attribute{
+		"input":  {Type: cty.String, Required: true},
+		"output": {Type: cty.String, Computed: true},
+		"id":     {Type: cty.String, Computed: true},
+		"zone":   {Type: cty.String, Optional: true, Computed: true},
+		"delay":  {Type: cty.Number, Optional: true},
+	}}
+	dynamic := &Block{Attributes: map[string]*Attribute{
+		"input": {Type: cty.DynamicPseudoType, Optional: true},
+		"id":    {Type: cty.String, Computed: true},
+	}}
+	obj := func(input, output, id, zone, delay cty.Value) cty.Value {
+		return cty.ObjectVal(map[string]cty.Value{"input": input, "output": output, "id": id, "zone": zone, "delay": delay})
+	}
+	nullS, nullN := cty.NullVal(cty.String), cty.NullVal(cty.Number)
+	for _, tc := range []struct {
+		name   string
+		b      *Block
+		config cty.Value
+		itself bool
+	}{
+		{"computed left null", plain, obj(cty.StringVal("v"), nullS, nullS, nullS, nullN), true},
+		{"optional and computed set", plain, obj(cty.StringVal("v"), nullS, nullS, cty.StringVal("z"), cty.NumberIntVal(3)), true},
+		{"unknown input", plain, obj(cty.UnknownVal(cty.String), nullS, nullS, nullS, nullN), true},
+		{"dynamic attribute of a concrete type", dynamic, cty.ObjectVal(map[string]cty.Value{"input": cty.StringVal("v"), "id": nullS}), true},
+		{"computed null of another type", dynamic, cty.ObjectVal(map[string]cty.Value{"input": cty.StringVal("v"), "id": cty.NullVal(cty.DynamicPseudoType)}), false},
+		{"computed dynamic null of a concrete type", &Block{Attributes: map[string]*Attribute{
+			"input":  {Type: cty.String, Required: true},
+			"output": {Type: cty.DynamicPseudoType, Computed: true},
+		}}, cty.ObjectVal(map[string]cty.Value{"input": cty.StringVal("v"), "output": cty.NullVal(cty.String)}), false},
+		// The empty value merged onto itself is itself: only the
+		// equality is checked.
+		{"nested blocks", proposedSchema(), cty.NilVal, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			config := tc.config
+			if config == cty.NilVal {
+				config = tc.b.EmptyValue()
+			}
+			got := ProposedNew(tc.b, cty.NullVal(tc.b.ImpliedType()), config)
+			want := proposedBlock(tc.b, tc.b.EmptyValue(), config)
+			if !got.RawEquals(want) {
+				t.Errorf("ProposedNew = %#v, the merge onto the empty value %#v", got, want)
+			}
+			if itself := ctysame.Identical(got, config); itself != tc.itself {
+				t.Errorf("the configuration itself proposed: %v, want %v", itself, tc.itself)
+			}
+		})
 	}
 }

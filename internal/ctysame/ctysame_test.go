@@ -1,0 +1,80 @@
+package ctysame
+
+import (
+	"math/big"
+	"testing"
+	"unsafe"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Identical reads a cty.Value as words: that is exact only while a Value is
+// a type and an interface, with no other field nor padding.
+func TestLayout(t *testing.T) {
+	var v cty.Value
+	words := unsafe.Sizeof(uintptr(0))
+	if got, want := unsafe.Sizeof(v), 2*unsafe.Sizeof(any(nil)); got != want {
+		t.Fatalf("cty.Value is %d bytes, identical expects %d (a type and an interface)", got, want)
+	}
+	if valueWords*words != unsafe.Sizeof(v) {
+		t.Fatalf("cty.Value is not a whole number of words")
+	}
+}
+
+func TestIdentical(t *testing.T) {
+	obj := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("a"), "n": cty.NumberIntVal(1)})
+	same := cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("a"), "n": cty.NumberIntVal(1)})
+	copied := obj
+	values := []cty.Value{
+		obj, same,
+		cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("b"), "n": cty.NumberIntVal(1)}),
+		obj.Mark("sensitive"),
+		cty.NullVal(obj.Type()),
+		cty.NullVal(cty.String),
+		cty.UnknownVal(obj.Type()),
+		cty.StringVal("a"),
+		cty.NumberVal(big.NewFloat(1)),
+		cty.ListValEmpty(cty.String),
+		cty.NilVal,
+	}
+	if !Identical(obj, copied) {
+		t.Errorf("a copy of a value is not identical to it")
+	}
+	for i, a := range values {
+		if !Identical(a, a) {
+			t.Errorf("value %d (%#v) is not identical to itself", i, a)
+		}
+		for j, b := range values {
+			if i == j {
+				continue
+			}
+			// Identical must imply RawEquals; the converse need not hold
+			// (obj and same are equal, made apart).
+			if Identical(a, b) && !(a == cty.NilVal || b == cty.NilVal) && !a.RawEquals(b) {
+				t.Errorf("values %d and %d are identical but not RawEquals", i, j)
+			}
+			if RawEquals(a, b) != (a != cty.NilVal && b != cty.NilVal && a.RawEquals(b)) && a != cty.NilVal && b != cty.NilVal {
+				t.Errorf("RawEquals(%d, %d) differs from RawEquals", i, j)
+			}
+		}
+	}
+	if Identical(obj, same) {
+		t.Errorf("two objects made apart are identical")
+	}
+	if !RawEquals(obj, same) {
+		t.Errorf("rawEquals of two equal objects made apart is false")
+	}
+}
+
+// TestIdenticalIsCheap checks that an object compared with itself is not
+// walked: no allocation, whatever its size.
+func TestIdenticalIsCheap(t *testing.T) {
+	attrs := map[string]cty.Value{}
+	for _, n := range []string{"a", "b", "c", "d", "e", "f"} {
+		attrs[n] = cty.ListVal([]cty.Value{cty.StringVal(n)})
+	}
+	obj := cty.ObjectVal(attrs)
+	if n := testing.AllocsPerRun(10, func() { RawEquals(obj, obj) }); n != 0 {
+		t.Errorf("RawEquals of an object with itself made %v allocations", n)
+	}
+}

@@ -1,0 +1,20 @@
+package engine
+
+import "github.com/zclconf/go-cty/cty"
+
+// whollyKnown is v.IsWhollyKnown(), marks and all, without go-cty's
+// element iterator for an object: the iterator sorts the attribute names
+// (allocations for each object) to visit them in an order the answer does
+// not depend on.
+func whollyKnown(v cty.Value) bool {
+	v, _ = v.Unmark()
+	if !v.Type().IsObjectType() || !v.IsKnown() || v.IsNull() {
+		return v.IsWhollyKnown()
+	}
+	for name := range v.Type().AttributeTypes() {
+		if !whollyKnown(v.GetAttr(name)) {
+			return false
+		}
+	}
+	return true
+}

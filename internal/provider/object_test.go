@@ -1,0 +1,33 @@
+package provider
+
+import (
+	"context"
+	"testing"
+)
+
+// TestWithObject checks that a context names the object last given, and
+// that naming the object it already names makes no new context: an
+// instance's context is made once for all of its provider calls.
+func TestWithObject(t *testing.T) {
+	base := context.Background()
+	if got := ObjectFrom(base); got != "" {
+		t.Errorf("a context with no object names %q", got)
+	}
+	a := WithObject(base, "tether_value.a")
+	if got := ObjectFrom(a); got != "tether_value.a" {
+		t.Errorf("ObjectFrom = %q, want tether_value.a", got)
+	}
+	if again := WithObject(a, "tether_value.a"); again != a {
+		t.Errorf("naming the same object again made a new context")
+	}
+	if n := testing.AllocsPerRun(10, func() { WithObject(a, "tether_value.a") }); n != 0 {
+		t.Errorf("naming the same object again made %v allocations", n)
+	}
+	b := WithObject(a, "data.tether_file.b")
+	if got := ObjectFrom(b); got != "data.tether_file.b" {
+		t.Errorf("ObjectFrom = %q, want data.tether_file.b", got)
+	}
+	if got := ObjectFrom(WithObject(b, "tether_value.a")); got != "tether_value.a" {
+		t.Errorf("ObjectFrom = %q after naming tether_value.a again, want it", got)
+	}
+}
