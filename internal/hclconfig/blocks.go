@@ -132,12 +132,21 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	}
 	decode := newSchemaDecoder(remain, spec, schema.Block)
 	if decode.plain && content != nil {
-		decode.spec = l.bodySpec(n, spec, content)
+		decode.spec, decode.specKey = l.bodySpec(n, spec, content)
 		if sb, ok := remain.(*hclsyntax.Body); ok && remain == b.Body && len(sb.Blocks) == 0 {
 			decode.args = sb
 		}
 	}
 	traversals := decode.variables()
+	if decode.args != nil {
+		// From here on the body is read only as held (see heldBody).
+		if h := l.holdBody(b, decode.args); h != nil {
+			decode.hold(h, l.heldPlan(decode.specKey, decode.spec))
+			n.Syntax.Body = h
+			n.AttrRange = attrRange(h)
+			m.terraformBlock(n, h, l.resourceKinds(schema.Block))
+		}
+	}
 	var lifecycleTraversals []hcl.Traversal
 	if lc != nil {
 		lifecycleTraversals = m.lifecycle(n, lc, schema.Block, repeatKind)
@@ -146,6 +155,12 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 		refs := m.resolve(n, append(traversals, lifecycleTraversals...), repeatKind)
 		m.resolveDependsOn(n)
 		m.providerKey(n, providerKey, rng, repeatKind)
+		if held := decode.held; held != nil {
+			n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+				return held.decode(func() *hcl.EvalContext { return m.evalContext(refs, scope, inst, cty.NilVal) })
+			}
+			return
+		}
 		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 			return decode.decode(m.evalContext(refs, scope, inst, cty.NilVal))
 		}
@@ -170,6 +185,18 @@ type schemaDecoder struct {
 	// with spec narrowed to it: nearly every resource body. It is read
 	// without hcldec's walks of the whole spec (see argsBody).
 	args *hclsyntax.Body
+	// held is set in place of args once the body is held (heldBody), and
+	// body is then the heldBody: the parsed body is no longer kept.
+	held *heldDecoder
+	// specKey names spec when it is narrowed (see bodySpec).
+	specKey string
+}
+
+// hold makes the decoder read h, the heldBody of its args, with plan, the
+// heldPlan of its spec.
+func (d *schemaDecoder) hold(h *heldBody, plan *heldPlan) {
+	d.body, d.args = h, nil
+	d.held = newHeldDecoder(h, plan)
 }
 
 func newSchemaDecoder(body hcl.Body, spec hcldec.Spec, block *provider.Block) *schemaDecoder {
@@ -192,6 +219,9 @@ func (d *schemaDecoder) variables() []hcl.Traversal {
 func (d *schemaDecoder) decode(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	if d.args != nil {
 		return hcldec.Decode(argsBody{d.args}, d.spec, ctx)
+	}
+	if h, ok := d.body.(*heldBody); ok {
+		return hcldec.Decode(heldRefs{h}, d.spec, ctx)
 	}
 	body := d.body
 	if d.dynamic {
@@ -268,10 +298,10 @@ func (l *loader) spec(n *config.Node, b *provider.Block) hcldec.Spec {
 // arguments and ten block types, a configuration sets two, and the plan
 // keeps every configuration (7.7 MB of those types live at the peak for
 // 1,000 buckets). The specs are kept by resource type and what is set.
-func (l *loader) bodySpec(n *config.Node, spec hcldec.Spec, content *hcl.BodyContent) hcldec.Spec {
+func (l *loader) bodySpec(n *config.Node, spec hcldec.Spec, content *hcl.BodyContent) (hcldec.Spec, string) {
 	obj, ok := spec.(hcldec.ObjectSpec)
 	if !ok {
-		return spec
+		return spec, ""
 	}
 	present := make(map[string]bool, len(content.Attributes)+len(content.Blocks))
 	for name := range content.Attributes {
@@ -282,7 +312,7 @@ func (l *loader) bodySpec(n *config.Node, spec hcldec.Spec, content *hcl.BodyCon
 	}
 	key := n.Source + "/" + n.Kind.String() + "/" + n.Type + "/" + strings.Join(sortedKeysOf(present), ",")
 	if s, ok := l.bodySpecs[key]; ok {
-		return s
+		return s, key
 	}
 	out := make(hcldec.ObjectSpec, len(obj))
 	for name, s := range obj {
@@ -293,7 +323,7 @@ func (l *loader) bodySpec(n *config.Node, spec hcldec.Spec, content *hcl.BodyCon
 		}
 	}
 	l.bodySpecs[key] = out
-	return out
+	return out, key
 }
 
 // optional reports whether s is the spec of an argument or a nested block
@@ -542,6 +572,12 @@ func (m *module) provider(b *hcl.Block) {
 	traversals := decode.variables()
 	l.pending = append(l.pending, func() {
 		refs := m.resolve(n, traversals, repeatKind)
+		if held := decode.held; held != nil {
+			n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+				return held.decode(func() *hcl.EvalContext { return m.evalContext(refs, scope, inst, cty.NilVal) })
+			}
+			return
+		}
 		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 			return decode.decode(m.evalContext(refs, scope, inst, cty.NilVal))
 		}

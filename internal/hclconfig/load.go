@@ -93,8 +93,12 @@ type loader struct {
 	providerUses map[string]providerUse
 	specs        map[string]hcldec.Spec
 	bodySpecs    map[string]hcldec.Spec // see bodySpec
-	cwd          string
-	diags        hcl.Diagnostics
+	// heldFiles are the files resource bodies are held from (heldBody), by
+	// name.
+	heldFiles map[string]*heldFile
+	heldPlans map[string]*heldPlan // by bodySpec's key
+	cwd       string
+	diags     hcl.Diagnostics
 	// pending bodies are resolved once every declaration is known.
 	pending []func()
 	// evalRefs are each node's resolved references, by node address.
