@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -75,6 +76,20 @@ var topSchema = &hcl.BodySchema{
 		{Type: "removed"},
 		{Type: "check", LabelNames: []string{"name"}},
 	},
+}
+
+// topBlocks is topSchema with only the block types named: a walk that
+// reads a few types asks for those alone, so that the thousands of
+// resource blocks of a large configuration are not copied (hcl.Block) for
+// it, while the blocks it reads are what topSchema gives.
+func topBlocks(types ...string) *hcl.BodySchema {
+	s := &hcl.BodySchema{}
+	for _, b := range topSchema.Blocks {
+		if slices.Contains(types, b.Type) {
+			s.Blocks = append(s.Blocks, b)
+		}
+	}
+	return s
 }
 
 // loader carries what the parts of one Load share.
