@@ -129,11 +129,31 @@ func (f *heldFile) hold(e hclsyntax.Expression) hcl.Expression {
 	if t, ok := e.(*hclsyntax.TemplateExpr); ok && len(t.Parts) == 0 {
 		return e // no part to start at
 	}
-	v, diags := e.Value(nil)
-	if len(diags) > 0 {
+	v, ok := literalValue(e)
+	if !ok {
 		return e
 	}
 	return &heldLiteral{file: f, val: v, rng: toSpan(e.Range()), start: toSpan(e.StartRange())}
+}
+
+// literalValue is a literal expression's value, what e.Value(nil) gives
+// without a template's buffer and marks for its one or more parts of
+// known strings; false for what has diagnostics.
+func literalValue(e hclsyntax.Expression) (cty.Value, bool) {
+	if t, ok := e.(*hclsyntax.TemplateExpr); ok {
+		var s string
+		for _, p := range t.Parts {
+			lit, ok := p.(*hclsyntax.LiteralValueExpr)
+			if !ok || lit.Val.Type() != cty.String || !lit.Val.IsKnown() || lit.Val.IsNull() || lit.Val.IsMarked() {
+				v, diags := e.Value(nil)
+				return v, len(diags) == 0
+			}
+			s += lit.Val.AsString()
+		}
+		return cty.StringVal(s), true
+	}
+	v, diags := e.Value(nil)
+	return v, len(diags) == 0
 }
 
 // literalOnly reports whether every argument is a heldLiteral: the body's
@@ -331,13 +351,13 @@ type heldSpecLiteral struct {
 
 // heldPlan is spec's plan, nil when spec has anything but arguments and
 // literals. key names spec (see bodySpec).
-func (l *loader) heldPlan(key string, spec hcldec.Spec) *heldPlan {
+func (l *loader) heldPlan(key bodySpecKey, spec hcldec.Spec) *heldPlan {
 	if p, ok := l.heldPlans[key]; ok {
 		return p
 	}
 	p := newHeldPlan(spec)
 	if l.heldPlans == nil {
-		l.heldPlans = map[string]*heldPlan{}
+		l.heldPlans = map[bodySpecKey]*heldPlan{}
 	}
 	l.heldPlans[key] = p
 	return p

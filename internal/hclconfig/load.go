@@ -106,12 +106,12 @@ type loader struct {
 	// used, where it was first used: one that no provider block declares
 	// is declared implicitly.
 	providerUses map[string]providerUse
-	specs        map[string]hcldec.Spec
-	bodySpecs    map[string]hcldec.Spec // see bodySpec
+	specs        map[specKey]hcldec.Spec
+	bodySpecs    map[bodySpecKey]hcldec.Spec // see bodySpec
 	// heldFiles are the files resource bodies are held from (heldBody), by
 	// name.
 	heldFiles map[string]*heldFile
-	heldPlans map[string]*heldPlan // by bodySpec's key
+	heldPlans map[bodySpecKey]*heldPlan
 	cwd       string
 	diags     hcl.Diagnostics
 	// pending bodies are resolved once every declaration is known.
@@ -218,8 +218,8 @@ func newLoader(abs string, opts Options) *loader {
 		decls:        map[string]*config.Node{},
 		providerUses: map[string]providerUse{},
 		missing:      map[string]bool{},
-		specs:        map[string]hcldec.Spec{},
-		bodySpecs:    map[string]hcldec.Spec{},
+		specs:        map[specKey]hcldec.Spec{},
+		bodySpecs:    map[bodySpecKey]hcldec.Spec{},
 		cwd:          cwdOrEmpty(),
 		evalRefs:     map[string][]evalRef{},
 		schemas:      map[*provider.Block]*hcl.BodySchema{},
