@@ -590,7 +590,7 @@ func (m *module) provider(b *hcl.Block) {
 	}
 	kinds := plainArgs.withSchema(ps.Provider)
 	m.terraformBlock(n, b.Body, &kinds)
-	n.Syntax = &config.Syntax{Body: remain, Version: strings.Join(m.required[local].constraints, ", ")}
+	n.Syntax = &config.Syntax{Body: remain, Decl: &config.SyntaxDecl{Version: strings.Join(m.required[local].constraints, ", ")}}
 	repeatKind := ""
 	if a, ok := meta.Attributes["for_each"]; ok {
 		if alias == "" {
@@ -738,9 +738,9 @@ func (m *module) output(b *hcl.Block) {
 		l.errorf(b.DefRange, "Ephemeral output not allowed",
 			"Ephemeral outputs are not allowed in context of a root module: the root module's outputs are recorded in state. Remove ephemeral = true, and keep ephemeral values out of this output.")
 	}
-	n.Syntax = &config.Syntax{DependsOn: dependsOnTraversals(content.Attributes["depends_on"]), Description: literalString(content.Attributes["description"])}
+	n.Syntax = &config.Syntax{DependsOn: dependsOnTraversals(content.Attributes["depends_on"]), Decl: &config.SyntaxDecl{Description: literalString(content.Attributes["description"])}}
 	if a, ok := content.Attributes["value"]; ok {
-		n.Syntax.Expr = a.Expr
+		n.Syntax.Decl.Expr = a.Expr
 	}
 	if a, ok := content.Attributes["depends_on"]; ok {
 		n.DependsOn = m.dependsOn(a)
