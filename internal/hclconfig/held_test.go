@@ -330,3 +330,18 @@ func TestLoadAllocationsPerResource(t *testing.T) {
 		t.Errorf("%.1f allocations per resource (%v for 10, %v for 1,010)", per, small, large)
 	}
 }
+
+// TestResolveNothingHoldsNothing checks that a node that refers to
+// nothing, most nodes of a large configuration, leaves no entry among the
+// loader's resolved references, which are held for the whole run.
+func TestResolveNothingHoldsNothing(t *testing.T) {
+	l := newLoader(t.TempDir(), Options{})
+	m := &module{l: l, dir: l.dir}
+	n := &config.Node{Kind: config.Resource, Addr: "tether_value.a", Type: "tether_value", Name: "a"}
+	if refs := m.resolve(n, nil, ""); len(refs) != 0 {
+		t.Fatalf("references %v, want none", refs)
+	}
+	if len(l.evalRefs) != 0 {
+		t.Errorf("the loader holds %d entries of references for a node that has none", len(l.evalRefs))
+	}
+}
