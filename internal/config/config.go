@@ -8,7 +8,7 @@ import (
 )
 
 // Kind is what a node declares.
-type Kind int
+type Kind uint8
 
 const (
 	Resource Kind = iota
@@ -110,8 +110,27 @@ type Platform struct {
 }
 
 // Node is one declaration.
+//
+// It is held for each of thousands of resources for a whole run: its
+// flags are next to Kind, in one word.
 type Node struct {
 	Kind Kind
+	// Argument is set on a module's input variables: their Eval evaluates
+	// the call's argument in the calling module's instance, with the
+	// module instance's count.index or each.* in Instance.
+	Argument bool
+	// SourceImplied is set on a resource or data source of *.tf files
+	// whose provider's source no required_providers entry of its module
+	// gives: the local name implies it. Terraform implies hashicorp/NAME
+	// where Tether implies its built-in provider for tether.
+	SourceImplied bool
+	// Sensitive is set on variables and outputs declared sensitive.
+	Sensitive bool
+	// Ephemeral is set on variables and outputs declared ephemeral: their
+	// values carry marks.Ephemeral and are never recorded, so a saved
+	// plan leaves such a root variable out, to be given again to apply
+	// it, as Terraform's do.
+	Ephemeral bool
 	// Addr is the node's static address: `tether_file.a`,
 	// `data.tether_file.b`, `ephemeral.testing_token.t`, `var.x`, `local.y`, `output.z`,
 	// `provider.tether`, `module.net` (a call); inside a module it is
@@ -120,10 +139,6 @@ type Node struct {
 	// Module is the static path of the module the node is declared in:
 	// "" for the root module, "module.net", "module.net.module.sub".
 	Module string
-	// Argument is set on a module's input variables: their Eval evaluates
-	// the call's argument in the calling module's instance, with the
-	// module instance's count.index or each.* in Instance.
-	Argument bool
 	// Type and Name of a resource or data source (`tether_file`, `a`); Name
 	// alone for the other kinds.
 	Type string
@@ -138,11 +153,6 @@ type Node struct {
 	// resource, data source or provider configuration
 	// (`registry.terraform.io/hashicorp/aws`): what the engine starts.
 	Source string
-	// SourceImplied is set on a resource or data source of *.tf files
-	// whose provider's source no required_providers entry of its module
-	// gives: the local name implies it. Terraform implies hashicorp/NAME
-	// where Tether implies its built-in provider for tether.
-	SourceImplied bool
 	// ProviderKey is set on a resource or data source whose provider
 	// configuration is repeated with for_each (`provider =
 	// aws.by_region[each.key]`): it evaluates, per instance, the key of
@@ -187,14 +197,7 @@ type Node struct {
 	// scoped data source) to the check's address: only that check's
 	// assertions may refer to it, what goes wrong reading it is a
 	// warning, and it is read again during apply, as in Terraform.
-	Check string
-	// Sensitive is set on variables and outputs declared sensitive.
-	Sensitive bool
-	// Ephemeral is set on variables and outputs declared ephemeral: their
-	// values carry marks.Ephemeral and are never recorded, so a saved
-	// plan leaves such a root variable out, to be given again to apply
-	// it, as Terraform's do.
-	Ephemeral bool
+	Check     string
 	Lifecycle Lifecycle
 	// Repeat, when set, makes a resource, data source or module call a
 	// set of instances (count or for_each).
@@ -252,10 +255,27 @@ type Syntax struct {
 	// arguments, or a module call's input arguments. Meta-arguments are in
 	// it too; a reader takes the arguments a schema names.
 	Body hcl.Body
-	// Expr is an output's value.
-	Expr hcl.Expression
 	// DependsOn are the depends_on entries as written.
 	DependsOn []hcl.Traversal
+	// Decl is what only the other kinds declare: nil on a resource or data
+	// source, whose Syntax is held for each of thousands of them (see
+	// Declared).
+	Decl *SyntaxDecl
+}
+
+// Declared is s.Decl, or nothing when there is none.
+func (s *Syntax) Declared() SyntaxDecl {
+	if s.Decl == nil {
+		return SyntaxDecl{}
+	}
+	return *s.Decl
+}
+
+// SyntaxDecl is the part of Syntax for outputs, variables, module calls
+// and provider configurations.
+type SyntaxDecl struct {
+	// Expr is an output's value.
+	Expr hcl.Expression
 	// Description is a variable's or output's description.
 	Description string
 	// Default is a variable's default converted to its type, cty.NilVal
@@ -395,8 +415,8 @@ type Lifecycle struct {
 	PreventDestroy      bool
 	// IgnoreChanges lists attributes whose configured value is ignored
 	// once the object exists; IgnoreAllChanges ignores every attribute.
-	IgnoreChanges    []cty.Path
 	IgnoreAllChanges bool
+	IgnoreChanges    []cty.Path
 	// ReplaceTriggeredBy forces a replacement when a referenced resource
 	// (in the same module instance) is created, updated or replaced, or,
 	// with a Path, when that attribute of it changes.

@@ -13,6 +13,9 @@ import (
 	"github.com/tetherhq/tether/internal/marks"
 )
 
+// backendTopSchema are the blocks Backend reads.
+var backendTopSchema = topBlocks("terraform", "variable", "locals")
+
 // Backend reads the root module's backend block, nil when there is none.
 //
 // Its arguments may refer to input variables and locals whose values are
@@ -38,7 +41,7 @@ func Backend(dir string, opts Options) (*config.Backend, hcl.Diagnostics) {
 	}
 	var blocks []*hcl.Block
 	for _, f := range files {
-		content, _, _ := f.Body.PartialContent(topSchema)
+		content, _, _ := f.Body.PartialContent(backendTopSchema)
 		blocks = append(blocks, content.Blocks...)
 	}
 	var found []*hcl.Block

@@ -2,6 +2,7 @@ package hclconfig
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -66,7 +67,6 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	if !l.declare(n) {
 		return
 	}
-	m.terraformBlock(n, b.Body, &resourceArgs)
 	var meta *hcl.BodyContent
 	var remain hcl.Body
 	if sb, ok := b.Body.(*hclsyntax.Body); ok && !setsAny(sb, resourceMetaSchema) {
@@ -90,11 +90,13 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 		if !valid {
 			l.errorf(a.Expr.Range(), "Invalid provider reference",
 				"The provider argument names a provider configuration by its local name and alias, such as `provider = aws.west`, without quotes.")
+			m.terraformBlock(n, b.Body, &resourceArgs)
 			return
 		}
 	}
 	pa, src, ok := m.providerConfig(local, alias, rng)
 	if !ok {
+		m.terraformBlock(n, b.Body, &resourceArgs)
 		return
 	}
 	n.Provider, n.Source = pa, l.sourceString(src)
@@ -118,26 +120,38 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 
 	schema := l.resourceSchema(n, b)
 	if schema == nil {
+		m.terraformBlock(n, b.Body, &resourceArgs)
 		return
 	}
-	m.terraformBlock(n, b.Body, l.resourceKinds(schema.Block))
-	n.AttrRange = attrRange(remain)
 	spec := l.spec(n, schema.Block)
-	var content *hcl.BodyContent
-	if sb, ok := remain.(*hclsyntax.Body); ok && remain == b.Body {
-		content = l.argsContent(sb, schema.Block)
+	// A body of arguments only that argsOnly accepts has what checkBody
+	// would find, its arguments, and nothing checkBody reports.
+	var args *hclsyntax.Body
+	if sb, ok := remain.(*hclsyntax.Body); ok && remain == b.Body && l.argsOnly(sb, schema.Block) {
+		args = sb
 	}
-	if content == nil {
+	var content *hcl.BodyContent
+	if args == nil {
 		content = l.checkBody(remain, spec, schema.Block)
 	}
 	decode := newSchemaDecoder(remain, spec, schema.Block)
-	if decode.plain && content != nil {
-		decode.spec = l.bodySpec(n, spec, content)
-		if sb, ok := remain.(*hclsyntax.Body); ok && remain == b.Body && len(sb.Blocks) == 0 {
-			decode.args = sb
-		}
+	if decode.plain && args != nil {
+		decode.spec, decode.specKey = bodySpecOf(l, n, spec, args.Attributes, nil)
+		decode.args = args
+	} else if decode.plain && content != nil {
+		decode.spec, decode.specKey = l.bodySpec(n, spec, content)
 	}
 	traversals := decode.variables()
+	if decode.args != nil {
+		// From here on the body is read only as held (see heldBody).
+		if h := l.holdBody(b, decode.args); h != nil {
+			decode.hold(h, l.heldPlan(decode.specKey, decode.spec))
+			remain = h
+			n.Syntax.Body = h
+		}
+	}
+	n.AttrRange = attrRange(remain)
+	m.terraformBlock(n, remain, l.resourceKinds(schema.Block))
 	var lifecycleTraversals []hcl.Traversal
 	if lc != nil {
 		lifecycleTraversals = m.lifecycle(n, lc, schema.Block, repeatKind)
@@ -146,6 +160,12 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 		refs := m.resolve(n, append(traversals, lifecycleTraversals...), repeatKind)
 		m.resolveDependsOn(n)
 		m.providerKey(n, providerKey, rng, repeatKind)
+		if held := decode.held; held != nil {
+			n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+				return held.decode(func() *hcl.EvalContext { return m.evalContext(refs, scope, inst, cty.NilVal) })
+			}
+			return
+		}
 		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 			return decode.decode(m.evalContext(refs, scope, inst, cty.NilVal))
 		}
@@ -170,6 +190,18 @@ type schemaDecoder struct {
 	// with spec narrowed to it: nearly every resource body. It is read
 	// without hcldec's walks of the whole spec (see argsBody).
 	args *hclsyntax.Body
+	// held is set in place of args once the body is held (heldBody), and
+	// body is then the heldBody: the parsed body is no longer kept.
+	held *heldDecoder
+	// specKey names spec when it is narrowed (see bodySpec).
+	specKey bodySpecKey
+}
+
+// hold makes the decoder read h, the heldBody of its args, with plan, the
+// heldPlan of its spec.
+func (d *schemaDecoder) hold(h *heldBody, plan *heldPlan) {
+	d.body, d.args = h, nil
+	d.held = newHeldDecoder(h, plan)
 }
 
 func newSchemaDecoder(body hcl.Body, spec hcldec.Spec, block *provider.Block) *schemaDecoder {
@@ -192,6 +224,9 @@ func (d *schemaDecoder) variables() []hcl.Traversal {
 func (d *schemaDecoder) decode(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	if d.args != nil {
 		return hcldec.Decode(argsBody{d.args}, d.spec, ctx)
+	}
+	if h, ok := d.body.(*heldBody); ok {
+		return hcldec.Decode(heldRefs{h}, d.spec, ctx)
 	}
 	body := d.body
 	if d.dynamic {
@@ -246,8 +281,15 @@ func (l *loader) resourceSchema(n *config.Node, b *hcl.Block) *provider.Resource
 	return rs
 }
 
+// specKey names a resource type's spec.
+type specKey struct {
+	source string
+	kind   config.Kind
+	typ    string
+}
+
 func (l *loader) spec(n *config.Node, b *provider.Block) hcldec.Spec {
-	key := n.Source + "/" + n.Kind.String() + "/" + n.Type
+	key := specKey{n.Source, n.Kind, n.Type}
 	if s, ok := l.specs[key]; ok {
 		return s
 	}
@@ -268,21 +310,39 @@ func (l *loader) spec(n *config.Node, b *provider.Block) hcldec.Spec {
 // arguments and ten block types, a configuration sets two, and the plan
 // keeps every configuration (7.7 MB of those types live at the peak for
 // 1,000 buckets). The specs are kept by resource type and what is set.
-func (l *loader) bodySpec(n *config.Node, spec hcldec.Spec, content *hcl.BodyContent) hcldec.Spec {
+func (l *loader) bodySpec(n *config.Node, spec hcldec.Spec, content *hcl.BodyContent) (hcldec.Spec, bodySpecKey) {
+	return bodySpecOf(l, n, spec, content.Attributes, content.Blocks)
+}
+
+// bodySpecKey names a resource type's spec narrowed to what a body sets:
+// the names set, sorted and joined by commas.
+type bodySpecKey struct {
+	specKey
+	present string
+}
+
+// bodySpecOf is bodySpec of a body that sets attrs and blocks.
+func bodySpecOf[A any](l *loader, n *config.Node, spec hcldec.Spec, attrs map[string]A, blocks hcl.Blocks) (hcldec.Spec, bodySpecKey) {
 	obj, ok := spec.(hcldec.ObjectSpec)
 	if !ok {
-		return spec
+		return spec, bodySpecKey{}
 	}
-	present := make(map[string]bool, len(content.Attributes)+len(content.Blocks))
-	for name := range content.Attributes {
-		present[name] = true
+	names := make([]string, 0, len(attrs)+len(blocks))
+	for name := range attrs {
+		names = append(names, name)
 	}
-	for _, b := range content.Blocks {
-		present[b.Type] = true
+	for _, b := range blocks {
+		names = append(names, b.Type)
 	}
-	key := n.Source + "/" + n.Kind.String() + "/" + n.Type + "/" + strings.Join(sortedKeysOf(present), ",")
+	slices.Sort(names)
+	names = slices.Compact(names)
+	key := bodySpecKey{specKey{n.Source, n.Kind, n.Type}, strings.Join(names, ",")}
 	if s, ok := l.bodySpecs[key]; ok {
-		return s
+		return s, key
+	}
+	present := make(map[string]bool, len(names))
+	for _, name := range names {
+		present[name] = true
 	}
 	out := make(hcldec.ObjectSpec, len(obj))
 	for name, s := range obj {
@@ -293,7 +353,7 @@ func (l *loader) bodySpec(n *config.Node, spec hcldec.Spec, content *hcl.BodyCon
 		}
 	}
 	l.bodySpecs[key] = out
-	return out
+	return out, key
 }
 
 // optional reports whether s is the spec of an argument or a nested block
@@ -388,20 +448,7 @@ func (l *loader) checkBody(body hcl.Body, spec hcldec.Spec, block *provider.Bloc
 // wanted and extraneous items, for nearly every resource. It returns nil
 // for any other body, which checkBody reads and reports on.
 func (l *loader) argsContent(sb *hclsyntax.Body, block *provider.Block) *hcl.BodyContent {
-	if block == nil || len(sb.Blocks) > 0 || schemabody.AsBlocks(block) {
-		return nil
-	}
-	required := 0
-	for name := range sb.Attributes {
-		a, ok := block.Attributes[name]
-		if !ok || (a.Computed && !a.Optional && !a.Required) {
-			return nil
-		}
-		if a.Required {
-			required++
-		}
-	}
-	if required < l.requiredArgs(block) {
+	if !l.argsOnly(sb, block) {
 		return nil
 	}
 	attrs := make(hcl.Attributes, len(sb.Attributes))
@@ -409,6 +456,24 @@ func (l *loader) argsContent(sb *hclsyntax.Body, block *provider.Block) *hcl.Bod
 		attrs[name] = a.AsHCLAttribute()
 	}
 	return &hcl.BodyContent{Attributes: attrs, MissingItemRange: sb.MissingItemRange()}
+}
+
+// argsOnly reports whether argsContent answers for sb.
+func (l *loader) argsOnly(sb *hclsyntax.Body, block *provider.Block) bool {
+	if block == nil || len(sb.Blocks) > 0 || schemabody.AsBlocks(block) {
+		return false
+	}
+	required := 0
+	for name := range sb.Attributes {
+		a, ok := block.Attributes[name]
+		if !ok || (a.Computed && !a.Optional && !a.Required) {
+			return false
+		}
+		if a.Required {
+			required++
+		}
+	}
+	return required >= l.requiredArgs(block)
 }
 
 // requiredArgs is how many required arguments block has, counted once.
@@ -525,7 +590,7 @@ func (m *module) provider(b *hcl.Block) {
 	}
 	kinds := plainArgs.withSchema(ps.Provider)
 	m.terraformBlock(n, b.Body, &kinds)
-	n.Syntax = &config.Syntax{Body: remain, Version: strings.Join(m.required[local].constraints, ", ")}
+	n.Syntax = &config.Syntax{Body: remain, Decl: &config.SyntaxDecl{Version: strings.Join(m.required[local].constraints, ", ")}}
 	repeatKind := ""
 	if a, ok := meta.Attributes["for_each"]; ok {
 		if alias == "" {
@@ -542,6 +607,12 @@ func (m *module) provider(b *hcl.Block) {
 	traversals := decode.variables()
 	l.pending = append(l.pending, func() {
 		refs := m.resolve(n, traversals, repeatKind)
+		if held := decode.held; held != nil {
+			n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+				return held.decode(func() *hcl.EvalContext { return m.evalContext(refs, scope, inst, cty.NilVal) })
+			}
+			return
+		}
 		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 			return decode.decode(m.evalContext(refs, scope, inst, cty.NilVal))
 		}
@@ -667,9 +738,9 @@ func (m *module) output(b *hcl.Block) {
 		l.errorf(b.DefRange, "Ephemeral output not allowed",
 			"Ephemeral outputs are not allowed in context of a root module: the root module's outputs are recorded in state. Remove ephemeral = true, and keep ephemeral values out of this output.")
 	}
-	n.Syntax = &config.Syntax{DependsOn: dependsOnTraversals(content.Attributes["depends_on"]), Description: literalString(content.Attributes["description"])}
+	n.Syntax = &config.Syntax{DependsOn: dependsOnTraversals(content.Attributes["depends_on"]), Decl: &config.SyntaxDecl{Description: literalString(content.Attributes["description"])}}
 	if a, ok := content.Attributes["value"]; ok {
-		n.Syntax.Expr = a.Expr
+		n.Syntax.Decl.Expr = a.Expr
 	}
 	if a, ok := content.Attributes["depends_on"]; ok {
 		n.DependsOn = m.dependsOn(a)

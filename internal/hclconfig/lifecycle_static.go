@@ -111,8 +111,8 @@ func (m *module) staticScope() *staticScope {
 				default:
 					s.vars[n.Name] = v
 				}
-			} else if n.Syntax != nil && n.Syntax.Default != cty.NilVal {
-				s.vars[n.Name] = n.Syntax.Default
+			} else if n.Syntax != nil && n.Syntax.Declared().Default != cty.NilVal {
+				s.vars[n.Name] = n.Syntax.Declared().Default
 			} else {
 				s.unknown[n.Name] = "its module call gives it no value and it has no default"
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -77,6 +78,20 @@ var topSchema = &hcl.BodySchema{
 	},
 }
 
+// topBlocks is topSchema with only the block types named: a walk that
+// reads a few types asks for those alone, so that the thousands of
+// resource blocks of a large configuration are not copied (hcl.Block) for
+// it, while the blocks it reads are what topSchema gives.
+func topBlocks(types ...string) *hcl.BodySchema {
+	s := &hcl.BodySchema{}
+	for _, b := range topSchema.Blocks {
+		if slices.Contains(types, b.Type) {
+			s.Blocks = append(s.Blocks, b)
+		}
+	}
+	return s
+}
+
 // loader carries what the parts of one Load share.
 type loader struct {
 	dir   string // the root module's folder
@@ -91,10 +106,14 @@ type loader struct {
 	// used, where it was first used: one that no provider block declares
 	// is declared implicitly.
 	providerUses map[string]providerUse
-	specs        map[string]hcldec.Spec
-	bodySpecs    map[string]hcldec.Spec // see bodySpec
-	cwd          string
-	diags        hcl.Diagnostics
+	specs        map[specKey]hcldec.Spec
+	bodySpecs    map[bodySpecKey]hcldec.Spec // see bodySpec
+	// heldFiles are the files resource bodies are held from (heldBody), by
+	// name.
+	heldFiles map[string]*heldFile
+	heldPlans map[bodySpecKey]*heldPlan
+	cwd       string
+	diags     hcl.Diagnostics
 	// pending bodies are resolved once every declaration is known.
 	pending []func()
 	// evalRefs are each node's resolved references, by node address.
@@ -199,8 +218,8 @@ func newLoader(abs string, opts Options) *loader {
 		decls:        map[string]*config.Node{},
 		providerUses: map[string]providerUse{},
 		missing:      map[string]bool{},
-		specs:        map[string]hcldec.Spec{},
-		bodySpecs:    map[string]hcldec.Spec{},
+		specs:        map[specKey]hcldec.Spec{},
+		bodySpecs:    map[bodySpecKey]hcldec.Spec{},
 		cwd:          cwdOrEmpty(),
 		evalRefs:     map[string][]evalRef{},
 		schemas:      map[*provider.Block]*hcl.BodySchema{},

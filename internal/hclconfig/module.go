@@ -225,8 +225,10 @@ func (m *module) moduleCall(b *hcl.Block) {
 	n.Syntax = &config.Syntax{
 		Body:      remain,
 		DependsOn: dependsOnTraversals(content.Attributes["depends_on"]),
-		Source:    literalString(content.Attributes["source"]),
-		Version:   literalString(content.Attributes["version"]),
+		Decl: &config.SyntaxDecl{
+			Source:  literalString(content.Attributes["source"]),
+			Version: literalString(content.Attributes["version"]),
+		},
 	}
 	call := &moduleCall{node: n, parent: m, block: b, args: args}
 	m.calls[name] = call

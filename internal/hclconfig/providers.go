@@ -516,6 +516,19 @@ func (m *module) providerKey(n *config.Node, key hcl.Expression, rng hcl.Range, 
 // It gives up, false, where the body was not written in native syntax or
 // is generated (dynamic blocks).
 func attrRange(body hcl.Body) func(cty.Path) (hcl.Range, bool) {
+	if h, ok := body.(*heldBody); ok {
+		// Arguments only: the first step names one or nothing.
+		return func(path cty.Path) (hcl.Range, bool) {
+			if len(path) > 0 {
+				if step, ok := path[0].(cty.GetAttrStep); ok {
+					if a := h.attr(step.Name); a != nil {
+						return a.expr.Range(), true
+					}
+				}
+			}
+			return hcl.Range{}, false
+		}
+	}
 	return func(path cty.Path) (hcl.Range, bool) {
 		b, ok := body.(*hclsyntax.Body)
 		var last hcl.Range

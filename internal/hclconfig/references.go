@@ -113,14 +113,17 @@ func (b argsBody) JustAttributes() (hcl.Attributes, hcl.Diagnostics) {
 func argsVariables(b *hclsyntax.Body) []hcl.Traversal {
 	attrs := make([]*hclsyntax.Attribute, 0, len(b.Attributes))
 	for _, a := range b.Attributes {
-		attrs = append(attrs, a)
+		if !literal(a.Expr) {
+			attrs = append(attrs, a)
+		}
+	}
+	if len(attrs) == 0 {
+		return nil
 	}
 	sort.Slice(attrs, func(i, j int) bool { return attrs[i].SrcRange.Start.Byte < attrs[j].SrcRange.Start.Byte })
 	var vars []hcl.Traversal
 	for _, a := range attrs {
-		if !literal(a.Expr) {
-			vars = append(vars, a.Expr.Variables()...)
-		}
+		vars = append(vars, a.Expr.Variables()...)
 	}
 	return vars
 }

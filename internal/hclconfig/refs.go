@@ -192,6 +192,11 @@ func (m *module) resolveRepeat(n *config.Node, traversals []hcl.Traversal, what 
 // node may use.
 func (m *module) resolve(n *config.Node, traversals []hcl.Traversal, repeatKind string) []evalRef {
 	refs := m.refs(n, traversals, repeatKind, true)
+	if len(refs) == 0 {
+		// Most nodes of a large configuration refer to nothing: an entry
+		// each would be held for the whole run to say so.
+		return m.l.evalRefs[n.Addr]
+	}
 	m.l.evalRefs[n.Addr] = append(m.l.evalRefs[n.Addr], refs...)
 	return m.l.evalRefs[n.Addr]
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 	"github.com/zclconf/go-cty/cty"
 
@@ -155,11 +156,40 @@ func (r *reqScan) module(dir, key string, depth int) {
 		name string
 		rng  hcl.Range
 	}
+	// valid are the names used so far whose implied source is valid:
+	// only a name's first use counts then (the later find it in sources),
+	// where each use of an invalid one is reported.
+	valid := map[string]bool{}
 	use := func(name string, rng hcl.Range) {
+		if valid[name] {
+			return
+		}
+		if _, err := impliedSource(name); err == nil {
+			valid[name] = true
+		}
 		uses = append(uses, struct {
 			name string
 			rng  hcl.Range
 		}{name, rng})
+	}
+	// useResource notes the provider a resource, data source or ephemeral
+	// resource block uses: its provider argument's or the implied one.
+	useResource := func(typ string, body hcl.Body, rng hcl.Range) {
+		name := impliedProvider(typ)
+		var provider *hcl.Attribute
+		if sb, ok := body.(*hclsyntax.Body); ok {
+			// A top-level block's body hides nothing: this is what
+			// PartialContent finds, without its maps.
+			provider = sb.Attributes["provider"].AsHCLAttribute()
+		} else if meta, _, _ := body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "provider"}}}); meta != nil {
+			provider = meta.Attributes["provider"]
+		}
+		if provider != nil {
+			if local, _, _, ok := keyedProviderRef(provider.Expr); ok {
+				name = local
+			}
+		}
+		use(name, rng)
 	}
 	var versions []struct{ name, c string }
 	// Override files come last, so that their required_providers entries
@@ -170,8 +200,7 @@ func (r *reqScan) module(dir, key string, depth int) {
 	calls := map[string]*hcl.Block{}
 	var callOrder []string
 	for _, f := range files {
-		content, _, _ := f.Body.PartialContent(reqTopSchema)
-		for _, b := range content.Blocks {
+		eachReqBlock(f.Body, useResource, func(b *hcl.Block) {
 			switch b.Type {
 			case "terraform":
 				r.terraform(b, sources)
@@ -187,27 +216,19 @@ func (r *reqScan) module(dir, key string, depth int) {
 					}
 				}
 			case "resource", "data", "ephemeral":
-				name := impliedProvider(b.Labels[0])
-				if meta, _, _ := b.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "provider"}}}); meta != nil {
-					if a, ok := meta.Attributes["provider"]; ok {
-						if local, _, _, ok := keyedProviderRef(a.Expr); ok {
-							name = local
-						}
-					}
-				}
-				use(name, b.DefRange)
+				useResource(b.Labels[0], b.Body, b.DefRange)
 			case "module":
 				name := b.Labels[0]
 				if _, ok := calls[name]; ok {
 					if moduleSource(b) == nil {
-						continue // the override keeps the base's source
+						return // the override keeps the base's source
 					}
 				} else {
 					callOrder = append(callOrder, name)
 				}
 				calls[name] = b
 			}
-		}
+		})
 	}
 	for _, name := range callOrder {
 		r.moduleCall(dir, key, calls[name], depth)
@@ -248,6 +269,36 @@ func (r *reqScan) module(dir, key string, depth int) {
 		r.byDir[dir] = append(r.byDir[dir], *req)
 	}
 	sortRequirements(r.byDir[dir])
+}
+
+// eachReqBlock calls visit with each block of a file's body that
+// reqTopSchema names, in order, as its PartialContent gives them (a block
+// with the wrong number of labels left out), but a native-syntax file's
+// resource, data and ephemeral blocks go to useResource instead: there are
+// thousands in a large configuration, and PartialContent would make a copy
+// of each.
+func eachReqBlock(body hcl.Body, useResource func(typ string, body hcl.Body, rng hcl.Range), visit func(*hcl.Block)) {
+	sb, ok := body.(*hclsyntax.Body)
+	if !ok {
+		content, _, _ := body.PartialContent(reqTopSchema)
+		for _, b := range content.Blocks {
+			visit(b)
+		}
+		return
+	}
+	for _, blk := range sb.Blocks {
+		for _, bs := range reqTopSchema.Blocks {
+			if blk.Type != bs.Type || len(blk.Labels) != len(bs.LabelNames) {
+				continue
+			}
+			switch blk.Type {
+			case "resource", "data", "ephemeral":
+				useResource(blk.Labels[0], blk.Body, blk.DefRange())
+			default:
+				visit(blk.AsHCLBlock())
+			}
+		}
+	}
 }
 
 func sortRequirements(reqs []config.ProviderRequirement) {

@@ -147,7 +147,7 @@ list_min {}
 			want, wantDiags := hcldec.Decode(f.Body, spec, nil)
 			decodeSpec := spec
 			if content := l.checkBody(f.Body, spec, block); content != nil {
-				decodeSpec = l.bodySpec(n, spec, content)
+				decodeSpec, _ = l.bodySpec(n, spec, content)
 			} else if !wantDiags.HasErrors() && c.name != "computed argument" {
 				t.Fatal("checkBody found something wrong in a body that decodes without error")
 			}
@@ -169,7 +169,8 @@ list_min {}
 	// What a body does not set is a literal, unless it must be set: that
 	// is left to hcldec, which reports it missing.
 	content := &hcl.BodyContent{Attributes: hcl.Attributes{"name": {Name: "name"}}}
-	for name, s := range l.bodySpec(n, spec, content).(hcldec.ObjectSpec) {
+	narrowed, _ := l.bodySpec(n, spec, content)
+	for name, s := range narrowed.(hcldec.ObjectSpec) {
 		_, literal := s.(*hcldec.LiteralSpec)
 		if want := name != "name" && name != "must" && name != "required" && name != "list_min"; literal != want {
 			t.Errorf("%s: literal %t, want %t", name, literal, want)

@@ -68,6 +68,10 @@ type staticScope struct {
 	unknown map[string]string
 }
 
+// staticTopSchema are the blocks moduleWalk reads (overrides of other
+// types are the full load's to apply and report on).
+var staticTopSchema = topBlocks("variable", "locals", "module")
+
 // module reads the module in dir, with its variables' values known
 // before anything runs (nil for the root, whose come from Options), and
 // resolves its calls.
@@ -81,7 +85,7 @@ func (w *moduleWalk) module(dir, key string, vars map[string]cty.Value, unknown 
 	var blocks []*hcl.Block
 	var overrides [][]*hcl.Block
 	for _, f := range files {
-		content, _, _ := f.Body.PartialContent(topSchema)
+		content, _, _ := f.Body.PartialContent(staticTopSchema)
 		if isOverrideFile(f.Body.MissingItemRange().Filename) {
 			overrides = append(overrides, content.Blocks)
 		} else {

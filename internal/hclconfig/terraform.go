@@ -96,6 +96,13 @@ func (m *module) terraformBlock(n *config.Node, body hcl.Body, kinds *argKinds) 
 	src := m.l.cfg.Sources
 	n.Terraform = func() (any, hcl.Diagnostics) {
 		sb, ok := body.(*hclsyntax.Body)
+		if h, held := body.(*heldBody); held {
+			var diags hcl.Diagnostics
+			if sb, diags = h.syntax(); sb == nil {
+				return nil, diags
+			}
+			ok = true
+		}
 		if !ok {
 			return nil, hcl.Diagnostics{{
 				Severity: hcl.DiagError,

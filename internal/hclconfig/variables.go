@@ -247,7 +247,7 @@ func (m *module) variable(b *hcl.Block) *variableDecl {
 			v.value, v.hasDef, v.setAt, v.def, v.defAt = val, true, a.Expr.Range(), val, a.Expr.Range()
 		}
 	}
-	n.Syntax = &config.Syntax{Description: v.description, Default: convertedDefault(v)}
+	n.Syntax = &config.Syntax{Decl: &config.SyntaxDecl{Description: v.description, Default: convertedDefault(v)}}
 	return v
 }
 

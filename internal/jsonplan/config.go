@@ -249,7 +249,7 @@ func (b *configBuilder) providerConfigs(m map[string]ProviderConfig) error {
 		pc := ProviderConfig{Name: local, FullName: n.Source, Alias: alias, ModuleAddress: module}
 		var err error
 		if n.Syntax != nil {
-			if pc.VersionConstraint, err = constraints(n.Source, []string{n.Syntax.Version}); err != nil {
+			if pc.VersionConstraint, err = constraints(n.Source, []string{n.Syntax.Declared().Version}); err != nil {
 				return fmt.Errorf("%s: %w", n.Addr, err)
 			}
 			ps, err := b.schema(n.Source)
@@ -373,9 +373,9 @@ func (b *configBuilder) module(path string) (ConfigModule, error) {
 			}
 			o := ConfigOutput{Sensitive: n.Sensitive}
 			if s := n.Syntax; s != nil {
-				o.Expression = expression(s.Expr)
+				o.Expression = expression(s.Declared().Expr)
 				o.DependsOn = dependsOn(s.DependsOn)
-				o.Description = s.Description
+				o.Description = s.Declared().Description
 			}
 			out.Outputs[n.Name] = o
 		case config.Variable:
@@ -384,9 +384,10 @@ func (b *configBuilder) module(path string) (ConfigModule, error) {
 			}
 			v := ConfigVariable{Sensitive: n.Sensitive}
 			if s := n.Syntax; s != nil {
-				v.Description = s.Description
-				if s.Default != cty.NilVal {
-					raw, err := ctyjson.Marshal(s.Default, s.Default.Type())
+				d := s.Declared()
+				v.Description = d.Description
+				if d.Default != cty.NilVal {
+					raw, err := ctyjson.Marshal(d.Default, d.Default.Type())
 					if err != nil {
 						return out, fmt.Errorf("%s: default: %w", n.Addr, err)
 					}
@@ -456,7 +457,7 @@ func (b *configBuilder) moduleCall(n *config.Node) (ModuleCall, error) {
 	var call ModuleCall
 	call.CountExpression, call.ForEachExpression = repeat(n.Repeat)
 	if s := n.Syntax; s != nil {
-		call.Source, call.VersionConstraint = s.Source, s.Version
+		call.Source, call.VersionConstraint = s.Declared().Source, s.Declared().Version
 		call.DependsOn = dependsOn(s.DependsOn)
 		// The call's arguments are its module's variables.
 		vars := &provider.Block{Attributes: map[string]*provider.Attribute{}}
