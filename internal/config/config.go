@@ -131,6 +131,11 @@ type Node struct {
 	// plan leaves such a root variable out, to be given again to apply
 	// it, as Terraform's do.
 	Ephemeral bool
+	// Constant is set on a resource or data source whose Eval gives the
+	// same value, with the same diagnostics, in every scope and for every
+	// instance: its body is made of literals only. The engine may then
+	// use the value it evaluated at plan again at apply.
+	Constant bool
 	// Addr is the node's static address: `tether_file.a`,
 	// `data.tether_file.b`, `ephemeral.testing_token.t`, `var.x`, `local.y`, `output.z`,
 	// `provider.tether`, `module.net` (a call); inside a module it is

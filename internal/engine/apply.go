@@ -413,9 +413,16 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 	change := in.change
 	planned, priv := in.planned, in.plannedPriv
 	if change.Action != plan.Delete {
-		cfgVal, diags := cn.Eval(p.scopeAt(ni.mi), inst)
-		if diags.HasErrors() {
-			return attribute(in.addr, cn, diags)
+		cfgVal := cty.NilVal
+		if v := in.validated; cn.Constant && v != nil && v.from != cty.NilVal {
+			// The value evaluated at plan, which a body of literals
+			// gives again (its warnings were shown at plan).
+			cfgVal = v.from
+		} else {
+			var diags hcl.Diagnostics
+			if cfgVal, diags = cn.Eval(p.scopeAt(ni.mi), inst); diags.HasErrors() {
+				return attribute(in.addr, cn, diags)
+			}
 		}
 		if !whollyKnown(cfgVal) { // marks and all: no unmarked copy
 			return hcl.Diagnostics{errorDiag(in.addr, cn, "Configuration not known at apply",
@@ -517,7 +524,7 @@ func samePlan(n *node, in *instance, approved plan.Action, cfgVal cty.Value) boo
 		return false
 	}
 	v := in.validated
-	return v != nil && v.prov == rp && v.configured == rp.configured.Load() && v.from != cty.NilVal && cfgVal.RawEquals(v.from)
+	return v != nil && v.prov == rp && v.configured == rp.configured.Load() && v.from != cty.NilVal && ctysame.RawEquals(cfgVal, v.from)
 }
 
 // keep records a refreshed object that needs no change, when refresh or a

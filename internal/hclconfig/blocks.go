@@ -161,6 +161,7 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 		m.resolveDependsOn(n)
 		m.providerKey(n, providerKey, rng, repeatKind)
 		if held := decode.held; held != nil {
+			n.Constant = held.literal
 			n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 				return held.decode(func() *hcl.EvalContext { return m.evalContext(refs, scope, inst, cty.NilVal) })
 			}
@@ -608,6 +609,7 @@ func (m *module) provider(b *hcl.Block) {
 	l.pending = append(l.pending, func() {
 		refs := m.resolve(n, traversals, repeatKind)
 		if held := decode.held; held != nil {
+			n.Constant = held.literal
 			n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 				return held.decode(func() *hcl.EvalContext { return m.evalContext(refs, scope, inst, cty.NilVal) })
 			}
