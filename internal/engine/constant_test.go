@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -11,11 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/config"
-	"github.com/tetherhq/tether/internal/engine"
-	"github.com/tetherhq/tether/internal/hclconfig"
 	"github.com/tetherhq/tether/internal/provider"
-	"github.com/tetherhq/tether/internal/state"
-	tetherprovider "github.com/tetherhq/tether/provider/tether"
 )
 
 // TestApplyEvaluatesLiteralBodiesOnce plans and applies in one run, as
@@ -49,23 +44,8 @@ resource "tether_value" "variable" {
 `
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"main.tf": main})
-	store, err := state.OpenSQLite(filepath.Join(dir, ".tether", "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	schema, _ := tetherprovider.New().GetSchema()
-	eng := &engine.Engine{
-		Store: store,
-		Providers: provider.Factory{
-			Schema: func(string) (*provider.Schema, error) { return schema, nil },
-			Start:  func(string) (provider.Provider, error) { return tetherprovider.New(), nil },
-		},
-	}
-	cfg, diags := hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{config.BuiltinSource.String(): schema}})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
+	eng := builtinEngine(t, dir, func(p provider.Provider) provider.Provider { return p })
+	cfg := loadBuiltin(t, dir)
 	var mu sync.Mutex
 	evals := map[string]int{}
 	constant := map[string]bool{}
@@ -98,7 +78,7 @@ resource "tether_value" "variable" {
 			t.Errorf("%s was evaluated %d times, want %d", addr, evals[addr], want)
 		}
 	}
-	snap, err := store.Load(context.Background())
+	snap, err := eng.Store.Load(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

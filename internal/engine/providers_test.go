@@ -409,7 +409,6 @@ resource "tether_value" "v" {
 	}
 }
 
-// writeFiles writes a configuration's files, by path relative to dir.
 // up plans cfg and applies the plan, as `tether up --yes` does.
 func up(t *testing.T, eng *engine.Engine, cfg *config.Config) *engine.Result {
 	t.Helper()
@@ -425,6 +424,7 @@ func up(t *testing.T, eng *engine.Engine, cfg *config.Config) *engine.Result {
 	return res
 }
 
+// writeFiles writes a configuration's files, by path relative to dir.
 func writeFiles(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
 	for name, text := range files {
@@ -582,4 +582,36 @@ func TestSchemaAskedOncePerProvider(t *testing.T) {
 	if len(asked) != 1 || asked[config.BuiltinSource.String()] != 1 {
 		t.Errorf("schemas asked for: %v, want the built-in provider's once", asked)
 	}
+}
+
+// builtinEngine is an engine on a new SQLite state in dir whose built-in
+// provider instances are made by wrap, each given a new built-in provider
+// (a test's counting wrapper around it), with that provider's schema.
+func builtinEngine(t *testing.T, dir string, wrap func(provider.Provider) provider.Provider) *engine.Engine {
+	t.Helper()
+	store, err := state.OpenSQLite(filepath.Join(dir, ".tether", "state.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	schema, _ := tetherprovider.New().GetSchema()
+	return &engine.Engine{
+		Store: store,
+		Providers: provider.Factory{
+			Schema: func(string) (*provider.Schema, error) { return schema, nil },
+			Start:  func(string) (provider.Provider, error) { return wrap(tetherprovider.New()), nil },
+		},
+	}
+}
+
+// loadBuiltin loads the configuration in dir with the built-in provider's
+// schema.
+func loadBuiltin(t *testing.T, dir string) *config.Config {
+	t.Helper()
+	schema, _ := tetherprovider.New().GetSchema()
+	cfg, diags := hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{config.BuiltinSource.String(): schema}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return cfg
 }

@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -10,12 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/tetherhq/tether/internal/config"
-	"github.com/tetherhq/tether/internal/engine"
-	"github.com/tetherhq/tether/internal/hclconfig"
 	"github.com/tetherhq/tether/internal/provider"
-	"github.com/tetherhq/tether/internal/state"
-	tetherprovider "github.com/tetherhq/tether/provider/tether"
 )
 
 // planCounting counts the PlanResourceChange calls of tether_value
@@ -127,31 +121,16 @@ resource "tether_value" "sensitive" {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeFiles(t, dir, map[string]string{"main.tf": main})
-			store, err := state.OpenSQLite(filepath.Join(dir, ".tether", "state.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { store.Close() })
-			schema, _ := tetherprovider.New().GetSchema()
 			var mu sync.Mutex
 			calls := map[int64]int{}
-			eng := &engine.Engine{
-				Store: store,
-				Providers: provider.Factory{
-					Schema: func(string) (*provider.Schema, error) { return schema, nil },
-					Start: func(string) (provider.Provider, error) {
-						p := planCounting{Provider: tetherprovider.New(), mu: &mu, calls: calls, warnAt: 4}
-						if c.pure {
-							return &purePlanCounting{p}, nil
-						}
-						return &p, nil
-					},
-				},
-			}
-			cfg, diags := hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{config.BuiltinSource.String(): schema}})
-			if diags.HasErrors() {
-				t.Fatal(diags)
-			}
+			eng := builtinEngine(t, dir, func(tp provider.Provider) provider.Provider {
+				p := planCounting{Provider: tp, mu: &mu, calls: calls, warnAt: 4}
+				if c.pure {
+					return &purePlanCounting{p}
+				}
+				return &p
+			})
+			cfg := loadBuiltin(t, dir)
 			if res := up(t, eng, cfg); res.Added != 5 {
 				t.Fatalf("apply added %d objects, want 5", res.Added)
 			}
@@ -161,7 +140,7 @@ resource "tether_value" "sensitive" {
 				}
 			}
 			// What was recorded is what planning again would have given.
-			snap, err := store.Load(context.Background())
+			snap, err := eng.Store.Load(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}

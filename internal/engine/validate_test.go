@@ -3,7 +3,6 @@ package engine_test
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -11,13 +10,9 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/tetherhq/tether/internal/config"
 	"github.com/tetherhq/tether/internal/engine"
-	"github.com/tetherhq/tether/internal/hclconfig"
 	"github.com/tetherhq/tether/internal/plan"
 	"github.com/tetherhq/tether/internal/provider"
-	"github.com/tetherhq/tether/internal/state"
-	tetherprovider "github.com/tetherhq/tether/provider/tether"
 )
 
 // validating counts the ValidateResourceConfig calls of tether_value
@@ -86,27 +81,12 @@ resource "tether_value" "warned" {
   delay_ms = 4
 }
 `})
-	store, err := state.OpenSQLite(filepath.Join(dir, ".tether", "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	schema, _ := tetherprovider.New().GetSchema()
 	var mu sync.Mutex
 	calls := map[int64]int{}
-	eng := &engine.Engine{
-		Store: store,
-		Providers: provider.Factory{
-			Schema: func(string) (*provider.Schema, error) { return schema, nil },
-			Start: func(string) (provider.Provider, error) {
-				return &validating{Provider: tetherprovider.New(), mu: &mu, calls: calls, warnAt: 4}, nil
-			},
-		},
-	}
-	cfg, diags := hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{config.BuiltinSource.String(): schema}})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
+	eng := builtinEngine(t, dir, func(p provider.Provider) provider.Provider {
+		return &validating{Provider: p, mu: &mu, calls: calls, warnAt: 4}
+	})
+	cfg := loadBuiltin(t, dir)
 	if res := up(t, eng, cfg); res.Added != 4 {
 		t.Fatalf("apply added %d objects, want 4", res.Added)
 	}
@@ -160,34 +140,15 @@ resource "tether_value" "v" {
 }
 `
 	writeFiles(t, dir, map[string]string{"main.tf": fmt.Sprintf(main, "written first")})
-	store, err := state.OpenSQLite(filepath.Join(dir, ".tether", "state.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	schema, _ := tetherprovider.New().GetSchema()
 	var mu sync.Mutex
 	var inputs []string
-	eng := &engine.Engine{
-		Store: store,
-		Providers: provider.Factory{
-			Schema: func(string) (*provider.Schema, error) { return schema, nil },
-			Start: func(string) (provider.Provider, error) {
-				return &validatedInputs{Provider: tetherprovider.New(), mu: &mu, inputs: &inputs}, nil
-			},
-		},
-	}
-	load := func() *config.Config {
-		cfg, diags := hclconfig.Load(dir, hclconfig.Options{Schemas: map[string]*provider.Schema{config.BuiltinSource.String(): schema}})
-		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
-		return cfg
-	}
-	up(t, eng, load())
+	eng := builtinEngine(t, dir, func(p provider.Provider) provider.Provider {
+		return &validatedInputs{Provider: p, mu: &mu, inputs: &inputs}
+	})
+	up(t, eng, loadBuiltin(t, dir))
 	writeFiles(t, dir, map[string]string{"main.tf": fmt.Sprintf(main, "written second")})
 	inputs = nil
-	p, diags := eng.Plan(context.Background(), load(), engine.PlanOptions{})
+	p, diags := eng.Plan(context.Background(), loadBuiltin(t, dir), engine.PlanOptions{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
