@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"cloud.google.com/go/storage"
 	"golang.org/x/oauth2"
 	"google.golang.org/api/impersonate"
 	"google.golang.org/api/option"
+	storage "google.golang.org/api/storage/v1"
 )
 
 // Config is a backend "gcs" block's settings, with the environment
@@ -132,8 +132,11 @@ func readPathOrContents(s string) (string, error) {
 
 // newClient makes the storage client as Terraform's gcs backend does: the
 // access token, else the credentials, else Application Default
-// Credentials; impersonation on top; the custom endpoint.
-func (c Config) newClient(ctx context.Context) (*storage.Client, error) {
+// Credentials; impersonation on top; the custom endpoint. It is Google's
+// generated JSON API client, not cloud.google.com/go/storage, whose gRPC
+// transport links xDS packages that every tether process would initialise;
+// so it retries nothing itself, and every call goes through retry.
+func (c Config) newClient(ctx context.Context) (*storage.Service, error) {
 	var creds, opts []option.ClientOption
 	switch {
 	case c.AccessToken != "":
@@ -144,7 +147,7 @@ func (c Config) newClient(ctx context.Context) (*storage.Client, error) {
 	if c.ImpersonateServiceAccount != "" {
 		ts, err := impersonate.CredentialsTokenSource(ctx, impersonate.CredentialsConfig{
 			TargetPrincipal: c.ImpersonateServiceAccount,
-			Scopes:          []string{storage.ScopeReadWrite},
+			Scopes:          []string{storage.DevstorageReadWriteScope},
 			Delegates:       c.ImpersonateDelegates,
 		}, creds...)
 		if err != nil {
@@ -157,15 +160,9 @@ func (c Config) newClient(ctx context.Context) (*storage.Client, error) {
 	if c.Endpoint != "" {
 		opts = append(opts, option.WithEndpoint(c.Endpoint))
 	}
-	// Reads through the JSON API, as the Attrs call that precedes each
-	// read does: one endpoint for everything.
-	opts = append(opts, storage.WithJSONReads())
-	client, err := storage.NewClient(ctx, opts...)
+	client, err := storage.NewService(ctx, opts...)
 	if err != nil {
 		return nil, fmt.Errorf(`the "gcs" backend: making the storage client: %w`, err)
 	}
-	// A GCS out of reach fails the operation after about 15 s of
-	// retries rather than never (the client's default).
-	client.SetRetry(storage.WithMaxAttempts(5))
 	return client, nil
 }

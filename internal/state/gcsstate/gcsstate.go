@@ -1,7 +1,10 @@
 package gcsstate
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -10,9 +13,8 @@ import (
 	"strings"
 	"sync"
 
-	"cloud.google.com/go/storage"
 	"google.golang.org/api/googleapi"
-	"google.golang.org/api/iterator"
+	storage "google.golang.org/api/storage/v1"
 
 	"github.com/tetherhq/tether/internal/state/objstate"
 )
@@ -48,7 +50,7 @@ var (
 type Backend struct {
 	*objstate.Backend
 	cfg    Config
-	client *storage.Client
+	client *storage.Service
 }
 
 // Connect makes the client, checks the bucket can be read, and reads the
@@ -60,8 +62,11 @@ func Connect(ctx context.Context, cfg Config) (*Backend, error) {
 	}
 	b := &Backend{cfg: cfg, client: client}
 	where := fmt.Sprintf("GCS bucket %q, prefix %q", cfg.Bucket, cfg.Prefix)
-	if _, err := client.Bucket(cfg.Bucket).Attrs(ctx); err != nil {
-		client.Close()
+	err = retry(ctx, func() error {
+		_, err := client.Buckets.Get(cfg.Bucket).Fields("name").Context(ctx).Do()
+		return err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("%s: cannot reach the bucket: %w", where, err)
 	}
 	b.Backend, err = objstate.New(ctx, objstate.Config{
@@ -83,14 +88,13 @@ func Connect(ctx context.Context, cfg Config) (*Backend, error) {
 		},
 	})
 	if err != nil {
-		client.Close()
 		return nil, err
 	}
 	return b, nil
 }
 
-// Close closes the client.
-func (b *Backend) Close() error { return b.client.Close() }
+// Close releases nothing: the client holds only idle HTTP connections.
+func (b *Backend) Close() error { return nil }
 
 func (b *Backend) path(ws string) string    { return b.cfg.Prefix + ws + stateSuffix }
 func (b *Backend) lockKey(ws string) string { return b.cfg.Prefix + ws + lockSuffix }
@@ -103,14 +107,33 @@ type blobs struct{ b *Backend }
 
 func (o *blobs) Name(key string) string { return fmt.Sprintf("gs://%s/%s", o.b.cfg.Bucket, key) }
 
-// object is the handle of key, with the customer-supplied key for every
-// object but the lock file, which Terraform reads without it.
-func (o *blobs) object(key string) *storage.ObjectHandle {
-	h := o.b.client.Bucket(o.b.cfg.Bucket).Object(key)
-	if len(o.b.cfg.EncryptionKey) > 0 && !strings.HasSuffix(key, lockSuffix) {
-		h = h.Key(o.b.cfg.EncryptionKey)
+// encrypt sets the headers of the customer-supplied key on a request for
+// key, for every object but the lock file, which Terraform reads without
+// it.
+func (o *blobs) encrypt(h http.Header, key string) {
+	k := o.b.cfg.EncryptionKey
+	if len(k) == 0 || strings.HasSuffix(key, lockSuffix) {
+		return
 	}
-	return h
+	sum := sha256.Sum256(k)
+	h.Set("x-goog-encryption-algorithm", "AES256")
+	h.Set("x-goog-encryption-key", base64.StdEncoding.EncodeToString(k))
+	h.Set("x-goog-encryption-key-sha256", base64.StdEncoding.EncodeToString(sum[:]))
+}
+
+// attrs reads key's metadata (fields names those wanted), with the
+// customer-supplied key when withKey.
+func (o *blobs) attrs(ctx context.Context, key string, withKey bool, fields ...googleapi.Field) (*storage.Object, error) {
+	var obj *storage.Object
+	err := retry(ctx, func() (err error) {
+		call := o.b.client.Objects.Get(o.b.cfg.Bucket, key).Fields(fields...).Context(ctx)
+		if withKey {
+			o.encrypt(call.Header(), key)
+		}
+		obj, err = call.Do()
+		return err
+	})
+	return obj, err
 }
 
 // Get reads the attributes (the digest is custom metadata, which a read
@@ -118,21 +141,27 @@ func (o *blobs) object(key string) *storage.ObjectHandle {
 // an object replaced in between is read again.
 func (o *blobs) Get(ctx context.Context, key string) (*objstate.Blob, error) {
 	for try := 0; ; try++ {
-		attrs, err := o.object(key).Attrs(ctx)
+		attrs, err := o.attrs(ctx, key, true, "generation", "metadata")
 		if err != nil {
 			return nil, classify(err)
 		}
-		r, err := o.object(key).Generation(attrs.Generation).NewReader(ctx)
-		if errors.Is(err, storage.ErrObjectNotExist) && try < 3 {
+		var body []byte
+		err = retry(ctx, func() error {
+			call := o.b.client.Objects.Get(o.b.cfg.Bucket, key).Generation(attrs.Generation).Context(ctx)
+			o.encrypt(call.Header(), key)
+			resp, err := call.Download()
+			if err != nil {
+				return err
+			}
+			defer resp.Body.Close()
+			body, err = io.ReadAll(resp.Body)
+			return err
+		})
+		if isNotFound(err) && try < 3 {
 			continue
 		}
 		if err != nil {
 			return nil, classify(err)
-		}
-		body, err := io.ReadAll(r)
-		r.Close()
-		if err != nil {
-			return nil, err
 		}
 		return &objstate.Blob{Body: body, Version: strconv.FormatInt(attrs.Generation, 10), Digest: attrs.Metadata[digestMeta]}, nil
 	}
@@ -141,31 +170,35 @@ func (o *blobs) Get(ctx context.Context, key string) (*objstate.Blob, error) {
 // Create writes with the precondition DoesNotExist (ifGenerationMatch=0),
 // as Terraform writes its lock file.
 func (o *blobs) Create(ctx context.Context, key string, body []byte, digest string) error {
-	return o.write(ctx, o.object(key).If(storage.Conditions{DoesNotExist: true}), key, body, digest)
+	return o.write(ctx, key, body, digest, true)
 }
 
 func (o *blobs) Put(ctx context.Context, key string, body []byte, digest string) error {
-	return o.write(ctx, o.object(key), key, body, digest)
+	return o.write(ctx, key, body, digest, false)
 }
 
-func (o *blobs) write(ctx context.Context, h *storage.ObjectHandle, key string, body []byte, digest string) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	w := h.NewWriter(ctx)
-	// One request, not a resumable upload: the objects are small.
-	w.ChunkSize = 0
-	w.ContentType = "application/json"
-	if digest != "" {
-		w.Metadata = map[string]string{digestMeta: digest}
-	}
-	if o.b.cfg.KMSKeyName != "" && !strings.HasSuffix(key, lockSuffix) {
-		w.KMSKeyName = o.b.cfg.KMSKeyName
-	}
-	if _, err := w.Write(body); err != nil {
-		w.Close()
-		return classify(err)
-	}
-	return classify(w.Close())
+// write uploads body in one request (the objects are small), with its
+// CRC32C for GCS to check, as the storage client's writer did.
+func (o *blobs) write(ctx context.Context, key string, body []byte, digest string, create bool) error {
+	const contentType = "application/json"
+	return classify(retry(ctx, func() error {
+		obj := &storage.Object{Name: key, ContentType: contentType}
+		if digest != "" {
+			obj.Metadata = map[string]string{digestMeta: digest}
+		}
+		call := o.b.client.Objects.Insert(o.b.cfg.Bucket, obj).
+			Media(bytes.NewReader(body), googleapi.ContentType(contentType), googleapi.ChunkSize(0), googleapi.EnableAutoChecksum()).
+			Fields("name").Context(ctx)
+		if create {
+			call.IfGenerationMatch(0)
+		}
+		if o.b.cfg.KMSKeyName != "" && !strings.HasSuffix(key, lockSuffix) {
+			call.KmsKeyName(o.b.cfg.KMSKeyName)
+		}
+		o.encrypt(call.Header(), key)
+		_, err := call.Do()
+		return err
+	}))
 }
 
 // Delete deletes keys, a few at once; an absent one is no error.
@@ -181,8 +214,10 @@ func (o *blobs) Delete(ctx context.Context, keys []string) error {
 		go func() {
 			defer wg.Done()
 			for k := range next {
-				err := o.b.client.Bucket(o.b.cfg.Bucket).Object(k).Delete(ctx)
-				if err != nil && !errors.Is(err, storage.ErrObjectNotExist) {
+				err := retry(ctx, func() error {
+					return o.b.client.Objects.Delete(o.b.cfg.Bucket, k).Context(ctx).Do()
+				})
+				if err != nil && !isNotFound(err) {
 					mu.Lock()
 					if first == nil {
 						first = fmt.Errorf("deleting %s: %w", o.Name(k), err)
@@ -201,30 +236,35 @@ func (o *blobs) Delete(ctx context.Context, keys []string) error {
 }
 
 func (o *blobs) Exists(ctx context.Context, key string) (bool, error) {
-	_, err := o.b.client.Bucket(o.b.cfg.Bucket).Object(key).Attrs(ctx)
-	if errors.Is(err, storage.ErrObjectNotExist) {
+	_, err := o.attrs(ctx, key, false, "name")
+	if isNotFound(err) {
 		return false, nil
 	}
 	return err == nil, err
 }
 
 func (o *blobs) List(ctx context.Context, prefix string) ([]string, error) {
-	q := &storage.Query{Prefix: prefix}
-	if err := q.SetAttrSelection([]string{"Name"}); err != nil {
+	var keys []string
+	err := retry(ctx, func() error {
+		keys = keys[:0]
+		return o.b.client.Objects.List(o.b.cfg.Bucket).Prefix(prefix).Fields("items(name)", "nextPageToken").
+			Pages(ctx, func(page *storage.Objects) error {
+				for _, obj := range page.Items {
+					keys = append(keys, obj.Name)
+				}
+				return nil
+			})
+	})
+	if err != nil {
 		return nil, err
 	}
-	var keys []string
-	it := o.b.client.Bucket(o.b.cfg.Bucket).Objects(ctx, q)
-	for {
-		attrs, err := it.Next()
-		if err == iterator.Done {
-			return keys, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		keys = append(keys, attrs.Name)
-	}
+	return keys, nil
+}
+
+// isNotFound is GCS's answer for an object (or bucket) that is not there.
+func isNotFound(err error) bool {
+	var ge *googleapi.Error
+	return errors.As(err, &ge) && ge.Code == http.StatusNotFound
 }
 
 // classify marks GCS's not-found and precondition errors as objstate's.
@@ -233,7 +273,7 @@ func classify(err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, storage.ErrObjectNotExist):
+	case isNotFound(err):
 		return objstate.NotFound(err)
 	case errors.As(err, &ge) && ge.Code == http.StatusPreconditionFailed:
 		return objstate.Exists(err)
