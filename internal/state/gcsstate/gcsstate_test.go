@@ -1,11 +1,20 @@
 package gcsstate
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -262,5 +271,79 @@ func TestBadBucketAndLostConnection(t *testing.T) {
 	}
 	if len(keys) != 1 {
 		t.Errorf("journal before the failed commit: %v", keys)
+	}
+}
+
+// encryption_key goes with every upload and read of every object but the
+// lock file, which Terraform reads without it; kms_encryption_key with
+// every upload but the lock file's.
+func TestEncryptionKeysAsTerraform(t *testing.T) {
+	key := base64.StdEncoding.EncodeToString([]byte("0123456789abcdef0123456789abcdef"))
+	sum := sha256.Sum256([]byte("0123456789abcdef0123456789abcdef"))
+	kms := "projects/p/locations/l/keyRings/r/cryptoKeys/k"
+	for _, tc := range []struct {
+		name, arg, value string
+		// keyed tells whether a request for object carries the key.
+		keyed func(r *http.Request) bool
+	}{
+		{name: "customer-supplied", arg: "encryption_key", value: key, keyed: func(r *http.Request) bool {
+			return r.Header.Get("x-goog-encryption-algorithm") == "AES256" && r.Header.Get("x-goog-encryption-key") == key &&
+				r.Header.Get("x-goog-encryption-key-sha256") == base64.StdEncoding.EncodeToString(sum[:])
+		}},
+		{name: "kms", arg: "kms_encryption_key", value: kms, keyed: func(r *http.Request) bool {
+			return r.URL.Query().Get("kmsKeyName") == kms
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := startFake(t)
+			var (
+				mu   sync.Mutex
+				seen = map[string]bool{} // "upload NAME" or "read NAME": keyed
+			)
+			front := f.front(t, func(w http.ResponseWriter, r *http.Request) bool {
+				var what string
+				switch {
+				case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/upload/"):
+					body, _ := io.ReadAll(r.Body)
+					r.Body = io.NopCloser(bytes.NewReader(body))
+					m := regexp.MustCompile(`"name":"([^"]+)"`).FindSubmatch(body)
+					if m == nil {
+						t.Errorf("an upload naming no object: %s", body)
+						return false
+					}
+					what = "upload " + string(m[1])
+				case r.Method == http.MethodGet && r.URL.Query().Get("alt") == "media":
+					name, _ := url.PathUnescape(r.URL.EscapedPath()[strings.LastIndex(r.URL.EscapedPath(), "/o/")+3:])
+					what = "read " + name
+				default:
+					return false
+				}
+				mu.Lock()
+				seen[what] = tc.keyed(r)
+				mu.Unlock()
+				return false
+			})
+			st := open(t, f.connect(t, tc.arg, tc.value, "storage_custom_endpoint", front), DefaultWorkspace)
+			u := lock(t, st, "up")
+			commit(t, st, "tether_file.a")
+			if err := u.Unlock(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := open(t, f.connect(t, tc.arg, tc.value, "storage_custom_endpoint", front), DefaultWorkspace).Load(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, what := range []string{"upload app/default.tflock", "upload app/default.tfstate", "upload app/.tether-id", "read app/default.tfstate", "upload app/default.tfstate.tether-journal/00000000000000000001"} {
+				keyed, ok := seen[what]
+				want := !strings.HasSuffix(what, lockSuffix)
+				if tc.arg == "kms_encryption_key" && strings.HasPrefix(what, "read ") {
+					want = false // GCS decrypts with the key the object names
+				}
+				if !ok || keyed != want {
+					t.Errorf("%s: made %v, with the key %v, want with the key %v (all: %v)", what, ok, keyed, want, seen)
+				}
+			}
+		})
 	}
 }

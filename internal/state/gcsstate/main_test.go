@@ -2,6 +2,10 @@ package gcsstate
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"sort"
 	"strings"
 	"testing"
@@ -84,3 +88,22 @@ func (f *fakeGCS) get(t testing.TB, name string) fakestorage.Object {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// front starts a proxy before the emulator, whose intercept sees every
+// request first and answers it itself when it returns true; it returns
+// the endpoint to give storage_custom_endpoint.
+func (f *fakeGCS) front(t testing.TB, intercept func(w http.ResponseWriter, r *http.Request) bool) string {
+	t.Helper()
+	target, err := url.Parse(f.srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !intercept(w, r) {
+			proxy.ServeHTTP(w, r)
+		}
+	}))
+	t.Cleanup(s.Close)
+	return s.URL + "/storage/v1/"
+}

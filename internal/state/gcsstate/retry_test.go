@@ -3,9 +3,6 @@ package gcsstate
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"os/exec"
 	"strings"
 	"sync/atomic"
@@ -30,22 +27,17 @@ func TestTransientErrorsRetried(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := startFake(t)
-			target, _ := url.Parse(f.srv.URL())
-			proxy := httputil.NewSingleHostReverseProxy(target)
 			// Armed once Connect, which writes the state's id, is done.
 			var armed atomic.Bool
 			var writes atomic.Int32
-			front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if armed.Load() && r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/upload/") {
-					if writes.Add(1) <= tc.failures {
-						http.Error(w, `{"error":{"code":503,"message":"try again"}}`, http.StatusServiceUnavailable)
-						return
-					}
+			front := f.front(t, func(w http.ResponseWriter, r *http.Request) bool {
+				if armed.Load() && r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/upload/") && writes.Add(1) <= tc.failures {
+					http.Error(w, `{"error":{"code":503,"message":"try again"}}`, http.StatusServiceUnavailable)
+					return true
 				}
-				proxy.ServeHTTP(w, r)
-			}))
-			t.Cleanup(front.Close)
-			b := f.connect(t, "storage_custom_endpoint", front.URL+"/storage/v1/")
+				return false
+			})
+			b := f.connect(t, "storage_custom_endpoint", front)
 			armed.Store(true)
 			err := (&blobs{b: b}).Put(context.Background(), "app/doc", []byte(`{"a":1}`), "digest")
 			if (err != nil) != tc.wantErr || writes.Load() != tc.wantWrites {
