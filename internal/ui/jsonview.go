@@ -12,7 +12,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
-	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/plan"
 )
@@ -30,6 +29,8 @@ type JSONView struct {
 	// out gathers the lines of operations (Event), one or two a
 	// resource, until Flush or any other line.
 	out batch
+	// msg is where an operation's message is made, under mu.
+	msg []byte
 }
 
 // NewJSONView returns a view writing to w.
@@ -59,7 +60,7 @@ func (v *JSONView) write(level, message, typ string, fields map[string]any) {
 func (v *JSONView) writeLine(level, message, typ string, fields map[string]any, gathered bool) {
 	line := map[string]any{
 		"@level": level, "@message": message, "@module": "tether.ui",
-		"@timestamp": v.now().UTC().Format("2006-01-02T15:04:05.000000Z07:00"), "type": typ,
+		"@timestamp": v.now().UTC().Format(timestampLayout), "type": typ,
 	}
 	for k, f := range fields {
 		line[k] = f
@@ -138,31 +139,7 @@ func (v *JSONView) DiagnosticsWith(diags hcl.Diagnostics, sources map[string][]b
 }
 
 // resource is the resource object of a change or hook.
-func resource(address, typ string) map[string]any {
-	r := map[string]any{"addr": address, "module": "", "resource": address, "resource_type": typ,
-		"resource_name": "", "resource_key": nil, "implied_provider": strings.SplitN(typ, "_", 2)[0]}
-	ia, err := addr.ParseInstance(address)
-	if err != nil {
-		return r
-	}
-	r["module"] = addr.ModulePath(ia.Module)
-	r["resource"] = ia.Resource + addr.KeyString(ia.Key)
-	parts := addr.Split(ia.Resource)
-	r["resource_name"] = parts[len(parts)-1]
-	if ia.Key != cty.NilVal && !ia.Key.IsNull() {
-		if ia.Key.Type() == cty.Number {
-			i, _ := ia.Key.AsBigFloat().Int64()
-			r["resource_key"] = i
-		} else {
-			r["resource_key"] = ia.Key.AsString()
-		}
-	}
-	if typ == "" {
-		r["resource_type"] = parts[len(parts)-2]
-		r["implied_provider"] = strings.SplitN(parts[len(parts)-2], "_", 2)[0]
-	}
-	return r
-}
+func resource(address, typ string) map[string]any { return resourceOf(address, typ).object() }
 
 func changeAction(a plan.Action) string {
 	switch {
@@ -309,51 +286,67 @@ func (v *JSONView) Event(e plan.Event) {
 		v.refreshEvent(e)
 		return
 	}
-	hook := map[string]any{"resource": resource(e.Addr, ""), "action": changeAction(e.Action)}
-	kind := "apply"
-	if e.Action == plan.Open || e.Action == plan.Close {
-		kind = "ephemeral_op" // Terraform's messages for ephemeral resources
-	}
-	start, finish := startLine(e), finishLine(e)
-	if e.Action == plan.Read {
-		// Terraform's JSON words for a data source read are a refresh's.
-		start = e.Addr + ": Refreshing..."
-		finish = withID(e.Addr+": Refresh complete after "+e.Elapsed.Truncate(time.Second).String(), e.ID)
-	}
-	switch e.Phase {
-	case plan.Started:
-		if e.ID != "" {
-			hook["id_key"], hook["id_value"] = "id", e.ID
+	if e.Phase == plan.Failed {
+		hook := map[string]any{"resource": resource(e.Addr, ""), "action": changeAction(e.Action), "elapsed_seconds": int(e.Elapsed.Seconds())}
+		kind := "apply"
+		if e.Action == plan.Open || e.Action == plan.Close {
+			kind = "ephemeral_op"
 		}
-		v.writeLine("info", start, kind+"_start", map[string]any{"hook": hook}, true)
-	case plan.Succeeded:
-		hook["elapsed_seconds"] = int(e.Elapsed.Seconds())
-		if e.ID != "" && e.Action != plan.Delete {
-			hook["id_key"], hook["id_value"] = "id", e.ID
-		}
-		if finish != "" {
-			v.writeLine("info", finish, kind+"_complete", map[string]any{"hook": hook}, true)
-		}
-	case plan.Failed:
-		hook["elapsed_seconds"] = int(e.Elapsed.Seconds())
 		v.write("error", strings.SplitN(finishLine(e), ":", 3)[0]+": "+failedWord(e.Action)+" errored after "+e.Elapsed.Truncate(time.Second).String(), kind+"_errored", map[string]any{"hook": hook})
+		return
 	}
+	// Terraform's messages for ephemeral resources are ephemeral_op_*.
+	l := hookLine{address: e.Addr, action: changeAction(e.Action), typ: eventType(e.Action == plan.Open || e.Action == plan.Close, e.Phase)}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	msg := v.msg[:0]
+	switch {
+	case e.Phase == plan.Started && e.Action == plan.Read:
+		// Terraform's JSON words for a data source read are a refresh's.
+		msg = append(append(msg, e.Addr...), ": Refreshing..."...)
+	case e.Phase == plan.Started:
+		msg = appendStartLine(msg, e)
+	case e.Action == plan.Read:
+		msg = appendID(appendAfter(append(append(msg, e.Addr...), ": Refresh complete"...), e.Elapsed), e.ID)
+	default:
+		msg = appendFinishLine(msg, e)
+	}
+	if e.Phase == plan.Succeeded {
+		l.elapsed, l.timed = int(e.Elapsed.Seconds()), true
+	}
+	if e.Phase == plan.Started || e.Action != plan.Delete {
+		l.id = e.ID
+	}
+	v.gather(msg, l)
+}
+
+// gather adds an operation's line, its message in msg, to those written
+// in time. It must be called with mu held.
+func (v *JSONView) gather(msg []byte, l hookLine) {
+	v.msg = msg
+	if len(msg) == 0 {
+		return
+	}
+	l.message = msg
+	v.out.pending = appendHookLine(v.out.pending, v.now(), l)
+	v.out.ended()
 }
 
 // refreshEvent writes refresh_start and refresh_complete, Terraform's
 // messages for reading a recorded object back during a plan. A failed
 // refresh has no message of its own: its diagnostic says it.
 func (v *JSONView) refreshEvent(e plan.Event) {
-	hook := map[string]any{"resource": resource(e.Addr, "")}
-	if e.ID != "" {
-		hook["id_key"], hook["id_value"] = "id", e.ID
-	}
+	l := hookLine{address: e.Addr, id: e.ID}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	msg := v.msg[:0]
 	switch e.Phase {
 	case plan.Started:
-		v.writeLine("info", startLine(e), "refresh_start", map[string]any{"hook": hook}, true)
+		l.typ, msg = "refresh_start", appendStartLine(msg, e)
 	case plan.Succeeded:
-		v.writeLine("info", withID(e.Addr+": Refresh complete", e.ID), "refresh_complete", map[string]any{"hook": hook}, true)
+		l.typ, msg = "refresh_complete", appendID(append(append(msg, e.Addr...), ": Refresh complete"...), e.ID)
 	}
+	v.gather(msg, l)
 }
 
 // Heartbeat writes apply_progress for an operation still running.
