@@ -105,24 +105,33 @@ func (r resourceFields) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-// hookLine is one operation's line: its message and hook.
-type hookLine struct {
-	typ     string
-	message []byte
-	address string
-	action  string // "" for a refresh, whose hook has none
-	elapsed int
-	timed   bool // the hook has elapsed_seconds
-	id      string
+// opLine is one line about one resource: an operation's, whose object
+// is its "hook", or a plan's change or drift, whose object is its
+// "change".
+type opLine struct {
+	level, typ string
+	message    []byte
+	object     string // "hook" or "change"
+	address    string
+	rtype      string // the resource type if known
+	action     string // "" for a refresh's hook, which has none
+	elapsed    int
+	timed      bool // the object has elapsed_seconds
+	id         string
+	importing  string
+	imports    bool // the object has importing
+	reason     string
 }
 
-// appendHookLine appends line as writeLine writes level "info", message,
-// typ and {"hook": hook}, without its newline.
-func appendHookLine(b []byte, now time.Time, l hookLine) []byte {
-	b = appendJSONString(append(b, `{"@level":"info","@message":`...), l.message)
+// appendOpLine appends l as writeLine writes its level, message, type and
+// {object: ...}, without the newline: the object's keys are those of a
+// hook and a change, in byte order.
+func appendOpLine(b []byte, now time.Time, l opLine) []byte {
+	b = appendJSONString(append(b, `{"@level":`...), l.level)
+	b = appendJSONString(append(b, `,"@message":`...), l.message)
 	b = append(b, `,"@module":"tether.ui","@timestamp":"`...)
 	b = now.UTC().AppendFormat(b, timestampLayout)
-	b = append(b, `","hook":{`...)
+	b = append(append(append(b, `","`...), l.object...), `":{`...)
 	if l.action != "" {
 		b = append(appendJSONString(append(b, `"action":`...), l.action), ',')
 	}
@@ -132,7 +141,13 @@ func appendHookLine(b []byte, now time.Time, l hookLine) []byte {
 	if l.id != "" {
 		b = append(appendJSONString(append(b, `"id_key":"id","id_value":`...), l.id), ',')
 	}
-	b = resourceOf(l.address, "").appendJSON(append(b, `"resource":`...))
+	if l.imports {
+		b = append(appendJSONString(append(b, `"importing":{"id":`...), l.importing), '}', ',')
+	}
+	if l.reason != "" {
+		b = append(appendJSONString(append(b, `"reason":`...), l.reason), ',')
+	}
+	b = resourceOf(l.address, l.rtype).appendJSON(append(b, `"resource":`...))
 	b = appendJSONString(append(b, `},"type":`...), l.typ)
 	return append(b, '}')
 }

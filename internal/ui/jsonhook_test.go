@@ -3,6 +3,9 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -102,5 +105,67 @@ func TestJSONViewEventAllocations(t *testing.T) {
 		if n := testing.AllocsPerRun(100, func() { v.Event(ev); v.out.pending = v.out.pending[:0] }); n != 0 {
 			t.Errorf("%s %d: %v allocations an event, want 0", ev.Action, ev.Phase, n)
 		}
+	}
+}
+
+// A plan's drift and change lines, one a resource, are written without
+// maps too, byte for byte as json.Marshal writes the maps.
+func TestJSONViewPlanLinesAsMarshal(t *testing.T) {
+	at := time.Date(2026, 12, 7, 21, 0, 0, 5000, time.UTC)
+	p := &plan.Plan{
+		Drift: []*plan.ResourceChange{{Addr: "aws_s3_bucket.b", Type: "aws_s3_bucket", Action: plan.Update}},
+		Changes: []*plan.ResourceChange{
+			{Addr: "tether_value.same", Type: "tether_value", Action: plan.NoOp},
+			{Addr: `module.m.tether_value.c["<k>"]`, Type: "tether_value", Action: plan.Create},
+			{Addr: "tether_value.t", Type: "tether_value", Action: plan.DeleteThenCreate, Tainted: true},
+			{Addr: "tether_value.gone[1]", Type: "tether_value", Action: plan.Delete, Reason: "no key"},
+			{Addr: "tether_value.i", Type: "tether_value", Action: plan.NoOp, Importing: "id-1"},
+			{Addr: "tether_value.iu", Type: "tether_value", Action: plan.Update, Importing: "id\"2"},
+			{Addr: "tether_value.f", Type: "tether_value", Action: plan.Forget},
+		},
+	}
+	change := func(address, typ string, kv ...any) map[string]any {
+		c := map[string]any{"resource": resource(address, typ)}
+		for i := 0; i < len(kv); i += 2 {
+			c[kv[i].(string)] = kv[i+1]
+		}
+		return map[string]any{"change": c}
+	}
+	var got, want bytes.Buffer
+	v := NewJSONView(&got)
+	v.now = func() time.Time { return at }
+	v.Plan(p)
+	ref := NewJSONView(&want)
+	ref.now = v.now
+	ref.Line("info", "aws_s3_bucket.b: Drift detected (update)", "resource_drift", change("aws_s3_bucket.b", "aws_s3_bucket", "action", "update"))
+	ref.Line("info", `module.m.tether_value.c["<k>"]: Plan to create`, "planned_change", change(`module.m.tether_value.c["<k>"]`, "tether_value", "action", "create"))
+	ref.Line("info", "tether_value.t: Plan to replace", "planned_change", change("tether_value.t", "tether_value", "action", "replace", "reason", "tainted"))
+	ref.Line("info", "tether_value.gone[1]: Plan to delete", "planned_change", change("tether_value.gone[1]", "tether_value", "action", "delete", "reason", "delete_because_each_key"))
+	ref.Line("info", "tether_value.i: Plan to import", "planned_change", change("tether_value.i", "tether_value", "action", "import", "importing", map[string]any{"id": "id-1"}))
+	ref.Line("info", "tether_value.iu: Plan to update", "planned_change", change("tether_value.iu", "tether_value", "action", "update", "importing", map[string]any{"id": "id\"2"}))
+	ref.Line("info", "tether_value.f: Plan to forget", "planned_change", change("tether_value.f", "tether_value", "action", "forget"))
+	if !bytes.HasPrefix(got.Bytes(), want.Bytes()) {
+		t.Errorf("lines\n%s\nwant first\n%s", got.String(), want.String())
+	}
+	if rest := got.String()[min(want.Len(), got.Len()):]; !strings.Contains(rest, `"type":"change_summary"`) || strings.Count(rest, "\n") != 1 {
+		t.Errorf("after the changes\n%s\nwant the summary alone", rest)
+	}
+}
+
+// A plan's change lines allocate nothing once the view's buffers have
+// grown: what Plan allocates does not grow with the changes (but for the
+// summary's counts, which fmt boxes without allocating only under 256).
+func TestJSONViewPlanAllocationsDoNotGrowWithChanges(t *testing.T) {
+	allocs := func(n int) float64 {
+		p := &plan.Plan{}
+		for i := range n {
+			p.Changes = append(p.Changes, &plan.ResourceChange{Addr: "tether_value.r" + strconv.Itoa(i), Type: "tether_value", Action: plan.Create})
+		}
+		v := NewJSONView(io.Discard)
+		v.Plan(p)
+		return testing.AllocsPerRun(20, func() { v.Plan(p) })
+	}
+	if few, many := allocs(10), allocs(1000); many > few+4 {
+		t.Errorf("Plan of 1,000 changes: %v allocations, of 10: %v; want about as many", many, few)
 	}
 }

@@ -153,31 +153,32 @@ func changeAction(a plan.Action) string {
 
 // Plan writes a plan: drift, each change, the summary and the outputs.
 func (v *JSONView) Plan(p *plan.Plan) {
+	// A change's or drift's line, one a resource, is gathered with the
+	// others, all written by the summary's line at the latest.
+	v.mu.Lock()
 	for _, d := range p.Drift {
-		v.write("info", fmt.Sprintf("%s: Drift detected (%s)", d.Addr, changeAction(d.Action)), "resource_drift",
-			map[string]any{"change": map[string]any{"resource": resource(d.Addr, d.Type), "action": changeAction(d.Action)}})
+		action := changeAction(d.Action)
+		msg := append(append(append(append(v.msg[:0], d.Addr...), ": Drift detected ("...), action...), ')')
+		v.gather(msg, opLine{level: "info", typ: "resource_drift", object: "change", address: d.Addr, rtype: d.Type, action: action})
 	}
+	v.mu.Unlock()
 	if p.RefreshOnly {
 		v.summary("plan", 0, 0, 0, 0, "refresh-only plan")
 		return
 	}
+	v.mu.Lock()
 	for _, c := range p.Changes {
 		if c.Action == plan.NoOp && c.Importing == "" {
 			continue
 		}
-		ch := map[string]any{"resource": resource(c.Addr, c.Type), "action": changeAction(c.Action)}
+		l := opLine{level: "info", typ: "planned_change", object: "change", address: c.Addr, rtype: c.Type,
+			action: changeAction(c.Action), reason: hookReason(c), importing: c.Importing, imports: c.Importing != ""}
 		if c.Action == plan.NoOp {
-			ch["action"] = "import"
+			l.action = "import"
 		}
-		if r := hookReason(c); r != "" {
-			ch["reason"] = r
-		}
-		if c.Importing != "" {
-			ch["importing"] = map[string]any{"id": c.Importing}
-		}
-		verb := map[string]string{"create": "create", "update": "update", "replace": "replace", "delete": "delete", "read": "read", "forget": "forget", "import": "import"}[ch["action"].(string)]
-		v.write("info", fmt.Sprintf("%s: Plan to %s", c.Addr, verb), "planned_change", map[string]any{"change": ch})
+		v.gather(append(append(append(v.msg[:0], c.Addr...), ": Plan to "...), plannedVerb(l.action)...), l)
 	}
+	v.mu.Unlock()
 	for _, d := range p.Deferred {
 		v.write("info", fmt.Sprintf("%s: Deferred until %s is known", d.Addr, d.WaitingOn), "log",
 			map[string]any{"deferred": map[string]any{"addr": d.Addr, "reason": d.Reason(), "waiting_on": d.WaitingOn}})
@@ -204,6 +205,15 @@ func (v *JSONView) Plan(p *plan.Plan) {
 func (v *JSONView) Round(n int) {
 	v.write("info", fmt.Sprintf("Planning what was deferred, now that its inputs are known (round %d)", n), "log",
 		map[string]any{"round": n})
+}
+
+// plannedVerb is the verb of a planned change's message, for its action.
+func plannedVerb(action string) string {
+	switch action {
+	case "create", "update", "replace", "delete", "read", "forget", "import":
+		return action
+	}
+	return ""
 }
 
 func hookReason(c *plan.ResourceChange) string {
@@ -296,7 +306,7 @@ func (v *JSONView) Event(e plan.Event) {
 		return
 	}
 	// Terraform's messages for ephemeral resources are ephemeral_op_*.
-	l := hookLine{address: e.Addr, action: changeAction(e.Action), typ: eventType(e.Action == plan.Open || e.Action == plan.Close, e.Phase)}
+	l := opLine{level: "info", object: "hook", address: e.Addr, action: changeAction(e.Action), typ: eventType(e.Action == plan.Open || e.Action == plan.Close, e.Phase)}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	msg := v.msg[:0]
@@ -322,13 +332,13 @@ func (v *JSONView) Event(e plan.Event) {
 
 // gather adds an operation's line, its message in msg, to those written
 // in time. It must be called with mu held.
-func (v *JSONView) gather(msg []byte, l hookLine) {
+func (v *JSONView) gather(msg []byte, l opLine) {
 	v.msg = msg
 	if len(msg) == 0 {
 		return
 	}
 	l.message = msg
-	v.out.pending = appendHookLine(v.out.pending, v.now(), l)
+	v.out.pending = appendOpLine(v.out.pending, v.now(), l)
 	v.out.ended()
 }
 
@@ -336,7 +346,7 @@ func (v *JSONView) gather(msg []byte, l hookLine) {
 // messages for reading a recorded object back during a plan. A failed
 // refresh has no message of its own: its diagnostic says it.
 func (v *JSONView) refreshEvent(e plan.Event) {
-	l := hookLine{address: e.Addr, id: e.ID}
+	l := opLine{level: "info", object: "hook", address: e.Addr, id: e.ID}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	msg := v.msg[:0]
