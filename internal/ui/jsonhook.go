@@ -62,13 +62,17 @@ func impliedProvider(typ string) string {
 // its parts when no key or quote can hold a dot.
 func typeAndName(resource string) (typ, name string) {
 	if !strings.ContainsAny(resource, `["`) {
-		rest, name := resource, resource
-		if i := strings.LastIndexByte(resource, '.'); i >= 0 {
-			rest, name = resource[:i], resource[i+1:]
+		i := strings.LastIndexByte(resource, '.')
+		if i < 0 {
+			return "", resource
 		}
-		return rest[strings.LastIndexByte(rest, '.')+1:], name
+		rest := resource[:i]
+		return rest[strings.LastIndexByte(rest, '.')+1:], resource[i+1:]
 	}
 	parts := addr.Split(resource)
+	if len(parts) < 2 {
+		return "", parts[len(parts)-1]
+	}
 	return parts[len(parts)-2], parts[len(parts)-1]
 }
 

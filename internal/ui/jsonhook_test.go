@@ -169,3 +169,18 @@ func TestJSONViewPlanAllocationsDoNotGrowWithChanges(t *testing.T) {
 		t.Errorf("Plan of 1,000 changes: %v allocations, of 10: %v; want about as many", many, few)
 	}
 }
+
+// A resource address's type and name, with or without the list of its
+// parts, are addr.Split's last two.
+func TestTypeAndName(t *testing.T) {
+	for _, c := range []struct{ resource, typ, name string }{
+		{"tether_value.r", "tether_value", "r"},
+		{"data.aws_s3_bucket.b", "aws_s3_bucket", "b"},
+		{"ephemeral.tether_value.e", "tether_value", "e"},
+		{"lonely", "", "lonely"},
+	} {
+		if typ, name := typeAndName(c.resource); typ != c.typ || name != c.name {
+			t.Errorf("typeAndName(%q) = %q, %q; want %q, %q", c.resource, typ, name, c.typ, c.name)
+		}
+	}
+}
