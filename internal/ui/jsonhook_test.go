@@ -184,3 +184,44 @@ func TestTypeAndName(t *testing.T) {
 		}
 	}
 }
+
+// With -json a refresh that takes long has no apply_progress line, as in
+// Terraform, whose JSON hook beats only applies and ephemeral operations:
+// a refresh is not "Still creating...".
+func TestJSONHeartbeatSkipsRefresh(t *testing.T) {
+	check := heartbeatCheck
+	heartbeatCheck = time.Hour // only the test's calls check
+	defer func() { heartbeatCheck = check }()
+	var b bytes.Buffer
+	v := NewJSONView(&b)
+	h := NewHeartbeat(v.Heartbeat)
+	defer h.Stop()
+	now := time.Unix(0, 0)
+	h.now = func() time.Time { return now }
+	for _, e := range []plan.Event{
+		{Addr: "tether_value.slow", Action: plan.NoOp, Phase: plan.Started, ID: "s"},
+		{Addr: "tether_value.new", Action: plan.Create, Phase: plan.Started},
+	} {
+		h.Event(e)
+		v.Event(e)
+	}
+	now = now.Add(15 * time.Second)
+	h.check()
+	v.Flush()
+	var got []string
+	for line := range strings.Lines(b.String()) {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		got = append(got, m["type"].(string)+" "+m["@message"].(string))
+	}
+	want := []string{
+		"refresh_start tether_value.slow: Refreshing state... [id=s]",
+		"apply_start tether_value.new: Creating...",
+		"apply_progress tether_value.new: Still creating... [10s elapsed]",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("lines\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
