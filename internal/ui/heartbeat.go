@@ -64,9 +64,11 @@ func (h *Heartbeat) loop() {
 	}
 }
 
-// Event follows operations as they start and end.
+// Event follows operations as they start and end. A refresh has no
+// heartbeat (Terraform's hooks beat only applies, reads and ephemeral
+// operations), nor does a replacement's step: the whole is followed.
 func (h *Heartbeat) Event(e plan.Event) {
-	if e.Step != plan.NoOp {
+	if e.Step != plan.NoOp || e.Action == plan.NoOp {
 		return
 	}
 	h.mu.Lock()

@@ -12,7 +12,6 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
-	"github.com/tetherhq/tether/internal/addr"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/plan"
 )
@@ -30,6 +29,8 @@ type JSONView struct {
 	// out gathers the lines of operations (Event), one or two a
 	// resource, until Flush or any other line.
 	out batch
+	// msg is where an operation's message is made, under mu.
+	msg []byte
 }
 
 // NewJSONView returns a view writing to w.
@@ -59,7 +60,7 @@ func (v *JSONView) write(level, message, typ string, fields map[string]any) {
 func (v *JSONView) writeLine(level, message, typ string, fields map[string]any, gathered bool) {
 	line := map[string]any{
 		"@level": level, "@message": message, "@module": "tether.ui",
-		"@timestamp": v.now().UTC().Format("2006-01-02T15:04:05.000000Z07:00"), "type": typ,
+		"@timestamp": v.now().UTC().Format(timestampLayout), "type": typ,
 	}
 	for k, f := range fields {
 		line[k] = f
@@ -138,31 +139,7 @@ func (v *JSONView) DiagnosticsWith(diags hcl.Diagnostics, sources map[string][]b
 }
 
 // resource is the resource object of a change or hook.
-func resource(address, typ string) map[string]any {
-	r := map[string]any{"addr": address, "module": "", "resource": address, "resource_type": typ,
-		"resource_name": "", "resource_key": nil, "implied_provider": strings.SplitN(typ, "_", 2)[0]}
-	ia, err := addr.ParseInstance(address)
-	if err != nil {
-		return r
-	}
-	r["module"] = addr.ModulePath(ia.Module)
-	r["resource"] = ia.Resource + addr.KeyString(ia.Key)
-	parts := addr.Split(ia.Resource)
-	r["resource_name"] = parts[len(parts)-1]
-	if ia.Key != cty.NilVal && !ia.Key.IsNull() {
-		if ia.Key.Type() == cty.Number {
-			i, _ := ia.Key.AsBigFloat().Int64()
-			r["resource_key"] = i
-		} else {
-			r["resource_key"] = ia.Key.AsString()
-		}
-	}
-	if typ == "" {
-		r["resource_type"] = parts[len(parts)-2]
-		r["implied_provider"] = strings.SplitN(parts[len(parts)-2], "_", 2)[0]
-	}
-	return r
-}
+func resource(address, typ string) map[string]any { return resourceOf(address, typ).object() }
 
 func changeAction(a plan.Action) string {
 	switch {
@@ -176,31 +153,32 @@ func changeAction(a plan.Action) string {
 
 // Plan writes a plan: drift, each change, the summary and the outputs.
 func (v *JSONView) Plan(p *plan.Plan) {
+	// A change's or drift's line, one a resource, is gathered with the
+	// others, all written by the summary's line at the latest.
+	v.mu.Lock()
 	for _, d := range p.Drift {
-		v.write("info", fmt.Sprintf("%s: Drift detected (%s)", d.Addr, changeAction(d.Action)), "resource_drift",
-			map[string]any{"change": map[string]any{"resource": resource(d.Addr, d.Type), "action": changeAction(d.Action)}})
+		action := changeAction(d.Action)
+		msg := append(append(append(append(v.msg[:0], d.Addr...), ": Drift detected ("...), action...), ')')
+		v.gather(msg, opLine{level: "info", typ: "resource_drift", object: "change", address: d.Addr, rtype: d.Type, action: action})
 	}
+	v.mu.Unlock()
 	if p.RefreshOnly {
 		v.summary("plan", 0, 0, 0, 0, "refresh-only plan")
 		return
 	}
+	v.mu.Lock()
 	for _, c := range p.Changes {
 		if c.Action == plan.NoOp && c.Importing == "" {
 			continue
 		}
-		ch := map[string]any{"resource": resource(c.Addr, c.Type), "action": changeAction(c.Action)}
+		l := opLine{level: "info", typ: "planned_change", object: "change", address: c.Addr, rtype: c.Type,
+			action: changeAction(c.Action), reason: hookReason(c), importing: c.Importing, imports: c.Importing != ""}
 		if c.Action == plan.NoOp {
-			ch["action"] = "import"
+			l.action = "import"
 		}
-		if r := hookReason(c); r != "" {
-			ch["reason"] = r
-		}
-		if c.Importing != "" {
-			ch["importing"] = map[string]any{"id": c.Importing}
-		}
-		verb := map[string]string{"create": "create", "update": "update", "replace": "replace", "delete": "delete", "read": "read", "forget": "forget", "import": "import"}[ch["action"].(string)]
-		v.write("info", fmt.Sprintf("%s: Plan to %s", c.Addr, verb), "planned_change", map[string]any{"change": ch})
+		v.gather(append(append(append(v.msg[:0], c.Addr...), ": Plan to "...), plannedVerb(l.action)...), l)
 	}
+	v.mu.Unlock()
 	for _, d := range p.Deferred {
 		v.write("info", fmt.Sprintf("%s: Deferred until %s is known", d.Addr, d.WaitingOn), "log",
 			map[string]any{"deferred": map[string]any{"addr": d.Addr, "reason": d.Reason(), "waiting_on": d.WaitingOn}})
@@ -227,6 +205,15 @@ func (v *JSONView) Plan(p *plan.Plan) {
 func (v *JSONView) Round(n int) {
 	v.write("info", fmt.Sprintf("Planning what was deferred, now that its inputs are known (round %d)", n), "log",
 		map[string]any{"round": n})
+}
+
+// plannedVerb is the verb of a planned change's message, for its action.
+func plannedVerb(action string) string {
+	switch action {
+	case "create", "update", "replace", "delete", "read", "forget", "import":
+		return action
+	}
+	return ""
 }
 
 func hookReason(c *plan.ResourceChange) string {
@@ -309,51 +296,67 @@ func (v *JSONView) Event(e plan.Event) {
 		v.refreshEvent(e)
 		return
 	}
-	hook := map[string]any{"resource": resource(e.Addr, ""), "action": changeAction(e.Action)}
-	kind := "apply"
-	if e.Action == plan.Open || e.Action == plan.Close {
-		kind = "ephemeral_op" // Terraform's messages for ephemeral resources
-	}
-	start, finish := startLine(e), finishLine(e)
-	if e.Action == plan.Read {
-		// Terraform's JSON words for a data source read are a refresh's.
-		start = e.Addr + ": Refreshing..."
-		finish = withID(e.Addr+": Refresh complete after "+e.Elapsed.Truncate(time.Second).String(), e.ID)
-	}
-	switch e.Phase {
-	case plan.Started:
-		if e.ID != "" {
-			hook["id_key"], hook["id_value"] = "id", e.ID
+	if e.Phase == plan.Failed {
+		hook := map[string]any{"resource": resource(e.Addr, ""), "action": changeAction(e.Action), "elapsed_seconds": int(e.Elapsed.Seconds())}
+		kind := "apply"
+		if e.Action == plan.Open || e.Action == plan.Close {
+			kind = "ephemeral_op"
 		}
-		v.writeLine("info", start, kind+"_start", map[string]any{"hook": hook}, true)
-	case plan.Succeeded:
-		hook["elapsed_seconds"] = int(e.Elapsed.Seconds())
-		if e.ID != "" && e.Action != plan.Delete {
-			hook["id_key"], hook["id_value"] = "id", e.ID
-		}
-		if finish != "" {
-			v.writeLine("info", finish, kind+"_complete", map[string]any{"hook": hook}, true)
-		}
-	case plan.Failed:
-		hook["elapsed_seconds"] = int(e.Elapsed.Seconds())
 		v.write("error", strings.SplitN(finishLine(e), ":", 3)[0]+": "+failedWord(e.Action)+" errored after "+e.Elapsed.Truncate(time.Second).String(), kind+"_errored", map[string]any{"hook": hook})
+		return
 	}
+	// Terraform's messages for ephemeral resources are ephemeral_op_*.
+	l := opLine{level: "info", object: "hook", address: e.Addr, action: changeAction(e.Action), typ: eventType(e.Action == plan.Open || e.Action == plan.Close, e.Phase)}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	msg := v.msg[:0]
+	switch {
+	case e.Phase == plan.Started && e.Action == plan.Read:
+		// Terraform's JSON words for a data source read are a refresh's.
+		msg = append(append(msg, e.Addr...), ": Refreshing..."...)
+	case e.Phase == plan.Started:
+		msg = appendStartLine(msg, e)
+	case e.Action == plan.Read:
+		msg = appendID(appendAfter(append(append(msg, e.Addr...), ": Refresh complete"...), e.Elapsed), e.ID)
+	default:
+		msg = appendFinishLine(msg, e)
+	}
+	if e.Phase == plan.Succeeded {
+		l.elapsed, l.timed = int(e.Elapsed.Seconds()), true
+	}
+	if e.Phase == plan.Started || e.Action != plan.Delete {
+		l.id = e.ID
+	}
+	v.gather(msg, l)
+}
+
+// gather adds an operation's line, its message in msg, to those written
+// in time. It must be called with mu held.
+func (v *JSONView) gather(msg []byte, l opLine) {
+	v.msg = msg
+	if len(msg) == 0 {
+		return
+	}
+	l.message = msg
+	v.out.pending = appendOpLine(v.out.pending, v.now(), l)
+	v.out.ended()
 }
 
 // refreshEvent writes refresh_start and refresh_complete, Terraform's
 // messages for reading a recorded object back during a plan. A failed
 // refresh has no message of its own: its diagnostic says it.
 func (v *JSONView) refreshEvent(e plan.Event) {
-	hook := map[string]any{"resource": resource(e.Addr, "")}
-	if e.ID != "" {
-		hook["id_key"], hook["id_value"] = "id", e.ID
-	}
+	l := opLine{level: "info", object: "hook", address: e.Addr, id: e.ID}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	msg := v.msg[:0]
 	switch e.Phase {
 	case plan.Started:
-		v.writeLine("info", startLine(e), "refresh_start", map[string]any{"hook": hook}, true)
+		l.typ, msg = "refresh_start", appendStartLine(msg, e)
 	case plan.Succeeded:
-		v.writeLine("info", withID(e.Addr+": Refresh complete", e.ID), "refresh_complete", map[string]any{"hook": hook}, true)
+		l.typ, msg = "refresh_complete", appendID(append(append(msg, e.Addr...), ": Refresh complete"...), e.ID)
 	}
+	v.gather(msg, l)
 }
 
 // Heartbeat writes apply_progress for an operation still running.
