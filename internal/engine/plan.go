@@ -907,14 +907,24 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		if d.HasErrors() {
 			return diags
 		}
-		if d := ephemeralArguments(in.addr, n.cfg, block, cfgVal); d.HasErrors() {
-			return append(diags, d...)
+		// Most configurations carry no mark at all (nothing sensitive,
+		// ephemeral or referenced): then one look inside says so for the
+		// three questions below, each of which would look again.
+		marked := marks.ContainsMarked(cfgVal)
+		if marked {
+			if d := ephemeralArguments(in.addr, n.cfg, block, cfgVal); d.HasErrors() {
+				return append(diags, d...)
+			}
 		}
 		// Refresh comes before the plan: what it says is scrubbed too.
 		in.inputs = append(p.sensitiveInputs(n, ni.mi), providerSecrets(in.provider(n))...)
-		ev = in.take(n, cfgVal)
-		if in.res, d = e.resolveRefs(ctx, in.addr, n.cfg, cfgVal); d.HasErrors() {
-			return append(diags, d...)
+		ev = in.takeOf(n, cfgVal, marked)
+		if marked {
+			if in.res, d = e.resolveRefs(ctx, in.addr, n.cfg, cfgVal); d.HasErrors() {
+				return append(diags, d...)
+			}
+		} else {
+			in.res = nil // as resolveRefs resolves a value with no placeholder
 		}
 		in.shareSecrets(n)
 	}
@@ -1065,7 +1075,16 @@ type evaluated struct {
 // what is scrubbed from whatever its provider says, and what the values it
 // returns are judged by (see judgeBy). in.inputs must be set.
 func (in *instance) take(n *node, cfgVal cty.Value) evaluated {
-	uv, m := marks.Unmark(cfgVal)
+	return in.takeOf(n, cfgVal, marks.ContainsMarked(cfgVal))
+}
+
+// takeOf is take for a configuration already known to carry marks or
+// not (marks.ContainsMarked).
+func (in *instance) takeOf(n *node, cfgVal cty.Value, marked bool) evaluated {
+	uv, m := cfgVal, []cty.Path(nil)
+	if marked {
+		uv, m = marks.Unmark(cfgVal)
+	}
 	in.secrets = append(sensitiveStrings(uv, m), in.inputs...)
 	in.judgeBy(n, uv, m)
 	return evaluated{val: cfgVal, unmarked: uv, sensitive: m}
