@@ -903,6 +903,8 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		if d.HasErrors() {
 			d = scrubSecrets(d, p.sensitiveInputs(n, ni.mi))
 		}
+		// Held until the instance is applied: one type map for all.
+		cfgVal = block.SharedType(cfgVal)
 		diags = append(diags, attribute(in.addr, n.cfg, d)...)
 		if d.HasErrors() {
 			return diags
@@ -1183,6 +1185,11 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, ev evalu
 			}
 			planned, priv = resp.PlannedState, resp.PlannedPrivate
 		}
+	}
+	if !ctysame.Identical(planned, prior) {
+		// Held until the instance is applied: one type map for all. (The
+		// prior object given back is shared with in.prior already.)
+		planned = block.SharedType(planned)
 	}
 	// The plan shows, and dependents see, descriptions where the
 	// configuration had references; the resolved object stays in memory
