@@ -629,6 +629,8 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 		return append(diags, errorDiag(in.addr, cn, "Cannot read recorded object", diagnostic.Failed("opening the provider's private data", err)))
 	}
 	in.meta = meta
+	// Held for the whole run: one type map for all.
+	v = rs.Block.SharedType(v)
 	in.recordedVal = v
 	in.prior = v
 	in.priorPrivate, in.recordedPrivate = priv, priv
