@@ -1,6 +1,7 @@
 package ctysame
 
 import (
+	"sync"
 	"unsafe"
 
 	"github.com/zclconf/go-cty/cty"
@@ -24,4 +25,49 @@ const valueWords = unsafe.Sizeof(cty.Value{}) / unsafe.Sizeof(uintptr(0))
 // identical.
 func RawEquals(a, b cty.Value) bool {
 	return Identical(a, b) || a.RawEquals(b)
+}
+
+// Types hands out one type for equal object types: go-cty makes a new
+// type (a map of attribute types) for every object value it makes, so
+// 100,000 objects of one resource type hold 100,000 equal maps. Share
+// gives a value the type it holds of those seen first; the value is the
+// same in every way go-cty can tell (types compare by structure), only
+// its memory differs. The zero Types is ready; it is safe for concurrent
+// use.
+type Types struct {
+	mu   sync.Mutex
+	seen []cty.Type
+}
+
+// maxTypes bounds the types a Types keeps and compares with: a resource
+// type's objects differ only where its schema has a dynamic attribute.
+const maxTypes = 8
+
+// Share is v with the equal type that ts saw first. A marked value keeps
+// its own (the value inside its marks holds it too), and so does one
+// whose type is not an object type or is unlike the first maxTypes seen.
+func (ts *Types) Share(v cty.Value) cty.Value {
+	if v == cty.NilVal || v.IsMarked() || !v.Type().IsObjectType() {
+		return v
+	}
+	ty := v.Type()
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	for _, t := range ts.seen {
+		if t.Equals(ty) {
+			(*valueLayout)(unsafe.Pointer(&v)).ty = t
+			return v
+		}
+	}
+	if len(ts.seen) < maxTypes {
+		ts.seen = append(ts.seen, ty)
+	}
+	return v
+}
+
+// valueLayout is cty.Value as go-cty declares it: its type, then its data
+// (TestTypesShare keeps that true).
+type valueLayout struct {
+	ty cty.Type
+	v  any
 }

@@ -78,3 +78,42 @@ func TestIdenticalIsCheap(t *testing.T) {
 		t.Errorf("RawEquals of an object with itself made %v allocations", n)
 	}
 }
+
+// TestTypesShare checks that a value given a shared type is RawEquals to
+// itself before and holds the very type seen first, and that values
+// whose type differs or that are marked are given back as they were.
+func TestTypesShare(t *testing.T) {
+	obj := func(id string) cty.Value {
+		return cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(id), "n": cty.NumberIntVal(1)})
+	}
+	var ts Types
+	first := ts.Share(obj("a"))
+	if !Identical(first, obj("a")) && !first.RawEquals(obj("a")) {
+		t.Fatalf("the first value came back as %#v", first)
+	}
+	words := func(ty cty.Type) [2]uintptr { return *(*[2]uintptr)(unsafe.Pointer(&ty)) }
+	second := obj("b")
+	got := ts.Share(second)
+	if !got.RawEquals(second) || !second.RawEquals(got) {
+		t.Errorf("Share changed the value: %#v", got)
+	}
+	if words(got.Type()) != words(first.Type()) {
+		t.Errorf("the value does not hold the type seen first")
+	}
+	if words(second.Type()) == words(first.Type()) {
+		t.Fatalf("the test's values share a type already")
+	}
+	if u := ts.Share(cty.UnknownVal(second.Type())); u.IsKnown() || words(u.Type()) != words(first.Type()) {
+		t.Errorf("an unknown object came back as %#v", u)
+	}
+	for _, v := range []cty.Value{
+		cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("a")}),
+		obj("c").Mark("sensitive"),
+		cty.StringVal("a"),
+		cty.NilVal,
+	} {
+		if got := ts.Share(v); !Identical(got, v) {
+			t.Errorf("Share(%#v) = %#v, want it unchanged", v, got)
+		}
+	}
+}

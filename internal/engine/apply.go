@@ -721,6 +721,8 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 					in.addr, displayProvider(n, in), strings.Join(problems, "\n  "))))
 			return false
 		}
+		// Held for the rest of the run: one type map for all.
+		newState = n.schema.Block.SharedType(newState)
 		in.value = in.res.remark(withMarks(n.schema.Block, newState, sens))
 		in.prior = newState
 		if !in.res.empty() {

@@ -629,6 +629,8 @@ func (e *Engine) refresh(ctx context.Context, p *Planned, prov provider.Provider
 		return append(diags, errorDiag(in.addr, cn, "Cannot read recorded object", diagnostic.Failed("opening the provider's private data", err)))
 	}
 	in.meta = meta
+	// Held for the whole run: one type map for all.
+	v = rs.Block.SharedType(v)
 	in.recordedVal = v
 	in.prior = v
 	in.priorPrivate, in.recordedPrivate = priv, priv
@@ -903,18 +905,30 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 		if d.HasErrors() {
 			d = scrubSecrets(d, p.sensitiveInputs(n, ni.mi))
 		}
+		// Held until the instance is applied: one type map for all.
+		cfgVal = block.SharedType(cfgVal)
 		diags = append(diags, attribute(in.addr, n.cfg, d)...)
 		if d.HasErrors() {
 			return diags
 		}
-		if d := ephemeralArguments(in.addr, n.cfg, block, cfgVal); d.HasErrors() {
-			return append(diags, d...)
+		// Most configurations carry no mark at all (nothing sensitive,
+		// ephemeral or referenced): then one look inside says so for the
+		// three questions below, each of which would look again.
+		marked := marks.ContainsMarked(cfgVal)
+		if marked {
+			if d := ephemeralArguments(in.addr, n.cfg, block, cfgVal); d.HasErrors() {
+				return append(diags, d...)
+			}
 		}
 		// Refresh comes before the plan: what it says is scrubbed too.
 		in.inputs = append(p.sensitiveInputs(n, ni.mi), providerSecrets(in.provider(n))...)
-		ev = in.take(n, cfgVal)
-		if in.res, d = e.resolveRefs(ctx, in.addr, n.cfg, cfgVal); d.HasErrors() {
-			return append(diags, d...)
+		ev = in.takeOf(n, cfgVal, marked)
+		if marked {
+			if in.res, d = e.resolveRefs(ctx, in.addr, n.cfg, cfgVal); d.HasErrors() {
+				return append(diags, d...)
+			}
+		} else {
+			in.res = nil // as resolveRefs resolves a value with no placeholder
 		}
 		in.shareSecrets(n)
 	}
@@ -1065,7 +1079,16 @@ type evaluated struct {
 // what is scrubbed from whatever its provider says, and what the values it
 // returns are judged by (see judgeBy). in.inputs must be set.
 func (in *instance) take(n *node, cfgVal cty.Value) evaluated {
-	uv, m := marks.Unmark(cfgVal)
+	return in.takeOf(n, cfgVal, marks.ContainsMarked(cfgVal))
+}
+
+// takeOf is take for a configuration already known to carry marks or
+// not (marks.ContainsMarked).
+func (in *instance) takeOf(n *node, cfgVal cty.Value, marked bool) evaluated {
+	uv, m := cfgVal, []cty.Path(nil)
+	if marked {
+		uv, m = marks.Unmark(cfgVal)
+	}
 	in.secrets = append(sensitiveStrings(uv, m), in.inputs...)
 	in.judgeBy(n, uv, m)
 	return evaluated{val: cfgVal, unmarked: uv, sensitive: m}
@@ -1164,6 +1187,11 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, ev evalu
 			}
 			planned, priv = resp.PlannedState, resp.PlannedPrivate
 		}
+	}
+	if !ctysame.Identical(planned, prior) {
+		// Held until the instance is applied: one type map for all. (The
+		// prior object given back is shared with in.prior already.)
+		planned = block.SharedType(planned)
 	}
 	// The plan shows, and dependents see, descriptions where the
 	// configuration had references; the resolved object stays in memory

@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/ctysame"
 )
 
 // Schema is everything a provider declares about its configuration,
@@ -88,6 +90,9 @@ type Block struct {
 	// implied caches ImpliedType: the engine asks for it several times
 	// per resource instance, and an object type is a map to rebuild.
 	implied atomic.Pointer[cty.Type]
+	// types shares the types of the objects the engine holds (see
+	// SharedType).
+	types ctysame.Types
 	// writeOnly caches HasWriteOnly: 0 not known yet, 1 no, 2 yes.
 	writeOnly atomic.Uint32
 	// empty caches EmptyValue: every planned create starts from it.
@@ -207,6 +212,16 @@ func (b *Block) ImpliedType() cty.Type {
 	t := b.impliedType()
 	b.implied.Store(&t)
 	return t
+}
+
+// SharedType is v, an object of this block held for a while, with the
+// type of an equal object held before: one type map for all of them
+// instead of one each (see ctysame.Types). Nothing else changes.
+func (b *Block) SharedType(v cty.Value) cty.Value {
+	if b == nil {
+		return v
+	}
+	return b.types.Share(v)
 }
 
 func (b *Block) impliedType() cty.Type {
