@@ -2,6 +2,9 @@ package hclconfig
 
 import (
 	"bytes"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -37,32 +40,74 @@ func parseChunked(src []byte, filename string) (*hcl.File, bool) {
 		return nil, false
 	}
 	body := file.Body.(*hclsyntax.Body)
+	// Each piece's start, then the pieces parsed side by side (each is a
+	// parse of its own), then joined in order.
+	pieces := make([]chunk, len(cuts)+1)
 	pos := hcl.InitialPos
 	start := 0
-	for i := 0; i <= len(cuts); i++ {
+	for i := range pieces {
 		end := len(src)
 		if i < len(cuts) {
 			end = cuts[i]
 		}
-		piece, diags := hclsyntax.ParseConfig(src[start:end:end], filename, pos)
-		if len(diags) > 0 {
-			return nil, false
-		}
-		pb := piece.Body.(*hclsyntax.Body)
-		if len(pb.Attributes) > 0 {
-			return nil, false
-		}
-		body.Blocks = append(body.Blocks, pb.Blocks...)
-		if i == 0 {
-			body.SrcRange = pb.SrcRange
-		}
-		body.SrcRange.End, body.EndRange = pb.SrcRange.End, pb.EndRange
+		pieces[i] = chunk{src: src[start:end:end], pos: pos}
 		pos.Line += bytes.Count(src[start:end], []byte{'\n'})
 		pos.Byte = end
 		start = end
 	}
+	parseChunks(pieces, filename)
+	for i, c := range pieces {
+		if c.body == nil || len(c.body.Attributes) > 0 {
+			return nil, false
+		}
+		body.Blocks = append(body.Blocks, c.body.Blocks...)
+		if i == 0 {
+			body.SrcRange = c.body.SrcRange
+		}
+		body.SrcRange.End, body.EndRange = c.body.SrcRange.End, c.body.EndRange
+	}
 	file.Bytes = src
 	return file, true
+}
+
+// chunk is a piece of a file: its text, where it starts in the file, and
+// its body once parsed, nil when the parse had anything to say.
+type chunk struct {
+	src  []byte
+	pos  hcl.Pos
+	body *hclsyntax.Body
+}
+
+// parseChunks parses pieces side by side.
+func parseChunks(pieces []chunk, filename string) {
+	inParallel(len(pieces), func(i int) {
+		c := &pieces[i]
+		if f, diags := hclsyntax.ParseConfig(c.src, filename, c.pos); len(diags) == 0 {
+			c.body = f.Body.(*hclsyntax.Body)
+		}
+	})
+}
+
+// inParallel calls f for each of 0 to n-1 on as many goroutines as the
+// process has processors, and returns when every call has.
+func inParallel(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers < 2 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // cutPoints are the offsets at least chunkSize apart where a line starts

@@ -6,8 +6,8 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
 )
 
 // Files keeps the configuration files one command has read and parsed.
@@ -20,9 +20,8 @@ import (
 // A file is kept as first read: a command that changes configuration
 // files between walks needs a new Files.
 type Files struct {
-	mu     sync.Mutex
-	parser *hclparse.Parser
-	read   map[string]*readFile
+	mu   sync.Mutex
+	read map[string]*readFile
 }
 
 // readFile is one file as read: its text, its syntax tree (nil when it
@@ -45,36 +44,52 @@ var backendBlocks = map[string]bool{"terraform": true, "variable": true, "locals
 // every other walk reads a trimmed file again whole.
 func (fs *Files) file(path, name string, backendOnly bool) *readFile {
 	if fs == nil {
-		return readAndParse(hclparse.NewParser(), path, name)
+		return readAndParse(path, name)
 	}
+	key := path + "\x00" + name
+	fs.mu.Lock()
+	rf, ok := fs.read[key]
+	ok = ok && (backendOnly || !rf.trimmed)
+	fs.mu.Unlock()
+	if ok {
+		return rf
+	}
+	// Parsed without the lock, so that files are parsed side by side
+	// (see files); the first one stored is the one every walk gets.
+	rf = readAndParse(path, name)
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	key := path + "\x00" + name
-	if rf, ok := fs.read[key]; ok && (backendOnly || !rf.trimmed) {
-		return rf
+	if kept, ok := fs.read[key]; ok && (backendOnly || !kept.trimmed) {
+		return kept
 	}
 	if fs.read == nil {
 		fs.read = map[string]*readFile{}
-		fs.parser = hclparse.NewParser()
 	}
-	rf := readAndParse(fs.parser, path, name)
 	fs.read[key] = rf
 	return rf
 }
 
-func readAndParse(p *hclparse.Parser, path, name string) *readFile {
+// files is file of each of paths, named by names, the files read and
+// parsed on as many goroutines as the process has processors: reading a
+// configuration of many files takes about as long as its largest.
+func (fs *Files) files(paths, names []string, backendOnly bool) []*readFile {
+	out := make([]*readFile, len(paths))
+	inParallel(len(paths), func(i int) { out[i] = fs.file(paths[i], names[i], backendOnly) })
+	return out
+}
+
+func readAndParse(path, name string) *readFile {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return &readFile{diags: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read file", Detail: err.Error()}}}
 	}
 	rf := &readFile{src: src}
 	if strings.HasSuffix(name, ".json") {
-		rf.file, rf.diags = p.ParseJSON(src, name)
+		rf.file, rf.diags = hcljson.Parse(src, name)
 	} else if file, ok := parseChunked(src, name); ok {
-		p.AddFile(name, file)
 		rf.file = file
 	} else {
-		rf.file, rf.diags = p.ParseHCL(src, name)
+		rf.file, rf.diags = hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 	}
 	return rf
 }
@@ -108,7 +123,4 @@ func (fs *Files) trim() {
 		body.Blocks = kept
 		rf.trimmed = true
 	}
-	// The parser keeps each file it parsed by name, and would give the
-	// trimmed one back to a walk that reads it whole again.
-	fs.parser = hclparse.NewParser()
 }

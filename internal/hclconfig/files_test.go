@@ -1,9 +1,11 @@
 package hclconfig
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 	"weak"
 
@@ -109,4 +111,52 @@ func TestFilesLetGoOfBlocks(t *testing.T) {
 	}
 	runtime.KeepAlive(cfg)
 	runtime.KeepAlive(files)
+}
+
+// TestFilesParsedSideBySideInOrder loads a folder of many files, read and
+// parsed side by side, and checks that what the walk gets is in the order
+// of the files: the outputs of all of them, and the diagnostics of the
+// broken ones in file order, the same with and without the command's Files.
+func TestFilesParsedSideBySideInOrder(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 12 {
+		text := fmt.Sprintf("output \"o%02d\" {\n  value = \"v%d\"\n}\n", i, i)
+		if i == 3 || i == 7 {
+			text = fmt.Sprintf("output \"o%02d\" {\n  value = \n}\n", i)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d.tf", i)), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, files := range []*Files{nil, {}} {
+		_, diags := Load(dir, Options{Files: files})
+		var where []string
+		for _, d := range diags {
+			if d.Subject != nil {
+				where = append(where, d.Subject.Filename)
+			}
+		}
+		if len(where) != 2 || where[0] != "f03.tf" || where[1] != "f07.tf" {
+			t.Errorf("Files %v: diagnostics name %v, want f03.tf then f07.tf", files != nil, where)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f03.tf"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f07.tf"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := Load(dir, Options{Files: &Files{}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	var addrs []string
+	for _, n := range cfg.Nodes {
+		addrs = append(addrs, n.Addr)
+	}
+	want := []string{"output.o00", "output.o01", "output.o02", "output.o04", "output.o05", "output.o06",
+		"output.o08", "output.o09", "output.o10", "output.o11"}
+	if !slices.Equal(addrs, want) {
+		t.Errorf("nodes %v, want %v", addrs, want)
+	}
 }

@@ -315,16 +315,19 @@ func (l *loader) parse(dir string) ([]*hcl.File, hcl.Diagnostics) {
 			Detail:   fmt.Sprintf("The folder %s has no *.tf, *.tf.json, *.tofu or *.tofu.json files.", dir),
 		}}
 	}
-	var files []*hcl.File
-	var diags hcl.Diagnostics
-	for _, n := range names {
+	paths := make([]string, len(names))
+	for i, n := range names {
 		// Diagnostics name files relative to the root folder, as users
 		// wrote them.
-		full := filepath.Join(dir, n)
-		if rel, err := filepath.Rel(l.dir, full); err == nil {
-			n = filepath.ToSlash(rel)
+		paths[i] = filepath.Join(dir, n)
+		if rel, err := filepath.Rel(l.dir, paths[i]); err == nil {
+			names[i] = filepath.ToSlash(rel)
 		}
-		rf := l.opts.Files.file(full, n, l.backendOnly)
+	}
+	var files []*hcl.File
+	var diags hcl.Diagnostics
+	for i, rf := range l.opts.Files.files(paths, names, l.backendOnly) {
+		n := names[i]
 		diags = append(diags, rf.diags...)
 		if rf.src == nil && rf.file == nil {
 			continue
