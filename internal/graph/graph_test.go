@@ -200,3 +200,36 @@ func BenchmarkOrderChain(b *testing.B) {
 		g.Order()
 	}
 }
+
+func TestWalkReachesParallelismWhenVisitsBlock(t *testing.T) {
+	// Visits that wait (as on a provider's connection) must still run
+	// parallelism at once: each blocks until all of them have started.
+	const parallelism = 40
+	g := New(200)
+	order, _ := g.Order()
+	var inFlight atomic.Int32
+	all := make(chan struct{})
+	var once sync.Once
+	var most atomic.Int32
+	g.Walk(context.Background(), order, parallelism, func(n int) bool {
+		cur := inFlight.Add(1)
+		for {
+			m := most.Load()
+			if cur <= m || most.CompareAndSwap(m, cur) {
+				break
+			}
+		}
+		if cur == parallelism {
+			once.Do(func() { close(all) })
+		}
+		select {
+		case <-all:
+		case <-time.After(2 * time.Second):
+		}
+		inFlight.Add(-1)
+		return true
+	}, nil)
+	if most.Load() != parallelism {
+		t.Fatalf("at most %d visits ran at once, want %d", most.Load(), parallelism)
+	}
+}
