@@ -1,0 +1,68 @@
+package ctysame
+
+import (
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Attr is v.GetAttr(name): the same value with the same marks, and the
+// same panic where go-cty panics (v not an object, v null, or its type
+// without that attribute). go-cty normalises name to NFC at every call
+// (and HasAttribute and AttributeType again each); a schema's names are
+// ASCII, which NFC leaves as they are, so for them Attr looks the name up
+// as it is. Any other name goes through go-cty's own GetAttr.
+func Attr(v cty.Value, name string) cty.Value {
+	if !isASCII(name) {
+		return v.GetAttr(name)
+	}
+	if v.IsMarked() {
+		u, marks := v.Unmark()
+		return Attr(u, name).WithMarks(marks)
+	}
+	ty := v.Type()
+	if ty == cty.DynamicPseudoType {
+		return cty.DynamicVal
+	}
+	if !ty.IsObjectType() || v.IsNull() {
+		return v.GetAttr(name) // go-cty's panic
+	}
+	aty, ok := ty.AttributeTypes()[name]
+	if !ok {
+		return v.GetAttr(name) // go-cty's panic
+	}
+	if !v.IsKnown() {
+		return cty.UnknownVal(aty)
+	}
+	// A known object's data is the map of its attributes' data, as
+	// TestAttr checks against GetAttr.
+	attrs := (*valueLayout)(unsafe.Pointer(&v)).v.(map[string]any)
+	var out cty.Value
+	*(*valueLayout)(unsafe.Pointer(&out)) = valueLayout{ty: aty, v: attrs[name]}
+	return out
+}
+
+// AttrType is ty.HasAttribute(name) and, when it has, ty.AttributeType(name),
+// in one look-up and without normalising an ASCII name (see Attr). Like
+// those, it panics when ty is not an object type.
+func AttrType(ty cty.Type, name string) (cty.Type, bool) {
+	if !isASCII(name) {
+		if !ty.HasAttribute(name) {
+			return cty.NilType, false
+		}
+		return ty.AttributeType(name), true
+	}
+	aty, ok := ty.AttributeTypes()[name]
+	return aty, ok
+}
+
+// isASCII reports whether s is ASCII only, which NFC leaves as it is.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
