@@ -43,6 +43,35 @@ func Attr(v cty.Value, name string) cty.Value {
 	return out
 }
 
+// AnyAttr reports whether f holds for any attribute of object v, given
+// its name and Attr(v, name), visiting them in no particular order and
+// stopping at the first that holds. v must be an object and not null (it
+// panics otherwise); a known, unmarked object's attributes are read
+// straight from its data, without a look-up of each name.
+func AnyAttr(v cty.Value, f func(name string, attr cty.Value) bool) bool {
+	ty := v.Type()
+	if !ty.IsObjectType() || v.IsNull() {
+		panic("ctysame.AnyAttr of a null or non-object value")
+	}
+	if v.IsMarked() || !v.IsKnown() {
+		for name := range ty.AttributeTypes() {
+			if f(name, Attr(v, name)) {
+				return true
+			}
+		}
+		return false
+	}
+	attrs := (*valueLayout)(unsafe.Pointer(&v)).v.(map[string]any)
+	var av cty.Value
+	for name, aty := range ty.AttributeTypes() {
+		*(*valueLayout)(unsafe.Pointer(&av)) = valueLayout{ty: aty, v: attrs[name]}
+		if f(name, av) {
+			return true
+		}
+	}
+	return false
+}
+
 // AttrType is ty.HasAttribute(name) and, when it has, ty.AttributeType(name),
 // in one look-up and without normalising an ASCII name (see Attr). Like
 // those, it panics when ty is not an object type.
@@ -55,6 +84,15 @@ func AttrType(ty cty.Type, name string) (cty.Type, bool) {
 	}
 	aty, ok := ty.AttributeTypes()[name]
 	return aty, ok
+}
+
+// AttributeType is ty.AttributeType(name) without normalising an ASCII
+// name (see AttrType); like it, it panics where ty has no such attribute.
+func AttributeType(ty cty.Type, name string) cty.Type {
+	if aty, ok := AttrType(ty, name); ok {
+		return aty
+	}
+	return ty.AttributeType(name) // go-cty's panic
 }
 
 // isASCII reports whether s is ASCII only, which NFC leaves as it is.

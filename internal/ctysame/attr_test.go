@@ -107,10 +107,16 @@ func TestAttrType(t *testing.T) {
 				if got != cty.NilType {
 					t.Errorf("AttrType gave %#v for a missing attribute", got)
 				}
+				if _, p := catch(func() cty.Value { AttributeType(ty, name); return cty.NilVal }); p == nil {
+					t.Errorf("AttributeType of a missing attribute did not panic")
+				}
 				return
 			}
 			if want := ty.AttributeType(name); !got.Equals(want) {
 				t.Errorf("AttrType is %#v, AttributeType %#v", got, want)
+			}
+			if got := AttributeType(ty, name); !got.Equals(ty.AttributeType(name)) {
+				t.Errorf("AttributeType is %#v, go-cty's %#v", got, ty.AttributeType(name))
 			}
 		})
 	}
@@ -123,4 +129,51 @@ func TestAttrType(t *testing.T) {
 func catch(f func() cty.Value) (v cty.Value, p any) {
 	defer func() { p = recover() }()
 	return f(), nil
+}
+
+// TestAnyAttr checks that AnyAttr visits each attribute once, with the
+// value GetAttr gives, and stops at the first for which f holds.
+func TestAnyAttr(t *testing.T) {
+	obj := cty.ObjectVal(map[string]cty.Value{
+		"id":     cty.StringVal("a"),
+		"secret": cty.StringVal("s").Mark("sensitive"),
+		"later":  cty.UnknownVal(cty.Bool),
+		"nested": cty.ObjectVal(map[string]cty.Value{"x": cty.True}),
+		"\u00e9": cty.StringVal("nfc"),
+	})
+	ty := obj.Type()
+	for vname, v := range map[string]cty.Value{
+		"known":          obj,
+		"marked":         obj.Mark("sensitive"),
+		"unknown":        cty.UnknownVal(ty),
+		"marked unknown": cty.UnknownVal(ty).Mark("sensitive"),
+		"empty":          cty.EmptyObjectVal,
+	} {
+		t.Run(vname, func(t *testing.T) {
+			seen := map[string]bool{}
+			if AnyAttr(v, func(name string, av cty.Value) bool {
+				if seen[name] {
+					t.Errorf("%q visited twice", name)
+				}
+				seen[name] = true
+				same(t, av, v.GetAttr(name))
+				return false
+			}) {
+				t.Errorf("AnyAttr is true where f never held")
+			}
+			if len(seen) != len(ty.AttributeTypes()) && vname != "empty" {
+				t.Errorf("visited %v, want all of %v", seen, ty.AttributeTypes())
+			}
+			calls := 0
+			got := AnyAttr(v, func(string, cty.Value) bool { calls++; return true })
+			if want := len(v.Type().AttributeTypes()) > 0; got != want || calls > 1 {
+				t.Errorf("AnyAttr with f always true = %v after %d calls, want %v after at most 1", got, calls, want)
+			}
+		})
+	}
+	for _, v := range []cty.Value{cty.NullVal(ty), cty.NullVal(cty.EmptyObject), cty.StringVal("id"), cty.DynamicVal} {
+		if _, p := catch(func() cty.Value { AnyAttr(v, func(string, cty.Value) bool { return false }); return cty.NilVal }); p == nil {
+			t.Errorf("AnyAttr(%#v) did not panic", v)
+		}
+	}
 }
