@@ -54,6 +54,14 @@ func (ts *Types) Share(v cty.Value) cty.Value {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	for _, t := range ts.seen {
+		// Most values given come with a type handed out before (by
+		// ObjectVal, or by Share to the value they were made from):
+		// found without Equals walking two maps.
+		if sameType(t, ty) {
+			return v
+		}
+	}
+	for _, t := range ts.seen {
 		if t.Equals(ty) {
 			(*valueLayout)(unsafe.Pointer(&v)).ty = t
 			return v
@@ -113,6 +121,15 @@ func objectOf(ty cty.Type, attrs map[string]cty.Value) bool {
 	}
 	return true
 }
+
+// sameType reports whether a and b are the very same type, word for word
+// (a cty.Type is an interface only, as TestLayout checks): then they are
+// equal.
+func sameType(a, b cty.Type) bool {
+	return *(*[typeWords]uintptr)(unsafe.Pointer(&a)) == *(*[typeWords]uintptr)(unsafe.Pointer(&b))
+}
+
+const typeWords = unsafe.Sizeof(cty.Type{}) / unsafe.Sizeof(uintptr(0))
 
 // valueLayout is cty.Value as go-cty declares it: its type, then its data
 // (TestTypesShare keeps that true).

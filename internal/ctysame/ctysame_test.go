@@ -19,6 +19,9 @@ func TestLayout(t *testing.T) {
 	if valueWords*words != unsafe.Sizeof(v) {
 		t.Fatalf("cty.Value is not a whole number of words")
 	}
+	if got, want := unsafe.Sizeof(cty.Type{}), unsafe.Sizeof(any(nil)); got != want || typeWords*words != got {
+		t.Fatalf("cty.Type is %d bytes, sameType expects %d (an interface)", got, want)
+	}
 }
 
 func TestIdentical(t *testing.T) {
@@ -102,6 +105,9 @@ func TestTypesShare(t *testing.T) {
 	}
 	if words(second.Type()) == words(first.Type()) {
 		t.Fatalf("the test's values share a type already")
+	}
+	if again := ts.Share(got); !Identical(again, got) {
+		t.Errorf("a value holding the type seen first came back as %#v", again)
 	}
 	if u := ts.Share(cty.UnknownVal(second.Type())); u.IsKnown() || words(u.Type()) != words(first.Type()) {
 		t.Errorf("an unknown object came back as %#v", u)
