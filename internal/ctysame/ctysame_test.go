@@ -19,6 +19,9 @@ func TestLayout(t *testing.T) {
 	if valueWords*words != unsafe.Sizeof(v) {
 		t.Fatalf("cty.Value is not a whole number of words")
 	}
+	if got, want := unsafe.Sizeof(cty.Type{}), unsafe.Sizeof(any(nil)); got != want || typeWords*words != got {
+		t.Fatalf("cty.Type is %d bytes, sameType expects %d (an interface)", got, want)
+	}
 }
 
 func TestIdentical(t *testing.T) {
@@ -103,6 +106,9 @@ func TestTypesShare(t *testing.T) {
 	if words(second.Type()) == words(first.Type()) {
 		t.Fatalf("the test's values share a type already")
 	}
+	if again := ts.Share(got); !Identical(again, got) {
+		t.Errorf("a value holding the type seen first came back as %#v", again)
+	}
 	if u := ts.Share(cty.UnknownVal(second.Type())); u.IsKnown() || words(u.Type()) != words(first.Type()) {
 		t.Errorf("an unknown object came back as %#v", u)
 	}
@@ -114,6 +120,62 @@ func TestTypesShare(t *testing.T) {
 	} {
 		if got := ts.Share(v); !Identical(got, v) {
 			t.Errorf("Share(%#v) = %#v, want it unchanged", v, got)
+		}
+	}
+}
+
+// TestTypesObjectVal checks ObjectVal against cty.ObjectVal: an equal
+// value (marks, unknowns and nulls inside it included), made the second
+// time with the type made the first.
+func TestTypesObjectVal(t *testing.T) {
+	words := func(ty cty.Type) [2]uintptr { return *(*[2]uintptr)(unsafe.Pointer(&ty)) }
+	for name, attrs := range map[string]map[string]cty.Value{
+		"plain":   {"id": cty.StringVal("a"), "n": cty.NumberIntVal(1)},
+		"marked":  {"id": cty.StringVal("a"), "secret": cty.StringVal("s").Mark("sensitive")},
+		"unknown": {"id": cty.UnknownVal(cty.String), "out": cty.DynamicVal, "later": cty.UnknownVal(cty.String).RefineNotNull()},
+		"null":    {"id": cty.NullVal(cty.String), "n": cty.NullVal(cty.Number), "any": cty.NullVal(cty.DynamicPseudoType)},
+		"nested":  {"o": cty.ObjectVal(map[string]cty.Value{"x": cty.True}), "l": cty.ListVal([]cty.Value{cty.StringVal("x")})},
+		"empty":   {},
+		"nfc":     {"\u00e9": cty.StringVal("nfc"), "id": cty.StringVal("a")},
+		"nfd":     {"e\u0301": cty.StringVal("nfd"), "id": cty.StringVal("a")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			want := cty.ObjectVal(attrs)
+			var ts Types
+			first := ts.ObjectVal(attrs)
+			second := ts.ObjectVal(attrs)
+			for i, got := range []cty.Value{first, second} {
+				if !got.Type().Equals(want.Type()) || !got.RawEquals(want) || !want.RawEquals(got) {
+					t.Errorf("value %d is %#v, want %#v", i, got, want)
+				}
+				for n := range want.Type().AttributeTypes() {
+					same(t, got.GetAttr(n), want.GetAttr(n))
+				}
+			}
+			if words(second.Type()) != words(first.Type()) {
+				t.Errorf("the second value does not hold the first's type")
+			}
+		})
+	}
+	// A value of a type seen before is made without making its type anew.
+	var ts Types
+	attrs := map[string]cty.Value{"id": cty.StringVal("a"), "n": cty.NumberIntVal(1)}
+	ts.ObjectVal(attrs)
+	got := testing.AllocsPerRun(10, func() { ts.ObjectVal(attrs) })
+	if want := testing.AllocsPerRun(10, func() { cty.ObjectVal(attrs) }); got >= want {
+		t.Errorf("ObjectVal of a type seen before made %v allocations, cty.ObjectVal %v", got, want)
+	}
+	// A value of another type is not given the type seen first.
+	ts = Types{}
+	ts.ObjectVal(map[string]cty.Value{"id": cty.StringVal("a")})
+	for _, attrs := range []map[string]cty.Value{
+		{"id": cty.NumberIntVal(1)},
+		{"id": cty.StringVal("a"), "n": cty.NumberIntVal(1)},
+		{"other": cty.StringVal("a")},
+		{},
+	} {
+		if got, want := ts.ObjectVal(attrs), cty.ObjectVal(attrs); !got.Type().Equals(want.Type()) || !got.RawEquals(want) {
+			t.Errorf("ObjectVal(%#v) = %#v, want %#v", attrs, got, want)
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package engine
 
-import "github.com/zclconf/go-cty/cty"
+import (
+	"github.com/tetherhq/tether/internal/ctysame"
+	"github.com/zclconf/go-cty/cty"
+)
 
 // whollyKnown is v.IsWhollyKnown(), marks and all, without go-cty's
 // element iterator for an object: the iterator sorts the attribute names
@@ -11,10 +14,5 @@ func whollyKnown(v cty.Value) bool {
 	if !v.Type().IsObjectType() || !v.IsKnown() || v.IsNull() {
 		return v.IsWhollyKnown()
 	}
-	for name := range v.Type().AttributeTypes() {
-		if !whollyKnown(v.GetAttr(name)) {
-			return false
-		}
-	}
-	return true
+	return !ctysame.AnyAttr(v, func(_ string, av cty.Value) bool { return !whollyKnown(av) })
 }

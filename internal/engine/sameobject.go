@@ -9,6 +9,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tetherhq/tether/internal/addr"
+	"github.com/tetherhq/tether/internal/ctysame"
 	"github.com/tetherhq/tether/internal/graph"
 	"github.com/tetherhq/tether/internal/plan"
 )
@@ -95,10 +96,13 @@ func changeObjectKey(c *plan.ResourceChange, v cty.Value) (objectKey, bool) {
 	// Only the id is read: unmarked where it is, not as a copy of the
 	// whole object.
 	v, _ = v.Unmark()
-	if v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() || !v.Type().HasAttribute("id") {
+	if v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() {
 		return objectKey{}, false
 	}
-	id, _ := v.GetAttr("id").Unmark()
+	if _, ok := ctysame.AttrType(v.Type(), "id"); !ok {
+		return objectKey{}, false
+	}
+	id, _ := ctysame.Attr(v, "id").Unmark()
 	if !id.IsKnown() || id.IsNull() || id.Type() != cty.String || id.AsString() == "" {
 		return objectKey{}, false
 	}

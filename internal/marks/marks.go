@@ -1,6 +1,9 @@
 package marks
 
-import "github.com/zclconf/go-cty/cty"
+import (
+	"github.com/tetherhq/tether/internal/ctysame"
+	"github.com/zclconf/go-cty/cty"
+)
 
 type mark string
 
@@ -121,11 +124,7 @@ func AnyNested(v cty.Value, f func(cty.Value) bool) bool {
 	ty := v.Type()
 	switch {
 	case ty.IsObjectType():
-		for name := range ty.AttributeTypes() {
-			if AnyNested(v.GetAttr(name), f) {
-				return true
-			}
-		}
+		return ctysame.AnyAttr(v, func(_ string, av cty.Value) bool { return AnyNested(av, f) })
 	case ty.IsListType() || ty.IsSetType() || ty.IsMapType() || ty.IsTupleType():
 		if v.LengthInt() == 0 {
 			return false

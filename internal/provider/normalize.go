@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"github.com/tetherhq/tether/internal/ctysame"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -36,10 +37,10 @@ func normalizeBlocks(b *Block, v cty.Value) cty.Value {
 	}
 	vals := make(map[string]cty.Value, len(b.Attributes)+len(b.BlockTypes))
 	for name := range b.Attributes {
-		vals[name] = v.GetAttr(name)
+		vals[name] = ctysame.Attr(v, name)
 	}
 	for name, nb := range b.BlockTypes {
-		bv := v.GetAttr(name)
+		bv := ctysame.Attr(v, name)
 		if nb.Block.ImpliedType().HasDynamicTypes() {
 			vals[name] = bv
 			continue

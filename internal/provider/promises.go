@@ -57,10 +57,10 @@ func planBlockProblems(b *Block, prior, config, planned cty.Value, path cty.Path
 	planAttrsProblems(b.Attributes, prior, config, planned, path, out)
 	for name, nb := range b.BlockTypes {
 		p := append(path.Copy(), cty.GetAttrStep{Name: name})
-		pv, cv := planned.GetAttr(name), config.GetAttr(name)
+		pv, cv := ctysame.Attr(planned, name), ctysame.Attr(config, name)
 		prv := cty.NullVal(cv.Type())
 		if !prior.IsNull() {
-			prv = prior.GetAttr(name)
+			prv = ctysame.Attr(prior, name)
 		}
 		switch {
 		case ctysame.RawEquals(pv, cv):
@@ -150,7 +150,7 @@ func element(v, k cty.Value) (cty.Value, bool) {
 		return cty.NilVal, false
 	}
 	if v.Type().IsObjectType() {
-		return v.GetAttr(k.AsString()), true
+		return ctysame.Attr(v, k.AsString()), true
 	}
 	return v.Index(k), true
 }
@@ -192,7 +192,7 @@ func planAttrsProblems(as map[string]*Attribute, prior, config, planned cty.Valu
 			if v.IsNull() {
 				return cty.NullVal(a.Type)
 			}
-			return v.GetAttr(name)
+			return ctysame.Attr(v, name)
 		}
 		pv := get(planned)
 		prv := pv
@@ -304,7 +304,7 @@ func resultProblemsAt(b *Block, planned, actual cty.Value, path cty.Path, out *[
 		return
 	}
 	for name, a := range b.Attributes {
-		pv, av := planned.GetAttr(name), actual.GetAttr(name)
+		pv, av := ctysame.Attr(planned, name), ctysame.Attr(actual, name)
 		if a.WriteOnly && !av.IsNull() {
 			*out = append(*out, diagnostic.PathString(append(path.Copy(), cty.GetAttrStep{Name: name}))+": returned a value for a write-only attribute, which must be null")
 			continue
@@ -319,7 +319,7 @@ func resultProblemsAt(b *Block, planned, actual cty.Value, path cty.Path, out *[
 		}
 	}
 	for name, nb := range b.BlockTypes {
-		pv, av := planned.GetAttr(name), actual.GetAttr(name)
+		pv, av := ctysame.Attr(planned, name), ctysame.Attr(actual, name)
 		nestedProblems(nb, pv, av, append(path.Copy(), cty.GetAttrStep{Name: name}), out, resultProblemsAt)
 	}
 }

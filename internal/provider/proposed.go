@@ -67,11 +67,11 @@ func plainConfig(b *Block, config cty.Value) bool {
 		return false
 	}
 	for name, a := range b.Attributes {
-		if a.Nested != nil || !ty.HasAttribute(name) {
+		if _, ok := ctysame.AttrType(ty, name); a.Nested != nil || !ok {
 			return false
 		}
 		if a.Computed {
-			if c := config.GetAttr(name); c.IsNull() && !c.Type().Equals(a.Type) {
+			if c := ctysame.Attr(config, name); c.IsNull() && !c.Type().Equals(a.Type) {
 				return false
 			}
 		}
@@ -101,8 +101,8 @@ func proposedBlock(b *Block, prior, config cty.Value) cty.Value {
 	m := newMerge(prior, len(b.Attributes)+len(b.BlockTypes))
 	proposedAttrs(&m, b.Attributes, prior, config)
 	for name, nb := range b.BlockTypes {
-		p := prior.GetAttr(name)
-		m.set(name, p, proposedNestedBlock(nb, p, config.GetAttr(name)), false)
+		p := ctysame.Attr(prior, name)
+		m.set(name, p, proposedNestedBlock(nb, p, ctysame.Attr(config, name)), false)
 	}
 	return m.value()
 }
@@ -137,7 +137,7 @@ func (m *merge) set(name string, p, v cty.Value, fromPrior bool) {
 			// The values set so far were the prior's; those not set yet
 			// are set below.
 			for n := range m.prior.Type().AttributeTypes() {
-				m.attrs[n] = m.prior.GetAttr(n)
+				m.attrs[n] = ctysame.Attr(m.prior, n)
 			}
 		}
 	}
@@ -293,11 +293,11 @@ func proposedAttrs(m *merge, as map[string]*Attribute, prior, config cty.Value) 
 	for name, a := range as {
 		var p cty.Value
 		if prior.IsNull() {
-			p = cty.NullVal(prior.Type().AttributeType(name))
+			p = cty.NullVal(ctysame.AttributeType(prior.Type(), name))
 		} else {
-			p = prior.GetAttr(name)
+			p = ctysame.Attr(prior, name)
 		}
-		c := config.GetAttr(name)
+		c := ctysame.Attr(config, name)
 		switch {
 		case a.Computed && c.IsNull():
 			// Whether required or optional plays no part: a computed

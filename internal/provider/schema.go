@@ -292,7 +292,7 @@ func (b *Block) SensitivePaths(val cty.Value, base cty.Path) []cty.Path {
 		if !val.Type().IsObjectType() || !val.Type().HasAttribute(name) {
 			continue
 		}
-		bv := val.GetAttr(name)
+		bv := ctysame.Attr(val, name)
 		if bv.IsNull() || !bv.IsKnown() {
 			continue
 		}

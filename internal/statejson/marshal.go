@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/tetherhq/tether/internal/ctysame"
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
@@ -157,7 +158,7 @@ func appendObject(b []byte, val cty.Value, ty, vty cty.Type) ([]byte, bool) {
 		if b, ok = appendString(b, k); !ok {
 			return b, false
 		}
-		if b, ok = appendValue(append(b, ':'), val.GetAttr(k), atys[k]); !ok {
+		if b, ok = appendValue(append(b, ':'), ctysame.Attr(val, k), atys[k]); !ok {
 			return b, false
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/tetherhq/tether/internal/ctysame"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -21,8 +22,15 @@ func (valueResource) validate(config cty.Value) hcl.Diagnostics {
 	return nil
 }
 
+// valueTypes gives tether_value's objects of one type one type (see
+// valueObject).
+var valueTypes ctysame.Types
+
+// valueObject is a tether_value object: made with the type of one made
+// before, since go-cty's ObjectVal makes its type anew (three maps and
+// each name normalised twice) for each of a large apply's objects.
 func valueObject(input, output, delay, id cty.Value) cty.Value {
-	return cty.ObjectVal(map[string]cty.Value{
+	return valueTypes.ObjectVal(map[string]cty.Value{
 		"input":    input,
 		"output":   output,
 		"delay_ms": delay,

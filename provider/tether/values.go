@@ -4,6 +4,7 @@ import (
 	"math/big"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/tetherhq/tether/internal/ctysame"
 	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -12,13 +13,17 @@ import (
 // one of some other shape, yields null rather than a panic inside cty.
 func attr(obj cty.Value, name string) cty.Value {
 	ty := obj.Type()
-	if !ty.IsObjectType() || !ty.HasAttribute(name) {
+	if !ty.IsObjectType() {
+		return cty.NullVal(cty.DynamicPseudoType)
+	}
+	aty, ok := ctysame.AttrType(ty, name)
+	if !ok {
 		return cty.NullVal(cty.DynamicPseudoType)
 	}
 	if obj.IsNull() {
-		return cty.NullVal(ty.AttributeType(name))
+		return cty.NullVal(aty)
 	}
-	return obj.GetAttr(name)
+	return ctysame.Attr(obj, name)
 }
 
 // knownString returns the string v holds when it is known and not null.
