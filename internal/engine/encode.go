@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/tetherhq/tether/internal/ctysame"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/secrets"
 	"github.com/tetherhq/tether/internal/state"
@@ -95,10 +96,13 @@ func RecordedOutput(keys *secrets.Keys, o *state.Output) (cty.Value, error) {
 
 // idOf returns a short identification of an object for progress lines.
 func idOf(v cty.Value) string {
-	if v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() || !v.Type().HasAttribute("id") {
+	if v.IsNull() || !v.IsKnown() || !v.Type().IsObjectType() {
 		return ""
 	}
-	id := v.GetAttr("id")
+	if _, ok := ctysame.AttrType(v.Type(), "id"); !ok {
+		return ""
+	}
+	id := ctysame.Attr(v, "id")
 	if id.IsNull() || !id.IsKnown() || id.IsMarked() {
 		return ""
 	}

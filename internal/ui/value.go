@@ -11,6 +11,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tetherhq/tether/internal/ctysame"
 	"github.com/tetherhq/tether/internal/marks"
 	"github.com/tetherhq/tether/internal/provider"
 )
@@ -442,7 +443,7 @@ func attrs(dst []attrVal, v cty.Value) []attrVal {
 	out := slices.Grow(dst[:0], len(atys))
 	for n, t := range atys {
 		if v.IsKnown() {
-			out = append(out, attrVal{n, v.GetAttr(n)})
+			out = append(out, attrVal{n, ctysame.Attr(v, n)})
 		} else {
 			out = append(out, attrVal{n, cty.UnknownVal(t)})
 		}
