@@ -2,6 +2,7 @@ package ctysame
 
 import (
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/zclconf/go-cty/cty"
@@ -30,13 +31,15 @@ func RawEquals(a, b cty.Value) bool {
 // Types hands out one type for equal object types: go-cty makes a new
 // type (a map of attribute types) for every object value it makes, so
 // 100,000 objects of one resource type hold 100,000 equal maps. Share
-// gives a value the type it holds of those seen first; the value is the
-// same in every way go-cty can tell (types compare by structure), only
-// its memory differs. The zero Types is ready; it is safe for concurrent
-// use.
+// gives a value the type it holds of those seen first, and ObjectVal makes
+// an object with it; the value is the same in every way go-cty can tell
+// (types compare by structure), only its memory differs. The zero Types is
+// ready; it is safe for concurrent use.
 type Types struct {
-	mu   sync.Mutex
-	seen []cty.Type
+	mu sync.Mutex // held to add to seen
+	// seen is read without the lock: a slice once stored is never
+	// changed, a type is added by storing a longer copy.
+	seen atomic.Pointer[[]cty.Type]
 }
 
 // maxTypes bounds the types a Types keeps and compares with: a resource
@@ -51,19 +54,54 @@ func (ts *Types) Share(v cty.Value) cty.Value {
 		return v
 	}
 	ty := v.Type()
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	for _, t := range ts.seen {
-		if t.Equals(ty) {
-			(*valueLayout)(unsafe.Pointer(&v)).ty = t
-			return v
-		}
+	t, ok := ts.find(func(t cty.Type) bool { return sameType(t, ty) || t.Equals(ty) })
+	if !ok {
+		t = ts.add(ty)
 	}
-	if len(ts.seen) < maxTypes {
-		ts.seen = append(ts.seen, ty)
-	}
+	(*valueLayout)(unsafe.Pointer(&v)).ty = t
 	return v
 }
+
+// find is the first type seen that match accepts.
+func (ts *Types) find(match func(cty.Type) bool) (cty.Type, bool) {
+	if seen := ts.seen.Load(); seen != nil {
+		for _, t := range *seen {
+			if match(t) {
+				return t, true
+			}
+		}
+	}
+	return cty.NilType, false
+}
+
+// add keeps ty unless maxTypes are kept, and returns the type to use for
+// it: an equal one another goroutine added first, or ty.
+func (ts *Types) add(ty cty.Type) cty.Type {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	var seen []cty.Type
+	if p := ts.seen.Load(); p != nil {
+		seen = *p
+	}
+	for _, t := range seen {
+		if t.Equals(ty) {
+			return t
+		}
+	}
+	if len(seen) < maxTypes {
+		seen = append(seen[:len(seen):len(seen)], ty)
+		ts.seen.Store(&seen)
+	}
+	return ty
+}
+
+// sameType reports whether a and b are the very same type, made once:
+// the words of the two, as for Identical.
+func sameType(a, b cty.Type) bool {
+	return *(*[typeWords]uintptr)(unsafe.Pointer(&a)) == *(*[typeWords]uintptr)(unsafe.Pointer(&b))
+}
+
+const typeWords = unsafe.Sizeof(cty.Type{}) / unsafe.Sizeof(uintptr(0))
 
 // valueLayout is cty.Value as go-cty declares it: its type, then its data
 // (TestTypesShare keeps that true).

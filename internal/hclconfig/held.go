@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tetherhq/tether/internal/ctysame"
 )
 
 // heldBody is what a resource body of arguments only keeps for the whole
@@ -337,6 +339,12 @@ type heldDecoder struct {
 type heldPlan struct {
 	attrs    []heldSpecAttr
 	literals []heldSpecLiteral
+	// names are the object's attribute names: the literals', then the
+	// attributes'.
+	names []string
+	// types is the type of the objects decoded by the plan, one for each
+	// set of argument types (see ctysame.Types).
+	types ctysame.Types
 }
 
 type heldSpecAttr struct {
@@ -382,6 +390,12 @@ func newHeldPlan(spec hcldec.Spec) *heldPlan {
 			return nil
 		}
 	}
+	for _, l := range p.literals {
+		p.names = append(p.names, l.key)
+	}
+	for _, a := range p.attrs {
+		p.names = append(p.names, a.key)
+	}
 	return p
 }
 
@@ -406,9 +420,10 @@ func (d *heldDecoder) decode(ctx func() *hcl.EvalContext) (cty.Value, hcl.Diagno
 	if !d.literal {
 		evalCtx = ctx()
 	}
-	vals := make(map[string]cty.Value, len(d.plan.attrs)+len(d.plan.literals))
+	var buf [16]cty.Value
+	vals := buf[:0]
 	for _, l := range d.plan.literals {
-		vals[l.key] = l.val
+		vals = append(vals, l.val)
 	}
 	var diags hcl.Diagnostics
 	for _, sa := range d.plan.attrs {
@@ -416,7 +431,7 @@ func (d *heldDecoder) decode(ctx func() *hcl.EvalContext) (cty.Value, hcl.Diagno
 		expr := referenceExpr{attr.expr}
 		val, vd := expr.Value(evalCtx)
 		diags = append(diags, vd...)
-		conv, err := convert.Convert(val, sa.spec.Type)
+		conv, err := conform(val, sa.spec.Type)
 		if err != nil {
 			if evalCtx == nil {
 				evalCtx = ctx()
@@ -433,7 +448,16 @@ func (d *heldDecoder) decode(ctx func() *hcl.EvalContext) (cty.Value, hcl.Diagno
 			})
 			conv = cty.UnknownVal(sa.spec.Type.WithoutOptionalAttributesDeep())
 		}
-		vals[sa.key] = conv
+		vals = append(vals, conv)
 	}
-	return cty.ObjectVal(vals), diags
+	return d.plan.types.ObjectVal(d.plan.names, vals), diags
+}
+
+// conform is convert.Convert(v, ty), without making a conversion to pass
+// a value through to an argument of any type, the value unchanged.
+func conform(v cty.Value, ty cty.Type) (cty.Value, error) {
+	if ty == cty.DynamicPseudoType && !v.IsMarked() {
+		return v, nil
+	}
+	return convert.Convert(v, ty)
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 	"weak"
 
 	"github.com/hashicorp/hcl/v2"
@@ -343,5 +344,59 @@ func TestResolveNothingHoldsNothing(t *testing.T) {
 	}
 	if len(l.evalRefs) != 0 {
 		t.Errorf("the loader holds %d entries of references for a node that has none", len(l.evalRefs))
+	}
+}
+
+// TestHeldDecodeOfLiterals checks what evaluating a body of literals
+// costs an instance: the object's map of values and nothing else, where
+// go-cty's ObjectVal made three maps and a conversion to an argument of
+// any type made two closures; and that the objects of two resources hold
+// one type.
+func TestHeldDecodeOfLiterals(t *testing.T) {
+	schema, diags := tetherprovider.New().GetSchema()
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	dir := t.TempDir()
+	text := "resource \"tether_value\" \"a\" {\n  input = \"v1\"\n}\n\nresource \"tether_value\" \"b\" {\n  input = \"v2\"\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Files: &Files{}, Schemas: map[string]*provider.Schema{config.BuiltinSource.String(): schema}}
+	if _, diags := RequirementsOf(dir, opts); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	cfg, diags := Load(dir, opts)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	var vals []cty.Value
+	for _, n := range cfg.Nodes {
+		if n.Kind != config.Resource {
+			continue
+		}
+		eval := func() cty.Value {
+			v, diags := n.Eval(config.ScopeFunc(func(string) cty.Value { return cty.DynamicVal }), config.NoInstance)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			return v
+		}
+		vals = append(vals, eval())
+		if allocs := testing.AllocsPerRun(10, func() { eval() }); allocs > 2 {
+			t.Errorf("%s: evaluating its literals made %v allocations", n.Addr, allocs)
+		}
+	}
+	if len(vals) != 2 {
+		t.Fatalf("%d nodes", len(vals))
+	}
+	for i, want := range []string{"v1", "v2"} {
+		if got := vals[i].GetAttr("input"); !got.RawEquals(cty.StringVal(want)) {
+			t.Errorf("input %#v, want %q", got, want)
+		}
+	}
+	ty := func(v cty.Value) [2]uintptr { t := v.Type(); return *(*[2]uintptr)(unsafe.Pointer(&t)) }
+	if ty(vals[0]) != ty(vals[1]) {
+		t.Errorf("the objects of two resources hold two types")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/tetherhq/tether/internal/ctysame"
 	"github.com/tetherhq/tether/internal/ctytype"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -269,30 +270,31 @@ func (s *scanner) value(ty cty.Type) (cty.Value, bool) {
 		}
 		// The attribute names, to key vals by the type's own strings
 		// rather than a copy of each key read.
-		var buf [16]string
-		names := buf[:0]
+		var nbuf [16]string
+		var vbuf [16]cty.Value
+		names, vals := nbuf[:0], vbuf[:0]
 		for name := range atys {
 			names = append(names, name)
+			vals = append(vals, cty.NilVal)
 		}
-		vals := make(map[string]cty.Value, len(atys))
 		ok := s.members(func(key []byte) bool {
 			i := slices.IndexFunc(names, func(n string) bool { return n == string(key) })
 			if i < 0 {
 				return false
 			}
-			v, ok := s.value(atys[names[i]])
-			vals[names[i]] = v
+			var ok bool
+			vals[i], ok = s.value(atys[names[i]])
 			return ok
 		})
 		if !ok {
 			return cty.NilVal, false
 		}
-		for _, name := range names {
-			if _, set := vals[name]; !set {
-				vals[name] = cty.NullVal(atys[name])
+		for i, v := range vals {
+			if v == cty.NilVal {
+				vals[i] = cty.NullVal(atys[names[i]])
 			}
 		}
-		return cty.ObjectVal(vals), true
+		return objectVal(ty, names, vals), true
 	case ty.IsListType(), ty.IsSetType():
 		ety := ty.ElementType()
 		if ety.HasDynamicTypes() {
@@ -410,4 +412,15 @@ func primitiveType(text []byte) (cty.Type, bool) {
 		return cty.Bool, true
 	}
 	return cty.NilType, false
+}
+
+// objectTypes shares the types of the objects decoded into each object
+// type: a provider's state type is made once and every object of its
+// resource type is decoded into it, and those objects' types differ at
+// most where it is dynamic.
+var objectTypes ctysame.ByType
+
+// objectVal is cty.ObjectVal of the attributes, decoded into ty.
+func objectVal(ty cty.Type, names []string, vals []cty.Value) cty.Value {
+	return objectTypes.For(ty).ObjectVal(names, vals)
 }

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"strconv"
 	"testing"
+	"unsafe"
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
@@ -175,13 +176,18 @@ func TestUnmarshalDefersToCtyJSON(t *testing.T) {
 	}
 }
 
-func BenchmarkUnmarshal(b *testing.B) {
+// valueType is the built-in tether_value's state type.
+func valueType(tb testing.TB) cty.Type {
 	schema, _ := tetherprovider.New().GetSchema()
 	rs, _, err := schema.Resources.Get("tether_value")
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	ty := rs.Block.ImpliedType()
+	return rs.Block.ImpliedType()
+}
+
+func BenchmarkUnmarshal(b *testing.B) {
+	ty := valueType(b)
 	v := cty.ObjectVal(map[string]cty.Value{
 		"input": cty.StringVal("v12345"), "output": cty.StringVal("v12345"),
 		"delay_ms": cty.NullVal(cty.Number), "id": cty.StringVal("72e84963c2a144a0"),
@@ -255,5 +261,29 @@ func TestScanMatchesCtyJSON(t *testing.T) {
 		if wantErr == nil && !got.RawEquals(want) {
 			t.Errorf("%s:\n got %#v\nwant %#v", tc.raw, got, want)
 		}
+	}
+}
+
+// TestUnmarshalSharesTypes: the objects of one resource type, decoded
+// into its schema's type, hold one type, not a map of attribute types
+// each, and are still ctyjson's values.
+func TestUnmarshalSharesTypes(t *testing.T) {
+	ty := valueType(t)
+	var got []cty.Value
+	for _, input := range []string{"a", "b"} {
+		raw := []byte(`{"delay_ms":null,"id":"` + input + `1","input":{"value":"` + input + `","type":"string"},"output":{"value":"` + input + `","type":"string"}}`)
+		want, err := ctyjson.Unmarshal(raw, ty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := statejson.Unmarshal(raw, ty)
+		if err != nil || !v.RawEquals(want) || !v.Type().Equals(want.Type()) {
+			t.Fatalf("Unmarshal(%s) = %#v, %v; want %#v", raw, v, err, want)
+		}
+		got = append(got, v)
+	}
+	words := func(ty cty.Type) [2]uintptr { return *(*[2]uintptr)(unsafe.Pointer(&ty)) }
+	if words(got[0].Type()) != words(got[1].Type()) {
+		t.Errorf("two objects of one resource type hold two types")
 	}
 }
