@@ -202,12 +202,33 @@ type nodeInst struct {
 	// deferred is set when the node's instances cannot be known in this
 	// round; waiting names what it waits for.
 	deferred bool
-	waiting  string
 	// byProvider is set when the provider deferred it (waiting says why).
 	byProvider bool
+	waiting    string
 	// keys is the repetition (count or for_each value) as planned.
 	repeat cty.Value
 	insts  []*instance
+	// only holds insts when there is one instance, as nearly always: no
+	// list of its own to make.
+	only [1]*instance
+}
+
+// newNodeInsts is a node's node instances, one for each of mis, the
+// common one of them made at once with its list.
+func newNodeInsts(mis []*modInstance) []*nodeInst {
+	if len(mis) == 1 {
+		one := &struct {
+			ni   nodeInst
+			list [1]*nodeInst
+		}{ni: nodeInst{mi: mis[0]}}
+		one.list[0] = &one.ni
+		return one.list[:]
+	}
+	per := make([]*nodeInst, len(mis))
+	for i, mi := range mis {
+		per[i] = &nodeInst{mi: mi}
+	}
+	return per
 }
 
 // instance is one resource or data source instance.
