@@ -106,7 +106,20 @@ func (l *loader) holdBody(b *hcl.Block, sb *hclsyntax.Body) *heldBody {
 	if b.TypeRange.Filename != f.name || start < 0 || start > end || end > len(f.src) {
 		return nil
 	}
-	h := &heldBody{file: f, attrs: make([]heldAttr, 0, len(sb.Attributes)), block: toPos32(b.TypeRange.Start), body: toSpan(sb.SrcRange)}
+	var h *heldBody
+	if len(sb.Attributes) == 1 {
+		// Most bodies of a large configuration: the body and its
+		// argument made at once.
+		one := &struct {
+			h heldBody
+			a [1]heldAttr
+		}{}
+		h = &one.h
+		h.attrs = one.a[:0]
+	} else {
+		h = &heldBody{attrs: make([]heldAttr, 0, len(sb.Attributes))}
+	}
+	h.file, h.block, h.body = f, toPos32(b.TypeRange.Start), toSpan(sb.SrcRange)
 	for name, a := range sb.Attributes {
 		h.attrs = append(h.attrs, heldAttr{name: name, nameRange: toSpan(a.NameRange), srcRange: toSpan(a.SrcRange), expr: f.hold(a.Expr)})
 	}
@@ -399,18 +412,18 @@ func newHeldPlan(spec hcldec.Spec) *heldPlan {
 	return p
 }
 
-// newHeldDecoder is the decoder of body by plan, or nil when the body does
+// newHeldDecoder is the decoder of body by plan; false when the body does
 // not set exactly the arguments plan reads.
-func newHeldDecoder(body *heldBody, plan *heldPlan) *heldDecoder {
+func newHeldDecoder(body *heldBody, plan *heldPlan) (heldDecoder, bool) {
 	if plan == nil || len(plan.attrs) != len(body.attrs) {
-		return nil
+		return heldDecoder{}, false
 	}
 	for _, sa := range plan.attrs {
 		if body.attr(sa.spec.Name) == nil {
-			return nil
+			return heldDecoder{}, false
 		}
 	}
-	return &heldDecoder{body: body, plan: plan, literal: body.literalOnly()}
+	return heldDecoder{body: body, plan: plan, literal: body.literalOnly()}, true
 }
 
 // decode is hcldec.Decode(heldRefs{body}, spec, ctx()): ctx is called only
