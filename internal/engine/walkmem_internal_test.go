@@ -56,7 +56,8 @@ func TestInstanceSize(t *testing.T) {
 // count implies (a resource that gained count, or lost it) still finds
 // them both ways, and reads the address of an object with no key and no
 // counted resource, nearly every object of a large state, without parsing
-// it: the cost does not grow with such objects.
+// it, and without an index of every resource while no object has a key:
+// the cost does not grow with such objects and resources.
 func TestImpliedMovesParsesOnlyWhatMayMove(t *testing.T) {
 	counted := &config.Node{Kind: config.Resource, Addr: "tether_value.counted", Repeat: &config.Repeat{}}
 	single := &config.Node{Kind: config.Resource, Addr: "tether_value.single"}
@@ -85,8 +86,8 @@ func TestImpliedMovesParsesOnlyWhatMayMove(t *testing.T) {
 		cfg, snap := build(plain)
 		return testing.AllocsPerRun(5, func() { impliedMoves(cfg, snap) })
 	}
-	if small, large := cost(10), cost(1000); large > small+20 {
-		t.Errorf("impliedMoves allocated %v times with 1,000 plain objects, %v with 10: it parses each", large, small)
+	if small, large := cost(10), cost(1000); large > small+5 {
+		t.Errorf("impliedMoves allocated %v times with 1,000 plain objects, %v with 10: it parses each, or indexes every resource", large, small)
 	}
 }
 
@@ -216,9 +217,10 @@ func TestHeldValuesShareTypes(t *testing.T) {
 }
 
 // TestNoOpPlanAllocationsPerResource checks what a no-op plan costs a
-// resource of literals, state load and refresh included: its walk made
-// lists, maps, closures and contexts of its own for every resource, a
-// tenth of a large plan's allocations.
+// resource of literals, state load and refresh included: 25.5
+// allocations, where the walk's own lists, maps, closures and contexts,
+// the state's strings of repeated columns and the recorded object's type
+// maps made it 38.5.
 func TestNoOpPlanAllocationsPerResource(t *testing.T) {
 	allocs := func(n int) float64 {
 		e, cfg := valuesEngine(t, n)
@@ -253,7 +255,7 @@ func TestNoOpPlanAllocationsPerResource(t *testing.T) {
 	small, large := allocs(10), allocs(410)
 	per := (large - small) / 400
 	t.Logf("%.1f allocations per resource", per)
-	if per > 35 {
+	if per > 28 {
 		t.Errorf("%.1f allocations per resource (%v for 10, %v for 410)", per, small, large)
 	}
 }
