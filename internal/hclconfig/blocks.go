@@ -167,7 +167,9 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 		refs := m.resolve(n, append(traversals, lifecycleTraversals...), repeatKind)
 		m.resolveDependsOn(n)
 		m.providerKey(n, providerKey, rng, repeatKind)
-		if held := decode.held; held != nil {
+		if decode.held != nil {
+			// A copy, in the closure: the schema decoder is not held.
+			held := *decode.held
 			n.Constant = held.literal
 			n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 				return held.decode(func() *hcl.EvalContext { return m.evalContext(refs, scope, inst, cty.NilVal) })
@@ -620,7 +622,9 @@ func (m *module) provider(b *hcl.Block) {
 	traversals := decode.variables()
 	l.pending = append(l.pending, func() {
 		refs := m.resolve(n, traversals, repeatKind)
-		if held := decode.held; held != nil {
+		if decode.held != nil {
+			// A copy, in the closure: the schema decoder is not held.
+			held := *decode.held
 			n.Constant = held.literal
 			n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 				return held.decode(func() *hcl.EvalContext { return m.evalContext(refs, scope, inst, cty.NilVal) })

@@ -428,7 +428,7 @@ func newHeldDecoder(body *heldBody, plan *heldPlan) (heldDecoder, bool) {
 
 // decode is hcldec.Decode(heldRefs{body}, spec, ctx()): ctx is called only
 // when an expression needs it or a diagnostic names it.
-func (d *heldDecoder) decode(ctx func() *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+func (d heldDecoder) decode(ctx func() *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	var evalCtx *hcl.EvalContext
 	if !d.literal {
 		evalCtx = ctx()
