@@ -48,7 +48,10 @@ type heldAttr struct {
 	name      string
 	nameRange span
 	srcRange  span
-	expr      hcl.Expression // a *heldLiteral or the expression as parsed
+	expr      hcl.Expression // &lit, or the expression as parsed
+	// lit is the expression when it is literal (lit.file is set): held
+	// with the argument, not made apart.
+	lit heldLiteral
 }
 
 // pos32 is an hcl.Pos in a file a heldBody knows; span an hcl.Range there.
@@ -121,9 +124,18 @@ func (l *loader) holdBody(b *hcl.Block, sb *hclsyntax.Body) *heldBody {
 	}
 	h.file, h.block, h.body = f, toPos32(b.TypeRange.Start), toSpan(sb.SrcRange)
 	for name, a := range sb.Attributes {
-		h.attrs = append(h.attrs, heldAttr{name: name, nameRange: toSpan(a.NameRange), srcRange: toSpan(a.SrcRange), expr: f.hold(a.Expr)})
+		ha := heldAttr{name: name, nameRange: toSpan(a.NameRange), srcRange: toSpan(a.SrcRange), expr: a.Expr}
+		ha.lit, _ = f.hold(a.Expr)
+		h.attrs = append(h.attrs, ha)
 	}
 	sortAttrs(h.attrs)
+	for i := range h.attrs {
+		// Once in place: a copy of the argument (a PartialContent's
+		// rest) points to the same.
+		if a := &h.attrs[i]; a.lit.file != nil {
+			a.expr = &a.lit
+		}
+	}
 	return h
 }
 
@@ -136,19 +148,19 @@ func sortAttrs(attrs []heldAttr) {
 	}
 }
 
-// hold is e as a heldLiteral when it is literal, e itself otherwise.
-func (f *heldFile) hold(e hclsyntax.Expression) hcl.Expression {
+// hold is e as a heldLiteral when it is literal; false otherwise.
+func (f *heldFile) hold(e hclsyntax.Expression) (heldLiteral, bool) {
 	if !literal(e) {
-		return e
+		return heldLiteral{}, false
 	}
 	if t, ok := e.(*hclsyntax.TemplateExpr); ok && len(t.Parts) == 0 {
-		return e // no part to start at
+		return heldLiteral{}, false // no part to start at
 	}
 	v, ok := literalValue(e)
 	if !ok {
-		return e
+		return heldLiteral{}, false
 	}
-	return &heldLiteral{file: f, val: v, rng: toSpan(e.Range()), start: toSpan(e.StartRange())}
+	return heldLiteral{file: f, val: v, rng: toSpan(e.Range()), start: toSpan(e.StartRange())}, true
 }
 
 // literalValue is a literal expression's value, what e.Value(nil) gives
@@ -162,6 +174,9 @@ func literalValue(e hclsyntax.Expression) (cty.Value, bool) {
 			if !ok || lit.Val.Type() != cty.String || !lit.Val.IsKnown() || lit.Val.IsNull() || lit.Val.IsMarked() {
 				v, diags := e.Value(nil)
 				return v, len(diags) == 0
+			}
+			if len(t.Parts) == 1 {
+				return lit.Val, true // the parser's value: no copy to make
 			}
 			s += lit.Val.AsString()
 		}
