@@ -149,6 +149,9 @@ type node struct {
 	addr string
 	cfg  *config.Node // nil for an orphan
 	deps []int
+	// deps1 holds deps when there is one, as for most resources (their
+	// provider): no list of its own to make.
+	deps1 [1]int
 	// cbd is create_before_destroy in force: declared, or forced by a
 	// dependent that declares it (forceCreateBeforeDestroy).
 	cbd bool
@@ -404,8 +407,12 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 		}
 		return a.s, a.err
 	}
-	for _, cn := range cfg.Nodes {
-		n := &node{id: len(p.nodes), addr: cn.Addr, cfg: cn, mod: p.mods[cn.Module]}
+	// The nodes are held for the whole run: made at once.
+	all := make([]node, len(cfg.Nodes))
+	p.nodes = make([]*node, 0, len(cfg.Nodes))
+	for i, cn := range cfg.Nodes {
+		n := &all[i]
+		*n = node{id: len(p.nodes), addr: cn.Addr, cfg: cn, mod: p.mods[cn.Module]}
 		p.nodes = append(p.nodes, n)
 		p.byAddr[cn.Addr] = n.id
 		if cn.Kind == config.Module {
@@ -416,6 +423,9 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 		cn := n.cfg
 		add := func(a string) {
 			if id, ok := p.byAddr[a]; ok && id != n.id {
+				if n.deps == nil {
+					n.deps = n.deps1[:0]
+				}
 				n.deps = append(n.deps, id)
 			}
 		}
