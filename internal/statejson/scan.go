@@ -21,6 +21,46 @@ import (
 type scanner struct {
 	b []byte
 	i int
+	// strs are the last strings read, as text and value: an object that
+	// repeats a string (an input given back as an output, an id in an
+	// ARN's place) holds one value of it, made once.
+	strs [4]scannedStr
+	next int
+}
+
+type scannedStr struct {
+	text []byte
+	v    cty.Value
+}
+
+// string reads a string value, the same one as a string read before with
+// the same text.
+func (s *scanner) string() (cty.Value, bool) {
+	b, ok := s.strBytes()
+	if !ok {
+		return cty.NilVal, false
+	}
+	for _, r := range s.strs {
+		if r.text != nil && bytes.Equal(r.text, b) {
+			return r.v, true
+		}
+	}
+	v := cty.StringVal(string(b))
+	s.strs[s.next] = scannedStr{b, v}
+	s.next = (s.next + 1) % len(s.strs)
+	return v, true
+}
+
+// within reads a value of type t from text, a part of s.b (a dynamic
+// value's, read after its type), with what s has read so far.
+func (s *scanner) within(text []byte, t cty.Type) (cty.Value, bool) {
+	b, i := s.b, s.i
+	s.b, s.i = text, 0
+	v, ok := s.value(t)
+	s.space()
+	ok = ok && s.i == len(s.b)
+	s.b, s.i = b, i
+	return v, ok
 }
 
 func scanValue(raw []byte, ty cty.Type) (cty.Value, bool) {
@@ -243,8 +283,7 @@ func (s *scanner) value(ty cty.Type) (cty.Value, bool) {
 	}
 	switch {
 	case ty == cty.String:
-		v, ok := s.str()
-		return cty.StringVal(v), ok
+		return s.string()
 	case ty == cty.Bool:
 		switch {
 		case s.literal("true"):
@@ -385,7 +424,7 @@ func (s *scanner) dynamic() (cty.Value, bool) {
 		if !ok {
 			return cty.NilVal, false
 		}
-		return scanValue(valueText, t)
+		return s.within(valueText, t)
 	}
 	dec := json.NewDecoder(bytes.NewReader(typeText))
 	dec.UseNumber()
@@ -397,7 +436,7 @@ func (s *scanner) dynamic() (cty.Value, bool) {
 	if !ok {
 		return cty.NilVal, false
 	}
-	return scanValue(valueText, t)
+	return s.within(valueText, t)
 }
 
 // primitiveType reads the JSON name of a primitive type, as

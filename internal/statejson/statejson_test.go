@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/tetherhq/tether/internal/ctysame"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/statejson"
 	tetherprovider "github.com/tetherhq/tether/provider/tether"
@@ -238,6 +239,7 @@ func TestScanMatchesCtyJSON(t *testing.T) {
 		{`{"d": {"type": ["map", "bool"], "value": {"a": true, "b": null}}}`, true},
 		{`{"d": {"type": "dynamic", "value": {"type": "number", "value": 0}}}`, true},
 		{`{"m": {}, "l": [], "t": [false]}`, true},
+		{`{"s": "a", "d": {"value": ["a", "a", "b", "", ""], "type": ["list", "string"]}, "m": {"x": "a", "y": "b"}}`, true},
 		{`{"s": "caf\u00e9"}`, false},
 		{`{"s": "tab\there"}`, false},
 		{`{"s": "é ✓"}`, true},
@@ -266,7 +268,8 @@ func TestScanMatchesCtyJSON(t *testing.T) {
 
 // TestUnmarshalSharesTypes: the objects of one resource type, decoded
 // into its schema's type, hold one type, not a map of attribute types
-// each, and are still ctyjson's values.
+// each, an object's equal strings are one value, and they are still
+// ctyjson's values.
 func TestUnmarshalSharesTypes(t *testing.T) {
 	ty := valueType(t)
 	var got []cty.Value
@@ -285,5 +288,11 @@ func TestUnmarshalSharesTypes(t *testing.T) {
 	words := func(ty cty.Type) [2]uintptr { return *(*[2]uintptr)(unsafe.Pointer(&ty)) }
 	if words(got[0].Type()) != words(got[1].Type()) {
 		t.Errorf("two objects of one resource type hold two types")
+	}
+	// The output repeats the input: one string value, made once.
+	for _, v := range got {
+		if !ctysame.Identical(v.GetAttr("input"), v.GetAttr("output")) {
+			t.Errorf("an object's equal strings are two values")
+		}
 	}
 }
