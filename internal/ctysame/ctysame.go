@@ -2,6 +2,7 @@ package ctysame
 
 import (
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/zclconf/go-cty/cty"
@@ -30,13 +31,15 @@ func RawEquals(a, b cty.Value) bool {
 // Types hands out one type for equal object types: go-cty makes a new
 // type (a map of attribute types) for every object value it makes, so
 // 100,000 objects of one resource type hold 100,000 equal maps. Share
-// gives a value the type it holds of those seen first; the value is the
-// same in every way go-cty can tell (types compare by structure), only
-// its memory differs. The zero Types is ready; it is safe for concurrent
-// use.
+// gives a value the type it holds of those seen first, and ObjectVal makes
+// an object with it; the value is the same in every way go-cty can tell
+// (types compare by structure), only its memory differs. The zero Types is
+// ready; it is safe for concurrent use.
 type Types struct {
-	mu   sync.Mutex
-	seen []cty.Type
+	mu sync.Mutex // held to add to seen
+	// seen is read without the lock: a slice once stored is never
+	// changed, a type is added by storing a longer copy.
+	seen atomic.Pointer[[]cty.Type]
 }
 
 // maxTypes bounds the types a Types keeps and compares with: a resource
@@ -51,80 +54,55 @@ func (ts *Types) Share(v cty.Value) cty.Value {
 		return v
 	}
 	ty := v.Type()
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	for _, t := range ts.seen {
-		// Most values given come with a type handed out before (by
-		// ObjectVal, or by Share to the value they were made from):
-		// found without Equals walking two maps.
-		if sameType(t, ty) {
-			return v
-		}
-	}
-	for _, t := range ts.seen {
-		if t.Equals(ty) {
-			(*valueLayout)(unsafe.Pointer(&v)).ty = t
-			return v
-		}
-	}
-	if len(ts.seen) < maxTypes {
-		ts.seen = append(ts.seen, ty)
-	}
-	return v
-}
-
-// ObjectVal is cty.ObjectVal(attrs) given the type of an equal object
-// that ts saw first (as Share does), when there is one: then it makes one
-// map, of the attributes' data, where go-cty makes three (two of them
-// types) and normalises each name twice. The
-// value is the same in every way go-cty can tell. attrs is only read.
-func (ts *Types) ObjectVal(attrs map[string]cty.Value) cty.Value {
-	ty, ok := ts.objectType(attrs)
+	// Most values given come with a type handed out before (by ObjectVal,
+	// or by Share to the value they were made from): found without Equals
+	// walking two maps, for any of the types seen.
+	t, ok := ts.find(func(t cty.Type) bool { return sameType(t, ty) })
 	if !ok {
-		return ts.Share(cty.ObjectVal(attrs))
+		t, ok = ts.find(func(t cty.Type) bool { return t.Equals(ty) })
 	}
-	data := make(map[string]any, len(attrs))
-	for name, av := range attrs {
-		// cty.ObjectVal keeps a marked attribute's marks in its data too.
-		data[name] = (*valueLayout)(unsafe.Pointer(&av)).v
+	if !ok {
+		t = ts.add(ty)
 	}
-	var v cty.Value
-	*(*valueLayout)(unsafe.Pointer(&v)) = valueLayout{ty: ty, v: data}
+	(*valueLayout)(unsafe.Pointer(&v)).ty = t
 	return v
 }
 
-// objectType is the type seen first that is the type of an object of
-// attrs, when there is one. A name it has is normalised already (go-cty's
-// names are, and NFC leaves an NFC name as it is); any other, an NFD name
-// say, finds none.
-func (ts *Types) objectType(attrs map[string]cty.Value) (cty.Type, bool) {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	for _, t := range ts.seen {
-		if objectOf(t, attrs) {
-			return t, true
+// find is the first type seen that match accepts.
+func (ts *Types) find(match func(cty.Type) bool) (cty.Type, bool) {
+	if seen := ts.seen.Load(); seen != nil {
+		for _, t := range *seen {
+			if match(t) {
+				return t, true
+			}
 		}
 	}
 	return cty.NilType, false
 }
 
-// objectOf reports whether ty is the type of an object of attrs.
-func objectOf(ty cty.Type, attrs map[string]cty.Value) bool {
-	atys := ty.AttributeTypes()
-	if len(atys) != len(attrs) || len(ty.OptionalAttributes()) > 0 {
-		return false
+// add keeps ty unless maxTypes are kept, and returns the type to use for
+// it: an equal one another goroutine added first, or ty.
+func (ts *Types) add(ty cty.Type) cty.Type {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	var seen []cty.Type
+	if p := ts.seen.Load(); p != nil {
+		seen = *p
 	}
-	for name, av := range attrs {
-		if aty, ok := atys[name]; !ok || !aty.Equals(av.Type()) {
-			return false
+	for _, t := range seen {
+		if t.Equals(ty) {
+			return t
 		}
 	}
-	return true
+	if len(seen) < maxTypes {
+		seen = append(seen[:len(seen):len(seen)], ty)
+		ts.seen.Store(&seen)
+	}
+	return ty
 }
 
-// sameType reports whether a and b are the very same type, word for word
-// (a cty.Type is an interface only, as TestLayout checks): then they are
-// equal.
+// sameType reports whether a and b are the very same type, made once:
+// the words of the two, as for Identical.
 func sameType(a, b cty.Type) bool {
 	return *(*[typeWords]uintptr)(unsafe.Pointer(&a)) == *(*[typeWords]uintptr)(unsafe.Pointer(&b))
 }

@@ -19,9 +19,6 @@ func TestLayout(t *testing.T) {
 	if valueWords*words != unsafe.Sizeof(v) {
 		t.Fatalf("cty.Value is not a whole number of words")
 	}
-	if got, want := unsafe.Sizeof(cty.Type{}), unsafe.Sizeof(any(nil)); got != want || typeWords*words != got {
-		t.Fatalf("cty.Type is %d bytes, sameType expects %d (an interface)", got, want)
-	}
 }
 
 func TestIdentical(t *testing.T) {
@@ -124,58 +121,110 @@ func TestTypesShare(t *testing.T) {
 	}
 }
 
-// TestTypesObjectVal checks ObjectVal against cty.ObjectVal: an equal
-// value (marks, unknowns and nulls inside it included), made the second
-// time with the type made the first.
-func TestTypesObjectVal(t *testing.T) {
-	words := func(ty cty.Type) [2]uintptr { return *(*[2]uintptr)(unsafe.Pointer(&ty)) }
-	for name, attrs := range map[string]map[string]cty.Value{
-		"plain":   {"id": cty.StringVal("a"), "n": cty.NumberIntVal(1)},
-		"marked":  {"id": cty.StringVal("a"), "secret": cty.StringVal("s").Mark("sensitive")},
-		"unknown": {"id": cty.UnknownVal(cty.String), "out": cty.DynamicVal, "later": cty.UnknownVal(cty.String).RefineNotNull()},
-		"null":    {"id": cty.NullVal(cty.String), "n": cty.NullVal(cty.Number), "any": cty.NullVal(cty.DynamicPseudoType)},
-		"nested":  {"o": cty.ObjectVal(map[string]cty.Value{"x": cty.True}), "l": cty.ListVal([]cty.Value{cty.StringVal("x")})},
-		"empty":   {},
-		"nfc":     {"\u00e9": cty.StringVal("nfc"), "id": cty.StringVal("a")},
-		"nfd":     {"e\u0301": cty.StringVal("nfd"), "id": cty.StringVal("a")},
-	} {
-		t.Run(name, func(t *testing.T) {
-			want := cty.ObjectVal(attrs)
-			var ts Types
-			first := ts.ObjectVal(attrs)
-			second := ts.ObjectVal(attrs)
-			for i, got := range []cty.Value{first, second} {
-				if !got.Type().Equals(want.Type()) || !got.RawEquals(want) || !want.RawEquals(got) {
-					t.Errorf("value %d is %#v, want %#v", i, got, want)
-				}
-				for n := range want.Type().AttributeTypes() {
-					same(t, got.GetAttr(n), want.GetAttr(n))
-				}
+// typeWordsOf is a type's words, its identity.
+func typeWordsOf(ty cty.Type) [2]uintptr { return *(*[2]uintptr)(unsafe.Pointer(&ty)) }
+
+// TestTypeLayout: sameType and ByType read a cty.Type as the two words of
+// the interface it is.
+func TestTypeLayout(t *testing.T) {
+	if got, want := unsafe.Sizeof(cty.Type{}), unsafe.Sizeof(any(nil)); got != want || typeWords != 2 {
+		t.Fatalf("cty.Type is %d bytes, want %d (an interface)", got, want)
+	}
+	a := cty.Object(map[string]cty.Type{"id": cty.String})
+	b := cty.Object(map[string]cty.Type{"id": cty.String})
+	if !sameType(a, a) || sameType(a, b) || typeWordsOf(a) == typeWordsOf(b) {
+		t.Fatalf("two object types made apart are the same type, or one is not itself")
+	}
+}
+
+// TestObjectVal: ObjectVal is cty.ObjectVal, the same value by every test
+// go-cty has, for attributes of every kind (marked, unknown, null, nested,
+// a name to be normalised), and the objects it makes of equal attribute
+// types hold one type.
+func TestObjectVal(t *testing.T) {
+	nested := cty.ObjectVal(map[string]cty.Value{"x": cty.ListVal([]cty.Value{cty.NumberIntVal(1)})})
+	cases := []struct {
+		name  string
+		attrs map[string]cty.Value
+	}{
+		{"strings", map[string]cty.Value{"id": cty.StringVal("a"), "input": cty.StringVal("v")}},
+		{"other strings", map[string]cty.Value{"id": cty.StringVal("b"), "input": cty.StringVal("w")}},
+		{"another type", map[string]cty.Value{"id": cty.StringVal("b"), "input": cty.NumberIntVal(3)}},
+		{"nulls", map[string]cty.Value{"id": cty.NullVal(cty.String), "input": cty.NullVal(cty.DynamicPseudoType)}},
+		{"marked and unknown", map[string]cty.Value{"id": cty.StringVal("s").Mark("sensitive"), "input": cty.UnknownVal(cty.String)}},
+		{"nested", map[string]cty.Value{"id": cty.StringVal("a"), "input": nested}},
+		{"one", map[string]cty.Value{"id": cty.StringVal("a")}},
+		{"empty", map[string]cty.Value{}},
+		{"not NFC", map[string]cty.Value{"cafe\u0301": cty.True, "id": cty.StringVal("a")}},
+	}
+	var ts Types
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var none *Types // what ByType.For gives once it keeps maxKeyed
+			var names []string
+			var vals []cty.Value
+			for n, v := range c.attrs {
+				names, vals = append(names, n), append(vals, v)
 			}
-			if words(second.Type()) != words(first.Type()) {
-				t.Errorf("the second value does not hold the first's type")
+			want := cty.ObjectVal(c.attrs)
+			got := ts.ObjectVal(names, vals)
+			if !got.Type().Equals(want.Type()) || !want.Type().Equals(got.Type()) {
+				t.Fatalf("type %#v, want %#v", got.Type(), want.Type())
+			}
+			if !got.RawEquals(want) || !want.RawEquals(got) || got.GoString() != want.GoString() {
+				t.Fatalf("ObjectVal = %#v, want %#v", got, want)
+			}
+			if alone := none.ObjectVal(names, vals); !alone.RawEquals(want) || !alone.Type().Equals(want.Type()) {
+				t.Errorf("a nil Types's ObjectVal = %#v, want %#v", alone, want)
+			}
+			again := ts.ObjectVal(names, vals)
+			if len(names) > 0 && typeWordsOf(again.Type()) != typeWordsOf(got.Type()) && c.name != "not NFC" {
+				t.Errorf("two objects of one type hold two types")
 			}
 		})
 	}
-	// A value of a type seen before is made without making its type anew.
+	a := ts.ObjectVal([]string{"id", "input"}, []cty.Value{cty.StringVal("a"), cty.StringVal("v")})
+	b := ts.ObjectVal([]string{"input", "id"}, []cty.Value{cty.StringVal("w"), cty.StringVal("b")})
+	if typeWordsOf(a.Type()) != typeWordsOf(b.Type()) {
+		t.Errorf("objects of equal types, attributes given in another order, hold two types")
+	}
+	if shared := ts.Share(cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("c"), "input": cty.StringVal("x")})); typeWordsOf(shared.Type()) != typeWordsOf(a.Type()) {
+		t.Errorf("Share does not give the type ObjectVal made")
+	}
+	// A type kept with an optional attribute is not an object value's.
+	var opt Types
+	optType := cty.ObjectWithOptionalAttrs(map[string]cty.Type{"id": cty.String}, []string{"id"})
+	opt.Share(cty.UnknownVal(optType))
+	if got := opt.ObjectVal([]string{"id"}, []cty.Value{cty.StringVal("a")}); !got.Type().Equals(cty.Object(map[string]cty.Type{"id": cty.String})) {
+		t.Errorf("ObjectVal took a type with optional attributes: %#v", got.Type())
+	}
+}
+
+// TestObjectValOfASeenType: an object of a type seen before is made
+// without making its type anew, in fewer allocations than go-cty's.
+func TestObjectValOfASeenType(t *testing.T) {
 	var ts Types
-	attrs := map[string]cty.Value{"id": cty.StringVal("a"), "n": cty.NumberIntVal(1)}
-	ts.ObjectVal(attrs)
-	got := testing.AllocsPerRun(10, func() { ts.ObjectVal(attrs) })
+	names, vals := []string{"id", "n"}, []cty.Value{cty.StringVal("a"), cty.NumberIntVal(1)}
+	attrs := map[string]cty.Value{"id": vals[0], "n": vals[1]}
+	ts.ObjectVal(names, vals)
+	got := testing.AllocsPerRun(10, func() { ts.ObjectVal(names, vals) })
 	if want := testing.AllocsPerRun(10, func() { cty.ObjectVal(attrs) }); got >= want {
 		t.Errorf("ObjectVal of a type seen before made %v allocations, cty.ObjectVal %v", got, want)
 	}
-	// A value of another type is not given the type seen first.
-	ts = Types{}
-	ts.ObjectVal(map[string]cty.Value{"id": cty.StringVal("a")})
-	for _, attrs := range []map[string]cty.Value{
-		{"id": cty.NumberIntVal(1)},
-		{"id": cty.StringVal("a"), "n": cty.NumberIntVal(1)},
-		{"other": cty.StringVal("a")},
-		{},
-	} {
-		if got, want := ts.ObjectVal(attrs), cty.ObjectVal(attrs); !got.Type().Equals(want.Type()) || !got.RawEquals(want) {
-			t.Errorf("ObjectVal(%#v) = %#v, want %#v", attrs, got, want)
-		}
+}
+
+// TestByType: one Types per type as made, not per equal type.
+func TestByType(t *testing.T) {
+	var b ByType
+	a := cty.Object(map[string]cty.Type{"id": cty.String})
+	copied := a
+	if b.For(a) == nil || b.For(a) != b.For(copied) {
+		t.Errorf("one type has two Types")
+	}
+	if b.For(a) == b.For(cty.Object(map[string]cty.Type{"id": cty.String})) {
+		t.Errorf("two types made apart share a Types")
+	}
+	if b.For(cty.String) == b.For(cty.Bool) {
+		t.Errorf("two primitive types share a Types")
 	}
 }

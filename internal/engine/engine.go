@@ -149,6 +149,9 @@ type node struct {
 	addr string
 	cfg  *config.Node // nil for an orphan
 	deps []int
+	// deps1 holds deps when there is one, as for most resources (their
+	// provider): no list of its own to make.
+	deps1 [1]int
 	// cbd is create_before_destroy in force: declared, or forced by a
 	// dependent that declares it (forceCreateBeforeDestroy).
 	cbd bool
@@ -202,12 +205,33 @@ type nodeInst struct {
 	// deferred is set when the node's instances cannot be known in this
 	// round; waiting names what it waits for.
 	deferred bool
-	waiting  string
 	// byProvider is set when the provider deferred it (waiting says why).
 	byProvider bool
+	waiting    string
 	// keys is the repetition (count or for_each value) as planned.
 	repeat cty.Value
 	insts  []*instance
+	// only holds insts when there is one instance, as nearly always: no
+	// list of its own to make.
+	only [1]*instance
+}
+
+// newNodeInsts is a node's node instances, one for each of mis, the
+// common one of them made at once with its list.
+func newNodeInsts(mis []*modInstance) []*nodeInst {
+	if len(mis) == 1 {
+		one := &struct {
+			ni   nodeInst
+			list [1]*nodeInst
+		}{ni: nodeInst{mi: mis[0]}}
+		one.list[0] = &one.ni
+		return one.list[:]
+	}
+	per := make([]*nodeInst, len(mis))
+	for i, mi := range mis {
+		per[i] = &nodeInst{mi: mi}
+	}
+	return per
 }
 
 // instance is one resource or data source instance.
@@ -383,8 +407,12 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 		}
 		return a.s, a.err
 	}
-	for _, cn := range cfg.Nodes {
-		n := &node{id: len(p.nodes), addr: cn.Addr, cfg: cn, mod: p.mods[cn.Module]}
+	// The nodes are held for the whole run: made at once.
+	all := make([]node, len(cfg.Nodes))
+	p.nodes = make([]*node, 0, len(cfg.Nodes))
+	for i, cn := range cfg.Nodes {
+		n := &all[i]
+		*n = node{id: len(p.nodes), addr: cn.Addr, cfg: cn, mod: p.mods[cn.Module]}
 		p.nodes = append(p.nodes, n)
 		p.byAddr[cn.Addr] = n.id
 		if cn.Kind == config.Module {
@@ -395,6 +423,9 @@ func (e *Engine) build(cfg *config.Config, snap *state.Snapshot, opts PlanOption
 		cn := n.cfg
 		add := func(a string) {
 			if id, ok := p.byAddr[a]; ok && id != n.id {
+				if n.deps == nil {
+					n.deps = n.deps1[:0]
+				}
 				n.deps = append(n.deps, id)
 			}
 		}

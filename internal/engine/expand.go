@@ -110,10 +110,9 @@ func (p *Planned) expandModule(n *node) hcl.Diagnostics {
 	child.deferredIn = map[*modInstance]string{}
 	child.children = map[*modInstance][]*modInstance{}
 	var diags hcl.Diagnostics
-	n.per = make([]*nodeInst, len(n.mod.instances))
+	n.per = newNodeInsts(n.mod.instances)
 	for i, pi := range n.mod.instances {
-		ni := &nodeInst{mi: pi}
-		n.per[i] = ni
+		ni := n.per[i]
 		if n.mod.deferredIn[pi] != "" || pi.overridden() {
 			// Nothing inside an overridden module instance is expanded.
 			continue

@@ -136,31 +136,45 @@ func impliedMoves(cfg *config.Config, snap *state.Snapshot) []config.Moved {
 			}
 		}
 	}
-	byStatic := map[string]*config.Node{}
+	// The resources that may take a move, by address: the counted ones
+	// at once, all of them only once an object has a key (an index of
+	// every resource is most of the cost when none has).
+	counted := map[string]*config.Node{}
 	for _, n := range cfg.Nodes {
-		if n.Kind == config.Resource && !named[n.Addr] {
-			byStatic[n.Addr] = n
+		if n.Kind == config.Resource && !named[n.Addr] && n.Repeat != nil && !n.Repeat.ForEach {
+			counted[n.Addr] = n
 		}
 	}
+	var byStatic map[string]*config.Node
 	var out []config.Moved
 	seen := map[string]bool{}
 	for a, obj := range snap.Objects {
 		if obj.Mode != state.Managed {
 			continue
 		}
-		if !strings.Contains(a, "[") {
+		keyed := strings.Contains(a, "[")
+		if !keyed && counted[a] == nil {
 			// No key anywhere: the address is its own static address,
 			// and only a counted resource takes it (as its [0]). Nearly
 			// every object is so, and need not be parsed.
-			if n := byStatic[a]; n == nil || n.Repeat == nil || n.Repeat.ForEach {
-				continue
-			}
+			continue
 		}
 		ia, err := addr.ParseInstance(a)
 		if err != nil {
 			continue
 		}
-		n := byStatic[ia.Static()]
+		n := counted[ia.Static()]
+		if keyed {
+			if byStatic == nil {
+				byStatic = make(map[string]*config.Node, len(cfg.Nodes))
+				for _, n := range cfg.Nodes {
+					if n.Kind == config.Resource && !named[n.Addr] {
+						byStatic[n.Addr] = n
+					}
+				}
+			}
+			n = byStatic[ia.Static()]
+		}
 		if n == nil || seen[n.Addr] {
 			continue
 		}

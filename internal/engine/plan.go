@@ -153,10 +153,7 @@ func (e *Engine) planNode(ctx context.Context, p *Planned, n *node) hcl.Diagnost
 	if len(n.mod.deferredIn) > 0 {
 		n.deferredAny = true
 	}
-	n.per = make([]*nodeInst, len(n.mod.instances))
-	for i, mi := range n.mod.instances {
-		n.per[i] = &nodeInst{mi: mi}
-	}
+	n.per = newNodeInsts(n.mod.instances)
 	switch cn.Kind {
 	case config.Resource, config.DataSource, config.Ephemeral:
 		pn := p.nodes[p.byAddr[cn.Provider]]
@@ -459,10 +456,14 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 				}
 				delete(imports, in.addr)
 			}
+			if ni.insts == nil && len(keys) == 1 {
+				ni.insts = ni.only[:0]
+			}
 			ni.insts = append(ni.insts, in)
 			owner.add(in, ni)
 		}
-		var known []string
+		var buf [1]string
+		known := buf[:0]
 		for _, in := range ni.insts {
 			known = append(known, in.addr)
 		}
@@ -496,15 +497,14 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 			}
 		}
 	}
-	diags = append(diags, p.eachInstance(all, owner, func(ni *nodeInst, in *instance) hcl.Diagnostics {
-		switch n.cfg.Kind {
-		case config.DataSource:
-			return e.planData(ctx, p, n, ni, in)
-		case config.Ephemeral:
-			return e.openEphemeral(ctx, p, n, ni, in, true)
-		}
-		return e.planInstance(ctx, p, n, ni, in)
-	})...)
+	if len(all) == 1 {
+		// Without the closure, which escapes to the walk's goroutines.
+		diags = append(diags, e.planOne(ctx, p, n, owner.of(all[0]), all[0])...)
+	} else {
+		diags = append(diags, p.eachInstance(all, owner, func(ni *nodeInst, in *instance) hcl.Diagnostics {
+			return e.planOne(ctx, p, n, ni, in)
+		})...)
+	}
 	if diags.HasErrors() {
 		return diags
 	}
@@ -521,6 +521,18 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 		ni.value = aggregate(n.cfg, live(ni.insts))
 	}
 	return diags
+}
+
+// planOne plans an instance of a resource, data source or ephemeral
+// resource node.
+func (e *Engine) planOne(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
+	switch n.cfg.Kind {
+	case config.DataSource:
+		return e.planData(ctx, p, n, ni, in)
+	case config.Ephemeral:
+		return e.openEphemeral(ctx, p, n, ni, in, true)
+	}
+	return e.planInstance(ctx, p, n, ni, in)
 }
 
 // owners says which node instance (module instance) each instance of a
@@ -1631,6 +1643,9 @@ func (p *Planned) importTargets(n *node, mi *modInstance) (map[string]config.Imp
 	// first is planned (planResources goes through them in order).
 	if n.imports != nil && mi != nil && mi != n.per[0].mi {
 		return maps.Clone(n.imports[mi.str]), nil
+	}
+	if len(p.cfg.Imports) == 0 && len(p.opts.Imports) == 0 {
+		return nil, nil // none to evaluate: no map to make for each node
 	}
 	n.imports = map[string]map[string]config.ImportTarget{}
 	var diags hcl.Diagnostics

@@ -63,7 +63,13 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 		l.errorf(b.LabelRanges[1], "Invalid resource name", "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.")
 		return
 	}
-	n := &config.Node{Kind: kind, Addr: m.prefix(rel), Type: typ, Name: name, Module: m.path, DeclRange: b.DefRange}
+	// The node and its syntax are held together for the whole run: made
+	// at once.
+	ns := &struct {
+		n config.Node
+		s config.Syntax
+	}{n: config.Node{Kind: kind, Addr: m.prefix(rel), Type: typ, Name: name, Module: m.path, DeclRange: b.DefRange}}
+	n := &ns.n
 	if !l.declare(n) {
 		return
 	}
@@ -79,7 +85,8 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 		meta, remain, d = b.Body.PartialContent(resourceMetaSchema)
 		l.diags = append(l.diags, d...)
 	}
-	n.Syntax = &config.Syntax{Body: remain, DependsOn: dependsOnTraversals(meta.Attributes["depends_on"])}
+	ns.s = config.Syntax{Body: remain, DependsOn: dependsOnTraversals(meta.Attributes["depends_on"])}
+	n.Syntax = &ns.s
 
 	local, alias, rng := impliedProvider(typ), "", b.LabelRanges[0]
 	var providerKey hcl.Expression
@@ -160,7 +167,9 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 		refs := m.resolve(n, append(traversals, lifecycleTraversals...), repeatKind)
 		m.resolveDependsOn(n)
 		m.providerKey(n, providerKey, rng, repeatKind)
-		if held := decode.held; held != nil {
+		if decode.held != nil {
+			// A copy, in the closure: the schema decoder is not held.
+			held := *decode.held
 			n.Constant = held.literal
 			n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 				return held.decode(func() *hcl.EvalContext { return m.evalContext(refs, scope, inst, cty.NilVal) })
@@ -192,8 +201,10 @@ type schemaDecoder struct {
 	// without hcldec's walks of the whole spec (see argsBody).
 	args *hclsyntax.Body
 	// held is set in place of args once the body is held (heldBody), and
-	// body is then the heldBody: the parsed body is no longer kept.
-	held *heldDecoder
+	// body is then the heldBody: the parsed body is no longer kept. It
+	// points to heldDec, made with the schemaDecoder.
+	held    *heldDecoder
+	heldDec heldDecoder
 	// specKey names spec when it is narrowed (see bodySpec).
 	specKey bodySpecKey
 }
@@ -202,7 +213,10 @@ type schemaDecoder struct {
 // heldPlan of its spec.
 func (d *schemaDecoder) hold(h *heldBody, plan *heldPlan) {
 	d.body, d.args = h, nil
-	d.held = newHeldDecoder(h, plan)
+	if hd, ok := newHeldDecoder(h, plan); ok {
+		d.heldDec = hd
+		d.held = &d.heldDec
+	}
 }
 
 func newSchemaDecoder(body hcl.Body, spec hcldec.Spec, block *provider.Block) *schemaDecoder {
@@ -608,7 +622,9 @@ func (m *module) provider(b *hcl.Block) {
 	traversals := decode.variables()
 	l.pending = append(l.pending, func() {
 		refs := m.resolve(n, traversals, repeatKind)
-		if held := decode.held; held != nil {
+		if decode.held != nil {
+			// A copy, in the closure: the schema decoder is not held.
+			held := *decode.held
 			n.Constant = held.literal
 			n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 				return held.decode(func() *hcl.EvalContext { return m.evalContext(refs, scope, inst, cty.NilVal) })

@@ -14,7 +14,9 @@ import (
 // in the repository.
 func eachCall(body *hclsyntax.Body, f func(*hclsyntax.FunctionCallExpr)) {
 	for _, a := range body.Attributes {
-		exprCalls(a.Expr, f)
+		if !literal(a.Expr) { // a literal calls nothing: most arguments
+			exprCalls(a.Expr, f)
+		}
 	}
 	for _, b := range body.Blocks {
 		eachCall(b.Body, f)

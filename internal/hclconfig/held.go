@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/tetherhq/tether/internal/ctysame"
 )
 
 // heldBody is what a resource body of arguments only keeps for the whole
@@ -46,7 +48,10 @@ type heldAttr struct {
 	name      string
 	nameRange span
 	srcRange  span
-	expr      hcl.Expression // a *heldLiteral or the expression as parsed
+	expr      hcl.Expression // &lit, or the expression as parsed
+	// lit is the expression when it is literal (lit.file is set): held
+	// with the argument, not made apart.
+	lit heldLiteral
 }
 
 // pos32 is an hcl.Pos in a file a heldBody knows; span an hcl.Range there.
@@ -104,11 +109,33 @@ func (l *loader) holdBody(b *hcl.Block, sb *hclsyntax.Body) *heldBody {
 	if b.TypeRange.Filename != f.name || start < 0 || start > end || end > len(f.src) {
 		return nil
 	}
-	h := &heldBody{file: f, attrs: make([]heldAttr, 0, len(sb.Attributes)), block: toPos32(b.TypeRange.Start), body: toSpan(sb.SrcRange)}
+	var h *heldBody
+	if len(sb.Attributes) == 1 {
+		// Most bodies of a large configuration: the body and its
+		// argument made at once.
+		one := &struct {
+			h heldBody
+			a [1]heldAttr
+		}{}
+		h = &one.h
+		h.attrs = one.a[:0]
+	} else {
+		h = &heldBody{attrs: make([]heldAttr, 0, len(sb.Attributes))}
+	}
+	h.file, h.block, h.body = f, toPos32(b.TypeRange.Start), toSpan(sb.SrcRange)
 	for name, a := range sb.Attributes {
-		h.attrs = append(h.attrs, heldAttr{name: name, nameRange: toSpan(a.NameRange), srcRange: toSpan(a.SrcRange), expr: f.hold(a.Expr)})
+		ha := heldAttr{name: name, nameRange: toSpan(a.NameRange), srcRange: toSpan(a.SrcRange), expr: a.Expr}
+		ha.lit, _ = f.hold(a.Expr)
+		h.attrs = append(h.attrs, ha)
 	}
 	sortAttrs(h.attrs)
+	for i := range h.attrs {
+		// Once in place: a copy of the argument (a PartialContent's
+		// rest) points to the same.
+		if a := &h.attrs[i]; a.lit.file != nil {
+			a.expr = &a.lit
+		}
+	}
 	return h
 }
 
@@ -121,19 +148,19 @@ func sortAttrs(attrs []heldAttr) {
 	}
 }
 
-// hold is e as a heldLiteral when it is literal, e itself otherwise.
-func (f *heldFile) hold(e hclsyntax.Expression) hcl.Expression {
+// hold is e as a heldLiteral when it is literal; false otherwise.
+func (f *heldFile) hold(e hclsyntax.Expression) (heldLiteral, bool) {
 	if !literal(e) {
-		return e
+		return heldLiteral{}, false
 	}
 	if t, ok := e.(*hclsyntax.TemplateExpr); ok && len(t.Parts) == 0 {
-		return e // no part to start at
+		return heldLiteral{}, false // no part to start at
 	}
 	v, ok := literalValue(e)
 	if !ok {
-		return e
+		return heldLiteral{}, false
 	}
-	return &heldLiteral{file: f, val: v, rng: toSpan(e.Range()), start: toSpan(e.StartRange())}
+	return heldLiteral{file: f, val: v, rng: toSpan(e.Range()), start: toSpan(e.StartRange())}, true
 }
 
 // literalValue is a literal expression's value, what e.Value(nil) gives
@@ -147,6 +174,9 @@ func literalValue(e hclsyntax.Expression) (cty.Value, bool) {
 			if !ok || lit.Val.Type() != cty.String || !lit.Val.IsKnown() || lit.Val.IsNull() || lit.Val.IsMarked() {
 				v, diags := e.Value(nil)
 				return v, len(diags) == 0
+			}
+			if len(t.Parts) == 1 {
+				return lit.Val, true // the parser's value: no copy to make
 			}
 			s += lit.Val.AsString()
 		}
@@ -337,6 +367,12 @@ type heldDecoder struct {
 type heldPlan struct {
 	attrs    []heldSpecAttr
 	literals []heldSpecLiteral
+	// names are the object's attribute names: the literals', then the
+	// attributes'.
+	names []string
+	// types is the type of the objects decoded by the plan, one for each
+	// set of argument types (see ctysame.Types).
+	types ctysame.Types
 }
 
 type heldSpecAttr struct {
@@ -382,33 +418,40 @@ func newHeldPlan(spec hcldec.Spec) *heldPlan {
 			return nil
 		}
 	}
+	for _, l := range p.literals {
+		p.names = append(p.names, l.key)
+	}
+	for _, a := range p.attrs {
+		p.names = append(p.names, a.key)
+	}
 	return p
 }
 
-// newHeldDecoder is the decoder of body by plan, or nil when the body does
+// newHeldDecoder is the decoder of body by plan; false when the body does
 // not set exactly the arguments plan reads.
-func newHeldDecoder(body *heldBody, plan *heldPlan) *heldDecoder {
+func newHeldDecoder(body *heldBody, plan *heldPlan) (heldDecoder, bool) {
 	if plan == nil || len(plan.attrs) != len(body.attrs) {
-		return nil
+		return heldDecoder{}, false
 	}
 	for _, sa := range plan.attrs {
 		if body.attr(sa.spec.Name) == nil {
-			return nil
+			return heldDecoder{}, false
 		}
 	}
-	return &heldDecoder{body: body, plan: plan, literal: body.literalOnly()}
+	return heldDecoder{body: body, plan: plan, literal: body.literalOnly()}, true
 }
 
 // decode is hcldec.Decode(heldRefs{body}, spec, ctx()): ctx is called only
 // when an expression needs it or a diagnostic names it.
-func (d *heldDecoder) decode(ctx func() *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
+func (d heldDecoder) decode(ctx func() *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 	var evalCtx *hcl.EvalContext
 	if !d.literal {
 		evalCtx = ctx()
 	}
-	vals := make(map[string]cty.Value, len(d.plan.attrs)+len(d.plan.literals))
+	var buf [16]cty.Value
+	vals := buf[:0]
 	for _, l := range d.plan.literals {
-		vals[l.key] = l.val
+		vals = append(vals, l.val)
 	}
 	var diags hcl.Diagnostics
 	for _, sa := range d.plan.attrs {
@@ -416,7 +459,7 @@ func (d *heldDecoder) decode(ctx func() *hcl.EvalContext) (cty.Value, hcl.Diagno
 		expr := referenceExpr{attr.expr}
 		val, vd := expr.Value(evalCtx)
 		diags = append(diags, vd...)
-		conv, err := convert.Convert(val, sa.spec.Type)
+		conv, err := conform(val, sa.spec.Type)
 		if err != nil {
 			if evalCtx == nil {
 				evalCtx = ctx()
@@ -433,7 +476,16 @@ func (d *heldDecoder) decode(ctx func() *hcl.EvalContext) (cty.Value, hcl.Diagno
 			})
 			conv = cty.UnknownVal(sa.spec.Type.WithoutOptionalAttributesDeep())
 		}
-		vals[sa.key] = conv
+		vals = append(vals, conv)
 	}
-	return cty.ObjectVal(vals), diags
+	return d.plan.types.ObjectVal(d.plan.names, vals), diags
+}
+
+// conform is convert.Convert(v, ty), without making a conversion to pass
+// a value through to an argument of any type, the value unchanged.
+func conform(v cty.Value, ty cty.Type) (cty.Value, error) {
+	if ty == cty.DynamicPseudoType && !v.IsMarked() {
+		return v, nil
+	}
+	return convert.Convert(v, ty)
 }

@@ -111,7 +111,7 @@ func (b argsBody) JustAttributes() (hcl.Attributes, hcl.Diagnostics) {
 // expressions (see argsBody), as hcldec.Variables finds them, in the order
 // the arguments are written.
 func argsVariables(b *hclsyntax.Body) []hcl.Traversal {
-	attrs := make([]*hclsyntax.Attribute, 0, len(b.Attributes))
+	var attrs []*hclsyntax.Attribute // none for a body of literals
 	for _, a := range b.Attributes {
 		if !literal(a.Expr) {
 			attrs = append(attrs, a)

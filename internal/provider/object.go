@@ -17,11 +17,28 @@ func WithObject(ctx context.Context, addr string) context.Context {
 	if ObjectFrom(ctx) == addr {
 		return ctx
 	}
-	return context.WithValue(ctx, objectKey{}, addr)
+	return &objectCtx{ctx, addr}
+}
+
+// objectCtx is a context naming an object: one allocation for each
+// instance, where context.WithValue makes two (its context, and the
+// address as an interface value).
+type objectCtx struct {
+	context.Context
+	addr string
+}
+
+func (c *objectCtx) Value(key any) any {
+	if key == (objectKey{}) {
+		return c
+	}
+	return c.Context.Value(key)
 }
 
 // ObjectFrom is the address WithObject put in ctx, "" when none.
 func ObjectFrom(ctx context.Context) string {
-	s, _ := ctx.Value(objectKey{}).(string)
-	return s
+	if c, ok := ctx.Value(objectKey{}).(*objectCtx); ok {
+		return c.addr
+	}
+	return ""
 }

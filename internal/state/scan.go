@@ -53,15 +53,17 @@ func (s *SQLite) ScanObjects(ctx context.Context, keep func(Mode, string) bool, 
 	if err != nil || len(types) == 0 {
 		return fileError(s.path, "load", err)
 	}
-	rows, err := tx.QueryContext(ctx, sqlLoadObjects+" WHERE type IN (?"+strings.Repeat(", ?", len(types)-1)+")", types...)
+	var r objectRow
+	args, err := r.common(ctx, tx)
+	if err != nil {
+		return fileError(s.path, "load", err)
+	}
+	rows, err := tx.QueryContext(ctx, sqlLoadObjects+" WHERE type IN (?"+strings.Repeat(", ?", len(types)-1)+")", append(args, types...)...)
 	if err != nil {
 		return fileError(s.path, "load", err)
 	}
 	defer rows.Close()
-	var (
-		r objectRow
-		o Object
-	)
+	var o Object
 	for rows.Next() {
 		if err := r.scan(rows, &o); err != nil {
 			return fileError(s.path, "load", err)

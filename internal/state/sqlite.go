@@ -118,9 +118,18 @@ ON CONFLICT (address) DO UPDATE SET
 	sqlPutOutput    = `INSERT INTO outputs (name, value, sensitive) VALUES (?, ?, ?)
 ON CONFLICT (name) DO UPDATE SET value = excluded.value, sensitive = excluded.sensitive`
 	sqlDeleteOutput = `DELETE FROM outputs WHERE name = ?`
-	sqlLoadObjects  = `SELECT address, mode, type, provider, schema_version, value, private, sensitive, dependencies, status, create_before_destroy FROM objects`
-	sqlLoadOutputs  = `SELECT name, value, sensitive FROM outputs`
-	sqlCreateMeta   = `CREATE TABLE meta (
+	// sqlLoadObjects reads objects with ?1 to ?4 a mode, type, provider
+	// and status (objectRow.common's): where a row has that one, it gives
+	// NULL in its place and sets its bit in the second column, so that
+	// the driver makes no string of it, nor an interface value of that.
+	sqlLoadObjects = `SELECT address,
+	(mode IS ?1) + 2*(type IS ?2) + 4*(provider IS ?3) + 8*(status IS ?4),
+	iif(mode IS ?1, NULL, mode), iif(type IS ?2, NULL, type), iif(provider IS ?3, NULL, provider),
+	schema_version, value, private, sensitive, dependencies,
+	iif(status IS ?4, NULL, status), create_before_destroy FROM objects`
+	sqlFirstObject = `SELECT mode, type, provider, status FROM objects LIMIT 1`
+	sqlLoadOutputs = `SELECT name, value, sensitive FROM outputs`
+	sqlCreateMeta  = `CREATE TABLE meta (
 	one     INTEGER NOT NULL PRIMARY KEY CHECK (one = 1),
 	lineage TEXT    NOT NULL,
 	serial  INTEGER NOT NULL
@@ -613,7 +622,12 @@ func (s *SQLite) Load(ctx context.Context) (*Snapshot, error) {
 }
 
 func loadObjects(ctx context.Context, tx *sql.Tx, into map[string]*Object, n int) error {
-	rows, err := tx.QueryContext(ctx, sqlLoadObjects)
+	var r objectRow
+	args, err := r.common(ctx, tx)
+	if err != nil {
+		return err
+	}
+	rows, err := tx.QueryContext(ctx, sqlLoadObjects, args...)
 	if err != nil {
 		return err
 	}
@@ -621,10 +635,7 @@ func loadObjects(ctx context.Context, tx *sql.Tx, into map[string]*Object, n int
 
 	// One allocation for all the Object structs instead of one each.
 	objs := make([]Object, n)
-	var (
-		r     objectRow
-		arena arena
-	)
+	var arena arena
 	i := 0
 	for rows.Next() {
 		var o *Object
@@ -649,10 +660,39 @@ func loadObjects(ctx context.Context, tx *sql.Tx, into map[string]*Object, n int
 type objectRow struct {
 	// intern shares one string per distinct type, provider, mode and
 	// status: they repeat across thousands of rows.
-	intern                            map[string]string
+	intern map[string]string
+	// same is the row's bits of the columns that hold first's value.
+	same                              int64
+	first                             [4]string // mode, type, provider, status
 	mode, typ, provider, status, deps sql.RawBytes
 	value, private, sensitive         sql.RawBytes
 	cbd                               int64
+}
+
+// common reads the first object's mode, type, provider and status, which
+// most objects share, as sqlLoadObjects' arguments. Any values would
+// read every row as it is; an empty state gives empty strings.
+func (r *objectRow) common(ctx context.Context, tx *sql.Tx) ([]any, error) {
+	var first [4][]byte
+	err := tx.QueryRowContext(ctx, sqlFirstObject).Scan(&first[0], &first[1], &first[2], &first[3])
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
+	}
+	args := make([]any, len(first))
+	for i, b := range first {
+		r.first[i] = r.internStr(b)
+		args[i] = r.first[i]
+	}
+	return args, nil
+}
+
+// column is the string of a row's column i (mode, type, provider,
+// status): the first object's when its bit is set.
+func (r *objectRow) column(i int, b sql.RawBytes) string {
+	if r.same&(1<<i) != 0 {
+		return r.first[i]
+	}
+	return r.internStr(b)
 }
 
 func (r *objectRow) internStr(b sql.RawBytes) string {
@@ -670,14 +710,14 @@ func (r *objectRow) internStr(b sql.RawBytes) string {
 // scan reads the current row into o. o's Value, Private and Sensitive are
 // the driver's bytes, valid until the next row: copy them to keep them.
 func (r *objectRow) scan(rows *sql.Rows, o *Object) error {
-	if err := rows.Scan(&o.Address, &r.mode, &r.typ, &r.provider, &o.SchemaVersion,
+	if err := rows.Scan(&o.Address, &r.same, &r.mode, &r.typ, &r.provider, &o.SchemaVersion,
 		&r.value, &r.private, &r.sensitive, &r.deps, &r.status, &r.cbd); err != nil {
 		return err
 	}
-	o.Mode = Mode(r.internStr(r.mode))
-	o.Type = r.internStr(r.typ)
-	o.Provider = r.internStr(r.provider)
-	o.Status = Status(r.internStr(r.status))
+	o.Mode = Mode(r.column(0, r.mode))
+	o.Type = r.column(1, r.typ)
+	o.Provider = r.column(2, r.provider)
+	o.Status = Status(r.column(3, r.status))
 	o.CreateBeforeDestroy = r.cbd != 0
 	o.Value, o.Private, o.Sensitive = r.value, r.private, r.sensitive
 	o.Dependencies = nil

@@ -674,3 +674,59 @@ func TestSerialOfGroupWithFailedLineage(t *testing.T) {
 		t.Errorf("serial %d after a committed transaction, want above %d", snap.Serial, before)
 	}
 }
+
+// TestLoadReadsEachColumn checks that every object loads as it was put,
+// whichever of its mode, type, provider and status it shares with the
+// object read first (Load reads those it shares without a string each),
+// and what loading costs an object of the common kind: where the driver
+// made a string and an interface value of each column, it makes them of
+// its address and value only.
+func TestLoadReadsEachColumn(t *testing.T) {
+	s := openTest(t, filepath.Join(t.TempDir(), "state.db"))
+	var put []*Object
+	for i := range 16 {
+		o := testObject(fmt.Sprintf("tether_file.o%d", i))
+		if i&1 != 0 {
+			o.Mode = Data
+		}
+		if i&2 != 0 {
+			o.Type = "tether_value"
+		}
+		if i&4 != 0 {
+			o.Provider = `provider["registry.terraform.io/hashicorp/aws"].west`
+		}
+		if i&8 != 0 {
+			o.Status = Tainted
+		}
+		put = append(put, o)
+	}
+	empty := testObject("tether_file.empty")
+	empty.Mode, empty.Type, empty.Provider, empty.Status = "", "", "", ""
+	put = append(put, empty)
+	commit(t, s, Changes{Put: put})
+	got := load(t, s).Objects
+	if len(got) != len(put) {
+		t.Fatalf("loaded %d objects, want %d", len(got), len(put))
+	}
+	for _, o := range put {
+		if !reflect.DeepEqual(got[o.Address], o) {
+			t.Errorf("loaded %s as\n%s\nwant\n%s", o.Address, fmt.Sprintf("%+v", got[o.Address]), fmt.Sprintf("%+v", o))
+		}
+	}
+
+	allocs := func(n int) float64 {
+		s := openTest(t, filepath.Join(t.TempDir(), "state.db"))
+		var put []*Object
+		for i := range n {
+			o := testObject(fmt.Sprintf("tether_file.r%d", i))
+			o.Private, o.Sensitive, o.Dependencies = nil, nil, nil
+			put = append(put, o)
+		}
+		commit(t, s, Changes{Put: put})
+		return testing.AllocsPerRun(3, func() { load(t, s) })
+	}
+	small, large := allocs(10), allocs(1010)
+	if per := (large - small) / 1000; per > 5 {
+		t.Errorf("%.1f allocations per object loaded (%v for 10, %v for 1,010)", per, small, large)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/tetherhq/tether/internal/ctysame"
 	"github.com/tetherhq/tether/internal/ctytype"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -20,6 +21,46 @@ import (
 type scanner struct {
 	b []byte
 	i int
+	// strs are the last strings read, as text and value: an object that
+	// repeats a string (an input given back as an output, an id in an
+	// ARN's place) holds one value of it, made once.
+	strs [4]scannedStr
+	next int
+}
+
+type scannedStr struct {
+	text []byte
+	v    cty.Value
+}
+
+// string reads a string value, the same one as a string read before with
+// the same text.
+func (s *scanner) string() (cty.Value, bool) {
+	b, ok := s.strBytes()
+	if !ok {
+		return cty.NilVal, false
+	}
+	for _, r := range s.strs {
+		if r.text != nil && bytes.Equal(r.text, b) {
+			return r.v, true
+		}
+	}
+	v := cty.StringVal(string(b))
+	s.strs[s.next] = scannedStr{b, v}
+	s.next = (s.next + 1) % len(s.strs)
+	return v, true
+}
+
+// within reads a value of type t from text, a part of s.b (a dynamic
+// value's, read after its type), with what s has read so far.
+func (s *scanner) within(text []byte, t cty.Type) (cty.Value, bool) {
+	b, i := s.b, s.i
+	s.b, s.i = text, 0
+	v, ok := s.value(t)
+	s.space()
+	ok = ok && s.i == len(s.b)
+	s.b, s.i = b, i
+	return v, ok
 }
 
 func scanValue(raw []byte, ty cty.Type) (cty.Value, bool) {
@@ -242,8 +283,7 @@ func (s *scanner) value(ty cty.Type) (cty.Value, bool) {
 	}
 	switch {
 	case ty == cty.String:
-		v, ok := s.str()
-		return cty.StringVal(v), ok
+		return s.string()
 	case ty == cty.Bool:
 		switch {
 		case s.literal("true"):
@@ -269,30 +309,31 @@ func (s *scanner) value(ty cty.Type) (cty.Value, bool) {
 		}
 		// The attribute names, to key vals by the type's own strings
 		// rather than a copy of each key read.
-		var buf [16]string
-		names := buf[:0]
+		var nbuf [16]string
+		var vbuf [16]cty.Value
+		names, vals := nbuf[:0], vbuf[:0]
 		for name := range atys {
 			names = append(names, name)
+			vals = append(vals, cty.NilVal)
 		}
-		vals := make(map[string]cty.Value, len(atys))
 		ok := s.members(func(key []byte) bool {
 			i := slices.IndexFunc(names, func(n string) bool { return n == string(key) })
 			if i < 0 {
 				return false
 			}
-			v, ok := s.value(atys[names[i]])
-			vals[names[i]] = v
+			var ok bool
+			vals[i], ok = s.value(atys[names[i]])
 			return ok
 		})
 		if !ok {
 			return cty.NilVal, false
 		}
-		for _, name := range names {
-			if _, set := vals[name]; !set {
-				vals[name] = cty.NullVal(atys[name])
+		for i, v := range vals {
+			if v == cty.NilVal {
+				vals[i] = cty.NullVal(atys[names[i]])
 			}
 		}
-		return cty.ObjectVal(vals), true
+		return objectVal(ty, names, vals), true
 	case ty.IsListType(), ty.IsSetType():
 		ety := ty.ElementType()
 		if ety.HasDynamicTypes() {
@@ -383,7 +424,7 @@ func (s *scanner) dynamic() (cty.Value, bool) {
 		if !ok {
 			return cty.NilVal, false
 		}
-		return scanValue(valueText, t)
+		return s.within(valueText, t)
 	}
 	dec := json.NewDecoder(bytes.NewReader(typeText))
 	dec.UseNumber()
@@ -395,7 +436,7 @@ func (s *scanner) dynamic() (cty.Value, bool) {
 	if !ok {
 		return cty.NilVal, false
 	}
-	return scanValue(valueText, t)
+	return s.within(valueText, t)
 }
 
 // primitiveType reads the JSON name of a primitive type, as
@@ -410,4 +451,15 @@ func primitiveType(text []byte) (cty.Type, bool) {
 		return cty.Bool, true
 	}
 	return cty.NilType, false
+}
+
+// objectTypes shares the types of the objects decoded into each object
+// type: a provider's state type is made once and every object of its
+// resource type is decoded into it, and those objects' types differ at
+// most where it is dynamic.
+var objectTypes ctysame.ByType
+
+// objectVal is cty.ObjectVal of the attributes, decoded into ty.
+func objectVal(ty cty.Type, names []string, vals []cty.Value) cty.Value {
+	return objectTypes.For(ty).ObjectVal(names, vals)
 }

@@ -5,10 +5,12 @@ import (
 	"math/big"
 	"strconv"
 	"testing"
+	"unsafe"
 
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
+	"github.com/tetherhq/tether/internal/ctysame"
 	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/statejson"
 	tetherprovider "github.com/tetherhq/tether/provider/tether"
@@ -175,13 +177,18 @@ func TestUnmarshalDefersToCtyJSON(t *testing.T) {
 	}
 }
 
-func BenchmarkUnmarshal(b *testing.B) {
+// valueType is the built-in tether_value's state type.
+func valueType(tb testing.TB) cty.Type {
 	schema, _ := tetherprovider.New().GetSchema()
 	rs, _, err := schema.Resources.Get("tether_value")
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	ty := rs.Block.ImpliedType()
+	return rs.Block.ImpliedType()
+}
+
+func BenchmarkUnmarshal(b *testing.B) {
+	ty := valueType(b)
 	v := cty.ObjectVal(map[string]cty.Value{
 		"input": cty.StringVal("v12345"), "output": cty.StringVal("v12345"),
 		"delay_ms": cty.NullVal(cty.Number), "id": cty.StringVal("72e84963c2a144a0"),
@@ -232,6 +239,7 @@ func TestScanMatchesCtyJSON(t *testing.T) {
 		{`{"d": {"type": ["map", "bool"], "value": {"a": true, "b": null}}}`, true},
 		{`{"d": {"type": "dynamic", "value": {"type": "number", "value": 0}}}`, true},
 		{`{"m": {}, "l": [], "t": [false]}`, true},
+		{`{"s": "a", "d": {"value": ["a", "a", "b", "", ""], "type": ["list", "string"]}, "m": {"x": "a", "y": "b"}}`, true},
 		{`{"s": "caf\u00e9"}`, false},
 		{`{"s": "tab\there"}`, false},
 		{`{"s": "é ✓"}`, true},
@@ -254,6 +262,37 @@ func TestScanMatchesCtyJSON(t *testing.T) {
 		}
 		if wantErr == nil && !got.RawEquals(want) {
 			t.Errorf("%s:\n got %#v\nwant %#v", tc.raw, got, want)
+		}
+	}
+}
+
+// TestUnmarshalSharesTypes: the objects of one resource type, decoded
+// into its schema's type, hold one type, not a map of attribute types
+// each, an object's equal strings are one value, and they are still
+// ctyjson's values.
+func TestUnmarshalSharesTypes(t *testing.T) {
+	ty := valueType(t)
+	var got []cty.Value
+	for _, input := range []string{"a", "b"} {
+		raw := []byte(`{"delay_ms":null,"id":"` + input + `1","input":{"value":"` + input + `","type":"string"},"output":{"value":"` + input + `","type":"string"}}`)
+		want, err := ctyjson.Unmarshal(raw, ty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := statejson.Unmarshal(raw, ty)
+		if err != nil || !v.RawEquals(want) || !v.Type().Equals(want.Type()) {
+			t.Fatalf("Unmarshal(%s) = %#v, %v; want %#v", raw, v, err, want)
+		}
+		got = append(got, v)
+	}
+	words := func(ty cty.Type) [2]uintptr { return *(*[2]uintptr)(unsafe.Pointer(&ty)) }
+	if words(got[0].Type()) != words(got[1].Type()) {
+		t.Errorf("two objects of one resource type hold two types")
+	}
+	// The output repeats the input: one string value, made once.
+	for _, v := range got {
+		if !ctysame.Identical(v.GetAttr("input"), v.GetAttr("output")) {
+			t.Errorf("an object's equal strings are two values")
 		}
 	}
 }

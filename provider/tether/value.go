@@ -30,13 +30,11 @@ var valueTypes ctysame.Types
 // before, since go-cty's ObjectVal makes its type anew (three maps and
 // each name normalised twice) for each of a large apply's objects.
 func valueObject(input, output, delay, id cty.Value) cty.Value {
-	return valueTypes.ObjectVal(map[string]cty.Value{
-		"input":    input,
-		"output":   output,
-		"delay_ms": delay,
-		"id":       id,
-	})
+	return valueTypes.ObjectVal(valueNames, []cty.Value{input, output, delay, id})
 }
+
+// valueNames are tether_value's attributes, in valueObject's order.
+var valueNames = []string{"input", "output", "delay_ms", "id"}
 
 func (r valueResource) plan(ctx context.Context, req provider.PlanRequest) provider.PlanResponse {
 	cfg := req.Config
