@@ -57,6 +57,10 @@ func connPragmas() string {
 	if strings.EqualFold(os.Getenv("TETHER_STATE_SYNC"), "full") {
 		sync = "FULL"
 	}
+	return pragmas(sync)
+}
+
+func pragmas(sync string) string {
 	return "_pragma=busy_timeout(10000)&_pragma=synchronous(" + sync + ")&_pragma=secure_delete(1)"
 }
 
@@ -212,7 +216,27 @@ func OpenSQLite(path string) (*SQLite, error) {
 // accepted; fi is what checkFile found (nil for a file being created),
 // which tells whether its quick check can be skipped (see checkedFiles).
 func openFile(path string, fi os.FileInfo) (*SQLite, error) {
-	dsn, err := dsnFor(path)
+	s, err := openSchema(path, fi, connPragmas())
+	if err != nil {
+		return nil, err
+	}
+	ctx := context.Background()
+	wconn, db := s.wconn, s.db
+	if err := s.stmts.prepare(ctx, wconn); err != nil {
+		s.stmts.close()
+		wconn.Close()
+		db.Close()
+		return nil, fileError(path, "preparing statements", err)
+	}
+	s.w = NewWriter(maxGroup, fmt.Errorf("state file %s: %w", path, ErrClosed), s.commitGroup)
+	return s, nil
+}
+
+// openSchema opens the file at path with the connection settings given
+// (see connPragmas) and prepares its schema (see prepareSchema): what a
+// store needs before its statements and writer.
+func openSchema(path string, fi os.FileInfo, pragmas string) (*SQLite, error) {
+	dsn, err := dsnFor(path, pragmas)
 	if err != nil {
 		return nil, err
 	}
@@ -232,19 +256,12 @@ func openFile(path string, fi os.FileInfo) (*SQLite, error) {
 		db.Close()
 		return nil, err
 	}
-	if err := s.stmts.prepare(ctx, wconn); err != nil {
-		s.stmts.close()
-		wconn.Close()
-		db.Close()
-		return nil, fileError(path, "preparing statements", err)
-	}
-	s.w = NewWriter(maxGroup, fmt.Errorf("state file %s: %w", path, ErrClosed), s.commitGroup)
 	return s, nil
 }
 
 // dsnFor builds a file: URI so that any byte in the path ('?', '#', '%')
 // reaches SQLite as part of the name instead of starting a query string.
-func dsnFor(path string) (string, error) {
+func dsnFor(path, pragmas string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", fmt.Errorf("state file %s: %w", path, err)
@@ -253,7 +270,7 @@ func dsnFor(path string) (string, error) {
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p // Windows: C:/x must become /C:/x in a URI
 	}
-	u := url.URL{Scheme: "file", Path: p, RawQuery: connPragmas() + "&_txlock=immediate"}
+	u := url.URL{Scheme: "file", Path: p, RawQuery: pragmas + "&_txlock=immediate"}
 	return u.String(), nil
 }
 
@@ -276,11 +293,17 @@ func createIfMissing(path string) error {
 	tmp := f.Name()
 	f.Close()
 	defer os.Remove(tmp)
-	s, err := openFile(tmp, nil)
+	// Built without a sync of its own (synchronous=OFF): the one sync
+	// below, before the link, makes every byte written to it durable, as
+	// the several syncs of the journal-mode switch, the schema's commit
+	// and the checkpoint would (each a disk wait, most of the wall time a
+	// first apply of a small configuration spends opening its state).
+	s, err := openSchema(tmp, nil, pragmas("OFF"))
 	if err != nil {
 		return fmt.Errorf("state file %s: creating it: %w", path, err)
 	}
-	if err := s.Close(); err != nil { // checkpoints the WAL into the file
+	// Closing the last connection checkpoints the WAL into the file.
+	if err := errors.Join(s.wconn.Close(), s.db.Close()); err != nil {
 		return fmt.Errorf("state file %s: creating it: %w", path, err)
 	}
 	if err := syncFile(tmp); err != nil {
