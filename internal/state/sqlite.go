@@ -57,10 +57,6 @@ func connPragmas() string {
 	if strings.EqualFold(os.Getenv("TETHER_STATE_SYNC"), "full") {
 		sync = "FULL"
 	}
-	return pragmas(sync)
-}
-
-func pragmas(sync string) string {
 	return "_pragma=busy_timeout(10000)&_pragma=synchronous(" + sync + ")&_pragma=secure_delete(1)"
 }
 
@@ -216,27 +212,7 @@ func OpenSQLite(path string) (*SQLite, error) {
 // accepted; fi is what checkFile found (nil for a file being created),
 // which tells whether its quick check can be skipped (see checkedFiles).
 func openFile(path string, fi os.FileInfo) (*SQLite, error) {
-	s, err := openSchema(path, fi, connPragmas())
-	if err != nil {
-		return nil, err
-	}
-	ctx := context.Background()
-	wconn, db := s.wconn, s.db
-	if err := s.stmts.prepare(ctx, wconn); err != nil {
-		s.stmts.close()
-		wconn.Close()
-		db.Close()
-		return nil, fileError(path, "preparing statements", err)
-	}
-	s.w = NewWriter(maxGroup, fmt.Errorf("state file %s: %w", path, ErrClosed), s.commitGroup)
-	return s, nil
-}
-
-// openSchema opens the file at path with the connection settings given
-// (see connPragmas) and prepares its schema (see prepareSchema): what a
-// store needs before its statements and writer.
-func openSchema(path string, fi os.FileInfo, pragmas string) (*SQLite, error) {
-	dsn, err := dsnFor(path, pragmas)
+	dsn, err := dsnFor(path, connPragmas())
 	if err != nil {
 		return nil, err
 	}
@@ -256,6 +232,13 @@ func openSchema(path string, fi os.FileInfo, pragmas string) (*SQLite, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := s.stmts.prepare(ctx, wconn); err != nil {
+		s.stmts.close()
+		wconn.Close()
+		db.Close()
+		return nil, fileError(path, "preparing statements", err)
+	}
+	s.w = NewWriter(maxGroup, fmt.Errorf("state file %s: %w", path, ErrClosed), s.commitGroup)
 	return s, nil
 }
 
@@ -293,17 +276,7 @@ func createIfMissing(path string) error {
 	tmp := f.Name()
 	f.Close()
 	defer os.Remove(tmp)
-	// Built without a sync of its own (synchronous=OFF): the one sync
-	// below, before the link, makes every byte written to it durable, as
-	// the several syncs of the journal-mode switch, the schema's commit
-	// and the checkpoint would (each a disk wait, most of the wall time a
-	// first apply of a small configuration spends opening its state).
-	s, err := openSchema(tmp, nil, pragmas("OFF"))
-	if err != nil {
-		return fmt.Errorf("state file %s: creating it: %w", path, err)
-	}
-	// Closing the last connection checkpoints the WAL into the file.
-	if err := errors.Join(s.wconn.Close(), s.db.Close()); err != nil {
+	if err := buildNew(tmp); err != nil {
 		return fmt.Errorf("state file %s: creating it: %w", path, err)
 	}
 	if err := syncFile(tmp); err != nil {
@@ -313,6 +286,50 @@ func createIfMissing(path string) error {
 		return fmt.Errorf("state file %s: creating it: %w", path, err)
 	}
 	return nil
+}
+
+// buildNew writes the schema into tmp, an empty file no one else uses,
+// and leaves it in WAL mode. Nothing else can see it before it is linked
+// into place, so it is written the cheapest way: with no journal
+// (journal_mode=OFF: a failure leaves a file that is thrown away) and no
+// sync of its own (synchronous=OFF: the one sync before the link makes
+// every byte of it durable), then switched to WAL once written, which
+// only sets the mode in its header. A first apply of a small
+// configuration waited on the disk mostly for the syncs, journal and log
+// files that the store's own settings made for this.
+func buildNew(tmp string) error {
+	dsn, err := dsnFor(tmp, "_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)")
+	if err != nil {
+		return err
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ctx := context.Background()
+	c, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return err
+	}
+	if err := writeSchema(ctx, c, newSchema(), true); err != nil {
+		return err
+	}
+	if _, err := c.ExecContext(ctx, "COMMIT"); err != nil {
+		return err
+	}
+	var mode string
+	if err := c.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode); err != nil {
+		return err
+	}
+	if err := c.Close(); err != nil {
+		return err
+	}
+	return db.Close()
 }
 
 func syncFile(path string) error {
@@ -418,7 +435,7 @@ func (s *SQLite) prepareSchema(ctx context.Context, fi os.FileInfo) error {
 	var stmts []string
 	switch {
 	case appID == 0 && version == 0 && nobjs == 0:
-		stmts = []string{schema, fmt.Sprintf("PRAGMA application_id = %d", applicationID)}
+		stmts = newSchema()
 	case version == 1:
 		// Format 1 had no lineage or serial: the state gets its lineage
 		// now.
@@ -432,16 +449,8 @@ func (s *SQLite) prepareSchema(ctx context.Context, fi os.FileInfo) error {
 		}
 	}
 	if stmts != nil {
-		stmts = append(stmts, fmt.Sprintf("PRAGMA user_version = %d", formatVersion))
-		for _, q := range stmts {
-			if _, err := c.ExecContext(ctx, q); err != nil {
-				return fileError(s.path, "creating schema", err)
-			}
-		}
-		if version < 2 {
-			if _, err := c.ExecContext(ctx, sqlInitMeta, NewLineage()); err != nil {
-				return fileError(s.path, "creating schema", err)
-			}
+		if err := writeSchema(ctx, c, stmts, version < 2); err != nil {
+			return fileError(s.path, "creating schema", err)
 		}
 	}
 	if _, err := c.ExecContext(ctx, "COMMIT"); err != nil {
@@ -449,6 +458,29 @@ func (s *SQLite) prepareSchema(ctx context.Context, fi os.FileInfo) error {
 	}
 	committed = true
 	return s.checkTables(ctx)
+}
+
+// newSchema is what makes an empty file a state file of the current
+// format (with writeSchema, which also gives it its lineage).
+func newSchema() []string {
+	return []string{schema, fmt.Sprintf("PRAGMA application_id = %d", applicationID)}
+}
+
+// writeSchema runs stmts, sets the format version and, with lineage,
+// writes a new lineage (and serial 1).
+func writeSchema(ctx context.Context, c *sql.Conn, stmts []string, lineage bool) error {
+	stmts = append(stmts, fmt.Sprintf("PRAGMA user_version = %d", formatVersion))
+	for _, q := range stmts {
+		if _, err := c.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	if lineage {
+		if _, err := c.ExecContext(ctx, sqlInitMeta, NewLineage()); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // quickCheck runs SQLite's check of every page's structure. It reads the
