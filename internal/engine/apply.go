@@ -121,6 +121,9 @@ type stopOnLostLock struct {
 
 func (s stopOnLostLock) Commit(ctx context.Context, c state.Changes) error {
 	err := s.Store.Commit(ctx, c)
+	if err == nil {
+		return nil // without a lost to find, which would allocate it
+	}
 	var lost *state.LockLostError
 	if errors.As(err, &lost) {
 		s.stop(lost)
@@ -253,6 +256,7 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 		return d
 	}
 	var all []*instance
+	var one *instance // the only instance, while there is one: no list to make
 	var owner owners
 	for _, ni := range n.per {
 		if ni.deferred {
@@ -264,10 +268,37 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 				// Terraform, its change is left out (see instanceNeeds).
 				continue
 			}
-			all = append(all, in)
+			switch {
+			case one == nil && all == nil:
+				one = in
+			case one != nil:
+				all = append(all, one, in)
+				one = nil
+			default:
+				all = append(all, in)
+			}
 			owner.add(in, ni)
 		}
 	}
+	if one != nil && len(n.deleteFirst) == 0 {
+		diags = e.applyOne(ctx, p, n, owner.of(one), one, count)
+	} else {
+		if one != nil {
+			all = []*instance{one}
+		}
+		diags = e.applyBatches(ctx, p, n, all, owner, count)
+	}
+	for _, ni := range n.per {
+		if !ni.deferred {
+			ni.value = aggregate(cn, live(ni.insts))
+		}
+	}
+	return diags
+}
+
+// applyBatches applies the instances all of node n: those n.deleteFirst
+// names first, and the rest only once they succeeded.
+func (e *Engine) applyBatches(ctx context.Context, p *Planned, n *node, all []*instance, owner owners, count func(plan.Action)) hcl.Diagnostics {
 	batches := [][]*instance{all}
 	if len(n.deleteFirst) > 0 {
 		// A create here makes an object a delete here removes (see
@@ -283,16 +314,12 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 		}
 		batches = [][]*instance{first, rest}
 	}
+	var diags hcl.Diagnostics
 	for _, batch := range batches {
 		d := e.applyInstances(ctx, p, n, batch, owner, count)
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			break
-		}
-	}
-	for _, ni := range n.per {
-		if !ni.deferred {
-			ni.value = aggregate(cn, live(ni.insts))
 		}
 	}
 	return diags
@@ -808,13 +835,18 @@ func (e *Engine) put(ctx context.Context, n *node, in *instance, v cty.Value, pr
 	if err != nil {
 		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", diagnostic.Failed("recording the object", err))}
 	}
-	obj := &state.Object{
+	// The object and the list of one that holds it, made together.
+	one := &struct {
+		obj  state.Object
+		puts [1]*state.Object
+	}{obj: state.Object{
 		Address: in.addr, Mode: state.Managed, Type: typeOf(n, in), Provider: providerOf(n, in),
 		SchemaVersion: n.schema.Version, Value: seal(e.Keys, raw, sensitive), Private: priv, Sensitive: metaJSON,
-		Dependencies: in.resourceDeps, Status: status,
-	}
-	obj.CreateBeforeDestroy = n.cbd
-	if err := e.Store.Commit(ctx, state.Changes{Put: []*state.Object{obj}, Erase: resealed(in.recorded, obj)}); err != nil {
+		Dependencies: in.resourceDeps, Status: status, CreateBeforeDestroy: n.cbd,
+	}}
+	obj := &one.obj
+	one.puts[0] = obj
+	if err := e.Store.Commit(ctx, state.Changes{Put: one.puts[:], Erase: resealed(in.recorded, obj)}); err != nil {
 		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", diagnostic.Failed("recording the object", err))}
 	}
 	in.meta = meta

@@ -12,7 +12,8 @@ import (
 )
 
 // commitReq is one Commit call waiting for the writer; Prepared holds the
-// Dependencies of Changes.Put[i] as the column's value, a string or nil.
+// Dependencies of Changes.Put[i] as the column's value, a string or nil,
+// and is nil itself when no object has any.
 type commitReq = Request[[]any]
 
 // writerStmts are the single writer's statements, prepared once: a
@@ -83,15 +84,15 @@ func (s *SQLite) Commit(ctx context.Context, c Changes) error {
 // prepareDeps validates c and does the per-object encoding on the
 // caller's goroutine, so the single writer spends its time only in SQLite.
 func (s *SQLite) prepareDeps(c Changes) ([]any, error) {
-	deps, err := c.Prepare()
+	var out []any // nil while no object has dependencies: most have none
+	err := c.prepare(func(i int, deps string) {
+		if out == nil {
+			out = make([]any, len(c.Put))
+		}
+		out[i] = deps // a string for the column; nil is NULL
+	})
 	if err != nil {
 		return nil, fmt.Errorf("state file %s: %w", s.path, err)
-	}
-	out := make([]any, len(deps))
-	for i, d := range deps {
-		if d != nil {
-			out[i] = *d // a string for the column, nil for NULL
-		}
 	}
 	return out, nil
 }
@@ -355,8 +356,12 @@ func (s *SQLite) apply(ctx context.Context, r *commitReq, batch *putBatch) error
 		}
 	}
 	for i, o := range r.Changes.Put {
+		var deps any
+		if r.Prepared != nil {
+			deps = r.Prepared[i]
+		}
 		args := []any{o.Address, s.boxes.of(string(o.Mode)), s.boxes.of(o.Type), s.boxes.of(o.Provider),
-			o.SchemaVersion, o.Value, o.Private, o.Sensitive, r.Prepared[i], s.boxes.of(string(o.Status)),
+			o.SchemaVersion, o.Value, o.Private, o.Sensitive, deps, s.boxes.of(string(o.Status)),
 			o.CreateBeforeDestroy}
 		if batch != nil {
 			batch.args = append(batch.args, args...)

@@ -221,7 +221,7 @@ func OpenSQLite(path string) (*SQLite, error) {
 // accepted; fi is what checkFile found (nil for a file being created),
 // which tells whether its quick check can be skipped (see checkedFiles).
 func openFile(path string, fi os.FileInfo) (*SQLite, error) {
-	dsn, err := dsnFor(path)
+	dsn, err := dsnFor(path, connPragmas())
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +253,7 @@ func openFile(path string, fi os.FileInfo) (*SQLite, error) {
 
 // dsnFor builds a file: URI so that any byte in the path ('?', '#', '%')
 // reaches SQLite as part of the name instead of starting a query string.
-func dsnFor(path string) (string, error) {
+func dsnFor(path, pragmas string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", fmt.Errorf("state file %s: %w", path, err)
@@ -262,7 +262,7 @@ func dsnFor(path string) (string, error) {
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p // Windows: C:/x must become /C:/x in a URI
 	}
-	u := url.URL{Scheme: "file", Path: p, RawQuery: connPragmas() + "&_txlock=immediate"}
+	u := url.URL{Scheme: "file", Path: p, RawQuery: pragmas + "&_txlock=immediate"}
 	return u.String(), nil
 }
 
@@ -285,11 +285,7 @@ func createIfMissing(path string) error {
 	tmp := f.Name()
 	f.Close()
 	defer os.Remove(tmp)
-	s, err := openFile(tmp, nil)
-	if err != nil {
-		return fmt.Errorf("state file %s: creating it: %w", path, err)
-	}
-	if err := s.Close(); err != nil { // checkpoints the WAL into the file
+	if err := buildNew(tmp); err != nil {
 		return fmt.Errorf("state file %s: creating it: %w", path, err)
 	}
 	if err := syncFile(tmp); err != nil {
@@ -299,6 +295,50 @@ func createIfMissing(path string) error {
 		return fmt.Errorf("state file %s: creating it: %w", path, err)
 	}
 	return nil
+}
+
+// buildNew writes the schema into tmp, an empty file no one else uses,
+// and leaves it in WAL mode. Nothing else can see it before it is linked
+// into place, so it is written the cheapest way: with no journal
+// (journal_mode=OFF: a failure leaves a file that is thrown away) and no
+// sync of its own (synchronous=OFF: the one sync before the link makes
+// every byte of it durable), then switched to WAL once written, which
+// only sets the mode in its header. A first apply of a small
+// configuration waited on the disk mostly for the syncs, journal and log
+// files that the store's own settings made for this.
+func buildNew(tmp string) error {
+	dsn, err := dsnFor(tmp, "_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)")
+	if err != nil {
+		return err
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ctx := context.Background()
+	c, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return err
+	}
+	if err := writeSchema(ctx, c, newSchema(), true); err != nil {
+		return err
+	}
+	if _, err := c.ExecContext(ctx, "COMMIT"); err != nil {
+		return err
+	}
+	var mode string
+	if err := c.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode); err != nil {
+		return err
+	}
+	if err := c.Close(); err != nil {
+		return err
+	}
+	return db.Close()
 }
 
 func syncFile(path string) error {
@@ -404,7 +444,7 @@ func (s *SQLite) prepareSchema(ctx context.Context, fi os.FileInfo) error {
 	var stmts []string
 	switch {
 	case appID == 0 && version == 0 && nobjs == 0:
-		stmts = []string{schema, fmt.Sprintf("PRAGMA application_id = %d", applicationID)}
+		stmts = newSchema()
 	case version == 1:
 		// Format 1 had no lineage or serial: the state gets its lineage
 		// now.
@@ -418,16 +458,8 @@ func (s *SQLite) prepareSchema(ctx context.Context, fi os.FileInfo) error {
 		}
 	}
 	if stmts != nil {
-		stmts = append(stmts, fmt.Sprintf("PRAGMA user_version = %d", formatVersion))
-		for _, q := range stmts {
-			if _, err := c.ExecContext(ctx, q); err != nil {
-				return fileError(s.path, "creating schema", err)
-			}
-		}
-		if version < 2 {
-			if _, err := c.ExecContext(ctx, sqlInitMeta, NewLineage()); err != nil {
-				return fileError(s.path, "creating schema", err)
-			}
+		if err := writeSchema(ctx, c, stmts, version < 2); err != nil {
+			return fileError(s.path, "creating schema", err)
 		}
 	}
 	if _, err := c.ExecContext(ctx, "COMMIT"); err != nil {
@@ -435,6 +467,29 @@ func (s *SQLite) prepareSchema(ctx context.Context, fi os.FileInfo) error {
 	}
 	committed = true
 	return s.checkTables(ctx)
+}
+
+// newSchema is what makes an empty file a state file of the current
+// format (with writeSchema, which also gives it its lineage).
+func newSchema() []string {
+	return []string{schema, fmt.Sprintf("PRAGMA application_id = %d", applicationID)}
+}
+
+// writeSchema runs stmts, sets the format version and, with lineage,
+// writes a new lineage (and serial 1).
+func writeSchema(ctx context.Context, c *sql.Conn, stmts []string, lineage bool) error {
+	stmts = append(stmts, fmt.Sprintf("PRAGMA user_version = %d", formatVersion))
+	for _, q := range stmts {
+		if _, err := c.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	if lineage {
+		if _, err := c.ExecContext(ctx, sqlInitMeta, NewLineage()); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // quickCheck runs SQLite's check of every page's structure. It reads the

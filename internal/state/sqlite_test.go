@@ -237,6 +237,55 @@ func TestFilePermissions(t *testing.T) {
 	}
 }
 
+// TestNewFileWhole checks what createIfMissing builds without syncs of its
+// own: once closed, the new state file alone is a whole state (no
+// write-ahead log or temporary file beside it), in WAL mode, ours, at
+// the current format, with its lineage.
+func TestNewFileWhole(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.db")
+	if err := createIfMissing(path); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Name() != "state.db" {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("the folder holds %q, want only state.db", names)
+	}
+	hdr := readFile(t, path)[:100]
+	if hdr[18] != 2 || hdr[19] != 2 {
+		t.Errorf("file format bytes %d/%d, want 2/2 (WAL)", hdr[18], hdr[19])
+	}
+	// Read by a plain connection, which sees the file alone.
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var appID, version, metas int64
+	var lineage string
+	for q, dst := range map[string]any{
+		"PRAGMA application_id":                  &appID,
+		"PRAGMA user_version":                    &version,
+		"SELECT count(*) FROM meta":              &metas,
+		"SELECT lineage FROM meta WHERE one = 1": &lineage,
+	} {
+		if err := db.QueryRow(q).Scan(dst); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if appID != applicationID || version != formatVersion || metas != 1 || lineage == "" {
+		t.Errorf("application_id %#x, user_version %d, %d meta rows, lineage %q; want %#x, %d, 1, a lineage",
+			appID, version, metas, lineage, applicationID, formatVersion)
+	}
+}
+
 // expectRefused opens path, expects it refused with an error of type E that
 // names the path, and checks the file was not modified.
 func expectRefused[E error](t *testing.T, path string) E {

@@ -117,25 +117,33 @@ func (c Changes) Empty() bool {
 // writing. Errors start with "commit:"; a store prefixes where it is.
 func (c Changes) Prepare() (deps []*string, err error) {
 	deps = make([]*string, len(c.Put))
+	if err := c.prepare(func(i int, d string) { deps[i] = &d }); err != nil {
+		return nil, err
+	}
+	return deps, nil
+}
+
+// prepare is Prepare giving each c.Put[i]'s encoded dependencies to dep,
+// for those that have any.
+func (c Changes) prepare(dep func(i int, deps string)) error {
 	for i, o := range c.Put {
 		if o == nil || o.Address == "" {
-			return nil, fmt.Errorf("commit: Put[%d] is nil or has no address", i)
+			return fmt.Errorf("commit: Put[%d] is nil or has no address", i)
 		}
 		if len(o.Dependencies) > 0 {
 			b, err := json.Marshal(o.Dependencies)
 			if err != nil {
-				return nil, fmt.Errorf("commit: object %s: encoding dependencies: %w", o.Address, err)
+				return fmt.Errorf("commit: object %s: encoding dependencies: %w", o.Address, err)
 			}
-			str := string(b)
-			deps[i] = &str
+			dep(i, string(b))
 		}
 	}
 	for i, o := range c.PutOutputs {
 		if o == nil || o.Name == "" {
-			return nil, fmt.Errorf("commit: PutOutputs[%d] is nil or has no name", i)
+			return fmt.Errorf("commit: PutOutputs[%d] is nil or has no name", i)
 		}
 	}
-	return deps, nil
+	return nil
 }
 
 // LockInfo says who holds the lock on a store.

@@ -27,12 +27,19 @@ type Heartbeat struct {
 	mu sync.Mutex
 	// ops are the operations running, in no order: one that ends takes
 	// the last one's place, so that a wide apply with hundreds in flight
-	// does not shift the list at every event.
+	// does not shift the list at every event. at is where each is in ops,
+	// so that an end does not search hundreds of them.
 	ops  []beating
+	at   map[opKey]int
 	seq  uint64
 	stop chan struct{}
 	done chan struct{}
 	once sync.Once
+}
+
+type opKey struct {
+	addr   string
+	action plan.Action
 }
 
 type beating struct {
@@ -45,7 +52,7 @@ type beating struct {
 
 // NewHeartbeat starts reporting through beat; Stop ends it.
 func NewHeartbeat(beat func(address string, action plan.Action, elapsed time.Duration)) *Heartbeat {
-	h := &Heartbeat{beat: beat, now: time.Now, stop: make(chan struct{}), done: make(chan struct{})}
+	h := &Heartbeat{beat: beat, now: time.Now, at: map[opKey]int{}, stop: make(chan struct{}), done: make(chan struct{})}
 	go h.loop()
 	return h
 }
@@ -73,20 +80,27 @@ func (h *Heartbeat) Event(e plan.Event) {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	k := opKey{e.Addr, e.Action}
 	if e.Phase == plan.Started {
-		h.ops = append(h.ops, beating{addr: e.Addr, action: e.Action, start: h.now(), seq: h.seq})
-		h.seq++
+		if _, ok := h.at[k]; !ok {
+			h.at[k] = len(h.ops)
+			h.ops = append(h.ops, beating{addr: e.Addr, action: e.Action, start: h.now(), seq: h.seq})
+			h.seq++
+		}
 		return
 	}
-	for i := range h.ops {
-		if h.ops[i].addr == e.Addr && h.ops[i].action == e.Action {
-			last := len(h.ops) - 1
-			h.ops[i] = h.ops[last]
-			h.ops[last] = beating{}
-			h.ops = h.ops[:last]
-			return
-		}
+	i, ok := h.at[k]
+	if !ok {
+		return
 	}
+	delete(h.at, k)
+	last := len(h.ops) - 1
+	if i != last {
+		h.ops[i] = h.ops[last]
+		h.at[opKey{h.ops[i].addr, h.ops[i].action}] = i
+	}
+	h.ops[last] = beating{}
+	h.ops = h.ops[:last]
 }
 
 // check reports every operation whose next beat is due.
