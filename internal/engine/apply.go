@@ -91,37 +91,26 @@ func (e *Engine) Apply(ctx context.Context, p *Planned) (*Result, hcl.Diagnostic
 	}
 	extra := e.parallelism() + 64
 	p.sem = make(chan struct{}, extra)
-	end := func(d hcl.Diagnostics, done func(bool)) {
-		mu.Lock()
-		diags = append(diags, d...)
-		mu.Unlock()
-		done(!d.HasErrors())
+	end := func(d hcl.Diagnostics, done graph.Done) {
+		if len(d) > 0 {
+			mu.Lock()
+			diags = append(diags, d...)
+			mu.Unlock()
+		}
+		done.Report(!d.HasErrors())
 	}
-	g.WalkLater(ctx, order, extra, func(id int, done func(bool)) {
+	g.WalkLater(ctx, order, extra, func(id int, done graph.Done) {
 		var h *handover
 		if later != nil {
-			h = &handover{}
+			h = &handover{e: e, p: p, done: done, end: end}
 		}
 		d := e.applyNode(ctx, p, p.nodes[id], count, h)
 		if !h.queued() {
 			end(d, done)
 			return
 		}
-		later.CommitLater(h.changes, func(err error) {
-			if err = guarded.check(err); err != nil {
-				fail := errorDiag(h.in.addr, h.n.cfg, "Cannot record object", diagnostic.Failed("recording the object", err))
-				if !d.HasErrors() { // else the visit reported its failure
-					e.failed(h.in.addr, h.action, h.start, hcl.Diagnostics{fail})
-				}
-				end(append(d, fail), done)
-				return
-			}
-			h.in.meta = h.meta
-			for _, f := range h.after {
-				f()
-			}
-			end(d, done)
-		})
+		h.diags = d
+		later.CommitLater(h.changes, func(err error) { h.recorded(guarded.check(err)) })
 	}, nil)
 	diags = append(diags, e.closeAll(&p.ephemerals)...)
 	var lost *state.LockLostError
@@ -389,7 +378,11 @@ func (e *Engine) applyOne(ctx context.Context, p *Planned, n *node, ni *nodeInst
 	}
 	d := e.applyInstance(ctx, p, n, ni, in, count, h)
 	if walked && !d.HasErrors() {
-		h.later(func() { p.checks.restore(n, in.addr, true) })
+		if h.queued() {
+			h.restore = true
+		} else {
+			p.checks.restore(n, in.addr, true)
+		}
 	}
 	return d
 }
@@ -545,12 +538,14 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 	if diags.HasErrors() {
 		return diags
 	}
-	h.later(func() {
+	if h.queued() {
+		h.count, h.counted, h.imported = count, change.Action, in.importID != ""
+	} else {
 		count(change.Action)
 		if in.importID != "" {
 			p.imported.Add(1)
 		}
-	})
+	}
 	if in.checkAfterApply && cn != nil {
 		diags = append(diags, attribute(in.addr, cn, p.conditions(n, ni.mi, inst, cn.Postconditions, in.value, "Resource postcondition failed"))...)
 	}
@@ -836,11 +831,7 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 	// configuration is the same value as configVal: kept, it kept that.)
 	in.planned, in.configVal, in.validated = cty.NilVal, cty.NilVal, nil
 	if h.queued() {
-		h.action, h.start = action, start
-		id := in.shownID(n, in.prior)
-		h.later(func() {
-			e.event(plan.Event{Addr: in.addr, Action: action, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: id})
-		})
+		h.action, h.start, h.shownID, h.succeeded = action, start, in.shownID(n, in.prior), true
 		return diags
 	}
 	e.event(plan.Event{Addr: in.addr, Action: action, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: in.shownID(n, in.prior)})

@@ -129,21 +129,31 @@ func (g *Graph) Depths(order []int) []int32 {
 //
 // The graph must be acyclic; order must come from Order.
 func (g *Graph) Walk(ctx context.Context, order []int, parallelism int, visit func(n int) bool, skip func(n int)) {
-	g.walk(ctx, order, parallelism, func(n int, done func(bool)) { done(visit(n)) }, skip)
+	g.walk(ctx, order, parallelism, func(n int, done Done) { done.Report(visit(n)) }, skip)
 }
 
+// Done reports the outcome of one visit of WalkLater. It is a value (no
+// allocation a node); Report must be called exactly once.
+type Done struct {
+	finish func(m int32, ok bool)
+	m      int32
+}
+
+// Report ends the visit: ok is what Walk's visit would return.
+func (d Done) Report(ok bool) { d.finish(d.m, ok) }
+
 // WalkLater is Walk for visits whose outcome may be decided after they
-// return: visit must call done exactly once with what Walk's visit would
-// return, before returning or later from any goroutine. Until then the
+// return: visit must call done.Report exactly once with what Walk's visit
+// would return, before returning or later from any goroutine. Until then the
 // node counts against parallelism and nothing that depends on it starts,
 // but the worker that ran it goes on to other nodes: a visit that only
 // waits for something to finish elsewhere (its state commit) holds no
 // goroutine meanwhile. WalkLater returns once every done was called.
-func (g *Graph) WalkLater(ctx context.Context, order []int, parallelism int, visit func(n int, done func(ok bool)), skip func(n int)) {
+func (g *Graph) WalkLater(ctx context.Context, order []int, parallelism int, visit func(n int, done Done), skip func(n int)) {
 	g.walk(ctx, order, parallelism, visit, skip)
 }
 
-func (g *Graph) walk(ctx context.Context, order []int, parallelism int, visit func(n int, done func(ok bool)), skip func(n int)) {
+func (g *Graph) walk(ctx context.Context, order []int, parallelism int, visit func(n int, done Done), skip func(n int)) {
 	n := len(g.deps)
 	if n == 0 {
 		return
@@ -163,8 +173,10 @@ func (g *Graph) walk(ctx context.Context, order []int, parallelism int, visit fu
 	heap.Init(ready)
 
 	const (
-		waiting = iota
-		started
+		waiting  = iota
+		started  // visit under way
+		returned // visit returned, outcome to come (WalkLater)
+		finished
 		skipped
 	)
 	var (
@@ -219,9 +231,12 @@ func (g *Graph) walk(ctx context.Context, order []int, parallelism int, visit fu
 	// finish ends node m's visit: it releases or skips what depends on m.
 	// A worker that finishes its own visit takes the next node itself;
 	// idle ones are woken for the rest (all of them, when a visit finishes
-	// later, elsewhere), and all of them once the walk is over. Called
-	// with mu held.
-	finish := func(m int32, ok, own bool) {
+	// later, elsewhere), and all of them once the walk is over.
+	finish := func(m int32, ok bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		own := status[m] == started
+		status[m] = finished
 		running--
 		if ok {
 			for _, d := range g.dependents[m] {
@@ -279,14 +294,11 @@ func (g *Graph) walk(ctx context.Context, order []int, parallelism int, visit fu
 				go worker(false)
 			}
 			mu.Unlock()
-			returned := false // guarded by mu
-			visit(int(m), func(ok bool) {
-				mu.Lock()
-				finish(m, ok, !returned)
-				mu.Unlock()
-			})
+			visit(int(m), Done{finish: finish, m: m})
 			mu.Lock()
-			returned = true
+			if status[m] == started {
+				status[m] = returned
+			}
 		}
 		cond.Broadcast()
 		mu.Unlock()

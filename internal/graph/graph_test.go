@@ -251,7 +251,7 @@ func TestWalkLaterStartsDependentsOnlyOnceDone(t *testing.T) {
 			var finished atomic.Bool
 			var mu sync.Mutex
 			var visited, skipped []int
-			g.WalkLater(context.Background(), order, 1+4, func(n int, done func(bool)) {
+			g.WalkLater(context.Background(), order, 1+4, func(n int, done Done) {
 				mu.Lock()
 				visited = append(visited, n)
 				mu.Unlock()
@@ -264,16 +264,16 @@ func TestWalkLaterStartsDependentsOnlyOnceDone(t *testing.T) {
 							<-others
 						}
 						finished.Store(true)
-						done(tc.ok)
+						done.Report(tc.ok)
 					}()
 				case 1:
 					if !finished.Load() {
 						t.Error("node 1 started before node 0 was done")
 					}
-					done(true)
+					done.Report(true)
 				default:
 					others <- struct{}{}
-					done(true)
+					done.Report(true)
 				}
 			}, func(n int) {
 				mu.Lock()
@@ -302,12 +302,12 @@ func TestWalkLaterWaitsForOutstandingVisitsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var finished atomic.Bool
 	var skipped []int
-	g.WalkLater(ctx, order, 4, func(n int, done func(bool)) {
+	g.WalkLater(ctx, order, 4, func(n int, done Done) {
 		cancel()
 		go func() {
 			time.Sleep(20 * time.Millisecond)
 			finished.Store(true)
-			done(true)
+			done.Report(true)
 		}()
 	}, func(n int) { skipped = append(skipped, n) })
 	if !finished.Load() {
