@@ -46,8 +46,10 @@ func (e *Engine) Apply(ctx context.Context, p *Planned) (*Result, hcl.Diagnostic
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	store := e.Store
-	e.Store = stopOnLostLock{Store: store, stop: stop}
+	guarded := stopOnLostLock{Store: store, stop: stop}
+	e.Store = guarded
 	defer func() { e.Store = store }()
+	later, _ := store.(state.LaterCommitter)
 
 	res := &Result{Outputs: map[string]cty.Value{}}
 	p.run.Applying = true
@@ -89,12 +91,26 @@ func (e *Engine) Apply(ctx context.Context, p *Planned) (*Result, hcl.Diagnostic
 	}
 	extra := e.parallelism() + 64
 	p.sem = make(chan struct{}, extra)
-	g.Walk(ctx, order, extra, func(id int) bool {
-		d := e.applyNode(ctx, p, p.nodes[id], count)
-		mu.Lock()
-		defer mu.Unlock()
-		diags = append(diags, d...)
-		return !d.HasErrors()
+	end := func(d hcl.Diagnostics, done graph.Done) {
+		if len(d) > 0 {
+			mu.Lock()
+			diags = append(diags, d...)
+			mu.Unlock()
+		}
+		done.Report(!d.HasErrors())
+	}
+	g.WalkLater(ctx, order, extra, func(id int, done graph.Done) {
+		var h *handover
+		if later != nil {
+			h = &handover{e: e, p: p, done: done, end: end}
+		}
+		d := e.applyNode(ctx, p, p.nodes[id], count, h)
+		if !h.queued() {
+			end(d, done)
+			return
+		}
+		h.diags = d
+		later.CommitLater(h.changes, func(err error) { h.recorded(guarded.check(err)) })
 	}, nil)
 	diags = append(diags, e.closeAll(&p.ephemerals)...)
 	var lost *state.LockLostError
@@ -120,7 +136,11 @@ type stopOnLostLock struct {
 }
 
 func (s stopOnLostLock) Commit(ctx context.Context, c state.Changes) error {
-	err := s.Store.Commit(ctx, c)
+	return s.check(s.Store.Commit(ctx, c))
+}
+
+// check stops the apply when err says the lock was lost, and returns err.
+func (s stopOnLostLock) check(err error) error {
 	if err == nil {
 		return nil // without a lost to find, which would allocate it
 	}
@@ -213,9 +233,11 @@ func recordedOf(n *node) []*state.Object {
 	return out
 }
 
-func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(plan.Action)) hcl.Diagnostics {
+// applyNode applies node n. h, when not nil, may take the node's last
+// commit (see handover): then the node is done only once that commit is.
+func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(plan.Action), h *handover) hcl.Diagnostics {
 	if n.orphan != nil {
-		return e.applyInstance(ctx, p, n, nil, n.orphan, count)
+		return e.applyInstance(ctx, p, n, nil, n.orphan, count, nil)
 	}
 	cn := n.cfg
 	if p.opts.Destroy && cn.Kind != config.Provider {
@@ -281,7 +303,7 @@ func (e *Engine) applyNode(ctx context.Context, p *Planned, n *node, count func(
 		}
 	}
 	if one != nil && len(n.deleteFirst) == 0 {
-		diags = e.applyOne(ctx, p, n, owner.of(one), one, count)
+		diags = e.applyOne(ctx, p, n, owner.of(one), one, count, h)
 	} else {
 		if one != nil {
 			all = []*instance{one}
@@ -329,12 +351,12 @@ func (e *Engine) applyBatches(ctx context.Context, p *Planned, n *node, all []*i
 func (e *Engine) applyInstances(ctx context.Context, p *Planned, n *node, all []*instance, owner owners, count func(plan.Action)) hcl.Diagnostics {
 	if len(all) == 1 {
 		// Most nodes (one per resource when wide): no lock to make.
-		return e.applyOne(ctx, p, n, owner.of(all[0]), all[0], count)
+		return e.applyOne(ctx, p, n, owner.of(all[0]), all[0], count, nil)
 	}
 	var diags hcl.Diagnostics
 	var mu sync.Mutex
 	p.forEach(len(all), func(i int) {
-		if d := e.applyOne(ctx, p, n, owner.of(all[i]), all[i], count); len(d) > 0 {
+		if d := e.applyOne(ctx, p, n, owner.of(all[i]), all[i], count, nil); len(d) > 0 {
 			mu.Lock()
 			diags = append(diags, d...)
 			mu.Unlock()
@@ -344,7 +366,7 @@ func (e *Engine) applyInstances(ctx context.Context, p *Planned, n *node, all []
 }
 
 // applyOne applies one instance of node n, owned by ni.
-func (e *Engine) applyOne(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance, count func(plan.Action)) hcl.Diagnostics {
+func (e *Engine) applyOne(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance, count func(plan.Action), h *handover) hcl.Diagnostics {
 	if n.cfg.Kind == config.Ephemeral {
 		// Its value from the plan was closed with the plan: open it
 		// again for what is applied with it.
@@ -354,9 +376,13 @@ func (e *Engine) applyOne(ctx context.Context, p *Planned, n *node, ni *nodeInst
 	if walked {
 		p.checks.restore(n, in.addr, false)
 	}
-	d := e.applyInstance(ctx, p, n, ni, in, count)
+	d := e.applyInstance(ctx, p, n, ni, in, count, h)
 	if walked && !d.HasErrors() {
-		p.checks.restore(n, in.addr, true)
+		if h.queued() {
+			h.restore = true
+		} else {
+			p.checks.restore(n, in.addr, true)
+		}
 	}
 	return d
 }
@@ -405,7 +431,7 @@ func keyString(k cty.Value) string {
 }
 
 // applyInstance carries out one instance's planned change.
-func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance, count func(plan.Action)) hcl.Diagnostics {
+func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance, count func(plan.Action), h *handover) hcl.Diagnostics {
 	if in.change == nil {
 		return nil
 	}
@@ -508,13 +534,17 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 			return d
 		}
 	}
-	diags := e.execute(ctx, p, n, in, change, planned, priv)
+	diags := e.execute(ctx, p, n, in, change, planned, priv, h)
 	if diags.HasErrors() {
 		return diags
 	}
-	count(change.Action)
-	if in.importID != "" {
-		p.imported.Add(1)
+	if h.queued() {
+		h.count, h.counted, h.imported = count, change.Action, in.importID != ""
+	} else {
+		count(change.Action)
+		if in.importID != "" {
+			p.imported.Add(1)
+		}
 	}
 	if in.checkAfterApply && cn != nil {
 		diags = append(diags, attribute(in.addr, cn, p.conditions(n, ni.mi, inst, cn.Postconditions, in.value, "Resource postcondition failed"))...)
@@ -661,8 +691,15 @@ func (e *Engine) readNow(ctx context.Context, p *Planned, n *node, ni *nodeInst,
 
 // execute performs one planned change through the provider and records the
 // outcome.
-func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance, change *plan.ResourceChange, planned cty.Value, priv []byte) hcl.Diagnostics {
+//
+// h, when not nil, takes the object's commit of a create or update (see
+// handover).
+func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance, change *plan.ResourceChange, planned cty.Value, priv []byte, h *handover) hcl.Diagnostics {
 	action := change.Action
+	if action != plan.Create && action != plan.Update {
+		// A replacement's other half, or a deletion, follows its commit.
+		h = nil
+	}
 	start := time.Now()
 	started := false
 	// apply holds a parallelism slot for the provider call alone: the
@@ -730,7 +767,7 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 			}
 			return false
 		}
-		if d := e.put(ctx, n, in, newState, resp.Private, sens, records, state.Ready); d.HasErrors() {
+		if d := e.record(ctx, h, n, in, newState, resp.Private, sens, records, state.Ready); d.HasErrors() {
 			diags = append(diags, d...)
 			return false
 		}
@@ -793,6 +830,10 @@ func (e *Engine) execute(ctx context.Context, p *Planned, n *node, in *instance,
 	// are most of the memory an apply holds. (The validated
 	// configuration is the same value as configVal: kept, it kept that.)
 	in.planned, in.configVal, in.validated = cty.NilVal, cty.NilVal, nil
+	if h.queued() {
+		h.action, h.start, h.shownID, h.succeeded = action, start, in.shownID(n, in.prior), true
+		return diags
+	}
 	e.event(plan.Event{Addr: in.addr, Action: action, Phase: plan.Succeeded, Elapsed: time.Since(start), ID: in.shownID(n, in.prior)})
 	return diags
 }
@@ -821,6 +862,11 @@ func (e *Engine) stepWithID(n *node, in *instance, action, step plan.Action, id 
 }
 
 func (e *Engine) put(ctx context.Context, n *node, in *instance, v cty.Value, priv []byte, sens []cty.Path, records []refRecord, status state.Status) hcl.Diagnostics {
+	return e.record(ctx, nil, n, in, v, priv, sens, records, status)
+}
+
+// record is put, handing the commit over to h when h is not nil.
+func (e *Engine) record(ctx context.Context, h *handover, n *node, in *instance, v cty.Value, priv []byte, sens []cty.Path, records []refRecord, status state.Status) hcl.Diagnostics {
 	ty := n.schema.Block.ImpliedType()
 	raw, err := statejson.Marshal(withoutWriteOnly(n.schema.Block, v), ty)
 	if err != nil {
@@ -846,7 +892,12 @@ func (e *Engine) put(ctx context.Context, n *node, in *instance, v cty.Value, pr
 	}}
 	obj := &one.obj
 	one.puts[0] = obj
-	if err := e.Store.Commit(ctx, state.Changes{Put: one.puts[:], Erase: resealed(in.recorded, obj)}); err != nil {
+	changes := state.Changes{Put: one.puts[:], Erase: resealed(in.recorded, obj)}
+	if h != nil {
+		h.changes, h.meta, h.in, h.n = changes, meta, in, n
+		return nil
+	}
+	if err := e.Store.Commit(ctx, changes); err != nil {
 		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", diagnostic.Failed("recording the object", err))}
 	}
 	in.meta = meta

@@ -129,6 +129,31 @@ func (g *Graph) Depths(order []int) []int32 {
 //
 // The graph must be acyclic; order must come from Order.
 func (g *Graph) Walk(ctx context.Context, order []int, parallelism int, visit func(n int) bool, skip func(n int)) {
+	g.walk(ctx, order, parallelism, func(n int, done Done) { done.Report(visit(n)) }, skip)
+}
+
+// Done reports the outcome of one visit of WalkLater. It is a value (no
+// allocation a node); Report must be called exactly once.
+type Done struct {
+	finish func(m int32, ok bool)
+	m      int32
+}
+
+// Report ends the visit: ok is what Walk's visit would return.
+func (d Done) Report(ok bool) { d.finish(d.m, ok) }
+
+// WalkLater is Walk for visits whose outcome may be decided after they
+// return: visit must call done.Report exactly once with what Walk's visit
+// would return, before returning or later from any goroutine. Until then the
+// node counts against parallelism and nothing that depends on it starts,
+// but the worker that ran it goes on to other nodes: a visit that only
+// waits for something to finish elsewhere (its state commit) holds no
+// goroutine meanwhile. WalkLater returns once every done was called.
+func (g *Graph) WalkLater(ctx context.Context, order []int, parallelism int, visit func(n int, done Done), skip func(n int)) {
+	g.walk(ctx, order, parallelism, visit, skip)
+}
+
+func (g *Graph) walk(ctx context.Context, order []int, parallelism int, visit func(n int, done Done), skip func(n int)) {
 	n := len(g.deps)
 	if n == 0 {
 		return
@@ -148,8 +173,10 @@ func (g *Graph) Walk(ctx context.Context, order []int, parallelism int, visit fu
 	heap.Init(ready)
 
 	const (
-		waiting = iota
-		started
+		waiting  = iota
+		started  // visit under way
+		returned // visit returned, outcome to come (WalkLater)
+		finished
 		skipped
 	)
 	var (
@@ -201,6 +228,39 @@ func (g *Graph) Walk(ctx context.Context, order []int, parallelism int, visit fu
 	// that handed each node to an idle worker or else a new one started
 	// all parallelism workers before any ran: 256 for a 1,000-resource
 	// plan, where these start 7 to 14.)
+	// finish ends node m's visit: it releases or skips what depends on m.
+	// A worker that finishes its own visit takes the next node itself;
+	// idle ones are woken for the rest (all of them, when a visit finishes
+	// later, elsewhere), and all of them once the walk is over.
+	finish := func(m int32, ok bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		own := status[m] == started
+		status[m] = finished
+		running--
+		if ok {
+			for _, d := range g.dependents[m] {
+				pending[d]--
+				if pending[d] == 0 && status[d] == waiting {
+					heap.Push(ready, d)
+				}
+			}
+		} else {
+			skipDependents(m)
+		}
+		taken := 0
+		if own {
+			taken = 1
+		}
+		switch {
+		case running == 0 && (ready.Len() == 0 || stopping):
+			cond.Broadcast()
+		default:
+			for i := taken; i < ready.Len() && i < idle+taken; i++ {
+				cond.Signal()
+			}
+		}
+	}
 	var worker func(first bool)
 	worker = func(first bool) {
 		if !first {
@@ -234,28 +294,10 @@ func (g *Graph) Walk(ctx context.Context, order []int, parallelism int, visit fu
 				go worker(false)
 			}
 			mu.Unlock()
-			ok := visit(int(m))
+			visit(int(m), Done{finish: finish, m: m})
 			mu.Lock()
-			running--
-			if ok {
-				for _, d := range g.dependents[m] {
-					pending[d]--
-					if pending[d] == 0 && status[d] == waiting {
-						heap.Push(ready, d)
-					}
-				}
-			} else {
-				skipDependents(m)
-			}
-			// This worker takes the next node itself; idle ones are
-			// woken for the rest, and all of them once the walk is over.
-			switch {
-			case ready.Len() == 0 && running == 0:
-				cond.Broadcast()
-			default:
-				for i := 1; i < ready.Len() && i <= idle; i++ {
-					cond.Signal()
-				}
+			if status[m] == started {
+				status[m] = returned
 			}
 		}
 		cond.Broadcast()
@@ -267,6 +309,11 @@ func (g *Graph) Walk(ctx context.Context, order []int, parallelism int, visit fu
 	worker(true)
 	wg.Wait()
 	mu.Lock()
+	for running > 0 {
+		// Stopped with visits not yet done (WalkLater): their done is
+		// still to come.
+		cond.Wait()
+	}
 	for i, st := range status {
 		if st == waiting {
 			skipNode(int32(i))

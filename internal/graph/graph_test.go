@@ -233,3 +233,87 @@ func TestWalkReachesParallelismWhenVisitsBlock(t *testing.T) {
 		t.Fatalf("at most %d visits ran at once, want %d", most.Load(), parallelism)
 	}
 }
+
+// TestWalkLaterStartsDependentsOnlyOnceDone: a visit that returns with
+// its outcome still to come frees its worker for independent nodes, and
+// what depends on it starts only once done reports success (and never,
+// when done reports a failure).
+func TestWalkLaterStartsDependentsOnlyOnceDone(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ok   bool
+	}{{"succeeded", true}, {"failed", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := New(6)
+			g.DependsOn(1, 0) // 2..5 are independent
+			order, _ := g.Order()
+			others := make(chan struct{}, 4)
+			var finished atomic.Bool
+			var mu sync.Mutex
+			var visited, skipped []int
+			g.WalkLater(context.Background(), order, 1+4, func(n int, done Done) {
+				mu.Lock()
+				visited = append(visited, n)
+				mu.Unlock()
+				switch n {
+				case 0:
+					// Done once every independent node ran: they run
+					// while 0 is outstanding.
+					go func() {
+						for range 4 {
+							<-others
+						}
+						finished.Store(true)
+						done.Report(tc.ok)
+					}()
+				case 1:
+					if !finished.Load() {
+						t.Error("node 1 started before node 0 was done")
+					}
+					done.Report(true)
+				default:
+					others <- struct{}{}
+					done.Report(true)
+				}
+			}, func(n int) {
+				mu.Lock()
+				skipped = append(skipped, n)
+				mu.Unlock()
+			})
+			want, wantSkipped := []int{0, 1, 2, 3, 4, 5}, []int(nil)
+			if !tc.ok {
+				want, wantSkipped = []int{0, 2, 3, 4, 5}, []int{1}
+			}
+			if !sameSet(visited, want) || !sameSet(skipped, wantSkipped) {
+				t.Fatalf("visited %v and skipped %v, want %v and %v", visited, skipped, want, wantSkipped)
+			}
+		})
+	}
+}
+
+// TestWalkLaterWaitsForOutstandingVisitsWhenCancelled: a cancelled walk
+// starts nothing new but returns only once every visit it started is done
+// (an apply's commits in flight are still recorded).
+func TestWalkLaterWaitsForOutstandingVisitsWhenCancelled(t *testing.T) {
+	g := New(3)
+	g.DependsOn(1, 0)
+	g.DependsOn(2, 1)
+	order, _ := g.Order()
+	ctx, cancel := context.WithCancel(context.Background())
+	var finished atomic.Bool
+	var skipped []int
+	g.WalkLater(ctx, order, 4, func(n int, done Done) {
+		cancel()
+		go func() {
+			time.Sleep(20 * time.Millisecond)
+			finished.Store(true)
+			done.Report(true)
+		}()
+	}, func(n int) { skipped = append(skipped, n) })
+	if !finished.Load() {
+		t.Fatal("the walk returned before its outstanding visit was done")
+	}
+	if !sameSet(skipped, []int{1, 2}) {
+		t.Fatalf("skipped %v after cancel, want 1 and 2", skipped)
+	}
+}

@@ -81,6 +81,17 @@ func (s *SQLite) Commit(ctx context.Context, c Changes) error {
 	return s.w.Commit(c, deps)
 }
 
+// CommitLater is Commit without the wait (see Writer.CommitLater): then
+// gets what Commit would have returned, once c is durable or has failed.
+func (s *SQLite) CommitLater(c Changes, then func(error)) {
+	deps, err := s.prepareDeps(c)
+	if err != nil {
+		then(err)
+		return
+	}
+	s.w.CommitLater(c, deps, then)
+}
+
 // prepareDeps validates c and does the per-object encoding on the
 // caller's goroutine, so the single writer spends its time only in SQLite.
 func (s *SQLite) prepareDeps(c Changes) ([]any, error) {

@@ -183,6 +183,15 @@ type Store interface {
 	Close() error
 }
 
+// LaterCommitter is a Store that can also take a commit without its
+// caller waiting: then is called with what Commit would have returned,
+// once the changes are durable or have failed. An apply hands each
+// object's commit over this way and goes on with other work, starting
+// what depends on the object only once then reports it recorded.
+type LaterCommitter interface {
+	CommitLater(c Changes, then func(error))
+}
+
 // Unlocker releases a lock taken by Store.Lock.
 type Unlocker interface {
 	Unlock() error

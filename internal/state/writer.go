@@ -47,6 +47,9 @@ type Request[P any] struct {
 	// failed and the rest of the group was committed.
 	Trouble error
 	done    chan error
+	// then, when set, is called with the outcome instead of sending it on
+	// done (CommitLater).
+	then func(error)
 }
 
 // NewWriter starts the writer of a store. commit writes one group in one
@@ -106,6 +109,30 @@ func (w *Writer[P]) Commit(c Changes, prepared P) error {
 	return err
 }
 
+// CommitLater is Commit without the wait: it queues c and returns, and
+// then is called with the outcome once the writer committed c (or failed
+// to), on the writer's goroutine, before any group after c's is written.
+// then must be quick and must not commit to this store itself. A closed
+// store or empty changes call then at once, on the caller's goroutine.
+func (w *Writer[P]) CommitLater(c Changes, prepared P, then func(error)) {
+	if err := w.Enter(); err != nil {
+		then(err)
+		return
+	}
+	if c.Empty() {
+		w.Leave()
+		then(nil)
+		return
+	}
+	r, _ := w.free.Get().(*Request[P])
+	if r == nil {
+		r = &Request[P]{done: make(chan error, 1)}
+	}
+	r.Changes, r.Prepared, r.then = c, prepared, then
+	w.reqs <- r
+	w.Leave()
+}
+
 // Close refuses calls from now on, waits for those running and for the
 // queued groups to be committed, and stops the writer. It reports whether
 // this call closed the store: false when it was closed already.
@@ -135,14 +162,20 @@ func (w *Writer[P]) loop() {
 		// Each answer hands its request back to its caller, who reuses
 		// it: nothing here touches a request once it is answered.
 		for _, r := range group {
-			switch {
-			case err != nil:
-				r.done <- err
-			case r.Trouble != nil:
-				r.done <- r.Trouble
-			default:
-				r.done <- nil
+			rerr := err
+			if rerr == nil {
+				rerr = r.Trouble
 			}
+			if r.then == nil {
+				r.done <- rerr
+				continue
+			}
+			// Nobody waits on a CommitLater request: it goes back to
+			// the pool here.
+			then := r.then
+			*r = Request[P]{done: r.done}
+			w.free.Put(r)
+			then(rerr)
 		}
 		clear(group) // don't keep the callers' Changes alive until the next group
 	}

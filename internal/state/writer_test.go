@@ -1,6 +1,8 @@
 package state
 
 import (
+	"errors"
+	"fmt"
 	"runtime"
 	"sync"
 	"testing"
@@ -48,5 +50,44 @@ func TestWriterCommitAllocations(t *testing.T) {
 	c := Changes{Delete: []string{"x"}}
 	if n := testing.AllocsPerRun(100, func() { w.Commit(c, struct{}{}) }); n > 0 {
 		t.Errorf("Commit made %v allocations, want none", n)
+	}
+}
+
+// TestWriterCommitLaterReportsEachOutcome: a commit handed over with
+// CommitLater reports its own outcome once it is written, in the order the
+// commits were queued; a closed writer reports ErrClosed at once.
+func TestWriterCommitLaterReportsEachOutcome(t *testing.T) {
+	var mu sync.Mutex
+	written := map[string]bool{}
+	w := NewWriter(maxGroup, ErrClosed, func(group []*Request[struct{}]) error {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, r := range group {
+			if a := r.Changes.Delete[0]; a == "bad" {
+				r.Trouble = errors.New("bad object")
+			} else {
+				written[a] = true
+			}
+		}
+		return nil
+	})
+	got := make(chan string, 3)
+	for _, a := range []string{"a", "bad", "b"} {
+		w.CommitLater(Changes{Delete: []string{a}}, struct{}{}, func(err error) {
+			mu.Lock()
+			defer mu.Unlock()
+			got <- fmt.Sprintf("%s: %v, written %v", a, err, written[a])
+		})
+	}
+	for _, want := range []string{"a: <nil>, written true", "bad: bad object, written false", "b: <nil>, written true"} {
+		if g := <-got; g != want {
+			t.Errorf("got %q, want %q", g, want)
+		}
+	}
+	w.Close()
+	var closed error
+	w.CommitLater(Changes{Delete: []string{"c"}}, struct{}{}, func(err error) { closed = err })
+	if !errors.Is(closed, ErrClosed) {
+		t.Errorf("CommitLater on a closed writer: %v, want ErrClosed", closed)
 	}
 }
