@@ -219,15 +219,6 @@ func (g *Graph) walk(ctx context.Context, order []int, parallelism int, visit fu
 	})
 	defer stopWatch()
 
-	// Workers take ready nodes themselves and live for the whole walk; the
-	// caller is the first. A worker starts another when nodes are left
-	// waiting, no worker is idle and the last one started has begun to
-	// run: visits that block (a provider's call over its plugin's
-	// connection) bring in workers one after another up to parallelism,
-	// while visits that only compute often stay on a few. (A dispatcher
-	// that handed each node to an idle worker or else a new one started
-	// all parallelism workers before any ran: 256 for a 1,000-resource
-	// plan, where these start 7 to 14.)
 	// finish ends node m's visit: it releases or skips what depends on m.
 	// A worker that finishes its own visit takes the next node itself;
 	// idle ones are woken for the rest (all of them, when a visit finishes
@@ -261,6 +252,15 @@ func (g *Graph) walk(ctx context.Context, order []int, parallelism int, visit fu
 			}
 		}
 	}
+	// Workers take ready nodes themselves and live for the whole walk; the
+	// caller is the first. A worker starts another when nodes are left
+	// waiting, no worker is idle and the last one started has begun to
+	// run: visits that block (a provider's call over its plugin's
+	// connection) bring in workers one after another up to parallelism,
+	// while visits that only compute often stay on a few. (A dispatcher
+	// that handed each node to an idle worker or else a new one started
+	// all parallelism workers before any ran: 256 for a 1,000-resource
+	// plan, where these start 7 to 14.)
 	var worker func(first bool)
 	worker = func(first bool) {
 		if !first {
