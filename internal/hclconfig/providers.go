@@ -421,16 +421,12 @@ func (m *module) functions() map[string]function.Function {
 func (m *module) checkProviderFunctions(files []*hcl.File) {
 	fns := m.functions()
 	for _, f := range files {
-		body, ok := f.Body.(*hclsyntax.Body)
-		if !ok {
-			continue
-		}
-		eachCall(body, func(call *hclsyntax.FunctionCallExpr) {
+		for _, call := range m.l.functionCalls(f) {
 			if !strings.HasPrefix(call.Name, "provider::") {
-				return
+				continue
 			}
 			if _, ok := fns[call.Name]; ok {
-				return
+				continue
 			}
 			parts := strings.Split(call.Name, "::")
 			detail := fmt.Sprintf("There is no function named %q.", call.Name)
@@ -446,7 +442,7 @@ func (m *module) checkProviderFunctions(files []*hcl.File) {
 				}
 			}
 			m.l.errorf(call.NameRange, "Call to unknown function", "%s", detail)
-		})
+		}
 	}
 }
 
