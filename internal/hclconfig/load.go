@@ -207,6 +207,9 @@ func Load(dir string, opts Options) (*config.Config, hcl.Diagnostics) {
 // trimmed to what Backend reads again (see Files.trim).
 func (l *loader) release() {
 	l.pending = nil
+	// Without the command's Files the parsed files would live on here
+	// whole, with every block.
+	l.read = nil
 	l.opts.Files.trim()
 	l.opts.Files = nil
 }
