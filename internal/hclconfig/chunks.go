@@ -3,6 +3,7 @@ package hclconfig
 import (
 	"bytes"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -63,10 +64,15 @@ func parseChunked(src []byte, filename string) (*hcl.File, bool) {
 		start = end
 	}
 	parseChunks(pieces, filename)
-	for i, c := range pieces {
+	blocks := 0
+	for _, c := range pieces {
 		if c.body == nil || len(c.body.Attributes) > 0 {
 			return nil, false
 		}
+		blocks += len(c.body.Blocks)
+	}
+	body.Blocks = slices.Grow(body.Blocks, blocks)
+	for i, c := range pieces {
 		body.Blocks = append(body.Blocks, c.body.Blocks...)
 		if i == 0 {
 			body.SrcRange = c.body.SrcRange
