@@ -174,15 +174,10 @@ type Node struct {
 	// DeclRange is where the node is declared (its block header or
 	// attribute name).
 	DeclRange hcl.Range
-	// AttrRange, when set, finds where the configuration sets the
-	// attribute at path (a provider's diagnostics name one), for a
-	// diagnostic to point at it rather than at the whole block.
-	AttrRange func(path cty.Path) (hcl.Range, bool)
-	// AttrName, when set, is how the configuration names the attribute
-	// at path, when not as the schema does: a Go program's args field
-	// (.Dir for dir, .Rule[0].Port), for diagnostics to name what the
-	// user wrote.
-	AttrName func(path cty.Path) (string, bool)
+	// Attrs, when set, finds the attribute at path (a provider's
+	// diagnostics name one) in the configuration, for a diagnostic to
+	// point at it and name it as the user wrote it.
+	Attrs Attrs
 
 	// Refs are the nodes the node's expressions refer to, each with where
 	// the reference is written. The engine orders work from them.
@@ -463,3 +458,16 @@ type RunScope interface {
 type ScopeFunc func(addr string) cty.Value
 
 func (f ScopeFunc) Value(addr string) cty.Value { return f(addr) }
+
+// Attrs finds an attribute, by its schema path, in the configuration.
+// An interface rather than functions so that a body can answer itself,
+// without a closure made for each of a hundred thousand resources.
+type Attrs interface {
+	// AttrRange is where the configuration sets the attribute at path,
+	// false where it cannot tell.
+	AttrRange(path cty.Path) (hcl.Range, bool)
+	// AttrName is how the configuration names the attribute at path,
+	// false where that is as the schema does; a Go program names its
+	// args fields (.Dir for dir, .Rule[0].Port).
+	AttrName(path cty.Path) (string, bool)
+}

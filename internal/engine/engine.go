@@ -332,13 +332,13 @@ func attribute(address string, cn *config.Node, diags hcl.Diagnostics) hcl.Diagn
 			if !ok {
 				continue
 			}
-			if cn.AttrRange != nil && d.Subject == nil {
-				if rng, ok := cn.AttrRange(pe.AttributePath()); ok {
+			if cn.Attrs != nil && d.Subject == nil {
+				if rng, ok := cn.Attrs.AttrRange(pe.AttributePath()); ok {
 					d.Subject = rng.Ptr()
 				}
 			}
-			if cn.AttrName != nil {
-				if name, ok := cn.AttrName(pe.AttributePath()); ok {
+			if cn.Attrs != nil {
+				if name, ok := cn.Attrs.AttrName(pe.AttributePath()); ok {
 					diagnostic.NameAttribute(d, name)
 				}
 			}

@@ -181,8 +181,8 @@ func ephemeralArguments(addr string, cn *config.Node, block *provider.Block, cfg
 			detail = fmt.Sprintf("Ephemeral values are not valid for %q, because it is not an assignable attribute.", strings.TrimPrefix(diagnostic.PathString(path), "."))
 		}
 		d := diagnostic.Error("Invalid use of ephemeral value", detail)
-		if cn.AttrRange != nil {
-			if rng, ok := cn.AttrRange(attrPath); ok {
+		if cn.Attrs != nil {
+			if rng, ok := cn.Attrs.AttrRange(attrPath); ok {
 				d.Subject = rng.Ptr()
 			}
 		}

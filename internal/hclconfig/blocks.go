@@ -157,7 +157,7 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 			n.Syntax.Body = h
 		}
 	}
-	n.AttrRange = attrRange(remain)
+	n.Attrs = bodyAttrs(remain)
 	m.terraformBlock(n, remain, l.resourceKinds(schema.Block))
 	var lifecycleTraversals []hcl.Traversal
 	if lc != nil {
@@ -617,7 +617,7 @@ func (m *module) provider(b *hcl.Block) {
 	}
 	spec := schemabody.Spec(ps.Provider)
 	l.checkBody(remain, spec, orEmpty(ps.Provider))
-	n.AttrRange = attrRange(remain)
+	n.Attrs = bodyAttrs(remain)
 	decode := newSchemaDecoder(remain, spec, orEmpty(ps.Provider))
 	traversals := decode.variables()
 	l.pending = append(l.pending, func() {

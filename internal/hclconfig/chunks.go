@@ -3,6 +3,7 @@ package hclconfig
 import (
 	"bytes"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -11,8 +12,15 @@ import (
 )
 
 // chunkSize is the least size of the pieces a large file is parsed in
-// (a variable for the tests, which cut small files).
-var chunkSize = 32 << 10
+// (a variable for the tests, which cut small files). hclsyntax appends
+// each piece's tokens (96 bytes each) to a slice of its own: doubled up
+// to 256 of them, then grown by about a quarter at a time, so that a
+// 32 KiB piece (some 10,000 tokens) allocated about five times its
+// tokens, a 2 KiB piece (some 700) two to three times. At 100,000
+// resources that is 1.52 GB allocated against 1.18 GB in all, and a
+// tenth of the collector's work; smaller pieces add more per-piece
+// allocations than they save.
+var chunkSize = 2 << 10
 
 // parseChunked parses a large native-syntax file of top-level blocks as
 // hclsyntax.ParseConfig does, a piece of blocks at a time, and reports
@@ -56,10 +64,15 @@ func parseChunked(src []byte, filename string) (*hcl.File, bool) {
 		start = end
 	}
 	parseChunks(pieces, filename)
-	for i, c := range pieces {
+	blocks := 0
+	for _, c := range pieces {
 		if c.body == nil || len(c.body.Attributes) > 0 {
 			return nil, false
 		}
+		blocks += len(c.body.Blocks)
+	}
+	body.Blocks = slices.Grow(body.Blocks, blocks)
+	for i, c := range pieces {
 		body.Blocks = append(body.Blocks, c.body.Blocks...)
 		if i == 0 {
 			body.SrcRange = c.body.SrcRange

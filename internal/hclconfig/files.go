@@ -33,6 +33,12 @@ type readFile struct {
 	// trimmed is set once the syntax tree holds only the top-level blocks
 	// that Backend reads (see Files.trim).
 	trimmed bool
+
+	// mu guards calls: the function calls in file, found once (see
+	// functionCalls) and found again once the file is trimmed.
+	mu         sync.Mutex
+	calls      []*hclsyntax.FunctionCallExpr
+	callsFound bool
 }
 
 // backendBlocks are the top-level block types Backend reads.
@@ -122,5 +128,8 @@ func (fs *Files) trim() {
 		}
 		body.Blocks = kept
 		rf.trimmed = true
+		rf.mu.Lock()
+		rf.calls, rf.callsFound = nil, false
+		rf.mu.Unlock()
 	}
 }

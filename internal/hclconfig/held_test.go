@@ -278,10 +278,10 @@ func TestLoadLetsGoOfResourceBodies(t *testing.T) {
 			t.Errorf("tether_value.b evaluates to %#v %v, want input %s", v, diags, o)
 		}
 	}
-	if r, ok := b.AttrRange(cty.GetAttrPath("input")); !ok || r.String() != "main.tf:6,11-32" {
+	if r, ok := b.Attrs.AttrRange(cty.GetAttrPath("input")); !ok || r.String() != "main.tf:6,11-32" {
 		t.Errorf("tether_value.b's input is at %v %v, want main.tf:6,11-32", r, ok)
 	}
-	if r, ok := b.AttrRange(cty.GetAttrPath("delay_ms")); ok {
+	if r, ok := b.Attrs.AttrRange(cty.GetAttrPath("delay_ms")); ok {
 		t.Errorf("tether_value.b's delay_ms, which it does not set, is at %v", r)
 	}
 	tf, diags := a.Terraform()

@@ -2,8 +2,10 @@ package hclconfig
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
@@ -155,6 +157,15 @@ func (m *module) load(calledFrom *hcl.Block) bool {
 	}
 	m.checkProviderFunctions(files)
 	m.declareOwnConfigs(blocks)
+	if m.path == "" {
+		// Most of the root's blocks declare a node each: room for them at
+		// once, not a map and a list grown by doubling (100,000 resources
+		// grew each some 17 times).
+		decls := make(map[string]*config.Node, len(l.decls)+len(blocks))
+		maps.Copy(decls, l.decls)
+		l.decls = decls
+		l.cfg.Nodes = slices.Grow(l.cfg.Nodes, len(blocks))
+	}
 	for _, b := range blocks {
 		switch b.Type {
 		case "terraform":

@@ -421,16 +421,12 @@ func (m *module) functions() map[string]function.Function {
 func (m *module) checkProviderFunctions(files []*hcl.File) {
 	fns := m.functions()
 	for _, f := range files {
-		body, ok := f.Body.(*hclsyntax.Body)
-		if !ok {
-			continue
-		}
-		eachCall(body, func(call *hclsyntax.FunctionCallExpr) {
+		for _, call := range m.l.functionCalls(f) {
 			if !strings.HasPrefix(call.Name, "provider::") {
-				return
+				continue
 			}
 			if _, ok := fns[call.Name]; ok {
-				return
+				continue
 			}
 			parts := strings.Split(call.Name, "::")
 			detail := fmt.Sprintf("There is no function named %q.", call.Name)
@@ -446,7 +442,7 @@ func (m *module) checkProviderFunctions(files []*hcl.File) {
 				}
 			}
 			m.l.errorf(call.NameRange, "Call to unknown function", "%s", detail)
-		})
+		}
 	}
 }
 
@@ -511,68 +507,89 @@ func (m *module) providerKey(n *config.Node, key hcl.Expression, rng hcl.Range, 
 	}
 }
 
-// attrRange finds where a block body sets the attribute at path: an
+// bodyAttrs finds where a block body sets the attribute at path: an
 // attribute's expression, or a nested block (by its type and position).
-// It gives up, false, where the body was not written in native syntax or
-// is generated (dynamic blocks).
-func attrRange(body hcl.Body) func(cty.Path) (hcl.Range, bool) {
-	if h, ok := body.(*heldBody); ok {
-		// Arguments only: the first step names one or nothing.
-		return func(path cty.Path) (hcl.Range, bool) {
-			if len(path) > 0 {
-				if step, ok := path[0].(cty.GetAttrStep); ok {
-					if a := h.attr(step.Name); a != nil {
-						return a.expr.Range(), true
-					}
-				}
+// It is nil where the body was not written in native syntax or is
+// generated (dynamic blocks): no range is known there.
+func bodyAttrs(body hcl.Body) config.Attrs {
+	switch b := body.(type) {
+	case *heldBody:
+		return b
+	case *hclsyntax.Body:
+		return (*syntaxRanges)(b)
+	}
+	return nil
+}
+
+// AttrName implements config.Attrs: the configuration names attributes
+// as the schema does.
+func (h *heldBody) AttrName(cty.Path) (string, bool) { return "", false }
+
+// AttrRange implements config.Attrs for a body of arguments only:
+// the first step names one or nothing.
+func (h *heldBody) AttrRange(path cty.Path) (hcl.Range, bool) {
+	if len(path) > 0 {
+		if step, ok := path[0].(cty.GetAttrStep); ok {
+			if a := h.attr(step.Name); a != nil {
+				return a.expr.Range(), true
 			}
-			return hcl.Range{}, false
 		}
 	}
-	return func(path cty.Path) (hcl.Range, bool) {
-		b, ok := body.(*hclsyntax.Body)
-		var last hcl.Range
-		found := false
-		for i := 0; ok && i < len(path); i++ {
-			step, isAttr := path[i].(cty.GetAttrStep)
-			if !isAttr {
-				return last, found
+	return hcl.Range{}, false
+}
+
+// syntaxRanges is a native-syntax body as config.Attrs.
+type syntaxRanges hclsyntax.Body
+
+// AttrName implements config.Attrs: the configuration names attributes
+// as the schema does.
+func (*syntaxRanges) AttrName(cty.Path) (string, bool) { return "", false }
+
+// AttrRange implements config.Attrs: an attribute's expression, or
+// a nested block (by its type and position).
+func (sr *syntaxRanges) AttrRange(path cty.Path) (hcl.Range, bool) {
+	b := (*hclsyntax.Body)(sr)
+	var last hcl.Range
+	found := false
+	for i := 0; i < len(path); i++ {
+		step, isAttr := path[i].(cty.GetAttrStep)
+		if !isAttr {
+			return last, found
+		}
+		if a, has := b.Attributes[step.Name]; has {
+			return a.Expr.Range(), true
+		}
+		var blocks []*hclsyntax.Block
+		for _, blk := range b.Blocks {
+			if blk.Type == step.Name {
+				blocks = append(blocks, blk)
 			}
-			if a, has := b.Attributes[step.Name]; has {
-				return a.Expr.Range(), true
-			}
-			var blocks []*hclsyntax.Block
-			for _, blk := range b.Blocks {
-				if blk.Type == step.Name {
-					blocks = append(blocks, blk)
-				}
-			}
-			if len(blocks) == 0 {
-				return last, found
-			}
-			blk := blocks[0]
-			if i+1 < len(path) {
-				if idx, isIndex := path[i+1].(cty.IndexStep); isIndex {
-					if idx.Key.Type() == cty.Number {
-						n, _ := idx.Key.AsBigFloat().Int64()
-						if n >= 0 && int(n) < len(blocks) {
-							blk = blocks[n]
-						}
-					} else if idx.Key.Type() == cty.String {
-						for _, c := range blocks {
-							if len(c.Labels) > 0 && c.Labels[0] == idx.Key.AsString() {
-								blk = c
-							}
+		}
+		if len(blocks) == 0 {
+			return last, found
+		}
+		blk := blocks[0]
+		if i+1 < len(path) {
+			if idx, isIndex := path[i+1].(cty.IndexStep); isIndex {
+				if idx.Key.Type() == cty.Number {
+					n, _ := idx.Key.AsBigFloat().Int64()
+					if n >= 0 && int(n) < len(blocks) {
+						blk = blocks[n]
+					}
+				} else if idx.Key.Type() == cty.String {
+					for _, c := range blocks {
+						if len(c.Labels) > 0 && c.Labels[0] == idx.Key.AsString() {
+							blk = c
 						}
 					}
-					i++
 				}
+				i++
 			}
-			last, found = blk.DefRange(), true
-			b = blk.Body
 		}
-		return last, found
+		last, found = blk.DefRange(), true
+		b = blk.Body
 	}
+	return last, found
 }
 
 // declareOwnConfigs notes the addresses of the provider configurations a

@@ -32,17 +32,27 @@ func nameFields(n *config.Node, t reflect.Type, pos hcl.Range) {
 	if t == nil || t.Kind() != reflect.Struct {
 		return
 	}
-	n.AttrName = func(p cty.Path) (string, bool) {
-		name, _, ok := goFieldPath(t, p)
-		return name, ok
+	n.Attrs = goFields{t, pos}
+}
+
+// goFields are the fields of a Go program's args struct t, set by the
+// call at pos, as config.Attrs.
+type goFields struct {
+	t   reflect.Type
+	pos hcl.Range
+}
+
+func (g goFields) AttrName(p cty.Path) (string, bool) {
+	name, _, ok := goFieldPath(g.t, p)
+	return name, ok
+}
+
+func (g goFields) AttrRange(p cty.Path) (hcl.Range, bool) {
+	_, fields, ok := goFieldPath(g.t, p)
+	if !ok {
+		return hcl.Range{}, false
 	}
-	n.AttrRange = func(p cty.Path) (hcl.Range, bool) {
-		_, fields, ok := goFieldPath(t, p)
-		if !ok {
-			return hcl.Range{}, false
-		}
-		return fieldRange(pos, fields)
-	}
+	return fieldRange(g.pos, fields)
 }
 
 // fieldStep is one step of a Go path: a field's name, or an element's

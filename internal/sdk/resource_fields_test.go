@@ -8,6 +8,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tetherhq/tether/internal/config"
 )
 
 type fieldsRule struct {
@@ -46,7 +48,9 @@ func main() {
 		t.Fatal(err)
 	}
 	pos := hcl.Range{Filename: file, Start: hcl.Pos{Line: 4, Column: 2}}
-	ty := reflect.TypeFor[fieldsArgs]()
+	// As the engine asks: through the node nameFields sets up.
+	n := &config.Node{}
+	nameFields(n, reflect.TypeFor[*fieldsArgs](), pos)
 	for _, c := range []struct {
 		path       cty.Path
 		name       string
@@ -62,11 +66,11 @@ func main() {
 		{path: cty.GetAttrPath("nope"), noName: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			name, steps, ok := goFieldPath(ty, c.path)
+			name, ok := n.Attrs.AttrName(c.path)
 			if ok == c.noName || name != c.name {
 				t.Errorf("name %q, %v; want %q", name, ok, c.name)
 			}
-			rng, ok := fieldRange(pos, steps)
+			rng, ok := n.Attrs.AttrRange(c.path)
 			if ok != c.at || (ok && (rng.Start.Line != c.line || rng.Start.Column != c.col)) {
 				t.Errorf("at %v, %v; want %d:%d", rng, ok, c.line, c.col)
 			}
