@@ -167,19 +167,25 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 		refs := m.resolve(n, append(traversals, lifecycleTraversals...), repeatKind)
 		m.resolveDependsOn(n)
 		m.providerKey(n, providerKey, rng, repeatKind)
-		if decode.held != nil {
-			// A copy, in the closure: the schema decoder is not held.
-			held := *decode.held
-			n.Constant = held.literal
-			n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
-				return held.decode(func() *hcl.EvalContext { return m.evalContext(refs, scope, inst, cty.NilVal) })
-			}
-			return
-		}
-		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
-			return decode.decode(m.evalContext(refs, scope, inst, cty.NilVal))
-		}
+		m.setEval(n, decode, refs)
 	})
+}
+
+// setEval gives n its evaluation by decode in the scope of refs: a held
+// body's own decoder when it has one (a copy, so that the schema decoder
+// is not held for the run), with n.Constant saying whether it is literal.
+func (m *module) setEval(n *config.Node, decode *schemaDecoder, refs []evalRef) {
+	if decode.held != nil {
+		held := *decode.held
+		n.Constant = held.literal
+		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+			return held.decode(func() *hcl.EvalContext { return m.evalContext(refs, scope, inst, cty.NilVal) })
+		}
+		return
+	}
+	n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+		return decode.decode(m.evalContext(refs, scope, inst, cty.NilVal))
+	}
 }
 
 // schemaDecoder decodes a body by a provider's schema, as Terraform does:
@@ -622,18 +628,7 @@ func (m *module) provider(b *hcl.Block) {
 	traversals := decode.variables()
 	l.pending = append(l.pending, func() {
 		refs := m.resolve(n, traversals, repeatKind)
-		if decode.held != nil {
-			// A copy, in the closure: the schema decoder is not held.
-			held := *decode.held
-			n.Constant = held.literal
-			n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
-				return held.decode(func() *hcl.EvalContext { return m.evalContext(refs, scope, inst, cty.NilVal) })
-			}
-			return
-		}
-		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
-			return decode.decode(m.evalContext(refs, scope, inst, cty.NilVal))
-		}
+		m.setEval(n, decode, refs)
 	})
 }
 
