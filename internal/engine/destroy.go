@@ -49,8 +49,10 @@ func (e *Engine) destroyResources(ctx context.Context, p *Planned, n *node) hcl.
 		}
 		known[ni] = true
 		byAddr := map[string]*state.Object{}
-		for _, obj := range p.recorded[claimKey(ni.mi.str, relAddr(n))] {
-			byAddr[obj.Address] = obj
+		if g := p.recordedAt(n, ni.mi); g != nil {
+			for _, obj := range g.objs {
+				byAddr[obj.Address] = obj
+			}
 		}
 		for _, k := range keys {
 			in := &instance{addr: instanceAddr(n, ni.mi, k.key), key: k.key, each: k.each, recorded: byAddr[instanceAddr(n, ni.mi, k.key)]}

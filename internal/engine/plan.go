@@ -599,19 +599,15 @@ func live(insts []*instance) []*instance {
 // deferred node claims them too, so that they are kept rather than
 // destroyed as orphans.
 func (p *Planned) claim(n *node, mi *modInstance, keep bool) []*state.Object {
-	objs := p.recorded[claimKey(mi.str, relAddr(n))]
-	if len(objs) == 0 {
+	g := p.recordedAt(n, mi)
+	if g == nil {
 		return nil
 	}
-	p.claimMu.Lock()
-	for _, o := range objs {
-		p.claimed[o] = true
-	}
-	p.claimMu.Unlock()
+	g.claimed.Store(true)
 	if keep {
 		return nil
 	}
-	return objs
+	return g.objs
 }
 
 // refresh reads a recorded object of node n back from its provider.
@@ -1306,12 +1302,8 @@ func (p *Planned) resourceDeps(n *node) []string {
 func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapshot) hcl.Diagnostics {
 	var orphans []*node
 	var diags hcl.Diagnostics
-	addrs := make([]string, 0, len(snap.Objects))
-	for a, obj := range snap.Objects {
-		if obj.Mode == state.Managed && !p.claimed[obj] {
-			addrs = append(addrs, a)
-		}
-	}
+	var addrs []string
+	p.unclaimed(func(obj *state.Object) { addrs = append(addrs, obj.Address) })
 	sort.Strings(addrs)
 	for _, a := range addrs {
 		obj := snap.Objects[a]
@@ -1574,7 +1566,7 @@ func (p *Planned) deferredChange(n *node, ni *nodeInst) *plan.DeferredChange {
 	if n.cfg.Repeat == nil && n.cfg.Kind != config.Module {
 		target = addr.Join(ni.mi.str, relAddr(n))
 	}
-	existing := len(p.recorded[claimKey(ni.mi.str, relAddr(n))]) > 0
+	existing := p.recordedAt(n, ni.mi) != nil
 	return &plan.DeferredChange{Addr: target, WaitingOn: ni.waiting, Existing: existing, Module: n.cfg.Kind == config.Module, ByProvider: ni.byProvider}
 }
 

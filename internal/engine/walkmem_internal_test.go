@@ -119,12 +119,12 @@ func TestOneInstanceWalkAllocatesNothing(t *testing.T) {
 func TestPerNodeStepsAllocateNothing(t *testing.T) {
 	p := &Planned{}
 	mi := p.withScope(&modInstance{str: "module.m"})
-	n := &node{cfg: &config.Node{Kind: config.Resource, Addr: "tether_value.a"}}
-	p.recorded = map[claim][]*state.Object{claimKey("module.m", "tether_value.a"): {{Address: "module.m.tether_value.a"}}}
+	n := &node{addr: "module.m.tether_value.a", mod: &modPath{name: "module.m"}, cfg: &config.Node{Kind: config.Resource, Addr: "module.m.tether_value.a"}}
+	p.recorded = map[claim]*recordGroup{claimKey("module.m", "tether_value.a"): {objs: []*state.Object{{Address: "module.m.tether_value.a"}}}}
 	for name, f := range map[string]func(){
 		"the scope of a module instance": func() { p.scopeAt(mi) },
 		"the key of a single instance":   func() { p.repeatKeys(n, mi) },
-		"finding recorded objects":       func() { _ = p.recorded[claimKey(mi.str, "tether_value.a")] },
+		"finding recorded objects":       func() { _ = p.recordedAt(n, mi) },
 	} {
 		if got := testing.AllocsPerRun(10, f); got != 0 {
 			t.Errorf("%s: %v allocations, want none", name, got)
@@ -135,6 +135,9 @@ func TestPerNodeStepsAllocateNothing(t *testing.T) {
 	}
 	if keys, _, _ := p.repeatKeys(n, mi); len(keys) != 1 || keys[0].key != cty.NilVal {
 		t.Errorf("repeatKeys of a node not repeated = %v, want one key, none", keys)
+	}
+	if g := p.recordedAt(n, mi); g == nil || len(g.objs) != 1 || g.objs[0].Address != "module.m.tether_value.a" {
+		t.Errorf("recordedAt = %v, want the object recorded for module.m.tether_value.a", g)
 	}
 }
 
