@@ -23,9 +23,30 @@ func Identical(a, b cty.Value) bool {
 const valueWords = unsafe.Sizeof(cty.Value{}) / unsafe.Sizeof(uintptr(0))
 
 // RawEquals is a.RawEquals(b), without the walk when the two are
-// identical.
+// identical, and without go-cty's steps (types, marks, refinements, an
+// Equals, a Bool made and read) for two plain strings: known, not null,
+// not marked. go-cty then compares them as Go strings, normalised as it
+// made them; so does this. Most of the values a plan compares one by one
+// (each attribute of a configuration with its prior value) are such.
 func RawEquals(a, b cty.Value) bool {
-	return Identical(a, b) || a.RawEquals(b)
+	if Identical(a, b) {
+		return true
+	}
+	if s, ok := plainString(a); ok {
+		if t, ok := plainString(b); ok {
+			return s == t
+		}
+	}
+	return a.RawEquals(b)
+}
+
+// plainString is the string a known, not null, unmarked string holds.
+// Such a value's data is the string itself; an unknown's, a null's and a
+// marked value's are something else.
+func plainString(v cty.Value) (string, bool) {
+	l := (*valueLayout)(unsafe.Pointer(&v))
+	s, ok := l.v.(string)
+	return s, ok && l.ty == cty.String
 }
 
 // Types hands out one type for equal object types: go-cty makes a new

@@ -52,7 +52,7 @@ func (r valueResource) plan(ctx context.Context, req provider.PlanRequest) provi
 	delay := attr(cfg, "delay_ms")
 	if prior := req.PriorState; !prior.IsNull() {
 		id = attr(prior, "id")
-		if input.RawEquals(attr(prior, "input")) && output.RawEquals(attr(prior, "output")) && delay.RawEquals(attr(prior, "delay_ms")) {
+		if ctysame.RawEquals(input, attr(prior, "input")) && ctysame.RawEquals(output, attr(prior, "output")) && ctysame.RawEquals(delay, attr(prior, "delay_ms")) {
 			// Nothing changes: the prior object is the plan, without a
 			// copy of it (most of a large plan is such objects).
 			return provider.PlanResponse{PlannedState: prior}
