@@ -77,7 +77,9 @@ type UpgradeRequest struct {
 	TypeName string
 	Version  int64
 	// RawStateJSON is the object as stored, in Terraform's JSON state
-	// encoding of the schema that wrote it.
+	// encoding of the schema that wrote it. It never changes once given:
+	// the value a provider answers with may hold parts of it (the
+	// built-in provider's strings are its bytes).
 	RawStateJSON []byte
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tetherhq/tether/internal/ctysame"
 	"github.com/tetherhq/tether/internal/ctytype"
@@ -26,6 +27,12 @@ type scanner struct {
 	// ARN's place) holds one value of it, made once.
 	strs [4]scannedStr
 	next int
+	// shared says the strings read may be b's own bytes (see
+	// UnmarshalShared).
+	shared bool
+	// vals holds the string values' data, a few to an allocation: they
+	// are one object's.
+	vals ctysame.Strings
 }
 
 type scannedStr struct {
@@ -45,7 +52,13 @@ func (s *scanner) string() (cty.Value, bool) {
 			return r.v, true
 		}
 	}
-	v := cty.StringVal(string(b))
+	var text string
+	if s.shared {
+		text = unsafe.String(unsafe.SliceData(b), len(b))
+	} else {
+		text = string(b)
+	}
+	v := s.vals.Val(text)
 	s.strs[s.next] = scannedStr{b, v}
 	s.next = (s.next + 1) % len(s.strs)
 	return v, true
@@ -63,8 +76,8 @@ func (s *scanner) within(text []byte, t cty.Type) (cty.Value, bool) {
 	return v, ok
 }
 
-func scanValue(raw []byte, ty cty.Type) (cty.Value, bool) {
-	s := &scanner{b: raw}
+func scanValue(raw []byte, ty cty.Type, shared bool) (cty.Value, bool) {
+	s := &scanner{b: raw, shared: shared}
 	v, ok := s.value(ty)
 	if !ok {
 		return cty.NilVal, false

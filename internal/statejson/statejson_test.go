@@ -109,13 +109,17 @@ func TestUnmarshalMatchesCtyJSON(t *testing.T) {
 			t.Fatalf("%s: marshal: %v", c.name, err)
 		}
 		want, wantErr := ctyjson.Unmarshal(raw, c.ty)
-		got, gotErr := statejson.Unmarshal(raw, c.ty)
-		if (wantErr == nil) != (gotErr == nil) {
-			t.Errorf("%s: error %v, ctyjson's %v", c.name, gotErr, wantErr)
-			continue
-		}
-		if wantErr == nil && (!got.Type().Equals(want.Type()) || !got.RawEquals(want)) {
-			t.Errorf("%s:\n got %#v\nwant %#v", c.name, got, want)
+		for name, unmarshal := range map[string]func([]byte, cty.Type) (cty.Value, error){
+			"Unmarshal": statejson.Unmarshal, "UnmarshalShared": statejson.UnmarshalShared,
+		} {
+			got, gotErr := unmarshal(raw, c.ty)
+			if (wantErr == nil) != (gotErr == nil) {
+				t.Errorf("%s: %s: error %v, ctyjson's %v", c.name, name, gotErr, wantErr)
+				continue
+			}
+			if wantErr == nil && (!got.Type().Equals(want.Type()) || !got.RawEquals(want)) {
+				t.Errorf("%s: %s:\n got %#v\nwant %#v", c.name, name, got, want)
+			}
 		}
 		// The point is speed: all but the cases ctyjson is left with must
 		// take the fast path.
@@ -262,6 +266,34 @@ func TestScanMatchesCtyJSON(t *testing.T) {
 		}
 		if wantErr == nil && !got.RawEquals(want) {
 			t.Errorf("%s:\n got %#v\nwant %#v", tc.raw, got, want)
+		}
+	}
+}
+
+// TestUnmarshalSharedHoldsRaw: UnmarshalShared's strings are the bytes
+// it was given (an NFC string's, as state writes them), Unmarshal's are
+// copies: the caller of Unmarshal may reuse its buffer.
+func TestUnmarshalSharedHoldsRaw(t *testing.T) {
+	ty := valueType(t)
+	raw := []byte(`{"delay_ms":null,"id":"72e84963c2a144a0","input":{"value":"café","type":"string"},"output":{"value":"v1","type":"string"}}`)
+	within := func(s string) bool {
+		p, start := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(&raw[0]))
+		return p >= start && p < start+uintptr(len(raw))
+	}
+	shared, err := statejson.UnmarshalShared(raw, ty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied, err := statejson.Unmarshal(raw, ty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"id", "input", "output"} {
+		if s := shared.GetAttr(name).AsString(); !within(s) {
+			t.Errorf("UnmarshalShared's %s (%q) is a copy", name, s)
+		}
+		if s := copied.GetAttr(name).AsString(); within(s) {
+			t.Errorf("Unmarshal's %s (%q) is the given bytes", name, s)
 		}
 	}
 }

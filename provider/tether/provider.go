@@ -169,7 +169,9 @@ func (p *tetherProvider) UpgradeResourceState(ctx context.Context, req provider.
 			}},
 		}
 	}
-	v, err := statejson.Unmarshal(req.RawStateJSON, ty)
+	// The request's bytes never change (UpgradeRequest): the value's
+	// strings are them, not copies.
+	v, err := statejson.UnmarshalShared(req.RawStateJSON, ty)
 	if err != nil {
 		v, err = unmarshalKnownAttrs(req.RawStateJSON, ty)
 	}
