@@ -126,16 +126,19 @@ func (s *scanner) strBytes() ([]byte, bool) {
 		return nil, false
 	}
 	start := s.i + 1
+	var high byte // the bytes' high bits: none set, the text is ASCII
 	for j := start; j < len(s.b); j++ {
 		switch c := s.b[j]; {
 		case c == '"':
-			if !utf8.Valid(s.b[start:j]) {
+			if high >= utf8.RuneSelf && !utf8.Valid(s.b[start:j]) {
 				return nil, false
 			}
 			s.i = j + 1
 			return s.b[start:j], true
 		case c == '\\' || c < 0x20:
 			return nil, false
+		default:
+			high |= c
 		}
 	}
 	return nil, false

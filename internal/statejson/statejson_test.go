@@ -247,6 +247,8 @@ func TestScanMatchesCtyJSON(t *testing.T) {
 		{`{"s": "caf\u00e9"}`, false},
 		{`{"s": "tab\there"}`, false},
 		{`{"s": "é ✓"}`, true},
+		{"{\"s\": \"a\xffb\"}", false}, // not UTF-8
+		{"{\"s\": \"\xc3\"}", false},   // cut short
 		{`{"s": "a", "s": "b"}`, false},
 		{`{"n": 01}`, false},
 		{`{"n": 1.}`, false},
