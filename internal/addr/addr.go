@@ -210,8 +210,12 @@ func Sort[T any](s []T, key func(T) string) {
 type orderKey struct {
 	text string
 	in   Instance
-	res  []string // Split(in.Resource)
-	ok   bool
+	// res is Split(in.Resource) when it has a bracket or a quote; nil
+	// when a dot is all that splits it, as nearly always: it is then
+	// compared unsplit (see partsLess), with no list made for each of a
+	// plan's addresses.
+	res []string
+	ok  bool
 }
 
 func parseForOrder(s string) orderKey {
@@ -219,7 +223,11 @@ func parseForOrder(s string) orderKey {
 	if err != nil {
 		return orderKey{text: s}
 	}
-	return orderKey{text: s, in: in, res: Split(in.Resource), ok: true}
+	k := orderKey{text: s, in: in, ok: true}
+	if strings.ContainsAny(in.Resource, `["`) {
+		k.res = Split(in.Resource)
+	}
+	return k
 }
 
 func lessParsed(a, b orderKey) bool {
@@ -243,6 +251,18 @@ func lessParsed(a, b orderKey) bool {
 		}
 	}
 	if ra, rb := a.res, b.res; ia.Resource != ib.Resource {
+		if ra == nil && rb == nil {
+			if da, db := isData(ia.Resource), isData(ib.Resource); da != db {
+				return da
+			}
+			return partsLess(ia.Resource, ib.Resource)
+		}
+		if ra == nil {
+			ra = Split(ia.Resource)
+		}
+		if rb == nil {
+			rb = Split(ib.Resource)
+		}
 		if da, db := ra[0] == "data", rb[0] == "data"; da != db {
 			return da
 		}
@@ -254,6 +274,32 @@ func lessParsed(a, b orderKey) bool {
 		return len(ra) < len(rb)
 	}
 	return compareKeys(ia.Key, ib.Key) < 0
+}
+
+// isData reports whether the first part of a resource address with no
+// bracket nor quote is "data".
+func isData(r string) bool {
+	return r == "data" || strings.HasPrefix(r, "data.")
+}
+
+// partsLess is Split(a) before Split(b), part by part and the fewer parts
+// first when one's are the other's first, for addresses with no bracket
+// nor quote, compared whole: a dot, where a part ends, comes before any
+// other byte.
+func partsLess(a, b string) bool {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		ca, cb := a[i], b[i]
+		switch {
+		case ca == cb:
+			continue
+		case ca == '.':
+			return true
+		case cb == '.':
+			return false
+		}
+		return ca < cb
+	}
+	return len(a) < len(b)
 }
 
 // compareKeys orders instance keys: none first, numbers by value, then
