@@ -93,8 +93,9 @@ type Block struct {
 	// types shares the types of the objects the engine holds (see
 	// SharedType).
 	types ctysame.Types
-	// writeOnly caches HasWriteOnly: 0 not known yet, 1 no, 2 yes.
-	writeOnly atomic.Uint32
+	// writeOnly caches HasWriteOnly, sensitive hasSensitive: 0 not
+	// known yet, 1 no, 2 yes.
+	writeOnly, sensitive atomic.Uint32
 	// empty caches EmptyValue: every planned create starts from it.
 	empty atomic.Pointer[cty.Value]
 }
@@ -105,36 +106,43 @@ type Block struct {
 //
 // A block must not be changed after HasWriteOnly is first called.
 func (b *Block) HasWriteOnly() bool {
+	return b.hasAttribute(&b.writeOnly, func(a *Attribute) bool { return a.WriteOnly }, (*Block).HasWriteOnly)
+}
+
+// hasSensitive reports whether the block or a block nested in it has a
+// sensitive attribute (not looking inside nested attributes, as
+// SensitivePaths does not): without one, SensitivePaths has nothing to
+// find in any value. Cached as HasWriteOnly is.
+func (b *Block) hasSensitive() bool {
+	return b.hasAttribute(&b.sensitive, func(a *Attribute) bool { return a.Sensitive }, (*Block).hasSensitive)
+}
+
+// hasAttribute reports whether one of b's attributes is what is looks
+// for, or nested holds for one of its nested blocks, caching the answer
+// in cache: 0 not known yet, 1 no, 2 yes.
+func (b *Block) hasAttribute(cache *atomic.Uint32, is func(*Attribute) bool, nested func(*Block) bool) bool {
 	if b == nil {
 		return false
 	}
-	switch b.writeOnly.Load() {
+	switch cache.Load() {
 	case 1:
 		return false
 	case 2:
 		return true
 	}
-	has := b.hasWriteOnly()
-	if has {
-		b.writeOnly.Store(2)
-	} else {
-		b.writeOnly.Store(1)
-	}
-	return has
-}
-
-func (b *Block) hasWriteOnly() bool {
+	has := false
 	for _, a := range b.Attributes {
-		if a.WriteOnly {
-			return true
-		}
+		has = has || is(a)
 	}
 	for _, nb := range b.BlockTypes {
-		if nb.Block.HasWriteOnly() {
-			return true
-		}
+		has = has || nested(&nb.Block)
 	}
-	return false
+	if has {
+		cache.Store(2)
+	} else {
+		cache.Store(1)
+	}
+	return has
 }
 
 // Attribute describes one attribute of a block.
@@ -280,7 +288,7 @@ func (b *Block) BlockTypeNames() []string {
 // that the schema marks sensitive.
 func (b *Block) SensitivePaths(val cty.Value, base cty.Path) []cty.Path {
 	var out []cty.Path
-	if b == nil || val.IsNull() || !val.IsKnown() {
+	if b == nil || val.IsNull() || !val.IsKnown() || !b.hasSensitive() {
 		return nil
 	}
 	for name, a := range b.Attributes {
