@@ -117,6 +117,11 @@ func AnyNested(v cty.Value, f func(cty.Value) bool) bool {
 	if f(v) {
 		return true
 	}
+	if v.Type().IsPrimitiveType() {
+		// Nothing inside to visit (most attributes): asked before its
+		// marks are taken off and it is looked at.
+		return false
+	}
 	v, _ = v.Unmark()
 	if v.IsNull() || !v.IsKnown() {
 		return false
