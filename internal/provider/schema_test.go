@@ -13,8 +13,12 @@ import (
 // nested blocks are found in a value, asked once or again (the block
 // then knows whether it has any), and a block with none has none.
 func TestSensitivePaths(t *testing.T) {
-	inner := Block{Attributes: map[string]*Attribute{"k": {Type: cty.String, Sensitive: true}, "v": {Type: cty.String, Optional: true}}}
-	plain := Block{Attributes: map[string]*Attribute{"a": {Type: cty.String, Optional: true}}}
+	// Attribute maps, each block made of its own (a Block holds caches,
+	// and is not copied).
+	inner := func() map[string]*Attribute {
+		return map[string]*Attribute{"k": {Type: cty.String, Sensitive: true}, "v": {Type: cty.String, Optional: true}}
+	}
+	plain := func() map[string]*Attribute { return map[string]*Attribute{"a": {Type: cty.String, Optional: true}} }
 	obj := func(attrs map[string]cty.Value) cty.Value { return cty.ObjectVal(attrs) }
 	innerVal := obj(map[string]cty.Value{"k": cty.StringVal("s"), "v": cty.StringVal("x")})
 	cases := []struct {
@@ -23,14 +27,14 @@ func TestSensitivePaths(t *testing.T) {
 		val   cty.Value
 		want  []string
 	}{
-		{"none", &plain, obj(map[string]cty.Value{"a": cty.StringVal("x")}), nil},
+		{"none", &Block{Attributes: plain()}, obj(map[string]cty.Value{"a": cty.StringVal("x")}), nil},
 		{"top", &Block{Attributes: map[string]*Attribute{"p": {Type: cty.String, Sensitive: true}, "a": {Type: cty.String}}},
 			obj(map[string]cty.Value{"p": cty.StringVal("s"), "a": cty.StringVal("x")}), []string{".p"}},
-		{"nested single", &Block{Attributes: plain.Attributes, BlockTypes: map[string]*NestedBlock{"b": {Block: inner, Nesting: NestingSingle}}},
+		{"nested single", &Block{Attributes: plain(), BlockTypes: map[string]*NestedBlock{"b": {Block: Block{Attributes: inner()}, Nesting: NestingSingle}}},
 			obj(map[string]cty.Value{"a": cty.StringVal("x"), "b": innerVal}), []string{".b.k"}},
-		{"nested list", &Block{Attributes: plain.Attributes, BlockTypes: map[string]*NestedBlock{"b": {Block: inner, Nesting: NestingList}}},
+		{"nested list", &Block{Attributes: plain(), BlockTypes: map[string]*NestedBlock{"b": {Block: Block{Attributes: inner()}, Nesting: NestingList}}},
 			obj(map[string]cty.Value{"a": cty.StringVal("x"), "b": cty.ListVal([]cty.Value{innerVal, innerVal})}), []string{".b[0].k", ".b[1].k"}},
-		{"nested, none", &Block{Attributes: plain.Attributes, BlockTypes: map[string]*NestedBlock{"b": {Block: plain, Nesting: NestingList}}},
+		{"nested, none", &Block{Attributes: plain(), BlockTypes: map[string]*NestedBlock{"b": {Block: Block{Attributes: plain()}, Nesting: NestingList}}},
 			obj(map[string]cty.Value{"a": cty.StringVal("x"), "b": cty.ListVal([]cty.Value{obj(map[string]cty.Value{"a": cty.StringVal("y")})})}), nil},
 	}
 	for _, c := range cases {
