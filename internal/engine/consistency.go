@@ -14,10 +14,14 @@ import (
 )
 
 // invalidPlan is the error for a plan that breaks the configuration or
-// the prior object it was planned from, or nil. A provider on the legacy
+// the prior object it was planned from (proposed is the proposed new
+// state the provider was given), or nil. A provider on the legacy
 // SDK is let off with a warning in the log, as Terraform lets it off: its
 // type system cannot keep the promises exactly.
-func invalidPlan(n *node, in *instance, prior, config cty.Value, resp provider.PlanResponse) *hcl.Diagnostic {
+func invalidPlan(n *node, in *instance, prior, config, proposed cty.Value, resp provider.PlanResponse) *hcl.Diagnostic {
+	if provider.PlanKeepsPrior(n.schema.Block, prior, config, proposed, resp.PlannedState) {
+		return nil // PlanProblems would find nothing
+	}
 	problems := provider.PlanProblems(n.schema.Block, prior, config, resp.PlannedState)
 	if len(problems) == 0 {
 		return nil

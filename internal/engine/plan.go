@@ -1128,8 +1128,9 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, ev evalu
 	if in.validated != nil {
 		in.validated.from = ev.val
 	}
+	proposed := provider.ProposedNew(block, prior, uv)
 	resp := in.provider(n).PlanResourceChange(provider.WithObject(ctx, in.addr), provider.PlanRequest{
-		TypeName: n.cfg.Type, PriorState: prior, ProposedNewState: provider.ProposedNew(block, prior, uv),
+		TypeName: n.cfg.Type, PriorState: prior, ProposedNewState: proposed,
 		Config: uv, PriorPrivate: in.priorPrivate,
 	})
 	diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))...)
@@ -1141,7 +1142,7 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, ev evalu
 		in.deferredBy = resp.Deferred
 		return &plan.ResourceChange{Addr: in.addr, Mode: plan.Managed, Type: n.cfg.Type, Provider: n.cfg.Provider, Action: plan.NoOp, Before: in.prior, After: in.prior}, in.prior, nil, diags
 	}
-	if d := invalidPlan(n, in, prior, uv, resp); d != nil {
+	if d := invalidPlan(n, in, prior, uv, proposed, resp); d != nil {
 		return nil, cty.NilVal, nil, append(diags, d)
 	}
 	change := &plan.ResourceChange{Addr: in.addr, Mode: plan.Managed, Type: n.cfg.Type, Provider: n.cfg.Provider}
@@ -1182,15 +1183,16 @@ func (e *Engine) planChange(ctx context.Context, n *node, in *instance, ev evalu
 			// prior object, nothing is ignored. The private data the
 			// update's plan returned goes with it, as Terraform sends it
 			// (an SDKv2 provider keeps its timeouts there).
+			proposed := provider.ProposedNew(block, cty.NullVal(ty), unignored)
 			resp := in.provider(n).PlanResourceChange(provider.WithObject(ctx, in.addr), provider.PlanRequest{
-				TypeName: n.cfg.Type, PriorState: cty.NullVal(ty), ProposedNewState: provider.ProposedNew(block, cty.NullVal(ty), unignored),
+				TypeName: n.cfg.Type, PriorState: cty.NullVal(ty), ProposedNewState: proposed,
 				Config: unignored, PriorPrivate: priv,
 			})
 			diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))...)
 			if resp.Diagnostics.HasErrors() {
 				return nil, cty.NilVal, nil, diags
 			}
-			if d := invalidPlan(n, in, cty.NullVal(ty), unignored, resp); d != nil {
+			if d := invalidPlan(n, in, cty.NullVal(ty), unignored, proposed, resp); d != nil {
 				return nil, cty.NilVal, nil, append(diags, d)
 			}
 			planned, priv = resp.PlannedState, resp.PlannedPrivate

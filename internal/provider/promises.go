@@ -33,6 +33,31 @@ func PlanProblems(b *Block, prior, config, planned cty.Value) []string {
 	return out
 }
 
+// PlanKeepsPrior reports that PlanProblems(b, prior, config, planned)
+// finds nothing, without looking at each attribute, for a plan that is
+// the prior object itself (not an equal copy: a plugin's answer, decoded
+// from its bytes, never is) when the proposed new state, as ProposedNew
+// made it from prior and config, was the prior object itself too. That
+// is most of a large plan with nothing to do, from a provider in this
+// process. Each attribute is then fine by PlanProblems' own rules:
+// ProposedNew kept the prior's value only where the configuration's is
+// equal to it (planned equals configured), or where a computed attribute
+// is left null (the provider's to choose). Only blocks of top-level
+// attributes, none write-only or nested, and a known, not null, unmarked
+// configuration and prior qualify: for anything else PlanProblems walks
+// as ever. A plan that keeps the prior object where the configuration
+// changed what it sets is not of this kind (ProposedNew proposes the
+// change, a new object), and PlanProblems refuses it.
+func PlanKeepsPrior(b *Block, prior, config, proposed, planned cty.Value) bool {
+	if !ctysame.Identical(planned, prior) || !ctysame.Identical(proposed, prior) {
+		return false
+	}
+	whole := func(v cty.Value) bool {
+		return !v.IsNull() && v.IsKnown() && !v.IsMarked() && v.Type().IsObjectType()
+	}
+	return whole(prior) && whole(config) && len(b.BlockTypes) == 0 && !b.HasWriteOnly() && !b.hasNestedAttribute()
+}
+
 func planProblem(out *[]string, path cty.Path, what string) {
 	*out = append(*out, diagnostic.PathString(path)+": "+what)
 }

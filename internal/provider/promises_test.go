@@ -171,3 +171,97 @@ func TestPlanProblemsKeptPrior(t *testing.T) {
 		t.Errorf("a removed size kept in the plan: problems %q, want one", got)
 	}
 }
+
+// TestPlanKeepsPrior: a plan that is the prior object, proposed as the
+// prior object, is found fine without the walk only where PlanProblems
+// finds nothing; anything else (a changed configured value, a null
+// configuration, nested blocks or attributes, a write-only attribute, a
+// copy of the prior) is left to PlanProblems, which refuses what it
+// refuses.
+func TestPlanKeepsPrior(t *testing.T) {
+	attrs := func() map[string]*Attribute {
+		return map[string]*Attribute{
+			"name": {Type: cty.String, Required: true},
+			"size": {Type: cty.Number, Optional: true},
+			"zone": {Type: cty.String, Optional: true, Computed: true},
+			"id":   {Type: cty.String, Computed: true},
+		}
+	}
+	plain := &Block{Attributes: attrs()}
+	withBlock := &Block{Attributes: attrs(), BlockTypes: map[string]*NestedBlock{"rule": {Nesting: NestingList, Block: Block{Attributes: map[string]*Attribute{"port": {Type: cty.Number, Optional: true}}}}}}
+	writeOnly := &Block{Attributes: attrs()}
+	writeOnly.Attributes["secret"] = &Attribute{Type: cty.String, Optional: true, WriteOnly: true}
+	nested := &Block{Attributes: attrs()}
+	nested.Attributes["tags"] = &Attribute{Optional: true, Nested: &NestedAttributes{Nesting: NestingSingle, Attributes: map[string]*Attribute{"k": {Type: cty.String, Optional: true}}}}
+	nested.Attributes["tags"].Type = cty.Object(map[string]cty.Type{"k": cty.String})
+	objOf := func(b *Block, name string, size, zone, id cty.Value) cty.Value {
+		vals := map[string]cty.Value{"name": cty.StringVal(name), "size": size, "zone": zone, "id": id}
+		for n, a := range b.Attributes {
+			if _, ok := vals[n]; !ok {
+				vals[n] = cty.NullVal(a.Type)
+			}
+		}
+		for n, nb := range b.BlockTypes {
+			vals[n] = cty.ListValEmpty(nb.Block.ImpliedType())
+		}
+		return cty.ObjectVal(vals)
+	}
+	one, z, id := cty.NumberIntVal(1), cty.StringVal("z"), cty.StringVal("i-1")
+	nullNum, nullStr := cty.NullVal(cty.Number), cty.NullVal(cty.String)
+	for _, tc := range []struct {
+		name  string
+		block *Block
+		prior func(*Block) cty.Value
+		cfg   func(*Block) cty.Value
+		keeps bool
+	}{
+		{"the same", plain, nil, func(b *Block) cty.Value { return objOf(b, "a", one, z, nullStr) }, true},
+		{"computed left null", plain, nil, func(b *Block) cty.Value { return objOf(b, "a", one, nullStr, nullStr) }, true},
+		{"name changed", plain, nil, func(b *Block) cty.Value { return objOf(b, "b", one, z, nullStr) }, false},
+		{"size removed", plain, nil, func(b *Block) cty.Value { return objOf(b, "a", nullNum, z, nullStr) }, false},
+		{"size unknown", plain, nil, func(b *Block) cty.Value { return objOf(b, "a", cty.UnknownVal(cty.Number), z, nullStr) }, false},
+		{"null configuration", plain, nil, func(b *Block) cty.Value { return cty.NullVal(b.ImpliedType()) }, false},
+		{"marked configuration", plain, nil, func(b *Block) cty.Value { return objOf(b, "a", one, z, nullStr).Mark("sensitive") }, false},
+		{"nested block", withBlock, nil, func(b *Block) cty.Value { return objOf(b, "a", one, z, nullStr) }, false},
+		{"write-only attribute", writeOnly, nil, func(b *Block) cty.Value { return objOf(b, "a", one, z, nullStr) }, false},
+		{"nested attribute", nested, nil, func(b *Block) cty.Value { return objOf(b, "a", one, z, nullStr) }, false},
+		{"null prior", plain, func(b *Block) cty.Value { return cty.NullVal(b.ImpliedType()) }, func(b *Block) cty.Value { return objOf(b, "a", one, z, nullStr) }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			prior := objOf(tc.block, "a", one, z, id)
+			if tc.prior != nil {
+				prior = tc.prior(tc.block)
+			}
+			config := tc.cfg(tc.block)
+			uc, _ := config.Unmark()
+			proposed := ProposedNew(tc.block, prior, uc)
+			keeps := PlanKeepsPrior(tc.block, prior, config, proposed, prior)
+			if keeps != tc.keeps {
+				t.Errorf("PlanKeepsPrior = %v, want %v", keeps, tc.keeps)
+			}
+			if problems := PlanProblems(tc.block, prior, uc, prior); keeps && len(problems) > 0 {
+				t.Errorf("PlanKeepsPrior, but PlanProblems finds %q", problems)
+			}
+			// An equal copy, as a plugin's answer is, is always walked.
+			copied, _ := ctyjson(prior)
+			if PlanKeepsPrior(tc.block, prior, config, proposed, copied) {
+				t.Errorf("PlanKeepsPrior of a copy of the prior")
+			}
+		})
+	}
+	// A plan that keeps the prior size where the configuration removed
+	// it is still refused.
+	prior := objOf(plain, "a", one, z, id)
+	config := objOf(plain, "a", nullNum, z, nullStr)
+	if got := PlanProblems(plain, prior, config, prior); len(got) != 1 {
+		t.Errorf("a plan keeping a size the configuration removed: problems %q, want one", got)
+	}
+}
+
+// ctyjson is v made again, equal but not the same value.
+func ctyjson(v cty.Value) (cty.Value, error) {
+	if v.IsNull() {
+		return cty.NullVal(v.Type()), nil
+	}
+	return cty.ObjectVal(v.AsValueMap()), nil
+}

@@ -93,9 +93,9 @@ type Block struct {
 	// types shares the types of the objects the engine holds (see
 	// SharedType).
 	types ctysame.Types
-	// writeOnly caches HasWriteOnly, sensitive hasSensitive: 0 not
-	// known yet, 1 no, 2 yes.
-	writeOnly, sensitive atomic.Uint32
+	// writeOnly caches HasWriteOnly, sensitive hasSensitive and
+	// nestedAttribute hasNestedAttribute: 0 not known yet, 1 no, 2 yes.
+	writeOnly, sensitive, nestedAttribute atomic.Uint32
 	// empty caches EmptyValue: every planned create starts from it.
 	empty atomic.Pointer[cty.Value]
 }
@@ -115,6 +115,13 @@ func (b *Block) HasWriteOnly() bool {
 // find in any value. Cached as HasWriteOnly is.
 func (b *Block) hasSensitive() bool {
 	return b.hasAttribute(&b.sensitive, func(a *Attribute) bool { return a.Sensitive }, (*Block).hasSensitive)
+}
+
+// hasNestedAttribute reports whether the block or a block nested in it
+// has an attribute with attributes nested in it. Cached as HasWriteOnly
+// is.
+func (b *Block) hasNestedAttribute() bool {
+	return b.hasAttribute(&b.nestedAttribute, func(a *Attribute) bool { return a.Nested != nil }, (*Block).hasNestedAttribute)
 }
 
 // hasAttribute reports whether one of b's attributes is what is looks
