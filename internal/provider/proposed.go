@@ -125,11 +125,15 @@ func newMerge(prior cty.Value, size int) merge {
 	return merge{prior: prior, size: size, share: share}
 }
 
+// keepsPrior reports whether the prior object stands for the result so
+// far: setting a value that is the prior's changes nothing.
+func (m *merge) keepsPrior() bool { return m.attrs == nil && m.share }
+
 // set gives attribute name the value v; p is the prior object's value
 // there, and fromPrior says v is p.
 func (m *merge) set(name string, p, v cty.Value, fromPrior bool) {
 	if m.attrs == nil {
-		if m.share && (fromPrior || ctysame.RawEquals(v, p)) {
+		if m.keepsPrior() && (fromPrior || ctysame.RawEquals(v, p)) {
 			return
 		}
 		m.attrs = make(map[string]cty.Value, m.size)
@@ -291,13 +295,19 @@ func proposedSet(s nestedSchema, prior, config cty.Value) cty.Value {
 
 func proposedAttrs(m *merge, as map[string]*Attribute, prior, config cty.Value) {
 	for name, a := range as {
+		c := ctysame.Attr(config, name)
+		if a.Computed && c.IsNull() && (!a.Optional || a.Nested == nil) && m.keepsPrior() {
+			// The prior value is kept (wasConfigured cannot hold), and
+			// the prior object stands for the result so far: nothing to
+			// read or set.
+			continue
+		}
 		var p cty.Value
 		if prior.IsNull() {
 			p = cty.NullVal(ctysame.AttributeType(prior.Type(), name))
 		} else {
 			p = ctysame.Attr(prior, name)
 		}
-		c := ctysame.Attr(config, name)
 		switch {
 		case a.Computed && c.IsNull():
 			// Whether required or optional plays no part: a computed
