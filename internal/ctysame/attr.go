@@ -43,6 +43,25 @@ func Attr(v cty.Value, name string) cty.Value {
 	return out
 }
 
+// PlainAttr is Attr(v, name) for a known, not null, unmarked object
+// whose type has an ASCII name, in one look-up of the type, where asking
+// AttrType first and Attr then makes two; ok is false, and nothing
+// panics, for any other v or name, which the caller reads its own way.
+func PlainAttr(v cty.Value, name string) (cty.Value, bool) {
+	ty := v.Type()
+	if !ty.IsObjectType() || v.IsMarked() || v.IsNull() || !v.IsKnown() || !isASCII(name) {
+		return cty.NilVal, false
+	}
+	aty, ok := ty.AttributeTypes()[name]
+	if !ok {
+		return cty.NilVal, false
+	}
+	attrs := (*valueLayout)(unsafe.Pointer(&v)).v.(map[string]any)
+	var out cty.Value
+	*(*valueLayout)(unsafe.Pointer(&out)) = valueLayout{ty: aty, v: attrs[name]}
+	return out, true
+}
+
 // AnyAttr reports whether f holds for any attribute of object v, given
 // its name and Attr(v, name), visiting them in no particular order and
 // stopping at the first that holds. v must be an object and not null (it

@@ -52,6 +52,17 @@ func TestAttr(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%q", vname, name), func(t *testing.T) {
 				want, wantPanic := catch(func() cty.Value { return v.GetAttr(name) })
 				got, gotPanic := catch(func() cty.Value { return Attr(v, name) })
+				// PlainAttr never panics; it answers for a plain object
+				// with the attribute, and then as GetAttr.
+				plain, ok := PlainAttr(v, name)
+				switch {
+				case ok && wantPanic != nil:
+					t.Errorf("PlainAttr answered %#v where GetAttr panics", plain)
+				case ok:
+					same(t, plain, want)
+				case vname == "known" && wantPanic == nil && isASCII(name):
+					t.Errorf("PlainAttr did not answer for a known object's attribute")
+				}
 				if (wantPanic == nil) != (gotPanic == nil) {
 					t.Fatalf("Attr panicked with %v, GetAttr with %v", gotPanic, wantPanic)
 				}

@@ -12,6 +12,9 @@ import (
 // attr reads an attribute without trusting the caller: a null object, or
 // one of some other shape, yields null rather than a panic inside cty.
 func attr(obj cty.Value, name string) cty.Value {
+	if v, ok := ctysame.PlainAttr(obj, name); ok {
+		return v // nearly every call: one look-up of the type, not two
+	}
 	ty := obj.Type()
 	if !ty.IsObjectType() {
 		return cty.NullVal(cty.DynamicPseudoType)
