@@ -1,7 +1,9 @@
 package addr
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -192,6 +194,9 @@ func Less(a, b string) bool {
 // every comparison: for a plan of thousands of changes, most of the
 // sort's time.
 func Sort[T any](s []T, key func(T) string) {
+	if sortPlain(s, key) {
+		return
+	}
 	type keyed struct {
 		key orderKey
 		v   T
@@ -204,6 +209,41 @@ func Sort[T any](s []T, key func(T) string) {
 	for i := range ks {
 		s[i] = ks[i].v
 	}
+}
+
+// sortPlain is Sort for addresses of the root module's resources with no
+// key and no bracket nor quote in them (a wide configuration's, nearly
+// always), ordered by the resource address alone, with elements of two
+// words to move rather than a parsed key each; it reports false, leaving
+// s as it was, when an address is not of that kind.
+func sortPlain[T any](s []T, key func(T) string) bool {
+	type plain struct {
+		resource string
+		v        T
+	}
+	ps := make([]plain, len(s))
+	for i, v := range s {
+		in, err := ParseInstance(key(v))
+		if err != nil || len(in.Module) > 0 || in.Key != cty.NilVal || strings.ContainsAny(in.Resource, `["`) {
+			return false
+		}
+		ps[i] = plain{in.Resource, v}
+	}
+	// As lessParsed orders two such addresses: data sources first, then
+	// by parts; equal ones keep their order.
+	slices.SortStableFunc(ps, func(a, b plain) int {
+		if da, db := isData(a.resource), isData(b.resource); da != db {
+			if da {
+				return -1
+			}
+			return 1
+		}
+		return partsCompare(a.resource, b.resource)
+	})
+	for i := range ps {
+		s[i] = ps[i].v
+	}
+	return true
 }
 
 // orderKey is an address as Less compares it.
@@ -287,19 +327,22 @@ func isData(r string) bool {
 // nor quote, compared whole: a dot, where a part ends, comes before any
 // other byte.
 func partsLess(a, b string) bool {
+	return partsCompare(a, b) < 0
+}
+
+// partsCompare is partsLess as a three-way comparison: -1, 0 or 1.
+func partsCompare(a, b string) int {
 	for i := 0; i < len(a) && i < len(b); i++ {
 		ca, cb := a[i], b[i]
 		switch {
 		case ca == cb:
 			continue
-		case ca == '.':
-			return true
-		case cb == '.':
-			return false
+		case ca == '.', cb != '.' && ca < cb:
+			return -1
 		}
-		return ca < cb
+		return 1
 	}
-	return len(a) < len(b)
+	return cmp.Compare(len(a), len(b))
 }
 
 // compareKeys orders instance keys: none first, numbers by value, then

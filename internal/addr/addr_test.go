@@ -2,6 +2,8 @@ package addr
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"testing"
 )
 
@@ -124,5 +126,37 @@ func TestSortAllocations(t *testing.T) {
 	})
 	if n > 5 {
 		t.Errorf("sorting %d addresses made %v allocations", len(addrs), n)
+	}
+}
+
+// TestSortPlainIsLessOrder: addresses of the root module's resources with
+// no key, sorted the short way, are in Less's order, equal ones in the
+// order they came, as the general way sorts them.
+func TestSortPlainIsLessOrder(t *testing.T) {
+	type change struct {
+		addr string
+		n    int
+	}
+	addrs := []string{"tether_value.r10", "data.tether_file.b", "tether_value.r1", "tether_file-x.a", "tether_file.b",
+		"tether_value.r2", "data.tether_value.a", "tether_file_b.a", "aws_instance.a", "tether_value.r1", "tether_value.r10"}
+	var in []change
+	for i, a := range addrs {
+		in = append(in, change{a, i})
+	}
+	want := slices.Clone(in)
+	sort.SliceStable(want, func(i, j int) bool { return Less(want[i].addr, want[j].addr) })
+	got := slices.Clone(in)
+	if !sortPlain(got, func(c change) string { return c.addr }) {
+		t.Fatal("plain addresses not sorted the short way")
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("sorted the short way: %v, want %v", got, want)
+	}
+	// One address with a key or a module: left to the general way, s as it was.
+	for _, other := range []string{`tether_value.r["k"]`, "module.m.tether_value.a", "tether_value.r[0]"} {
+		mixed := append(slices.Clone(in), change{other, -1})
+		if sortPlain(mixed, func(c change) string { return c.addr }) || !slices.Equal(mixed[:len(in)], in) {
+			t.Errorf("with %s: sorted the short way, or changed", other)
+		}
 	}
 }
