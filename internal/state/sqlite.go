@@ -268,8 +268,9 @@ func dsnFor(path, pragmas string) (string, error) {
 
 var sqliteMagic = []byte("SQLite format 3\x00")
 
-// createIfMissing creates a new state file whole: built under a temporary
-// name beside it, schema and all, then linked into place. A state file
+// createIfMissing creates a new state file whole: its content (newFile,
+// perhaps built ahead) written under a temporary name beside it, synced
+// once, then linked into place. A state file
 // therefore either does not exist or is complete, and an empty or
 // truncated one is damage, never "no state yet" (reading it as an empty
 // state would plan everything again). When another process creates the
@@ -278,76 +279,30 @@ func createIfMissing(path string) error {
 	if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
 		return nil // checkFile reports what else may be wrong
 	}
+	content, err := takeNewFile()
+	if err != nil {
+		return fmt.Errorf("state file %s: creating it: %w", path, err)
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".new-*")
 	if err != nil {
 		return fmt.Errorf("state file %s: creating it: %w", path, err)
 	}
 	tmp := f.Name()
-	f.Close()
 	defer os.Remove(tmp)
-	if err := buildNew(tmp); err != nil {
-		return fmt.Errorf("state file %s: creating it: %w", path, err)
+	_, err = f.Write(content)
+	if err == nil {
+		err = f.Sync()
 	}
-	if err := syncFile(tmp); err != nil {
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return fmt.Errorf("state file %s: creating it: %w", path, err)
 	}
 	if err := os.Link(tmp, path); err != nil && !errors.Is(err, os.ErrExist) {
 		return fmt.Errorf("state file %s: creating it: %w", path, err)
 	}
 	return nil
-}
-
-// buildNew writes the schema into tmp, an empty file no one else uses,
-// and leaves it in WAL mode. Nothing else can see it before it is linked
-// into place, so it is written the cheapest way: with no journal
-// (journal_mode=OFF: a failure leaves a file that is thrown away) and no
-// sync of its own (synchronous=OFF: the one sync before the link makes
-// every byte of it durable), then switched to WAL once written, which
-// only sets the mode in its header. A first apply of a small
-// configuration waited on the disk mostly for the syncs, journal and log
-// files that the store's own settings made for this.
-func buildNew(tmp string) error {
-	dsn, err := dsnFor(tmp, "_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)")
-	if err != nil {
-		return err
-	}
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	ctx := context.Background()
-	c, err := db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if _, err := c.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		return err
-	}
-	if err := writeSchema(ctx, c, newSchema(), true); err != nil {
-		return err
-	}
-	if _, err := c.ExecContext(ctx, "COMMIT"); err != nil {
-		return err
-	}
-	var mode string
-	if err := c.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode); err != nil {
-		return err
-	}
-	if err := c.Close(); err != nil {
-		return err
-	}
-	return db.Close()
-}
-
-func syncFile(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return f.Sync()
 }
 
 // checkFile refuses a file that is not SQLite before SQLite itself sees
@@ -838,6 +793,19 @@ func (s *SQLite) Close() error {
 	}
 
 	s.stmts.close()
+	// The last connection to close copies the write-ahead log into the
+	// file, syncing both; SQLite also syncs the folder at the first sync
+	// of each connection's log, since each may have created it. The
+	// writer's connection has synced nothing yet (its commits do not
+	// sync, see connPragmas), while the pooled one that took the lock has
+	// synced its log and the folder already. So the log is copied through
+	// that one first, without waiting for other processes' readers; the
+	// last close then finds nothing left to copy or sync, and removes the
+	// log as before. Should this copy fail, or be partial, the last close
+	// copies what is left, as it always did.
+	if s.db.Stats().Idle > 0 {
+		s.db.ExecContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)")
+	}
 	err1 := s.wconn.Close()
 	err2 := s.db.Close()
 	if err := errors.Join(err1, err2); err != nil {

@@ -258,6 +258,34 @@ func TestNewFileWhole(t *testing.T) {
 		}
 		t.Errorf("the folder holds %q, want only state.db", names)
 	}
+	checkNewFile(t, path)
+}
+
+// A file's content built ahead makes a file as whole as one built at once,
+// and is used once: the next file gets a lineage of its own.
+func TestNewFileBuiltAhead(t *testing.T) {
+	dir := t.TempDir()
+	BuildNewFileAhead()
+	BuildNewFileAhead() // one waits already: nothing more
+	first, second := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
+	for _, path := range []string{first, second} {
+		if err := createIfMissing(path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a, b := checkNewFile(t, first), checkNewFile(t, second); a == b {
+		t.Errorf("two new files share the lineage %q", a)
+	}
+	s := openTest(t, first)
+	if err := s.quickCheck(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkNewFile checks that the file at path is a new state file, whole by
+// itself, and returns its lineage.
+func checkNewFile(t *testing.T, path string) string {
+	t.Helper()
 	hdr := readFile(t, path)[:100]
 	if hdr[18] != 2 || hdr[19] != 2 {
 		t.Errorf("file format bytes %d/%d, want 2/2 (WAL)", hdr[18], hdr[19])
@@ -284,6 +312,7 @@ func TestNewFileWhole(t *testing.T) {
 		t.Errorf("application_id %#x, user_version %d, %d meta rows, lineage %q; want %#x, %d, 1, a lineage",
 			appID, version, metas, lineage, applicationID, formatVersion)
 	}
+	return lineage
 }
 
 // expectRefused opens path, expects it refused with an error of type E that
