@@ -115,7 +115,7 @@ func TestHeldBodyReadsAsParsed(t *testing.T) {
 	for _, tc := range heldCases {
 		t.Run(tc.name, func(t *testing.T) {
 			l, blk, sb := parseHeld(t, tc.body)
-			h := l.holdBody(blk, sb)
+			h := l.holdBody(blk, sb, new(heldOne))
 			if h == nil {
 				t.Fatal("not held")
 			}
@@ -180,7 +180,7 @@ func TestHeldDecoder(t *testing.T) {
 			spec, key := l.bodySpec(n, schemabody.Spec(heldSchema), content)
 			want, wantDiags := hcldec.Decode(argsBody{sb}, spec, ctx)
 
-			h := l.holdBody(blk, sb)
+			h := l.holdBody(blk, sb, new(heldOne))
 			d, ok := newHeldDecoder(h, l.heldPlan(key, spec))
 			if !ok {
 				t.Fatal("no held decoder")
@@ -267,13 +267,13 @@ func TestLoadLetsGoOfResourceBodies(t *testing.T) {
 		nodes[n.Addr] = n
 	}
 	a, b := nodes["tether_value.a"], nodes["tether_value.b"]
-	v, diags := a.Eval(config.ScopeFunc(func(string) cty.Value { return cty.DynamicVal }), config.NoInstance)
+	v, diags := a.Eval.Evaluate(config.ScopeFunc(func(string) cty.Value { return cty.DynamicVal }), config.NoInstance)
 	if diags.HasErrors() || !v.GetAttr("input").RawEquals(cty.StringVal("v1")) {
 		t.Errorf("tether_value.a evaluates to %#v %v", v, diags)
 	}
 	for _, o := range []string{"o1", "o2"} {
 		out := cty.ObjectVal(map[string]cty.Value{"output": cty.StringVal(o), "input": cty.StringVal("v1")})
-		v, diags = b.Eval(config.ScopeFunc(func(string) cty.Value { return out }), config.NoInstance)
+		v, diags = b.Eval.Evaluate(config.ScopeFunc(func(string) cty.Value { return out }), config.NoInstance)
 		if diags.HasErrors() || !v.GetAttr("input").RawEquals(cty.StringVal(o)) {
 			t.Errorf("tether_value.b evaluates to %#v %v, want input %s", v, diags, o)
 		}
@@ -284,7 +284,7 @@ func TestLoadLetsGoOfResourceBodies(t *testing.T) {
 	if r, ok := b.Attrs.AttrRange(cty.GetAttrPath("delay_ms")); ok {
 		t.Errorf("tether_value.b's delay_ms, which it does not set, is at %v", r)
 	}
-	tf, diags := a.Terraform()
+	tf, diags := a.Terraform.TerraformJSON()
 	if got := fmt.Sprint(tf); diags.HasErrors() || got != "map[input:v1]" {
 		t.Errorf("tether_value.a's Terraform form %s %v, want map[input:v1]", got, diags)
 	}
@@ -378,7 +378,7 @@ func TestHeldDecodeOfLiterals(t *testing.T) {
 			continue
 		}
 		eval := func() cty.Value {
-			v, diags := n.Eval(config.ScopeFunc(func(string) cty.Value { return cty.DynamicVal }), config.NoInstance)
+			v, diags := n.Eval.Evaluate(config.ScopeFunc(func(string) cty.Value { return cty.DynamicVal }), config.NoInstance)
 			if diags.HasErrors() {
 				t.Fatal(diags)
 			}
@@ -400,5 +400,15 @@ func TestHeldDecodeOfLiterals(t *testing.T) {
 	ty := func(v cty.Value) [2]uintptr { t := v.Type(); return *(*[2]uintptr)(unsafe.Pointer(&t)) }
 	if ty(vals[0]) != ty(vals[1]) {
 		t.Errorf("the objects of two resources hold two types")
+	}
+}
+
+// TestResourceNodeSize checks the size of what the loader holds for each
+// resource for a whole run, made at once: its node, syntax, evaluation
+// and held body of one argument (resourceNode). Past 896 bytes, Go's size
+// class, it costs every resource of a large run more.
+func TestResourceNodeSize(t *testing.T) {
+	if got := unsafe.Sizeof(resourceNode{}); got > 896 {
+		t.Errorf("a resourceNode is %d bytes, more than 896", got)
 	}
 }

@@ -115,7 +115,7 @@ type loader struct {
 	cwd       string
 	diags     hcl.Diagnostics
 	// pending bodies are resolved once every declaration is known.
-	pending []func()
+	pending []pendingStep
 	// evalRefs are each node's resolved references, by node address.
 	evalRefs map[string][]evalRef
 	// importTos are the import targets written without expressions, to
@@ -191,9 +191,7 @@ func Load(dir string, opts Options) (*config.Config, hcl.Diagnostics) {
 	for local, rp := range root.required {
 		l.cfg.Required[local] = config.ProviderRequirement{Source: rp.source, Constraints: rp.constraints, DeclRange: rp.rng}
 	}
-	for _, f := range l.pending {
-		f()
-	}
+	l.runPending()
 	l.cfg.Evaluate = root.expressionEvaluator()
 	l.release()
 	return l.cfg, uniqueDiags(l.diags)
