@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
@@ -52,18 +53,18 @@ func setsAny(body *hclsyntax.Body, schema *hcl.BodySchema) bool {
 func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	l := m.l
 	typ, name := b.Labels[0], b.Labels[1]
-	rel := typ + "." + name
+	kindPrefix := ""
 	switch kind {
 	case config.DataSource:
-		rel = "data." + rel
+		kindPrefix = "data."
 	case config.Ephemeral:
-		rel = "ephemeral." + rel
+		kindPrefix = "ephemeral."
 	}
 	if !hclsyntaxValidName(name) {
 		l.errorf(b.LabelRanges[1], "Invalid resource name", "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.")
 		return
 	}
-	rn := &resourceNode{n: config.Node{Kind: kind, Addr: m.prefix(rel), Type: typ, Name: name, Module: m.path, DeclRange: b.DefRange}}
+	rn := &resourceNode{n: config.Node{Kind: kind, Addr: m.resourceAddr(kindPrefix, typ, name), Type: typ, Name: name, Module: m.path, DeclRange: b.DefRange}}
 	n := &rn.n
 	if !l.declare(n) {
 		return
@@ -162,6 +163,35 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	}
 	l.pending = append(l.pending, pendingStep{res: resourcePending{rn: rn, traversals: traversals, repeatKind: repeatKind, providerKey: providerKey, rng: rng}})
 }
+
+// resourceAddr is a resource's address, m.prefix(kindPrefix+typ+"."+name),
+// carved from a block of the loader's shared with others: each of a
+// hundred thousand resources holds its address for the whole run, and an
+// allocation of its own for each cost more than its bytes. The bytes of a
+// block are never written again once an address is made of them.
+func (m *module) resourceAddr(kindPrefix, typ, name string) string {
+	l := m.l
+	n := len(kindPrefix) + len(typ) + 1 + len(name)
+	if m.path != "" {
+		n += len(m.path) + 1
+	}
+	if n > cap(l.addrs)-len(l.addrs) {
+		if n > addrBlock/8 {
+			return m.prefix(kindPrefix + typ + "." + name)
+		}
+		l.addrs = make([]byte, 0, addrBlock)
+	}
+	start := len(l.addrs)
+	if m.path != "" {
+		l.addrs = append(append(l.addrs, m.path...), '.')
+	}
+	l.addrs = append(append(append(append(l.addrs, kindPrefix...), typ...), '.'), name...)
+	b := l.addrs[start:]
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// addrBlock is the size of the loader's blocks of addresses.
+const addrBlock = 4096
 
 // resourceNode is a resource's node with its syntax, its held body, its
 // evaluation and its Terraform form, made at once: a hundred thousand

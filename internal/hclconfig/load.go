@@ -116,6 +116,9 @@ type loader struct {
 	diags     hcl.Diagnostics
 	// pending bodies are resolved once every declaration is known.
 	pending []pendingStep
+	// addrs is the block resources' addresses are carved from (see
+	// module.resourceAddr).
+	addrs []byte
 	// evalRefs are each node's resolved references, by node address.
 	evalRefs map[string][]evalRef
 	// importTos are the import targets written without expressions, to
