@@ -125,13 +125,13 @@ func (m *module) load(calledFrom *hcl.Block) bool {
 	var blocks []*hcl.Block
 	var overrides [][]*hcl.Block
 	for _, f := range files {
-		content, d := f.Body.Content(topSchema)
+		fileBlocks, d := topContent(f.Body)
 		l.diags = append(l.diags, d...)
 		if isOverrideFile(f.Body.MissingItemRange().Filename) {
-			overrides = append(overrides, content.Blocks)
+			overrides = append(overrides, fileBlocks)
 			continue
 		}
-		blocks = append(blocks, content.Blocks...)
+		blocks = append(blocks, fileBlocks...)
 	}
 	blocks, overrideTerraform := m.applyOverrides(blocks, overrides)
 	// Provider local names are known before anything uses them.
