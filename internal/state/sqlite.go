@@ -765,8 +765,8 @@ func (r *objectRow) internStr(b sql.RawBytes) string {
 // scan reads the current row into o. o's Value, Private and Sensitive are
 // the driver's bytes, valid until the next row: copy them to keep them.
 func (r *objectRow) scan(rows *sql.Rows, o *Object) error {
-	if err := rows.Scan(&o.Address, &r.same, &r.mode, &r.typ, &r.provider, &o.SchemaVersion,
-		&r.value, &r.private, &r.sensitive, &r.deps, &r.status, &r.cbd); err != nil {
+	if err := rows.Scan(&o.Address, (*int64Col)(&r.same), &r.mode, &r.typ, &r.provider, (*int64Col)(&o.SchemaVersion),
+		&r.value, &r.private, &r.sensitive, &r.deps, &r.status, (*int64Col)(&r.cbd)); err != nil {
 		return err
 	}
 	o.Mode = Mode(r.column(0, r.mode))
@@ -782,6 +782,29 @@ func (r *objectRow) scan(rows *sql.Rows, o *Object) error {
 			return fmt.Errorf("object %s: decoding dependencies: %w", o.Address, err)
 		}
 	}
+	return nil
+}
+
+// int64Col scans an INTEGER column as database/sql scans one into an
+// int64, without the reflection it takes for any destination but a
+// string, bytes or a Scanner: three columns of each of a large state's
+// objects.
+type int64Col int64
+
+func (c *int64Col) Scan(src any) error {
+	switch v := src.(type) {
+	case int64:
+		*c = int64Col(v)
+		return nil
+	case nil:
+		return errors.New("converting NULL to int64 is unsupported")
+	}
+	// Anything else as database/sql converts it.
+	var n sql.Null[int64]
+	if err := n.Scan(src); err != nil {
+		return err
+	}
+	*c = int64Col(n.V)
 	return nil
 }
 
