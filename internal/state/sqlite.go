@@ -198,6 +198,23 @@ var _ Store = (*SQLite)(nil)
 // a file that is not a Tether state file are refused without being
 // modified; see NewerFormatError and CorruptError.
 func OpenSQLite(path string) (*SQLite, error) {
+	return openSQLite(path, false)
+}
+
+// PeekSQLite opens the state file at path to read it, before a command's
+// own open of it with OpenSQLite: the lookup of the platform it was
+// applied with (internal/cli). A file of the current format with no
+// write-ahead log beside it, which the lookup does not write (nor does
+// its close), is not checked: the command's own open makes the quick
+// check, once, whatever the file's age. Two opens that checked it would
+// both check a file written in the last second (see checkedFiles): at
+// 100,000 objects each check is about a tenth of a second. Any other file
+// is opened as OpenSQLite opens it.
+func PeekSQLite(path string) (*SQLite, error) {
+	return openSQLite(path, true)
+}
+
+func openSQLite(path string, peek bool) (*SQLite, error) {
 	// State holds secrets (provider-private data, sensitive values), so
 	// what we create is private to the user. SQLite gives the -wal and
 	// -shm files the main file's permissions.
@@ -214,13 +231,18 @@ func OpenSQLite(path string) (*SQLite, error) {
 	if walBeside(path) {
 		fi = nil // its frames are part of what a check reads
 	}
-	return openFile(path, fi)
+	return openFileFor(path, fi, peek)
 }
 
 // openFile opens a state file that exists and whose header checkFile
 // accepted; fi is what checkFile found (nil for a file being created),
 // which tells whether its quick check can be skipped (see checkedFiles).
 func openFile(path string, fi os.FileInfo) (*SQLite, error) {
+	return openFileFor(path, fi, false)
+}
+
+// openFileFor is openFile, for a peek (see PeekSQLite) when peek is set.
+func openFileFor(path string, fi os.FileInfo, peek bool) (*SQLite, error) {
 	dsn, err := dsnFor(path, connPragmas())
 	if err != nil {
 		return nil, err
@@ -236,7 +258,7 @@ func openFile(path string, fi os.FileInfo) (*SQLite, error) {
 		return nil, fileError(path, "open", err)
 	}
 	s := &SQLite{path: path, db: db, wconn: wconn}
-	if err := s.prepareSchema(ctx, fi); err != nil {
+	if err := s.prepareSchema(ctx, fi, peek); err != nil {
 		wconn.Close()
 		db.Close()
 		return nil, err
@@ -346,8 +368,10 @@ func checkFile(path string) (os.FileInfo, error) {
 // migrates an older format. Nothing is written until the file is known to
 // be empty or ours at a version we read, and its pages pass SQLite's
 // quick check: a damaged file is refused before the lock or anything else
-// is written to it.
-func (s *SQLite) prepareSchema(ctx context.Context, fi os.FileInfo) error {
+// is written to it. A peek (see PeekSQLite) of a file of the current
+// format with no log beside it (fi set) only reads: it leaves the check
+// to the command's own open.
+func (s *SQLite) prepareSchema(ctx context.Context, fi os.FileInfo, peek bool) error {
 	c := s.wconn
 	appID, version, nobjs, err := inspect(ctx, c)
 	if err != nil {
@@ -358,7 +382,11 @@ func (s *SQLite) prepareSchema(ctx context.Context, fi os.FileInfo) error {
 		if err := s.recognise(appID, version); err != nil {
 			return err
 		}
+		if peek && fi != nil && version == formatVersion {
+			return s.checkTables(ctx)
+		}
 		if !checkedFiles.unchanged(s.path, fi) {
+			checkedFiles.checks.Add(1)
 			start := time.Now()
 			if err := s.quickCheck(ctx); err != nil {
 				return err
@@ -478,8 +506,9 @@ func (s *SQLite) quickCheck(ctx context.Context) error {
 
 // checkedFiles remembers the state files whose pages passed the quick
 // check in this process, as they were before they were opened, so that
-// opening one again unchanged does not read it all again: a command opens
-// its state twice (the platform lookup, then the run). A file is taken as
+// opening one again unchanged does not read it all again (the platform
+// lookup peeks, see PeekSQLite, but a file the peek would write it checks,
+// and the run's open then need not). A file is taken as
 // unchanged when it is the same file, of the same size and modification
 // time, and no write-ahead log is beside it (one that had frames would be
 // part of what was checked). It is remembered only when it was last
@@ -491,8 +520,9 @@ var checkedFiles = checkedSet{files: map[string]os.FileInfo{}}
 type checkedSet struct {
 	mu    sync.Mutex
 	files map[string]os.FileInfo
-	// skipped counts the checks skipped, for the tests.
-	skipped atomic.Int64
+	// skipped counts the checks skipped, and checks the checks made, for
+	// the tests.
+	skipped, checks atomic.Int64
 }
 
 func (c *checkedSet) unchanged(path string, fi os.FileInfo) bool {
@@ -720,8 +750,8 @@ func (r *objectRow) internStr(b sql.RawBytes) string {
 // scan reads the current row into o. o's Value, Private and Sensitive are
 // the driver's bytes, valid until the next row: copy them to keep them.
 func (r *objectRow) scan(rows *sql.Rows, o *Object) error {
-	if err := rows.Scan(&o.Address, &r.same, &r.mode, &r.typ, &r.provider, &o.SchemaVersion,
-		&r.value, &r.private, &r.sensitive, &r.deps, &r.status, &r.cbd); err != nil {
+	if err := rows.Scan(&o.Address, (*int64Col)(&r.same), &r.mode, &r.typ, &r.provider, (*int64Col)(&o.SchemaVersion),
+		&r.value, &r.private, &r.sensitive, &r.deps, &r.status, (*int64Col)(&r.cbd)); err != nil {
 		return err
 	}
 	o.Mode = Mode(r.column(0, r.mode))
@@ -737,6 +767,29 @@ func (r *objectRow) scan(rows *sql.Rows, o *Object) error {
 			return fmt.Errorf("object %s: decoding dependencies: %w", o.Address, err)
 		}
 	}
+	return nil
+}
+
+// int64Col scans an INTEGER column as database/sql scans one into an
+// int64, without the reflection it takes for any destination but a
+// string, bytes or a Scanner: three columns of each of a large state's
+// objects.
+type int64Col int64
+
+func (c *int64Col) Scan(src any) error {
+	switch v := src.(type) {
+	case int64:
+		*c = int64Col(v)
+		return nil
+	case nil:
+		return errors.New("converting NULL to int64 is unsupported")
+	}
+	// Anything else as database/sql converts it.
+	var n sql.Null[int64]
+	if err := n.Scan(src); err != nil {
+		return err
+	}
+	*c = int64Col(n.V)
 	return nil
 }
 

@@ -808,3 +808,26 @@ func TestLoadReadsEachColumn(t *testing.T) {
 		t.Errorf("%.1f allocations per object loaded (%v for 10, %v for 1,010)", per, small, large)
 	}
 }
+
+// TestInt64Col checks that int64Col scans what database/sql scans into an
+// int64, and refuses what it refuses with the same error.
+func TestInt64Col(t *testing.T) {
+	db, err := sql.Open("sqlite", ":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var seven int64Col
+	if err := db.QueryRow("SELECT 7").Scan(&seven); err != nil || seven != 7 {
+		t.Fatalf("SELECT 7 scans as %d, %v", seven, err)
+	}
+	for _, arg := range []any{int64(7), int64(-1 << 40), "12", []byte("13"), float64(3), nil, "x", 2.5} {
+		var want int64
+		wantErr := db.QueryRow("SELECT ?", arg).Scan(&want)
+		var got int64Col
+		err := db.QueryRow("SELECT ?", arg).Scan(&got)
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) || int64(got) != want {
+			t.Errorf("scanning %#v: %d, %v; into an int64: %d, %v", arg, got, err, want, wantErr)
+		}
+	}
+}
