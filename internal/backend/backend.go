@@ -359,6 +359,17 @@ func (b *Backend) StateExists(ctx context.Context, ws string) (bool, error) {
 // State opens a workspace's state. A workspace other than default must
 // have been created (tether workspace new).
 func (b *Backend) State(ctx context.Context, ws string) (state.Store, error) {
+	return b.state(ctx, ws, state.OpenSQLite)
+}
+
+// PeekState is State, to read the state before the command's own open of
+// it (see state.PeekSQLite): the platform lookup.
+func (b *Backend) PeekState(ctx context.Context, ws string) (state.Store, error) {
+	return b.state(ctx, ws, state.PeekSQLite)
+}
+
+// state is the workspace's state, a local file opened by open.
+func (b *Backend) state(ctx context.Context, ws string, open func(string) (*state.SQLite, error)) (state.Store, error) {
 	if b.pg != nil {
 		return b.pg.Open(ctx, ws)
 	}
@@ -385,7 +396,7 @@ func (b *Backend) State(ctx context.Context, ws string) (state.Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("cannot create state folder: %v", err)
 	}
-	return state.OpenSQLite(path)
+	return open(path)
 }
 
 // ID is the state's id, which names its key.

@@ -305,6 +305,9 @@ type common struct {
 	// to the working folder, when it is another: a tether test run's
 	// module.
 	configDir string
+	// parsed, when set, runs once the configuration's files are parsed,
+	// before they are loaded (see LoadInput.parsed).
+	parsed func()
 }
 
 type varArgs struct{ list *[]varArg }

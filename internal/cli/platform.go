@@ -133,7 +133,8 @@ func (e *env) recordedPlatform(ctx context.Context, c *common, dir string) strin
 	if ok, err := b.StateExists(ctx, ws); err != nil || !ok {
 		return ""
 	}
-	store, err := b.State(ctx, ws)
+	// A peek: the command's own open, next, checks the file once.
+	store, err := b.PeekState(ctx, ws)
 	if err != nil {
 		return ""
 	}

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/user"
 	"strconv"
@@ -72,6 +73,11 @@ func (e *env) open(ctx context.Context, c *common, op string) (*session, bool) {
 		return nil, false
 	}
 	c.recorded = e.recordedPlatform(ctx, c, dir)
+	if firstLocalState(dir, c.workspace) {
+		// The state file's content is built while the configuration is
+		// loaded, on the core that loading leaves idle.
+		c.parsed = state.BuildNewFileAhead
+	}
 	pool, cfg, ok := e.load(ctx, c, pool)
 	if !ok {
 		return nil, false
@@ -585,4 +591,19 @@ func (e *env) refresh(ctx context.Context, args []string) int {
 		return 1
 	}
 	return e.upPlanned(ctx, &c, pa, true, false)
+}
+
+// firstLocalState reports whether this command will most likely create
+// the state file: the default workspace of the local backend (no backend
+// recorded in the state folder) in the usual state folder, whose file does
+// not exist yet. A wrong guess costs only the building of a file's content.
+func firstLocalState(dir, workspace string) bool {
+	if dir != stateDir || (workspace != "" && workspace != backend.DefaultWorkspace) {
+		return false
+	}
+	if recorded, err := backend.ReadSettings(dir); recorded != nil || err != nil {
+		return false
+	}
+	_, err := os.Lstat(statePath())
+	return errors.Is(err, fs.ErrNotExist)
 }

@@ -65,6 +65,10 @@ type LoadInput struct {
 	// files are the command's files as already read (for the backend
 	// block), for hclSource to parse nothing twice; nil for none.
 	files *hclconfig.Files
+	// parsed, when set, runs once hclSource has parsed the files and
+	// before it loads them: loading is mostly one goroutine's work, so
+	// what the command will need next can start beside it.
+	parsed func()
 	// dir is the folder of the configuration's files, relative to the
 	// working folder; "" is the working folder. A tether test run of a
 	// module loads that module, while its providers keep the working
@@ -157,6 +161,9 @@ func hclSource(in LoadInput) (*config.Config, hcl.Diagnostics) {
 	mods, diags := installModules(in, files)
 	if diags.HasErrors() {
 		return nil, diags
+	}
+	if in.parsed != nil {
+		in.parsed()
 	}
 	reqs, d := hclconfig.RequirementsOf(in.configDir(), hclconfig.Options{Modules: mods, Files: files})
 	diags = append(diags, d...)
@@ -262,7 +269,7 @@ func (e *env) loadConfig(ctx context.Context, c *common, pool *providerPool) (*p
 		Context: ctx, Schema: pool.schema, Vars: vars, Environ: environ,
 		NewProvider: pool.start, Destroying: c.destroying, Workspace: c.workspace, Validating: c.validating,
 		Upgrade: c.upgrade, Progress: func(line string) { fmt.Fprintln(say, line) },
-		files: e.parsed(), dir: c.configDir,
+		files: e.parsed(), parsed: c.parsed, dir: c.configDir,
 	}
 	in.Module = ModuleInstaller(ctx, environ, c.upgrade, in.Progress)
 	if c.input && e.stdinTTY && inputAllowed(environ) {

@@ -100,7 +100,7 @@ func validateRules(cfg *config.Config) hcl.Diagnostics {
 		if call := calls[n.Module]; n.Argument && call != nil && call.Repeat != nil {
 			inst = unknownInstance(call.Repeat)
 		}
-		v, d := n.Eval(unknown, inst)
+		v, d := n.Eval.Evaluate(unknown, inst)
 		if d.HasErrors() {
 			// validateValues reports what evaluating the call finds.
 			continue
@@ -137,7 +137,7 @@ func validateValues(cfg *config.Config, pool *providerPool) hcl.Diagnostics {
 		if n.Repeat != nil {
 			inst = unknownInstance(n.Repeat)
 		}
-		v, d := n.Eval(unknown, inst)
+		v, d := n.Eval.Evaluate(unknown, inst)
 		diags = append(diags, withAddress(n, d)...)
 		if d.HasErrors() || len(refs.Find(v)) > 0 {
 			// A reference has no value to validate before its provider call.

@@ -222,7 +222,7 @@ type Node struct {
 	// nodes in Refs through scope: planned values (which may be unknown)
 	// while planning, final values while applying. Resources are evaluated
 	// against the schema the front-end was given.
-	Eval func(scope Scope, inst Instance) (cty.Value, hcl.Diagnostics)
+	Eval Evaluator
 
 	// Syntax is the node as written, for Terraform's JSON representation
 	// of the configuration; nil when the front-end has no syntax to give.
@@ -242,7 +242,7 @@ type Node struct {
 	// (not a Go program's component) has a "source": synth then writes
 	// the call alone, not what the module declares, and a source that is
 	// an absolute path, a local folder, relative to where it writes.
-	Terraform func() (any, hcl.Diagnostics)
+	Terraform Terraformer
 }
 
 // Syntax is what a declaration says before anything is evaluated: the
@@ -458,6 +458,31 @@ type RunScope interface {
 type ScopeFunc func(addr string) cty.Value
 
 func (f ScopeFunc) Value(addr string) cty.Value { return f(addr) }
+
+// Evaluator computes a node's value (see Node.Eval). An interface rather
+// than a function, as Attrs, so that a front-end's node can answer itself
+// without a closure made for each of a hundred thousand resources.
+type Evaluator interface {
+	Evaluate(scope Scope, inst Instance) (cty.Value, hcl.Diagnostics)
+}
+
+// EvalFunc adapts a function to Evaluator.
+type EvalFunc func(scope Scope, inst Instance) (cty.Value, hcl.Diagnostics)
+
+func (f EvalFunc) Evaluate(scope Scope, inst Instance) (cty.Value, hcl.Diagnostics) {
+	return f(scope, inst)
+}
+
+// Terraformer writes a node in Terraform's language (see Node.Terraform);
+// an interface for the same reason as Evaluator.
+type Terraformer interface {
+	TerraformJSON() (any, hcl.Diagnostics)
+}
+
+// TerraformFunc adapts a function to Terraformer.
+type TerraformFunc func() (any, hcl.Diagnostics)
+
+func (f TerraformFunc) TerraformJSON() (any, hcl.Diagnostics) { return f() }
 
 // Attrs finds an attribute, by its schema path, in the configuration.
 // An interface rather than functions so that a body can answer itself,

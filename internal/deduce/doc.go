@@ -45,4 +45,10 @@
 // What the analysis cannot decide is reported as a Problem naming the
 // expression and why; the SDK turns it into an error at deploy unless the
 // program declares the property with tether.Uses.
+//
+// The analysis is in four files by what it follows: values.go holds the
+// abstract values, flow.go the analyzer and the step from a value to what
+// it may hold, calls.go calls (into a callee's returns, out to a
+// parameter's arguments), stores.go memory (variables, fields, elements,
+// maps).
 package deduce

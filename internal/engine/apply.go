@@ -473,7 +473,7 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 			cfgVal = v.from
 		} else {
 			var diags hcl.Diagnostics
-			if cfgVal, diags = cn.Eval(p.scopeAt(ni.mi), inst); diags.HasErrors() {
+			if cfgVal, diags = cn.Eval.Evaluate(p.scopeAt(ni.mi), inst); diags.HasErrors() {
 				return attribute(in.addr, cn, diags)
 			}
 		}
@@ -661,7 +661,7 @@ func (e *Engine) readNow(ctx context.Context, p *Planned, n *node, ni *nodeInst,
 	}
 	start := time.Now()
 	e.event(plan.Event{Addr: in.addr, Action: plan.Read, Phase: plan.Started})
-	cfgVal, diags := n.cfg.Eval(p.scopeAt(ni.mi), inst)
+	cfgVal, diags := n.cfg.Eval.Evaluate(p.scopeAt(ni.mi), inst)
 	if diags.HasErrors() {
 		e.failed(in.addr, plan.Read, start, diags)
 		return attribute(in.addr, n.cfg, diags)

@@ -55,12 +55,12 @@ resource "tether_value" "variable" {
 		}
 		n, eval := n, n.Eval
 		constant[n.Addr] = n.Constant
-		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+		n.Eval = config.EvalFunc(func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 			mu.Lock()
 			evals[n.Addr]++
 			mu.Unlock()
-			return eval(scope, inst)
-		}
+			return eval.Evaluate(scope, inst)
+		})
 	}
 	if res := up(t, eng, cfg); res.Added != 4 {
 		t.Fatalf("apply added %d objects, want 4", res.Added)

@@ -211,9 +211,9 @@ func (e *Engine) planNode(ctx context.Context, p *Planned, n *node) hcl.Diagnost
 // is, with the module instance's count.index or each.*.
 func evalNode(p *Planned, n *node, mi *modInstance) (cty.Value, hcl.Diagnostics) {
 	if n.cfg.Argument && mi.parent != nil {
-		return n.cfg.Eval(p.scopeAt(mi.parent), config.Instance{Key: mi.key, Each: mi.each})
+		return n.cfg.Eval.Evaluate(p.scopeAt(mi.parent), config.Instance{Key: mi.key, Each: mi.each})
 	}
-	return n.cfg.Eval(p.scopeAt(mi), config.NoInstance)
+	return n.cfg.Eval.Evaluate(p.scopeAt(mi), config.NoInstance)
 }
 
 // evalValue evaluates a variable or local in a module instance; a
@@ -376,7 +376,7 @@ func (e *Engine) configure(ctx context.Context, p *Planned, n *node) hcl.Diagnos
 		}
 		n.prov = withRedaction(prov)
 	}
-	v, diags := n.cfg.Eval(p.scopeAt(n.mod.instances[0]), config.NoInstance)
+	v, diags := n.cfg.Eval.Evaluate(p.scopeAt(n.mod.instances[0]), config.NoInstance)
 	if diags.HasErrors() {
 		return diags
 	}
@@ -757,7 +757,7 @@ func (p *Planned) readConfig(n *node, ni *nodeInst, in *instance) (config.Instan
 	if d := p.conditions(n, ni.mi, inst, n.cfg.Preconditions, cty.NilVal, "Resource precondition failed"); d.HasErrors() {
 		return inst, cty.NilVal, attribute(in.addr, n.cfg, d)
 	}
-	cfgVal, diags := n.cfg.Eval(p.scopeAt(ni.mi), inst)
+	cfgVal, diags := n.cfg.Eval.Evaluate(p.scopeAt(ni.mi), inst)
 	return inst, cfgVal, attribute(in.addr, n.cfg, diags)
 }
 
@@ -909,7 +909,7 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 			return attribute(in.addr, n.cfg, d)
 		}
 		var d hcl.Diagnostics
-		cfgVal, d = n.cfg.Eval(p.scopeAt(ni.mi), inst)
+		cfgVal, d = n.cfg.Eval.Evaluate(p.scopeAt(ni.mi), inst)
 		if d.HasErrors() {
 			d = scrubSecrets(d, p.sensitiveInputs(n, ni.mi))
 		}
@@ -1780,7 +1780,7 @@ func (e *Engine) configureEach(ctx context.Context, p *Planned, n *node) hcl.Dia
 			prov = withRedaction(started)
 			n.provs[ks] = prov
 		}
-		v, d := n.cfg.Eval(p.scopeAt(ni.mi), config.Instance{Key: k.key, Each: k.each})
+		v, d := n.cfg.Eval.Evaluate(p.scopeAt(ni.mi), config.Instance{Key: k.key, Each: k.each})
 		diags = append(diags, d...)
 		if d.HasErrors() {
 			return diags

@@ -190,7 +190,7 @@ func (e *backendEval) variable(name string, at hcl.Range) (cty.Value, hcl.Diagno
 		}
 		return cty.NilVal, diags
 	}
-	v, d := n.Eval(nil, config.Instance{})
+	v, d := n.Eval.Evaluate(nil, config.Instance{})
 	v, _ = marks.Unmark(v)
 	return v, d
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hcldec"
@@ -52,24 +53,19 @@ func setsAny(body *hclsyntax.Body, schema *hcl.BodySchema) bool {
 func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	l := m.l
 	typ, name := b.Labels[0], b.Labels[1]
-	rel := typ + "." + name
+	kindPrefix := ""
 	switch kind {
 	case config.DataSource:
-		rel = "data." + rel
+		kindPrefix = "data."
 	case config.Ephemeral:
-		rel = "ephemeral." + rel
+		kindPrefix = "ephemeral."
 	}
 	if !hclsyntaxValidName(name) {
 		l.errorf(b.LabelRanges[1], "Invalid resource name", "A name must start with a letter or underscore and may contain only letters, digits, underscores, and dashes.")
 		return
 	}
-	// The node and its syntax are held together for the whole run: made
-	// at once.
-	ns := &struct {
-		n config.Node
-		s config.Syntax
-	}{n: config.Node{Kind: kind, Addr: m.prefix(rel), Type: typ, Name: name, Module: m.path, DeclRange: b.DefRange}}
-	n := &ns.n
+	rn := &resourceNode{n: config.Node{Kind: kind, Addr: m.resourceAddr(kindPrefix, typ, name), Type: typ, Name: name, Module: m.path, DeclRange: b.DefRange}}
+	n := &rn.n
 	if !l.declare(n) {
 		return
 	}
@@ -85,8 +81,8 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 		meta, remain, d = b.Body.PartialContent(resourceMetaSchema)
 		l.diags = append(l.diags, d...)
 	}
-	ns.s = config.Syntax{Body: remain, DependsOn: dependsOnTraversals(meta.Attributes["depends_on"])}
-	n.Syntax = &ns.s
+	rn.s = config.Syntax{Body: remain, DependsOn: dependsOnTraversals(meta.Attributes["depends_on"])}
+	n.Syntax = &rn.s
 
 	local, alias, rng := impliedProvider(typ), "", b.LabelRanges[0]
 	var providerKey hcl.Expression
@@ -141,7 +137,9 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	if args == nil {
 		content = l.checkBody(remain, spec, schema.Block)
 	}
-	decode := newSchemaDecoder(remain, spec, schema.Block)
+	// The decoder is made here, not on the heap: a held body's evaluation
+	// keeps only a copy of its held decoder (see bodyEval.use).
+	decode := makeSchemaDecoder(remain, spec, schema.Block)
 	if decode.plain && args != nil {
 		decode.spec, decode.specKey = bodySpecOf(l, n, spec, args.Attributes, nil)
 		decode.args = args
@@ -151,41 +149,146 @@ func (m *module) resource(b *hcl.Block, kind config.Kind) {
 	traversals := decode.variables()
 	if decode.args != nil {
 		// From here on the body is read only as held (see heldBody).
-		if h := l.holdBody(b, decode.args); h != nil {
+		if h := l.holdBody(b, decode.args, &rn.held); h != nil {
 			decode.hold(h, l.heldPlan(decode.specKey, decode.spec))
 			remain = h
 			n.Syntax.Body = h
 		}
 	}
+	rn.ev.use(m, &decode)
 	n.Attrs = bodyAttrs(remain)
-	m.terraformBlock(n, remain, l.resourceKinds(schema.Block))
-	var lifecycleTraversals []hcl.Traversal
+	m.setTerraform(n, &rn.tf, remain, l.resourceKinds(schema.Block))
 	if lc != nil {
-		lifecycleTraversals = m.lifecycle(n, lc, schema.Block, repeatKind)
+		traversals = append(traversals, m.lifecycle(n, lc, schema.Block, repeatKind)...)
 	}
-	l.pending = append(l.pending, func() {
-		refs := m.resolve(n, append(traversals, lifecycleTraversals...), repeatKind)
-		m.resolveDependsOn(n)
-		m.providerKey(n, providerKey, rng, repeatKind)
-		m.setEval(n, decode, refs)
-	})
+	l.pending = append(l.pending, pendingStep{res: resourcePending{rn: rn, traversals: traversals, repeatKind: repeatKind, providerKey: providerKey, rng: rng}})
 }
 
-// setEval gives n its evaluation by decode in the scope of refs: a held
-// body's own decoder when it has one (a copy, so that the schema decoder
-// is not held for the run), with n.Constant saying whether it is literal.
-func (m *module) setEval(n *config.Node, decode *schemaDecoder, refs []evalRef) {
-	if decode.held != nil {
-		held := *decode.held
-		n.Constant = held.literal
-		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
-			return held.decode(func() *hcl.EvalContext { return m.evalContext(refs, scope, inst, cty.NilVal) })
+// resourceAddr is a resource's address, m.prefix(kindPrefix+typ+"."+name),
+// carved from a block of the loader's shared with others: each of a
+// hundred thousand resources holds its address for the whole run, and an
+// allocation of its own for each cost more than its bytes. The bytes of a
+// block are never written again once an address is made of them.
+func (m *module) resourceAddr(kindPrefix, typ, name string) string {
+	l := m.l
+	n := len(kindPrefix) + len(typ) + 1 + len(name)
+	if m.path != "" {
+		n += len(m.path) + 1
+	}
+	if n > cap(l.addrs)-len(l.addrs) {
+		if n > addrBlock/8 {
+			return m.prefix(kindPrefix + typ + "." + name)
 		}
+		l.addrs = make([]byte, 0, addrBlock)
+	}
+	start := len(l.addrs)
+	if m.path != "" {
+		l.addrs = append(append(l.addrs, m.path...), '.')
+	}
+	l.addrs = append(append(append(append(l.addrs, kindPrefix...), typ...), '.'), name...)
+	b := l.addrs[start:]
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// addrBlock is the size of the loader's blocks of addresses.
+const addrBlock = 4096
+
+// resourceNode is a resource's node with its syntax, its held body, its
+// evaluation and its Terraform form, made at once: a hundred thousand
+// resources are held for a whole run, and each part made apart (a closure
+// for its Eval and Terraform, a decoder, a held body) was an allocation
+// of its own.
+type resourceNode struct {
+	n    config.Node
+	s    config.Syntax
+	ev   bodyEval
+	tf   blockTerraform
+	held heldOne
+}
+
+// pendingStep is a resolution to run once every declaration is known:
+// run, or, when run is nil, res. A resource's is data, not a closure made
+// for each.
+type pendingStep struct {
+	run func()
+	res resourcePending
+}
+
+func (p *pendingStep) do() {
+	if p.run != nil {
+		p.run()
 		return
 	}
-	n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
-		return decode.decode(m.evalContext(refs, scope, inst, cty.NilVal))
+	p.res.resolve()
+}
+
+// later runs f once every declaration is known.
+func (l *loader) later(f func()) {
+	l.pending = append(l.pending, pendingStep{run: f})
+}
+
+// runPending runs the pending resolutions, in the order they were added.
+func (l *loader) runPending() {
+	steps := l.pending
+	for i := range steps {
+		steps[i].do()
 	}
+}
+
+// resourcePending is what resolving a resource's references needs.
+type resourcePending struct {
+	rn          *resourceNode
+	traversals  []hcl.Traversal // its body's and its lifecycle's
+	repeatKind  string
+	providerKey hcl.Expression
+	rng         hcl.Range // the provider reference's
+}
+
+func (p *resourcePending) resolve() {
+	rn, n := p.rn, &p.rn.n
+	m := rn.ev.m
+	refs := m.resolve(n, p.traversals, p.repeatKind)
+	m.resolveDependsOn(n)
+	m.providerKey(n, p.providerKey, p.rng, p.repeatKind)
+	m.setEval(n, &rn.ev, refs)
+}
+
+// bodyEval evaluates a resource's or a provider's body (config.Evaluator)
+// in the scope of refs: by a held body's own decoder when it has one,
+// else by its schema decoder.
+type bodyEval struct {
+	m      *module
+	refs   []evalRef
+	decode *schemaDecoder // nil when held decodes
+	held   heldDecoder
+}
+
+// use makes e decode by decode: a copy of its held decoder when it has
+// one, so that the schema decoder is not held for the run, else a copy of
+// it.
+func (e *bodyEval) use(m *module, decode *schemaDecoder) {
+	e.m = m
+	if decode.isHeld {
+		e.held = decode.heldDec
+		return
+	}
+	d := *decode
+	e.decode = &d
+}
+
+func (e *bodyEval) Evaluate(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+	if e.decode == nil {
+		return e.held.decode(func() *hcl.EvalContext { return e.m.evalContext(e.refs, scope, inst, cty.NilVal) })
+	}
+	return e.decode.decode(e.m.evalContext(e.refs, scope, inst, cty.NilVal))
+}
+
+// setEval gives n its evaluation by e in the scope of refs, with
+// n.Constant saying whether its body is literal.
+func (m *module) setEval(n *config.Node, e *bodyEval, refs []evalRef) {
+	e.refs = refs
+	n.Constant = e.decode == nil && e.held.literal
+	n.Eval = e
 }
 
 // schemaDecoder decodes a body by a provider's schema, as Terraform does:
@@ -206,10 +309,10 @@ type schemaDecoder struct {
 	// with spec narrowed to it: nearly every resource body. It is read
 	// without hcldec's walks of the whole spec (see argsBody).
 	args *hclsyntax.Body
-	// held is set in place of args once the body is held (heldBody), and
-	// body is then the heldBody: the parsed body is no longer kept. It
-	// points to heldDec, made with the schemaDecoder.
-	held    *heldDecoder
+	// isHeld is set in place of args once the body is held (heldBody),
+	// and body is then the heldBody: the parsed body is no longer kept.
+	// heldDec then decodes it.
+	isHeld  bool
 	heldDec heldDecoder
 	// specKey names spec when it is narrowed (see bodySpec).
 	specKey bodySpecKey
@@ -220,13 +323,17 @@ type schemaDecoder struct {
 func (d *schemaDecoder) hold(h *heldBody, plan *heldPlan) {
 	d.body, d.args = h, nil
 	if hd, ok := newHeldDecoder(h, plan); ok {
-		d.heldDec = hd
-		d.held = &d.heldDec
+		d.heldDec, d.isHeld = hd, true
 	}
 }
 
 func newSchemaDecoder(body hcl.Body, spec hcldec.Spec, block *provider.Block) *schemaDecoder {
-	d := &schemaDecoder{body: body, spec: spec, block: block, dynamic: schemabody.HasDynamic(body)}
+	d := makeSchemaDecoder(body, spec, block)
+	return &d
+}
+
+func makeSchemaDecoder(body hcl.Body, spec hcldec.Spec, block *provider.Block) schemaDecoder {
+	d := schemaDecoder{body: body, spec: spec, block: block, dynamic: schemabody.HasDynamic(body)}
 	d.plain = !d.dynamic && !schemabody.AsBlocks(block)
 	return d
 }
@@ -626,9 +733,10 @@ func (m *module) provider(b *hcl.Block) {
 	n.Attrs = bodyAttrs(remain)
 	decode := newSchemaDecoder(remain, spec, orEmpty(ps.Provider))
 	traversals := decode.variables()
-	l.pending = append(l.pending, func() {
+	ev := &bodyEval{m: m, decode: decode}
+	l.later(func() {
 		refs := m.resolve(n, traversals, repeatKind)
-		m.setEval(n, decode, refs)
+		m.setEval(n, ev, refs)
 	})
 }
 
@@ -677,9 +785,9 @@ func (l *loader) implicitProviders() {
 		}
 		spec := schemabody.Spec(ps.Provider)
 		n := &config.Node{Kind: config.Provider, Addr: pa, Name: use.local, Provider: pa, Source: use.source.String(), DeclRange: use.rng}
-		n.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
+		n.Eval = config.EvalFunc(func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
 			return hcldec.Decode(hcl.EmptyBody(), spec, nil)
-		}
+		})
 		l.declare(n)
 	}
 }
@@ -704,12 +812,12 @@ func (m *module) locals(b *hcl.Block) {
 // expression sets a node's value to that of one expression.
 func (m *module) expression(n *config.Node, expr hcl.Expression, extra ...hcl.Traversal) {
 	traversals := append(expr.Variables(), extra...)
-	m.l.pending = append(m.l.pending, func() {
+	m.l.later(func() {
 		refs := m.resolve(n, traversals, "")
-		n.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+		n.Eval = config.EvalFunc(func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 			v, diags := expr.Value(m.evalContext(refs, scope, inst, cty.NilVal))
 			return checkDerived(v, expr.Range(), diags)
-		}
+		})
 	})
 }
 
@@ -757,7 +865,7 @@ func (m *module) output(b *hcl.Block) {
 	}
 	if a, ok := content.Attributes["depends_on"]; ok {
 		n.DependsOn = m.dependsOn(a)
-		l.pending = append(l.pending, func() { m.resolveDependsOn(n) })
+		l.later(func() { m.resolveDependsOn(n) })
 	}
 	var condTraversals []hcl.Traversal
 	for _, blk := range content.Blocks {
@@ -906,10 +1014,10 @@ func (m *module) check(b *hcl.Block) {
 	if len(n.Postconditions) == 0 {
 		l.errorf(b.DefRange, "Check without assertions", "A check block needs at least one assert { condition = ...; error_message = ... } block.")
 	}
-	l.pending = append(l.pending, func() {
+	l.later(func() {
 		m.resolve(n, traversals, "")
-		n.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
+		n.Eval = config.EvalFunc(func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
 			return cty.NullVal(cty.DynamicPseudoType), nil
-		}
+		})
 	})
 }

@@ -111,7 +111,7 @@ func loadCall(root string, call Call, opts Options) (*loader, *module, hcl.Diagn
 		parent.depth = 1
 	}
 	n := &config.Node{Kind: config.Module, Addr: parent.prefix("module." + call.Name), Name: call.Name, Module: call.Module, DeclRange: call.DeclRange, DependsOn: call.DependsOn}
-	n.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) { return cty.EmptyObjectVal, nil }
+	n.Eval = config.EvalFunc(func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) { return cty.EmptyObjectVal, nil })
 	l.declare(n)
 	mc := &moduleCall{node: n, parent: parent, external: &call}
 	parent.calls[call.Name] = mc
@@ -121,9 +121,7 @@ func loadCall(root string, call Call, opts Options) (*loader, *module, hcl.Diagn
 	if !child.load(nil) {
 		return l, nil, nil
 	}
-	for _, f := range l.pending {
-		f()
-	}
+	l.runPending()
 	l.release()
 	return l, child, nil
 }
@@ -132,11 +130,11 @@ func loadCall(root string, call Call, opts Options) (*loader, *module, hcl.Diagn
 func (m *module) externalArgument(v *variableDecl, arg Argument) {
 	m.validate(v, arg.Range)
 	v.node.Refs = append(v.node.Refs, arg.Refs...)
-	v.node.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+	v.node.Eval = config.EvalFunc(func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 		val, diags := arg.Eval(scope, inst)
 		if diags.HasErrors() {
 			return cty.DynamicVal, diags
 		}
 		return v.convert(val, arg.Range)
-	}
+	})
 }

@@ -519,7 +519,7 @@ func evalAll(t *testing.T, cfg *config.Config) {
 		}
 		for _, inst := range instancesOf(n) {
 			if n.Eval != nil {
-				_, d := n.Eval(unknownScope, inst)
+				_, d := n.Eval.Evaluate(unknownScope, inst)
 				checkDiagnostics(t, d)
 			}
 			for _, c := range n.Preconditions {

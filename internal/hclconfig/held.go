@@ -86,10 +86,16 @@ func (e *heldLiteral) Variables() []hcl.Traversal                          { ret
 func (e *heldLiteral) Range() hcl.Range                                    { return e.file.rng(e.rng) }
 func (e *heldLiteral) StartRange() hcl.Range                               { return e.file.rng(e.start) }
 
+// heldOne is a heldBody of one argument, with room for it.
+type heldOne struct {
+	h heldBody
+	a [1]heldAttr
+}
+
 // holdBody is sb, the body of block b, as a heldBody, or nil when it cannot
 // be held: a body with nested blocks or one whose text is not the file's
-// known to the loader.
-func (l *loader) holdBody(b *hcl.Block, sb *hclsyntax.Body) *heldBody {
+// known to the loader. A body of one argument is held in one, when given.
+func (l *loader) holdBody(b *hcl.Block, sb *hclsyntax.Body, one *heldOne) *heldBody {
 	if len(sb.Blocks) > 0 {
 		return nil
 	}
@@ -110,13 +116,9 @@ func (l *loader) holdBody(b *hcl.Block, sb *hclsyntax.Body) *heldBody {
 		return nil
 	}
 	var h *heldBody
-	if len(sb.Attributes) == 1 {
+	if len(sb.Attributes) == 1 && one != nil {
 		// Most bodies of a large configuration: the body and its
-		// argument made at once.
-		one := &struct {
-			h heldBody
-			a [1]heldAttr
-		}{}
+		// argument made at once, with the node.
 		h = &one.h
 		h.attrs = one.a[:0]
 	} else {

@@ -147,7 +147,7 @@ func (ev *interfaceEval) value(addr string) cty.Value {
 			for _, r := range n.Refs {
 				ev.value(r.Addr)
 			}
-			got, diags := n.Eval(config.ScopeFunc(ev.value), config.NoInstance)
+			got, diags := n.Eval.Evaluate(config.ScopeFunc(ev.value), config.NoInstance)
 			if !diags.HasErrors() {
 				v = got
 			}

@@ -88,7 +88,7 @@ func (m *module) importBlock(b *hcl.Block) {
 		traversals = append(traversals, forEach.Expr.Variables()...)
 	}
 	imp := config.Import{To: static, Range: b.DefRange}
-	l.pending = append(l.pending, func() {
+	l.later(func() {
 		target, ok := l.decls[static]
 		if !ok || target.Kind != config.Resource {
 			l.errorf(toExpr.Range(), "Configuration for import target does not exist",
@@ -426,7 +426,7 @@ func (m *module) removedBlock(b *hcl.Block) {
 			r.Destroy = v.True()
 		}
 	}
-	l.pending = append(l.pending, func() {
+	l.later(func() {
 		if n, ok := l.decls[r.From]; ok {
 			l.errorf(a.Expr.Range(), "Removed object still declared", "%s is still declared at %s; remove its block, or remove this removed block.", r.From, rangeString(n.DeclRange))
 			return

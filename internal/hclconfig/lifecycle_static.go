@@ -91,7 +91,7 @@ func (m *module) staticScope() *staticScope {
 		case m.call == nil:
 			s.unknown[n.Name] = noValue
 			if n.Eval != nil {
-				if v, d := n.Eval(nil, config.NoInstance); !d.HasErrors() {
+				if v, d := n.Eval.Evaluate(nil, config.NoInstance); !d.HasErrors() {
 					s.vars[n.Name] = v
 					delete(s.unknown, n.Name)
 				}

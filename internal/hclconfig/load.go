@@ -78,6 +78,59 @@ var topSchema = &hcl.BodySchema{
 	},
 }
 
+// topContent is body.Content(topSchema)'s blocks and diagnostics. In a
+// native syntax body where Content finds nothing to report (no argument,
+// every block of a type topSchema names, with its labels), the resource,
+// data source and ephemeral resource blocks are made in one allocation,
+// where hclsyntax makes each on its own: a hundred thousand for a large
+// generated configuration. Nothing keeps one of them once the module is
+// loaded (module.resource copies what it keeps), so they are let go
+// together.
+func topContent(body hcl.Body) (hcl.Blocks, hcl.Diagnostics) {
+	sb, ok := body.(*hclsyntax.Body)
+	if !ok || len(sb.Attributes) > 0 {
+		content, diags := body.Content(topSchema)
+		return content.Blocks, diags
+	}
+	many := 0
+	for _, b := range sb.Blocks {
+		labels, known := topLabels[b.Type]
+		if !known || len(b.Labels) != labels {
+			content, diags := body.Content(topSchema)
+			return content.Blocks, diags
+		}
+		if resourceBlockTypes[b.Type] {
+			many++
+		}
+	}
+	if len(sb.Blocks) == 0 {
+		return nil, nil // as Content
+	}
+	made := make([]hcl.Block, 0, many)
+	blocks := make(hcl.Blocks, len(sb.Blocks))
+	for i, b := range sb.Blocks {
+		if !resourceBlockTypes[b.Type] {
+			blocks[i] = b.AsHCLBlock()
+			continue
+		}
+		made = append(made, hcl.Block{Type: b.Type, Labels: b.Labels, Body: b.Body, DefRange: b.DefRange(), TypeRange: b.TypeRange, LabelRanges: b.LabelRanges})
+		blocks[i] = &made[len(made)-1]
+	}
+	return blocks, nil
+}
+
+// topLabels is the number of labels of each block type topSchema names.
+var topLabels = func() map[string]int {
+	m := map[string]int{}
+	for _, b := range topSchema.Blocks {
+		m[b.Type] = len(b.LabelNames)
+	}
+	return m
+}()
+
+// resourceBlockTypes are the block types module.resource reads.
+var resourceBlockTypes = map[string]bool{"resource": true, "data": true, "ephemeral": true}
+
 // topBlocks is topSchema with only the block types named: a walk that
 // reads a few types asks for those alone, so that the thousands of
 // resource blocks of a large configuration are not copied (hcl.Block) for
@@ -115,7 +168,10 @@ type loader struct {
 	cwd       string
 	diags     hcl.Diagnostics
 	// pending bodies are resolved once every declaration is known.
-	pending []func()
+	pending []pendingStep
+	// addrs is the block resources' addresses are carved from (see
+	// module.resourceAddr).
+	addrs []byte
 	// evalRefs are each node's resolved references, by node address.
 	evalRefs map[string][]evalRef
 	// importTos are the import targets written without expressions, to
@@ -191,9 +247,7 @@ func Load(dir string, opts Options) (*config.Config, hcl.Diagnostics) {
 	for local, rp := range root.required {
 		l.cfg.Required[local] = config.ProviderRequirement{Source: rp.source, Constraints: rp.constraints, DeclRange: rp.rng}
 	}
-	for _, f := range l.pending {
-		f()
-	}
+	l.runPending()
 	l.cfg.Evaluate = root.expressionEvaluator()
 	l.release()
 	return l.cfg, uniqueDiags(l.diags)

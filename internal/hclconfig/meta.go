@@ -35,7 +35,7 @@ func (l *loader) repeat(attrs hcl.Attributes, m *module, n *config.Node) (*confi
 func (l *loader) repeatOf(m *module, n *config.Node, expr hcl.Expression, forEach bool, check func(cty.Value, hcl.Range) (cty.Value, hcl.Diagnostics)) *config.Repeat {
 	r := &config.Repeat{ForEach: forEach, Range: expr.Range(), Expr: expr}
 	traversals := expr.Variables()
-	l.pending = append(l.pending, func() {
+	l.later(func() {
 		refs := m.resolveRepeat(n, traversals, "count or for_each")
 		r.Eval = func(scope config.Scope) (cty.Value, hcl.Diagnostics) {
 			v, diags := expr.Value(m.evalContext(refs, scope, config.NoInstance, cty.NilVal))
@@ -137,7 +137,7 @@ func (m *module) enabled(n *config.Node, a *hcl.Attribute) {
 	e := &config.Enabled{Range: a.Expr.Range()}
 	n.Enabled = e
 	traversals := a.Expr.Variables()
-	l.pending = append(l.pending, func() {
+	l.later(func() {
 		refs := m.resolveRepeat(n, traversals, "enabled")
 		e.Eval = func(scope config.Scope) (cty.Value, hcl.Diagnostics) {
 			v, diags := a.Expr.Value(m.evalContext(refs, scope, config.NoInstance, cty.NilVal))
@@ -212,7 +212,7 @@ func (m *module) lifecycle(n *config.Node, b *hcl.Block, schema *provider.Block,
 		if len(a.Expr.Variables()) > 0 {
 			// Beyond Terraform, as OpenTofu 1.12: from values known
 			// before planning, settled once everything is declared.
-			l.pending = append(l.pending, func() { m.staticBool(n, name, a, dst) })
+			l.later(func() { m.staticBool(n, name, a, dst) })
 			return
 		}
 		v, d := a.Expr.Value(nil)

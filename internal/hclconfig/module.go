@@ -125,13 +125,13 @@ func (m *module) load(calledFrom *hcl.Block) bool {
 	var blocks []*hcl.Block
 	var overrides [][]*hcl.Block
 	for _, f := range files {
-		content, d := f.Body.Content(topSchema)
+		fileBlocks, d := topContent(f.Body)
 		l.diags = append(l.diags, d...)
 		if isOverrideFile(f.Body.MissingItemRange().Filename) {
-			overrides = append(overrides, content.Blocks)
+			overrides = append(overrides, fileBlocks)
 			continue
 		}
-		blocks = append(blocks, content.Blocks...)
+		blocks = append(blocks, fileBlocks...)
 	}
 	blocks, overrideTerraform := m.applyOverrides(blocks, overrides)
 	// Provider local names are known before anything uses them.
@@ -165,6 +165,7 @@ func (m *module) load(calledFrom *hcl.Block) bool {
 		maps.Copy(decls, l.decls)
 		l.decls = decls
 		l.cfg.Nodes = slices.Grow(l.cfg.Nodes, len(blocks))
+		l.pending = slices.Grow(l.pending, len(blocks))
 	}
 	for _, b := range blocks {
 		switch b.Type {
@@ -286,7 +287,7 @@ func (m *module) moduleCall(b *hcl.Block) {
 	if child.load(b) {
 		child.checkPassed(providersAttr)
 	}
-	l.pending = append(l.pending, func() { m.resolveDependsOn(n) })
+	l.later(func() { m.resolveDependsOn(n) })
 }
 
 // callArguments are a module call's arguments: what its body sets besides
@@ -408,15 +409,15 @@ func (m *module) argument(v *variableDecl, arg *hcl.Attribute) {
 	call := m.call
 	m.validate(v, arg.Expr.Range())
 	traversals := arg.Expr.Variables()
-	m.l.pending = append(m.l.pending, func() {
+	m.l.later(func() {
 		refs := call.parent.resolve(v.node, traversals, call.repeat)
-		v.node.Eval = func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+		v.node.Eval = config.EvalFunc(func(scope config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 			val, diags := arg.Expr.Value(call.parent.evalContext(refs, scope, inst, cty.NilVal))
 			if diags.HasErrors() {
 				return cty.DynamicVal, diags
 			}
 			return v.convert(val, arg.Expr.Range())
-		}
+		})
 	})
 }
 

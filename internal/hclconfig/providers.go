@@ -227,7 +227,7 @@ func (m *module) providerConfig(local, alias string, rng hcl.Range) (string, tfa
 		if alias == "" {
 			m.l.useProvider(a, src, local, rng)
 		} else {
-			m.l.pending = append(m.l.pending, func() {
+			m.l.later(func() {
 				if _, ok := m.l.decls[a]; !ok {
 					m.l.errorf(rng, "Provider configuration not present",
 						"There is no provider block for %s with alias = %q in the root module. Add one, or refer to a configuration that exists.", local, alias)
@@ -320,7 +320,7 @@ func (m *module) passProviders(call *moduleCall, a *hcl.Attribute) {
 			call.passedKeys[ref] = key
 		}
 		rng := item.Value.Range()
-		m.l.pending = append(m.l.pending, func() {
+		m.l.later(func() {
 			target, ok := m.l.decls[a]
 			switch {
 			case !ok:

@@ -424,7 +424,7 @@ data "x_group" "d" {
 						t.Fatalf("no node %s", want)
 					}
 					var v cty.Value
-					v, diags = n.Eval(groupScope, config.NoInstance)
+					v, diags = n.Eval.Evaluate(groupScope, config.NoInstance)
 					if !diags.HasErrors() {
 						for path, w := range tc.want {
 							if got := show(at(t, v, path)); got != w {
@@ -583,7 +583,7 @@ resource "x_group" "g" {
 		if n.Addr != "x_group.g" {
 			continue
 		}
-		v, diags := n.Terraform()
+		v, diags := n.Terraform.TerraformJSON()
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}

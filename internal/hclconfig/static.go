@@ -137,7 +137,7 @@ func (s *staticScope) variables(m *module, blocks []*hcl.Block, given map[string
 		l.diags = kept
 		for _, b := range blocks {
 			if n, ok := l.decls["var."+b.Labels[0]]; ok && n.Eval != nil {
-				if v, d := n.Eval(nil, config.NoInstance); !d.HasErrors() {
+				if v, d := n.Eval.Evaluate(nil, config.NoInstance); !d.HasErrors() {
 					s.vars[b.Labels[0]] = v
 				}
 			}

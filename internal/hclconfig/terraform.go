@@ -89,30 +89,50 @@ func set(names ...string) map[string]bool {
 // is shared, not copied: every resource keeps its Terraform form for the
 // whole run (see loader.resourceKinds).
 func (m *module) terraformBlock(n *config.Node, body hcl.Body, kinds *argKinds) {
+	m.setTerraform(n, nil, body, kinds)
+}
+
+// setTerraform is terraformBlock's, in t when t is given (a resource's,
+// made with its node: see resourceNode).
+func (m *module) setTerraform(n *config.Node, t *blockTerraform, body hcl.Body, kinds *argKinds) {
 	if m.path != "" {
 		n.Terraform = m.refuseModule(n)
 		return
 	}
-	src := m.l.cfg.Sources
-	n.Terraform = func() (any, hcl.Diagnostics) {
-		sb, ok := body.(*hclsyntax.Body)
-		if h, held := body.(*heldBody); held {
-			var diags hcl.Diagnostics
-			if sb, diags = h.syntax(); sb == nil {
-				return nil, diags
-			}
-			ok = true
-		}
-		if !ok {
-			return nil, hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "Cannot synthesise JSON syntax",
-				Detail:   fmt.Sprintf("%s is written in Terraform's JSON syntax already; synth writes configurations of *.tf files.", n.Addr),
-				Subject:  n.DeclRange.Ptr(),
-			}}
-		}
-		return bodyJSON(sb, *kinds, src)
+	if t == nil {
+		t = new(blockTerraform)
 	}
+	*t = blockTerraform{n: n, body: body, kinds: kinds, src: m.l.cfg.Sources}
+	n.Terraform = t
+}
+
+// blockTerraform writes a block's body in Terraform's JSON syntax
+// (config.Terraformer).
+type blockTerraform struct {
+	n     *config.Node
+	body  hcl.Body
+	kinds *argKinds
+	src   map[string][]byte
+}
+
+func (t *blockTerraform) TerraformJSON() (any, hcl.Diagnostics) {
+	sb, ok := t.body.(*hclsyntax.Body)
+	if h, held := t.body.(*heldBody); held {
+		var diags hcl.Diagnostics
+		if sb, diags = h.syntax(); sb == nil {
+			return nil, diags
+		}
+		ok = true
+	}
+	if !ok {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot synthesise JSON syntax",
+			Detail:   fmt.Sprintf("%s is written in Terraform's JSON syntax already; synth writes configurations of *.tf files.", t.n.Addr),
+			Subject:  t.n.DeclRange.Ptr(),
+		}}
+	}
+	return bodyJSON(sb, *t.kinds, t.src)
 }
 
 // terraformExpr sets a local's Terraform form to its expression.
@@ -122,13 +142,13 @@ func (m *module) terraformExpr(n *config.Node, expr hcl.Expression) {
 		return
 	}
 	src := m.l.cfg.Sources
-	n.Terraform = func() (any, hcl.Diagnostics) {
+	n.Terraform = config.TerraformFunc(func() (any, hcl.Diagnostics) {
 		se, ok := expr.(hclsyntax.Expression)
 		if !ok {
 			return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot synthesise JSON syntax", Detail: fmt.Sprintf("%s is written in Terraform's JSON syntax already; synth writes configurations of *.tf files.", n.Addr), Subject: n.DeclRange.Ptr()}}
 		}
 		return exprJSON(se, src), nil
-	}
+	})
 }
 
 // terraformCall sets the Terraform form of a root module's module block:
@@ -137,7 +157,7 @@ func (m *module) terraformExpr(n *config.Node, expr hcl.Expression) {
 // synth to write relative to where it writes (see config.Node.Terraform),
 // and providers, a map of references Terraform's JSON syntax writes as
 // strings.
-func (m *module) terraformCall(n *config.Node, b *hcl.Block, dir string) func() (any, hcl.Diagnostics) {
+func (m *module) terraformCall(n *config.Node, b *hcl.Block, dir string) config.TerraformFunc {
 	src := m.l.cfg.Sources
 	return func() (any, hcl.Diagnostics) {
 		sb, ok := b.Body.(*hclsyntax.Body)
@@ -179,7 +199,7 @@ func (m *module) terraformCall(n *config.Node, b *hcl.Block, dir string) func() 
 
 // refuseModule is the Terraform form of what a module of *.tf files
 // declares: not written yet, as its references are relative to it.
-func (m *module) refuseModule(n *config.Node) func() (any, hcl.Diagnostics) {
+func (m *module) refuseModule(n *config.Node) config.TerraformFunc {
 	return func() (any, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{
 			Severity: hcl.DiagError,

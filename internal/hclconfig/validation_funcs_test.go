@@ -37,7 +37,7 @@ func evalValues(t *testing.T, cfg *config.Config) (map[string]cty.Value, hcl.Dia
 					continue nodes
 				}
 			}
-			v, d := n.Eval(scope, config.NoInstance)
+			v, d := n.Eval.Evaluate(scope, config.NoInstance)
 			diags = append(diags, d...)
 			for _, c := range n.Postconditions {
 				ok, msg, d := c.Eval(scope, config.NoInstance, v)

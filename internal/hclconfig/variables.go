@@ -352,7 +352,7 @@ func (m *module) unknownVariable(v *variableDecl) {
 	if n.Ephemeral {
 		val = val.Mark(marks.Ephemeral)
 	}
-	n.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) { return val, nil }
+	n.Eval = config.EvalFunc(func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) { return val, nil })
 	m.validate(v, n.DeclRange)
 }
 
@@ -379,7 +379,7 @@ func (m *module) finishVariable(v *variableDecl) {
 	if diags.HasErrors() {
 		return
 	}
-	n.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) { return val, nil }
+	n.Eval = config.EvalFunc(func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) { return val, nil })
 	if v.def != cty.NilVal && v.setAt == v.defAt {
 		// A failed validation of a default points at the declaration, as
 		// in Terraform.
@@ -463,7 +463,7 @@ func (m *module) validate(v *variableDecl, rng hcl.Range) {
 			},
 		})
 	}
-	m.l.pending = append(m.l.pending, func() { v.refs = m.refs(n, v.traversals, "", true) })
+	m.l.later(func() { v.refs = m.refs(n, v.traversals, "", true) })
 }
 
 // validation evaluates one validation rule against the value self. It

@@ -560,8 +560,8 @@ func (st *Stack) configureTests(tc *construct, tests []*closure, path Output[str
 	for _, cl := range tests {
 		byName[cl.testName] = cl
 	}
-	n.Eval = func(sc config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
-		v, diags := orig(sc, inst)
+	n.Eval = config.EvalFunc(func(sc config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+		v, diags := orig.Evaluate(sc, inst)
 		if diags.HasErrors() {
 			return v, diags
 		}
@@ -598,7 +598,7 @@ func (st *Stack) configureTests(tc *construct, tests []*closure, path Output[str
 			merged[k] = e
 		}
 		return withAttrs(uv, map[string]cty.Value{"test": cty.MapVal(merged).WithMarks(ownM)}).WithMarks(m), diags
-	}
+	})
 	terraformTests(n, tm)
 }
 

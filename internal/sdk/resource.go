@@ -321,7 +321,7 @@ func (st *Stack) dependsOn(opts []dependsOnOpt, what string) []config.Ref {
 // evalConfig evaluates a resource's or data source's arguments into an
 // object of its schema. References in it become the placeholders the
 // engine resolves right before each provider call, as for HCL.
-func (st *Stack) evalConfig(n *config.Node, what string, tm *tmpl, block *provider.Block) func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
+func (st *Stack) evalConfig(n *config.Node, what string, tm *tmpl, block *provider.Block) config.EvalFunc {
 	return func(sc config.Scope, _ config.Instance) (cty.Value, hcl.Diagnostics) {
 		v, diags := tm.eval(sc)
 		// Mistakes made while evaluating (a resource declared in an Apply

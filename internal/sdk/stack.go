@@ -160,9 +160,9 @@ func NewComponent(scope Scope, id string) *Component {
 	c.module = c.addr
 	st.nodes = append(st.nodes, &config.Node{
 		Kind: config.Module, Addr: c.addr, Module: parent.module, Name: id, DeclRange: pos,
-		Eval: func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) { return cty.EmptyObjectVal, nil },
+		Eval: config.EvalFunc(func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) { return cty.EmptyObjectVal, nil }),
 		// A component is a module of the resources declared in it.
-		Terraform: func() (any, hcl.Diagnostics) { return map[string]any{}, nil },
+		Terraform: config.TerraformFunc(func() (any, hcl.Diagnostics) { return map[string]any{}, nil }),
 	})
 	return &Component{c: c}
 }
@@ -340,7 +340,7 @@ func (s *Stack) Export(name string, value any, opts ...ExportOption) {
 	t := b.value(reflect.ValueOf(value), "", 0)
 	st.diags = append(st.diags, b.diags...)
 	n := &config.Node{Kind: config.Output, Addr: "output." + name, Name: name, DeclRange: pos, Sensitive: o.sensitive, Refs: nodeRefs(b.depList(), pos)}
-	n.Eval = func(sc config.Scope, _ config.Instance) (cty.Value, hcl.Diagnostics) {
+	n.Eval = config.EvalFunc(func(sc config.Scope, _ config.Instance) (cty.Value, hcl.Diagnostics) {
 		v, diags := t.eval(sc)
 		diags = append(diags, st.takeLate()...)
 		if !diags.HasErrors() && !o.sensitive && marks.ContainsSensitive(v) {
@@ -348,7 +348,7 @@ func (s *Stack) Export(name string, value any, opts ...ExportOption) {
 				"The value exported as %q is, or is computed from, a sensitive value (tether.Secret, or a sensitive attribute). Export it with tether.Sensitive() to show that this is intended: s.Export(%q, value, tether.Sensitive()). Tether then hides it.", name, name))
 		}
 		return v, diags
-	}
+	})
 	terraformOutput(n, t)
 	st.nodes = append(st.nodes, n)
 }

@@ -131,7 +131,7 @@ func (l *lazy) terraform() (string, error) {
 // terraformNode gives a resource's or data source's node its Terraform
 // form: its arguments, depends_on and lifecycle.
 func terraformNode(n *config.Node, what string, tm *tmpl) {
-	n.Terraform = func() (any, hcl.Diagnostics) {
+	n.Terraform = config.TerraformFunc(func() (any, hcl.Diagnostics) {
 		body, err := tm.terraformJSON()
 		if err != nil {
 			return nil, hcl.Diagnostics{diagAt(n.DeclRange, "Cannot synthesise "+n.Addr, "The arguments of %s (%s) cannot be written in Terraform's language: %v.", n.Addr, what, err)}
@@ -158,7 +158,7 @@ func terraformNode(n *config.Node, what string, tm *tmpl) {
 			obj["lifecycle"] = life
 		}
 		return obj, nil
-	}
+	})
 }
 
 // terraformModule gives a module call's node its Terraform form: a module
@@ -166,7 +166,7 @@ func terraformNode(n *config.Node, what string, tm *tmpl) {
 // as an absolute path (synth writes it relative to where it writes), and
 // the arguments tm as Terraform expressions.
 func terraformModule(n *config.Node, src *ModuleSource, version, dir string, tm *tmpl) {
-	n.Terraform = func() (any, hcl.Diagnostics) {
+	n.Terraform = config.TerraformFunc(func() (any, hcl.Diagnostics) {
 		body := map[string]any{"source": src.Source}
 		if version != "" {
 			body["version"] = version
@@ -197,12 +197,12 @@ func terraformModule(n *config.Node, src *ModuleSource, version, dir string, tm 
 			body["depends_on"] = deps
 		}
 		return body, nil
-	}
+	})
 }
 
 // terraformOutput gives an export's node its Terraform form.
 func terraformOutput(n *config.Node, t *tmpl) {
-	n.Terraform = func() (any, hcl.Diagnostics) {
+	n.Terraform = config.TerraformFunc(func() (any, hcl.Diagnostics) {
 		v, err := t.terraformJSON()
 		if err != nil {
 			return nil, hcl.Diagnostics{diagAt(n.DeclRange, "Cannot synthesise "+n.Addr, "The value exported as %q cannot be written in Terraform's language: %v.", n.Name, err)}
@@ -212,7 +212,7 @@ func terraformOutput(n *config.Node, t *tmpl) {
 			body["sensitive"] = true
 		}
 		return body, nil
-	}
+	})
 }
 
 // terraformAttr is the expression of an attribute of a resource or data
@@ -240,8 +240,8 @@ func terraformEnv(c *construct, name string) func() (string, error) {
 // blocks by name, to its node's Terraform form.
 func terraformTests(n *config.Node, tm *tmpl) {
 	own := n.Terraform
-	n.Terraform = func() (any, hcl.Diagnostics) {
-		body, diags := own()
+	n.Terraform = config.TerraformFunc(func() (any, hcl.Diagnostics) {
+		body, diags := own.TerraformJSON()
 		obj, _ := body.(map[string]any)
 		if diags.HasErrors() || obj == nil {
 			return body, diags
@@ -259,7 +259,7 @@ func terraformTests(n *config.Node, tm *tmpl) {
 		}
 		obj["test"] = tests
 		return obj, diags
-	}
+	})
 }
 
 // programFile is the name of the program's executable beside the
@@ -278,7 +278,7 @@ func (st *Stack) terraformProgram(c *construct) {
 	if n == nil {
 		return
 	}
-	n.Terraform = func() (any, hcl.Diagnostics) {
+	n.Terraform = config.TerraformFunc(func() (any, hcl.Diagnostics) {
 		if err != nil {
 			return nil, hcl.Diagnostics{diagAt(n.DeclRange, "Cannot synthesise "+n.Addr, "The program's closures run from a copy of its executable, which cannot be found: %v.", err)}
 		}
@@ -286,7 +286,7 @@ func (st *Stack) terraformProgram(c *construct) {
 			"source":    "${path.module}/" + programFile,
 			"lifecycle": map[string]any{"create_before_destroy": true},
 		}, nil
-	}
+	})
 	if err == nil {
 		if st.files == nil {
 			st.files = map[string]string{}

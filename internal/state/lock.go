@@ -45,6 +45,23 @@ func (s *SQLite) Lock(ctx context.Context, info LockInfo) (Unlocker, error) {
 	if holder != nil {
 		return nil, lockedError(s.path, *holder)
 	}
+	// No one holds the lock, and until this transaction ends no one else
+	// can take it (nor break one, see ForceUnlock): the room (reserve) is
+	// this lock's to take. It is written and synced while the insert
+	// commits, which syncs too, and Lock returns only once both are done,
+	// so the room is held from the lock's first moment as before.
+	reserved := make(chan struct{})
+	go func() {
+		defer close(reserved)
+		s.reserve()
+	}()
+	locked := false
+	defer func() {
+		<-reserved
+		if !locked {
+			s.freeReserve()
+		}
+	}()
 	if _, err := tx.ExecContext(ctx,
 		`INSERT INTO lock (one, id, operation, who, host, pid, created) VALUES (1, ?, ?, ?, ?, ?, ?)`,
 		info.ID, info.Operation, info.Who, info.Host, int64(info.PID), info.Created.UTC().Format(time.RFC3339Nano)); err != nil {
@@ -53,9 +70,9 @@ func (s *SQLite) Lock(ctx context.Context, info LockInfo) (Unlocker, error) {
 	if err := tx.Commit(); err != nil {
 		return nil, fileError(s.path, "lock", err)
 	}
+	locked = true
 	id := info.ID
 	s.lockID.Store(&id)
-	s.reserve()
 	return &sqliteUnlocker{s: s, id: info.ID}, nil
 }
 

@@ -3,6 +3,7 @@ package state
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -78,5 +79,37 @@ func unlockOnFullDisk(t *testing.T, release func(*SQLite, Unlocker) error) {
 	}
 	if holder, err := s.ForceUnlock(ctx, ""); err != nil || holder != nil {
 		t.Errorf("the state is still locked (%v, %v)", holder, err)
+	}
+}
+
+// The room is the lock holder's: it is there, whole, once Lock returns,
+// and a Lock that finds the lock held leaves the holder's room alone.
+func TestRoomIsTheHolders(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.db")
+	s := openTest(t, path)
+	u, err := s.Lock(context.Background(), LockInfo{Operation: "up"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	room := func() int64 {
+		t.Helper()
+		fi, err := os.Stat(s.reservePath())
+		if err != nil {
+			t.Fatalf("the holder's room: %v", err)
+		}
+		return fi.Size()
+	}
+	if got := room(); got != reserveSize {
+		t.Fatalf("room held when Lock returned: %d bytes, want %d", got, reserveSize)
+	}
+	expectLocked(t, openTest(t, path))
+	if got := room(); got != reserveSize {
+		t.Fatalf("room after another store found the lock held: %d bytes, want %d", got, reserveSize)
+	}
+	if err := u.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(s.reservePath()); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("room after Unlock: %v, want it gone", err)
 	}
 }

@@ -198,6 +198,23 @@ var _ Store = (*SQLite)(nil)
 // a file that is not a Tether state file are refused without being
 // modified; see NewerFormatError and CorruptError.
 func OpenSQLite(path string) (*SQLite, error) {
+	return openSQLite(path, false)
+}
+
+// PeekSQLite opens the state file at path to read it, before a command's
+// own open of it with OpenSQLite: the lookup of the platform it was
+// applied with (internal/cli). A file of the current format with no
+// write-ahead log beside it, which the lookup does not write (nor does
+// its close), is not checked: the command's own open makes the quick
+// check, once, whatever the file's age. Two opens that checked it would
+// both check a file written in the last second (see checkedFiles): at
+// 100,000 objects each check is about a tenth of a second. Any other file
+// is opened as OpenSQLite opens it.
+func PeekSQLite(path string) (*SQLite, error) {
+	return openSQLite(path, true)
+}
+
+func openSQLite(path string, peek bool) (*SQLite, error) {
 	// State holds secrets (provider-private data, sensitive values), so
 	// what we create is private to the user. SQLite gives the -wal and
 	// -shm files the main file's permissions.
@@ -214,13 +231,18 @@ func OpenSQLite(path string) (*SQLite, error) {
 	if walBeside(path) {
 		fi = nil // its frames are part of what a check reads
 	}
-	return openFile(path, fi)
+	return openFileFor(path, fi, peek)
 }
 
 // openFile opens a state file that exists and whose header checkFile
 // accepted; fi is what checkFile found (nil for a file being created),
 // which tells whether its quick check can be skipped (see checkedFiles).
 func openFile(path string, fi os.FileInfo) (*SQLite, error) {
+	return openFileFor(path, fi, false)
+}
+
+// openFileFor is openFile, for a peek (see PeekSQLite) when peek is set.
+func openFileFor(path string, fi os.FileInfo, peek bool) (*SQLite, error) {
 	dsn, err := dsnFor(path, connPragmas())
 	if err != nil {
 		return nil, err
@@ -236,7 +258,7 @@ func openFile(path string, fi os.FileInfo) (*SQLite, error) {
 		return nil, fileError(path, "open", err)
 	}
 	s := &SQLite{path: path, db: db, wconn: wconn}
-	if err := s.prepareSchema(ctx, fi); err != nil {
+	if err := s.prepareSchema(ctx, fi, peek); err != nil {
 		wconn.Close()
 		db.Close()
 		return nil, err
@@ -268,8 +290,9 @@ func dsnFor(path, pragmas string) (string, error) {
 
 var sqliteMagic = []byte("SQLite format 3\x00")
 
-// createIfMissing creates a new state file whole: built under a temporary
-// name beside it, schema and all, then linked into place. A state file
+// createIfMissing creates a new state file whole: its content (newFile,
+// perhaps built ahead) written under a temporary name beside it, synced
+// once, then linked into place. A state file
 // therefore either does not exist or is complete, and an empty or
 // truncated one is damage, never "no state yet" (reading it as an empty
 // state would plan everything again). When another process creates the
@@ -278,76 +301,30 @@ func createIfMissing(path string) error {
 	if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
 		return nil // checkFile reports what else may be wrong
 	}
+	content, err := takeNewFile()
+	if err != nil {
+		return fmt.Errorf("state file %s: creating it: %w", path, err)
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".new-*")
 	if err != nil {
 		return fmt.Errorf("state file %s: creating it: %w", path, err)
 	}
 	tmp := f.Name()
-	f.Close()
 	defer os.Remove(tmp)
-	if err := buildNew(tmp); err != nil {
-		return fmt.Errorf("state file %s: creating it: %w", path, err)
+	_, err = f.Write(content)
+	if err == nil {
+		err = f.Sync()
 	}
-	if err := syncFile(tmp); err != nil {
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return fmt.Errorf("state file %s: creating it: %w", path, err)
 	}
 	if err := os.Link(tmp, path); err != nil && !errors.Is(err, os.ErrExist) {
 		return fmt.Errorf("state file %s: creating it: %w", path, err)
 	}
 	return nil
-}
-
-// buildNew writes the schema into tmp, an empty file no one else uses,
-// and leaves it in WAL mode. Nothing else can see it before it is linked
-// into place, so it is written the cheapest way: with no journal
-// (journal_mode=OFF: a failure leaves a file that is thrown away) and no
-// sync of its own (synchronous=OFF: the one sync before the link makes
-// every byte of it durable), then switched to WAL once written, which
-// only sets the mode in its header. A first apply of a small
-// configuration waited on the disk mostly for the syncs, journal and log
-// files that the store's own settings made for this.
-func buildNew(tmp string) error {
-	dsn, err := dsnFor(tmp, "_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)")
-	if err != nil {
-		return err
-	}
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	ctx := context.Background()
-	c, err := db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if _, err := c.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		return err
-	}
-	if err := writeSchema(ctx, c, newSchema(), true); err != nil {
-		return err
-	}
-	if _, err := c.ExecContext(ctx, "COMMIT"); err != nil {
-		return err
-	}
-	var mode string
-	if err := c.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode); err != nil {
-		return err
-	}
-	if err := c.Close(); err != nil {
-		return err
-	}
-	return db.Close()
-}
-
-func syncFile(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return f.Sync()
 }
 
 // checkFile refuses a file that is not SQLite before SQLite itself sees
@@ -391,8 +368,10 @@ func checkFile(path string) (os.FileInfo, error) {
 // migrates an older format. Nothing is written until the file is known to
 // be empty or ours at a version we read, and its pages pass SQLite's
 // quick check: a damaged file is refused before the lock or anything else
-// is written to it.
-func (s *SQLite) prepareSchema(ctx context.Context, fi os.FileInfo) error {
+// is written to it. A peek (see PeekSQLite) of a file of the current
+// format with no log beside it (fi set) only reads: it leaves the check
+// to the command's own open.
+func (s *SQLite) prepareSchema(ctx context.Context, fi os.FileInfo, peek bool) error {
 	c := s.wconn
 	appID, version, nobjs, err := inspect(ctx, c)
 	if err != nil {
@@ -403,7 +382,11 @@ func (s *SQLite) prepareSchema(ctx context.Context, fi os.FileInfo) error {
 		if err := s.recognise(appID, version); err != nil {
 			return err
 		}
+		if peek && fi != nil && version == formatVersion {
+			return s.checkTables(ctx)
+		}
 		if !checkedFiles.unchanged(s.path, fi) {
+			checkedFiles.checks.Add(1)
 			start := time.Now()
 			if err := s.quickCheck(ctx); err != nil {
 				return err
@@ -523,8 +506,9 @@ func (s *SQLite) quickCheck(ctx context.Context) error {
 
 // checkedFiles remembers the state files whose pages passed the quick
 // check in this process, as they were before they were opened, so that
-// opening one again unchanged does not read it all again: a command opens
-// its state twice (the platform lookup, then the run). A file is taken as
+// opening one again unchanged does not read it all again (the platform
+// lookup peeks, see PeekSQLite, but a file the peek would write it checks,
+// and the run's open then need not). A file is taken as
 // unchanged when it is the same file, of the same size and modification
 // time, and no write-ahead log is beside it (one that had frames would be
 // part of what was checked). It is remembered only when it was last
@@ -536,8 +520,9 @@ var checkedFiles = checkedSet{files: map[string]os.FileInfo{}}
 type checkedSet struct {
 	mu    sync.Mutex
 	files map[string]os.FileInfo
-	// skipped counts the checks skipped, for the tests.
-	skipped atomic.Int64
+	// skipped counts the checks skipped, and checks the checks made, for
+	// the tests.
+	skipped, checks atomic.Int64
 }
 
 func (c *checkedSet) unchanged(path string, fi os.FileInfo) bool {
@@ -765,8 +750,8 @@ func (r *objectRow) internStr(b sql.RawBytes) string {
 // scan reads the current row into o. o's Value, Private and Sensitive are
 // the driver's bytes, valid until the next row: copy them to keep them.
 func (r *objectRow) scan(rows *sql.Rows, o *Object) error {
-	if err := rows.Scan(&o.Address, &r.same, &r.mode, &r.typ, &r.provider, &o.SchemaVersion,
-		&r.value, &r.private, &r.sensitive, &r.deps, &r.status, &r.cbd); err != nil {
+	if err := rows.Scan(&o.Address, (*int64Col)(&r.same), &r.mode, &r.typ, &r.provider, (*int64Col)(&o.SchemaVersion),
+		&r.value, &r.private, &r.sensitive, &r.deps, &r.status, (*int64Col)(&r.cbd)); err != nil {
 		return err
 	}
 	o.Mode = Mode(r.column(0, r.mode))
@@ -782,6 +767,29 @@ func (r *objectRow) scan(rows *sql.Rows, o *Object) error {
 			return fmt.Errorf("object %s: decoding dependencies: %w", o.Address, err)
 		}
 	}
+	return nil
+}
+
+// int64Col scans an INTEGER column as database/sql scans one into an
+// int64, without the reflection it takes for any destination but a
+// string, bytes or a Scanner: three columns of each of a large state's
+// objects.
+type int64Col int64
+
+func (c *int64Col) Scan(src any) error {
+	switch v := src.(type) {
+	case int64:
+		*c = int64Col(v)
+		return nil
+	case nil:
+		return errors.New("converting NULL to int64 is unsupported")
+	}
+	// Anything else as database/sql converts it.
+	var n sql.Null[int64]
+	if err := n.Scan(src); err != nil {
+		return err
+	}
+	*c = int64Col(n.V)
 	return nil
 }
 
@@ -838,6 +846,19 @@ func (s *SQLite) Close() error {
 	}
 
 	s.stmts.close()
+	// The last connection to close copies the write-ahead log into the
+	// file, syncing both; SQLite also syncs the folder at the first sync
+	// of each connection's log, since each may have created it. The
+	// writer's connection has synced nothing yet (its commits do not
+	// sync, see connPragmas), while the pooled one that took the lock has
+	// synced its log and the folder already. So the log is copied through
+	// that one first, without waiting for other processes' readers; the
+	// last close then finds nothing left to copy or sync, and removes the
+	// log as before. Should this copy fail, or be partial, the last close
+	// copies what is left, as it always did.
+	if s.db.Stats().Idle > 0 {
+		s.db.ExecContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)")
+	}
 	err1 := s.wconn.Close()
 	err2 := s.db.Close()
 	if err := errors.Join(err1, err2); err != nil {

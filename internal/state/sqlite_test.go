@@ -258,6 +258,34 @@ func TestNewFileWhole(t *testing.T) {
 		}
 		t.Errorf("the folder holds %q, want only state.db", names)
 	}
+	checkNewFile(t, path)
+}
+
+// A file's content built ahead makes a file as whole as one built at once,
+// and is used once: the next file gets a lineage of its own.
+func TestNewFileBuiltAhead(t *testing.T) {
+	dir := t.TempDir()
+	BuildNewFileAhead()
+	BuildNewFileAhead() // one waits already: nothing more
+	first, second := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
+	for _, path := range []string{first, second} {
+		if err := createIfMissing(path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a, b := checkNewFile(t, first), checkNewFile(t, second); a == b {
+		t.Errorf("two new files share the lineage %q", a)
+	}
+	s := openTest(t, first)
+	if err := s.quickCheck(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkNewFile checks that the file at path is a new state file, whole by
+// itself, and returns its lineage.
+func checkNewFile(t *testing.T, path string) string {
+	t.Helper()
 	hdr := readFile(t, path)[:100]
 	if hdr[18] != 2 || hdr[19] != 2 {
 		t.Errorf("file format bytes %d/%d, want 2/2 (WAL)", hdr[18], hdr[19])
@@ -284,6 +312,7 @@ func TestNewFileWhole(t *testing.T) {
 		t.Errorf("application_id %#x, user_version %d, %d meta rows, lineage %q; want %#x, %d, 1, a lineage",
 			appID, version, metas, lineage, applicationID, formatVersion)
 	}
+	return lineage
 }
 
 // expectRefused opens path, expects it refused with an error of type E that
@@ -777,5 +806,28 @@ func TestLoadReadsEachColumn(t *testing.T) {
 	small, large := allocs(10), allocs(1010)
 	if per := (large - small) / 1000; per > 5 {
 		t.Errorf("%.1f allocations per object loaded (%v for 10, %v for 1,010)", per, small, large)
+	}
+}
+
+// TestInt64Col checks that int64Col scans what database/sql scans into an
+// int64, and refuses what it refuses with the same error.
+func TestInt64Col(t *testing.T) {
+	db, err := sql.Open("sqlite", ":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var seven int64Col
+	if err := db.QueryRow("SELECT 7").Scan(&seven); err != nil || seven != 7 {
+		t.Fatalf("SELECT 7 scans as %d, %v", seven, err)
+	}
+	for _, arg := range []any{int64(7), int64(-1 << 40), "12", []byte("13"), float64(3), nil, "x", 2.5} {
+		var want int64
+		wantErr := db.QueryRow("SELECT ?", arg).Scan(&want)
+		var got int64Col
+		err := db.QueryRow("SELECT ?", arg).Scan(&got)
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) || int64(got) != want {
+			t.Errorf("scanning %#v: %d, %v; into an int64: %d, %v", arg, got, err, want, wantErr)
+		}
 	}
 }

@@ -167,7 +167,7 @@ func (s *synth) externalCalls() {
 		if n.Kind != config.Module || n.Terraform == nil || s.inCall(n.Module) {
 			continue
 		}
-		body, diags := n.Terraform()
+		body, diags := n.Terraform.TerraformJSON()
 		obj, _ := body.(map[string]any)
 		src, ok := obj["source"].(string)
 		if diags.HasErrors() || !ok {
@@ -311,7 +311,7 @@ func (s *synth) node(n *config.Node) {
 		body = call
 	} else {
 		var diags hcl.Diagnostics
-		body, diags = n.Terraform()
+		body, diags = n.Terraform.TerraformJSON()
 		s.diags = append(s.diags, diags...)
 		if diags.HasErrors() {
 			return

@@ -11,7 +11,7 @@ import (
 )
 
 // body is a node's Terraform form given as JSON text.
-func body(text string) func() (any, hcl.Diagnostics) {
+func body(text string) config.TerraformFunc {
 	return func() (any, hcl.Diagnostics) {
 		var v any
 		if err := json.Unmarshal([]byte(text), &v); err != nil {

@@ -303,7 +303,7 @@ func unconfigured(n *config.Node) bool {
 	if len(n.Refs) > 0 || n.Eval == nil {
 		return false
 	}
-	v, diags := n.Eval(config.ScopeFunc(func(string) cty.Value { return cty.DynamicVal }), config.NoInstance)
+	v, diags := n.Eval.Evaluate(config.ScopeFunc(func(string) cty.Value { return cty.DynamicVal }), config.NoInstance)
 	if diags.HasErrors() || !v.IsWhollyKnown() {
 		return false
 	}
@@ -337,19 +337,19 @@ func (l *lowering) reading(n *config.Node) *config.Node {
 	c.Refs = l.refs(n.Refs)
 	c.DependsOn = l.refs(n.DependsOn)
 	if n.Eval != nil {
-		c.Eval = func(sc config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
-			return n.Eval(l.scope(sc, nil), inst)
-		}
+		c.Eval = config.EvalFunc(func(sc config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+			return n.Eval.Evaluate(l.scope(sc, nil), inst)
+		})
 	}
 	if n.Terraform != nil {
-		c.Terraform = func() (any, hcl.Diagnostics) {
-			body, diags := n.Terraform()
+		c.Terraform = config.TerraformFunc(func() (any, hcl.Diagnostics) {
+			body, diags := n.Terraform.TerraformJSON()
 			if diags.HasErrors() {
 				return body, diags
 			}
 			body, d := l.rewrite(n, body)
 			return body, append(diags, d...)
-		}
+		})
 	}
 	return &c
 }

@@ -78,17 +78,17 @@ func app() *config.Config {
 	obj := func(m map[string]cty.Value) (cty.Value, hcl.Diagnostics) { return cty.ObjectVal(m), nil }
 
 	program := res("tether_program", "self", 10)
-	program.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
+	program.Eval = config.EvalFunc(func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
 		return obj(map[string]cty.Value{"path": cty.UnknownVal(cty.String)})
-	}
+	})
 	router := res("tether_router", "main", 11)
-	router.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
+	router.Eval = config.EvalFunc(func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
 		return obj(map[string]cty.Value{"port": cty.NullVal(cty.Number)})
-	}
+	})
 	store := res("tether_kv", "notes", 12)
 	store.Eval = router.Eval
 	fn := res("tether_function", "main_get_notes", 13, "tether_program.self", "tether_router.main", "tether_kv.notes")
-	fn.Eval = func(sc config.Scope, _ config.Instance) (cty.Value, hcl.Diagnostics) {
+	fn.Eval = config.EvalFunc(func(sc config.Scope, _ config.Instance) (cty.Value, hcl.Diagnostics) {
 		return obj(map[string]cty.Value{
 			"command": cty.TupleVal([]cty.Value{str(sc.Value("tether_program.self"), "path")}),
 			"env": cty.MapVal(map[string]cty.Value{
@@ -97,35 +97,35 @@ func app() *config.Config {
 				"TETHER_KV_NOTES_ENDPOINT": str(sc.Value("tether_kv.notes"), "endpoint"),
 			}),
 		})
-	}
-	fn.Terraform = func() (any, hcl.Diagnostics) {
+	})
+	fn.Terraform = config.TerraformFunc(func() (any, hcl.Diagnostics) {
 		return map[string]any{"command": []any{"${tether_program.self.path}"}, "http": true, "env": map[string]any{
 			"TETHER_CLOSURE":           "tether_function.main_get_notes",
 			"TETHER_ROUTER_MAIN_URL":   "${tether_router.main.url}",
 			"TETHER_KV_NOTES_ENDPOINT": "${tether_kv.notes.endpoint}",
 		}}, nil
-	}
+	})
 	route := res("tether_route", "main_get_notes_route", 13, "tether_router.main", "tether_function.main_get_notes")
-	route.Eval = func(sc config.Scope, _ config.Instance) (cty.Value, hcl.Diagnostics) {
+	route.Eval = config.EvalFunc(func(sc config.Scope, _ config.Instance) (cty.Value, hcl.Diagnostics) {
 		return obj(map[string]cty.Value{
 			"router_id": str(sc.Value("tether_router.main"), "id"), "method": cty.StringVal("GET"),
 			"path": cty.StringVal("/notes/{key...}"), "target": str(sc.Value("tether_function.main_get_notes"), "url"),
 		})
-	}
-	route.Terraform = func() (any, hcl.Diagnostics) {
+	})
+	route.Terraform = config.TerraformFunc(func() (any, hcl.Diagnostics) {
 		return map[string]any{"router_id": "${tether_router.main.id}", "method": "GET", "path": "/notes/{key...}", "target": "${tether_function.main_get_notes.url}"}, nil
-	}
+	})
 	tester := res("tether_tester", "e2e", 20, "tether_program.self", "tether_router.main")
-	tester.Eval = func(sc config.Scope, _ config.Instance) (cty.Value, hcl.Diagnostics) {
+	tester.Eval = config.EvalFunc(func(sc config.Scope, _ config.Instance) (cty.Value, hcl.Diagnostics) {
 		return obj(map[string]cty.Value{"env": cty.MapVal(map[string]cty.Value{"TETHER_ROUTER_MAIN_URL": str(sc.Value("tether_router.main"), "url")})})
-	}
+	})
 	out := &config.Node{Kind: config.Output, Addr: "output.url", Name: "url", DeclRange: at(16), Refs: []config.Ref{{Addr: "tether_router.main"}}}
-	out.Eval = func(sc config.Scope, _ config.Instance) (cty.Value, hcl.Diagnostics) {
+	out.Eval = config.EvalFunc(func(sc config.Scope, _ config.Instance) (cty.Value, hcl.Diagnostics) {
 		return cty.StringVal(str(sc.Value("tether_router.main"), "url").AsString() + "/notes/a"), nil
-	}
-	out.Terraform = func() (any, hcl.Diagnostics) {
+	})
+	out.Terraform = config.TerraformFunc(func() (any, hcl.Diagnostics) {
 		return map[string]any{"value": "${tether_router.main.url}/notes/a"}, nil
-	}
+	})
 	return &config.Config{Nodes: []*config.Node{program, router, store, fn, route, out, tester}, Files: map[string]string{"program": "/bin/prog"}}
 }
 
@@ -195,9 +195,9 @@ func TestLowerResources(t *testing.T) {
 	}{{"configured", cty.StringVal("us-west-2"), "us-west-2"}, {"unconfigured", cty.NullVal(cty.String), "eu-west-1"}} {
 		cfg := app()
 		own := &config.Node{Kind: config.Provider, Addr: providerAddr, Name: "aws", Provider: providerAddr, Source: Source.String()}
-		own.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
+		own.Eval = config.EvalFunc(func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
 			return cty.ObjectVal(map[string]cty.Value{"region": c.region, "allowed_account_ids": cty.SetValEmpty(cty.String)}), nil
-		}
+		})
 		cfg.Nodes = append(cfg.Nodes, own)
 		got := lowered(t, cfg)
 		n := 0
@@ -262,7 +262,7 @@ func eval(t *testing.T, cfg *config.Config, addr string) cty.Value {
 			}
 			return cty.DynamicVal
 		})
-		v, diags := n.Eval(sc, config.NoInstance)
+		v, diags := n.Eval.Evaluate(sc, config.NoInstance)
 		if diags.HasErrors() {
 			t.Fatalf("%s: %s", addr, diags.Error())
 		}
@@ -416,7 +416,7 @@ func TestLowerTerraform(t *testing.T) {
 	body := func(addr string) string {
 		for _, n := range cfg.Nodes {
 			if n.Addr == addr {
-				b, diags := n.Terraform()
+				b, diags := n.Terraform.TerraformJSON()
 				if diags.HasErrors() {
 					t.Fatalf("%s: %s", addr, diags.Error())
 				}
@@ -467,9 +467,9 @@ func TestLowerRefuses(t *testing.T) {
 			cfg.Nodes[2].Repeat = &config.Repeat{}
 		}, "tether_kv.notes", "repeated"},
 		{"synth of an attribute AWS lacks", func(cfg *config.Config) {
-			cfg.Nodes[5].Terraform = func() (any, hcl.Diagnostics) {
+			cfg.Nodes[5].Terraform = config.TerraformFunc(func() (any, hcl.Diagnostics) {
 				return map[string]any{"value": "${tether_router.main.pid}"}, nil
-			}
+			})
 		}, "output.url", "tether_router.main.pid"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -479,7 +479,7 @@ func TestLowerRefuses(t *testing.T) {
 			if !diags.HasErrors() {
 				for _, n := range got.Nodes {
 					if n.Terraform != nil {
-						_, d := n.Terraform()
+						_, d := n.Terraform.TerraformJSON()
 						diags = append(diags, d...)
 					}
 				}
@@ -494,13 +494,13 @@ func TestLowerRefuses(t *testing.T) {
 	}
 	// A port means nothing on AWS: said when the router is evaluated.
 	cfg := app()
-	cfg.Nodes[1].Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
+	cfg.Nodes[1].Eval = config.EvalFunc(func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
 		return cty.ObjectVal(map[string]cty.Value{"port": cty.NumberIntVal(8080)}), nil
-	}
+	})
 	got := lowered(t, cfg)
 	for _, n := range got.Nodes {
 		if n.Addr == "aws_apigatewayv2_api.main" {
-			if _, diags := n.Eval(config.ScopeFunc(func(string) cty.Value { return cty.DynamicVal }), config.NoInstance); !strings.Contains(diags.Error(), "tether_router.main sets a port") {
+			if _, diags := n.Eval.Evaluate(config.ScopeFunc(func(string) cty.Value { return cty.DynamicVal }), config.NoInstance); !strings.Contains(diags.Error(), "tether_router.main sets a port") {
 				t.Errorf("port: %v", diags)
 			}
 		}
@@ -590,25 +590,25 @@ func withWorker() *config.Config {
 	}
 	worker := &config.Node{Kind: config.Resource, Addr: "tether_function.worker", Type: "tether_function", Name: "worker",
 		DeclRange: fn.DeclRange, Provider: fn.Provider, Source: fn.Source, Refs: []config.Ref{{Addr: "tether_program.self"}}}
-	worker.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
+	worker.Eval = config.EvalFunc(func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
 		return cty.ObjectVal(map[string]cty.Value{"env": cty.MapVal(map[string]cty.Value{"TETHER_CLOSURE": cty.StringVal("tether_function.worker")})}), nil
-	}
-	worker.Terraform = func() (any, hcl.Diagnostics) {
+	})
+	worker.Terraform = config.TerraformFunc(func() (any, hcl.Diagnostics) {
 		return map[string]any{"command": []any{"${tether_program.self.path}"}, "env": map[string]any{"TETHER_CLOSURE": "tether_function.worker"}}, nil
-	}
+	})
 	eval, tf := fn.Eval, fn.Terraform
 	fn.Refs = append(fn.Refs, config.Ref{Addr: worker.Addr})
-	fn.Eval = func(sc config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
-		v, diags := eval(sc, inst)
+	fn.Eval = config.EvalFunc(func(sc config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+		v, diags := eval.Evaluate(sc, inst)
 		env := v.GetAttr("env").AsValueMap()
 		env["TETHER_FUNCTION_WORKER_URL"] = get(sc.Value(worker.Addr), "url")
 		return cty.ObjectVal(map[string]cty.Value{"command": v.GetAttr("command"), "env": cty.MapVal(env)}), diags
-	}
-	fn.Terraform = func() (any, hcl.Diagnostics) {
-		b, diags := tf()
+	})
+	fn.Terraform = config.TerraformFunc(func() (any, hcl.Diagnostics) {
+		b, diags := tf.TerraformJSON()
 		b.(map[string]any)["env"].(map[string]any)["TETHER_FUNCTION_WORKER_URL"] = "${tether_function.worker.url}"
 		return b, diags
-	}
+	})
 	cfg.Nodes = append(cfg.Nodes, worker)
 	return cfg
 }
@@ -648,7 +648,7 @@ func TestLowerFunctionURL(t *testing.T) {
 		if n.Addr != "aws_lambda_function.main_get_notes" {
 			continue
 		}
-		b, diags := n.Terraform()
+		b, diags := n.Terraform.TerraformJSON()
 		text, _ := json.Marshal(b)
 		if diags.HasErrors() || !strings.Contains(string(text), `"TETHER_FUNCTION_WORKER_URL":"${trimsuffix(aws_lambda_function_url.worker.function_url, \"/\")}"`) {
 			t.Errorf("synth writes %s (%v)", text, diags)

@@ -47,7 +47,7 @@ func (l *lowering) add(r resource) string {
 	// Every object that takes tags says which platform made it: state
 	// records the platform through them (see Deployed).
 	tagged := rs.Block.Attributes["tags"] != nil
-	n.Eval = func(sc config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
+	n.Eval = config.EvalFunc(func(sc config.Scope, inst config.Instance) (cty.Value, hcl.Diagnostics) {
 		attrs, diags := r.attrs(sc)
 		if diags.HasErrors() {
 			return cty.UnknownVal(rs.Block.ImpliedType()), diags
@@ -65,8 +65,8 @@ func (l *lowering) add(r resource) string {
 			})
 		}
 		return v, diags
-	}
-	n.Terraform = func() (any, hcl.Diagnostics) {
+	})
+	n.Terraform = config.TerraformFunc(func() (any, hcl.Diagnostics) {
 		body, diags := r.tf()
 		if tagged && body != nil {
 			body["tags"] = map[string]any{PlatformTag: Name}
@@ -79,7 +79,7 @@ func (l *lowering) add(r resource) string {
 			body["depends_on"] = deps
 		}
 		return body, diags
-	}
+	})
 	l.out = append(l.out, n)
 	return addr
 }
@@ -192,7 +192,7 @@ func (l *lowering) refOfType(n *config.Node, t string) *config.Node {
 // returns its object known and unmarked, or ok false while it is not
 // known yet.
 func (l *lowering) original(n *config.Node, sc config.Scope, inst config.Instance, hidden map[string]bool) (cty.Value, bool, hcl.Diagnostics) {
-	v, diags := n.Eval(l.scope(sc, hidden), inst)
+	v, diags := n.Eval.Evaluate(l.scope(sc, hidden), inst)
 	if diags.HasErrors() {
 		return cty.NilVal, false, diags
 	}
@@ -359,7 +359,7 @@ func body(n *config.Node) (map[string]any, hcl.Diagnostics) {
 	if n.Terraform == nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot write the node for AWS", Detail: n.Addr + " has no Terraform form.", Subject: n.DeclRange.Ptr()}}
 	}
-	b, diags := n.Terraform()
+	b, diags := n.Terraform.TerraformJSON()
 	m, _ := b.(map[string]any)
 	return m, diags
 }
@@ -615,13 +615,13 @@ func (l *lowering) providerNode() *config.Node {
 	}
 	block := l.in.Schema.Provider
 	n := &config.Node{Kind: config.Provider, Addr: providerAddr, Name: "aws", Provider: providerAddr, Source: Source.String()}
-	n.Eval = func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
+	n.Eval = config.EvalFunc(func(config.Scope, config.Instance) (cty.Value, hcl.Diagnostics) {
 		v, err := conform(attrs, block, "")
 		if err != nil {
 			return cty.UnknownVal(block.ImpliedType()), hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid AWS provider settings", Detail: err.Error() + "."}}
 		}
 		return v, nil
-	}
-	n.Terraform = func() (any, hcl.Diagnostics) { return tf, nil }
+	})
+	n.Terraform = config.TerraformFunc(func() (any, hcl.Diagnostics) { return tf, nil })
 	return n
 }
