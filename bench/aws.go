@@ -256,6 +256,9 @@ func awsEnv(cliConfig, trap, realProvider, runsLog string) []string {
 		"HTTP_PROXY="+trap, "HTTPS_PROXY="+trap, "http_proxy="+trap, "https_proxy="+trap, "NO_PROXY=", "no_proxy=",
 		"AWS_EC2_METADATA_DISABLED=true", "AWS_CONFIG_FILE="+os.DevNull, "AWS_SHARED_CREDENTIALS_FILE="+os.DevNull,
 	)
+	if tetherConfigHome != "" {
+		env = append(env, "XDG_CONFIG_HOME="+tetherConfigHome)
+	}
 	if realProvider != "" {
 		env = append(env, wrapRealEnv+"="+realProvider, wrapLogEnv+"="+runsLog)
 	}

@@ -253,6 +253,9 @@ func run() int {
 	if h.tmp, err = os.MkdirTemp("", "tether-bench-"); err != nil {
 		return fail(err)
 	}
+	// Every first apply makes a state, and tether keeps a key for each in
+	// the user's configuration folder: the run's own folder takes them.
+	tetherConfigHome = filepath.Join(h.tmp, "config")
 	h.keep = *keep
 	if *keep {
 		fmt.Fprintf(os.Stderr, "keeping %s\n", h.tmp)

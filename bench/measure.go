@@ -50,6 +50,10 @@ type tool struct {
 	observe func(pid int) func()
 }
 
+// tetherConfigHome, when set, is the user configuration folder tether runs
+// with (XDG_CONFIG_HOME), where it keeps a key for each state it makes.
+var tetherConfigHome string
+
 func newTether(bin string, parallelism int) *tool {
 	par := []string{}
 	if parallelism > 0 {
@@ -57,7 +61,7 @@ func newTether(bin string, parallelism int) *tool {
 	}
 	return &tool{
 		name: "tether", bin: bin, resType: "tether_value",
-		env: append(os.Environ(), "NO_COLOR=1"),
+		env: tetherEnv(),
 		steps: map[string][]string{
 			stepApply:   append([]string{"up", "--yes"}, par...),
 			stepPlan:    append([]string{"plan", "--detailed-exitcode"}, par...),
@@ -93,6 +97,16 @@ func newTerraform(bin, cliConfig string, parallelism int) *tool {
 			stepDestroy: concat([]string{"destroy", "-auto-approve"}, common, par),
 		},
 	}
+}
+
+// tetherEnv is the environment tether runs with: this process's, without
+// colour, with tetherConfigHome when set.
+func tetherEnv() []string {
+	env := append(os.Environ(), "NO_COLOR=1")
+	if tetherConfigHome != "" {
+		env = append(env, "XDG_CONFIG_HOME="+tetherConfigHome)
+	}
+	return env
 }
 
 func concat(parts ...[]string) []string {

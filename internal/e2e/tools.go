@@ -28,6 +28,10 @@ type DiffTools struct {
 	Tether    string // the tether command
 	Terraform string // the terraform command, "" when not on PATH
 	CLIConfig string // a Terraform CLI configuration with the dev override
+	// ConfigHome is the user configuration folder the commands run with
+	// (XDG_CONFIG_HOME), where tether keeps a key per state: the run's
+	// own, so that tests leave nothing in the user's.
+	ConfigHome string
 }
 
 // sharedTools holds the built binaries while any test uses them: built on
@@ -99,14 +103,14 @@ func buildDiffToolsIn(dir string) (DiffTools, error) {
 	if err := os.WriteFile(rc, []byte(text), 0o644); err != nil {
 		return DiffTools{}, err
 	}
-	tools := DiffTools{Tether: filepath.Join(dir, "tether"), CLIConfig: rc}
+	tools := DiffTools{Tether: filepath.Join(dir, "tether"), CLIConfig: rc, ConfigHome: filepath.Join(dir, "config")}
 	tools.Terraform, _ = exec.LookPath("terraform")
 	return tools, nil
 }
 
 // DiffEnv is the environment both tools run with: the test's own, less
 // anything TF_ or TETHER_ that could change what they do, plus the dev
-// override and no colour.
+// override, the run's own user configuration folder and no colour.
 func DiffEnv(tools DiffTools) []string {
 	var env []string
 	for _, kv := range os.Environ() {
@@ -121,6 +125,7 @@ func DiffEnv(tools DiffTools) []string {
 		"TF_INPUT=0",
 		"CHECKPOINT_DISABLE=1",
 		"NO_COLOR=1",
+		"XDG_CONFIG_HOME="+tools.ConfigHome,
 	)
 }
 
