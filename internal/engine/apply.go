@@ -99,10 +99,11 @@ func (e *Engine) Apply(ctx context.Context, p *Planned) (*Result, hcl.Diagnostic
 		}
 		done.Report(!d.HasErrors())
 	}
+	check := guarded.check
 	g.WalkLater(ctx, order, extra, func(id int, done graph.Done) {
 		var h *handover
 		if later != nil {
-			h = &handover{e: e, p: p, done: done, end: end}
+			h = &handover{e: e, p: p, done: done, end: end, check: check}
 		}
 		d := e.applyNode(ctx, p, p.nodes[id], count, h)
 		if !h.queued() {
@@ -110,7 +111,7 @@ func (e *Engine) Apply(ctx context.Context, p *Planned) (*Result, hcl.Diagnostic
 			return
 		}
 		h.diags = d
-		later.CommitLater(h.changes, func(err error) { h.recorded(guarded.check(err)) })
+		later.CommitLater(h.changes, h)
 	}, nil)
 	diags = append(diags, e.closeAll(&p.ephemerals)...)
 	var lost *state.LockLostError
@@ -881,15 +882,19 @@ func (e *Engine) record(ctx context.Context, h *handover, n *node, in *instance,
 	if err != nil {
 		return hcl.Diagnostics{errorDiag(in.addr, n.cfg, "Cannot record object", diagnostic.Failed("recording the object", err))}
 	}
-	// The object and the list of one that holds it, made together.
-	one := &struct {
-		obj  state.Object
-		puts [1]*state.Object
-	}{obj: state.Object{
+	// The object and the list of one that holds it, made together, in
+	// the handover when there is one: it is made for the visit anyway.
+	var one *oneObject
+	if h != nil {
+		one = &h.one
+	} else {
+		one = new(oneObject)
+	}
+	one.obj = state.Object{
 		Address: in.addr, Mode: state.Managed, Type: typeOf(n, in), Provider: providerOf(n, in),
 		SchemaVersion: n.schema.Version, Value: seal(e.Keys, raw, sensitive), Private: priv, Sensitive: metaJSON,
 		Dependencies: in.resourceDeps, Status: status, CreateBeforeDestroy: n.cbd,
-	}}
+	}
 	obj := &one.obj
 	one.puts[0] = obj
 	changes := state.Changes{Put: one.puts[:], Erase: resealed(in.recorded, obj)}

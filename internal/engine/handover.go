@@ -34,8 +34,14 @@ type handover struct {
 	// The visit's own diagnostics, kept for when the commit is done.
 	diags hcl.Diagnostics
 
-	// Set by record when it hands the commit over.
+	// check is the apply's stopOnLostLock.check, given the commit's
+	// outcome first.
+	check func(error) error
+
+	// Set by record when it hands the commit over; one holds the
+	// object changes puts.
 	changes state.Changes
+	one     oneObject
 	meta    objectMeta
 	in      *instance
 	n       *node
@@ -52,6 +58,16 @@ type handover struct {
 	imported  bool
 	restore   bool
 }
+
+// oneObject is an object and the list of one that holds it, for a commit
+// of that object alone.
+type oneObject struct {
+	obj  state.Object
+	puts [1]*state.Object
+}
+
+// Recorded is told the handed-over commit's outcome (state.Then).
+func (h *handover) Recorded(err error) { h.recorded(h.check(err)) }
 
 // queued reports whether a commit was handed over.
 func (h *handover) queued() bool { return h != nil && h.in != nil }

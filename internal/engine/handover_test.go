@@ -20,9 +20,9 @@ type laterStore struct {
 	delay time.Duration
 }
 
-func (s *laterStore) CommitLater(c state.Changes, then func(error)) {
+func (s *laterStore) CommitLater(c state.Changes, then state.Then) {
 	if len(c.Put) == 1 && c.Put[0].Address == s.fail {
-		then(errors.New("disk full"))
+		then.Recorded(errors.New("disk full"))
 		return
 	}
 	go func() {

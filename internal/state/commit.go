@@ -83,10 +83,10 @@ func (s *SQLite) Commit(ctx context.Context, c Changes) error {
 
 // CommitLater is Commit without the wait (see Writer.CommitLater): then
 // gets what Commit would have returned, once c is durable or has failed.
-func (s *SQLite) CommitLater(c Changes, then func(error)) {
+func (s *SQLite) CommitLater(c Changes, then Then) {
 	deps, err := s.prepareDeps(c)
 	if err != nil {
-		then(err)
+		then.Recorded(err)
 		return
 	}
 	s.w.CommitLater(c, deps, then)

@@ -184,13 +184,27 @@ type Store interface {
 }
 
 // LaterCommitter is a Store that can also take a commit without its
-// caller waiting: then is called with what Commit would have returned,
-// once the changes are durable or have failed. An apply hands each
-// object's commit over this way and goes on with other work, starting
-// what depends on the object only once then reports it recorded.
+// caller waiting: then is told what Commit would have returned, once the
+// changes are durable or have failed. An apply hands each object's commit
+// over this way and goes on with other work, starting what depends on the
+// object only once then reports it recorded.
 type LaterCommitter interface {
-	CommitLater(c Changes, then func(error))
+	CommitLater(c Changes, then Then)
 }
+
+// Then is told the outcome of a commit handed over with CommitLater. It
+// is an interface rather than a function so that a caller handing over
+// many commits can be told through a value it allocated anyway (an
+// apply's per-object record of the visit), not a closure made for each.
+type Then interface {
+	Recorded(err error)
+}
+
+// ThenFunc is a function as a Then.
+type ThenFunc func(error)
+
+// Recorded calls f.
+func (f ThenFunc) Recorded(err error) { f(err) }
 
 // Unlocker releases a lock taken by Store.Lock.
 type Unlocker interface {

@@ -47,9 +47,9 @@ type Request[P any] struct {
 	// failed and the rest of the group was committed.
 	Trouble error
 	done    chan error
-	// then, when set, is called with the outcome instead of sending it on
+	// then, when set, is told the outcome instead of it being sent on
 	// done (CommitLater).
-	then func(error)
+	then Then
 }
 
 // NewWriter starts the writer of a store. commit writes one group in one
@@ -110,18 +110,18 @@ func (w *Writer[P]) Commit(c Changes, prepared P) error {
 }
 
 // CommitLater is Commit without the wait: it queues c and returns, and
-// then is called with the outcome once the writer committed c (or failed
-// to), on the writer's goroutine, before any group after c's is written.
-// then must be quick and must not commit to this store itself. A closed
-// store or empty changes call then at once, on the caller's goroutine.
-func (w *Writer[P]) CommitLater(c Changes, prepared P, then func(error)) {
+// then is told the outcome once the writer committed c (or failed to), on
+// the writer's goroutine, before any group after c's is written. then
+// must be quick and must not commit to this store itself. A closed store
+// or empty changes tell then at once, on the caller's goroutine.
+func (w *Writer[P]) CommitLater(c Changes, prepared P, then Then) {
 	if err := w.Enter(); err != nil {
-		then(err)
+		then.Recorded(err)
 		return
 	}
 	if c.Empty() {
 		w.Leave()
-		then(nil)
+		then.Recorded(nil)
 		return
 	}
 	r, _ := w.free.Get().(*Request[P])
@@ -175,7 +175,7 @@ func (w *Writer[P]) loop() {
 			then := r.then
 			*r = Request[P]{done: r.done}
 			w.free.Put(r)
-			then(rerr)
+			then.Recorded(rerr)
 		}
 		clear(group) // don't keep the callers' Changes alive until the next group
 	}

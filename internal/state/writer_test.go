@@ -73,11 +73,11 @@ func TestWriterCommitLaterReportsEachOutcome(t *testing.T) {
 	})
 	got := make(chan string, 3)
 	for _, a := range []string{"a", "bad", "b"} {
-		w.CommitLater(Changes{Delete: []string{a}}, struct{}{}, func(err error) {
+		w.CommitLater(Changes{Delete: []string{a}}, struct{}{}, ThenFunc(func(err error) {
 			mu.Lock()
 			defer mu.Unlock()
 			got <- fmt.Sprintf("%s: %v, written %v", a, err, written[a])
-		})
+		}))
 	}
 	for _, want := range []string{"a: <nil>, written true", "bad: bad object, written false", "b: <nil>, written true"} {
 		if g := <-got; g != want {
@@ -86,7 +86,7 @@ func TestWriterCommitLaterReportsEachOutcome(t *testing.T) {
 	}
 	w.Close()
 	var closed error
-	w.CommitLater(Changes{Delete: []string{"c"}}, struct{}{}, func(err error) { closed = err })
+	w.CommitLater(Changes{Delete: []string{"c"}}, struct{}{}, ThenFunc(func(err error) { closed = err }))
 	if !errors.Is(closed, ErrClosed) {
 		t.Errorf("CommitLater on a closed writer: %v, want ErrClosed", closed)
 	}
