@@ -288,9 +288,10 @@ func checkPerResource(t *testing.T, most float64, setup func(n int) (step, check
 // recorded object's encoding, the handed-over commit and its database
 // arguments. The visit's handover carries the object it records and is
 // itself told the commit's outcome, where a closure and an object with
-// its list were two more allocations a resource.
+// its list were two more allocations a resource (16.4 then, 14.4 without
+// them, 13.5 once the result's check allocated nothing without a problem).
 func TestFirstApplyAllocationsPerResource(t *testing.T) {
-	checkPerResource(t, 15, func(n int) (func(), func()) {
+	checkPerResource(t, 14, func(n int) (func(), func()) {
 		e, cfg := valuesEngine(t, n)
 		ctx := context.Background()
 		p, diags := e.Plan(ctx, cfg, PlanOptions{})

@@ -319,19 +319,33 @@ func nestedAttrProblems(na *NestedAttributes, prior, config, planned cty.Value, 
 // it was applied from, one line per problem, each naming an attribute path.
 // It finds none when either value is null or unknown.
 func ResultProblems(b *Block, planned, actual cty.Value) []string {
-	var out []string
-	resultProblemsAt(b, planned, actual, nil, &out)
+	out := resultAttrProblems(b, planned, actual, nil, nil)
+	if len(b.BlockTypes) > 0 {
+		// Only here does the list leave this function (nestedProblems
+		// takes a pointer to it): an apply of a block without nested
+		// blocks and without problems allocates nothing.
+		more := out
+		resultBlockProblems(b, planned, actual, nil, &more)
+		out = more
+	}
 	return out
 }
 
 func resultProblemsAt(b *Block, planned, actual cty.Value, path cty.Path, out *[]string) {
+	*out = resultAttrProblems(b, planned, actual, path, *out)
+	resultBlockProblems(b, planned, actual, path, out)
+}
+
+// resultAttrProblems is resultProblemsAt's check of b's attributes,
+// appending to out.
+func resultAttrProblems(b *Block, planned, actual cty.Value, path cty.Path, out []string) []string {
 	if planned.IsNull() || !planned.IsKnown() || actual.IsNull() || !actual.IsKnown() {
-		return
+		return out
 	}
 	for name, a := range b.Attributes {
 		pv, av := ctysame.Attr(planned, name), ctysame.Attr(actual, name)
 		if a.WriteOnly && !av.IsNull() {
-			*out = append(*out, diagnostic.PathString(append(path.Copy(), cty.GetAttrStep{Name: name}))+": returned a value for a write-only attribute, which must be null")
+			out = append(out, diagnostic.PathString(append(path.Copy(), cty.GetAttrStep{Name: name}))+": returned a value for a write-only attribute, which must be null")
 			continue
 		}
 		if ctysame.Identical(av, pv) || !pv.IsWhollyKnown() {
@@ -340,8 +354,16 @@ func resultProblemsAt(b *Block, planned, actual cty.Value, path cty.Path, out *[
 			continue
 		}
 		if !av.IsWhollyKnown() || !av.RawEquals(pv) && !av.Equals(pv).True() {
-			*out = append(*out, diagnostic.PathString(append(path.Copy(), cty.GetAttrStep{Name: name}))+": the result differs from the planned value")
+			out = append(out, diagnostic.PathString(append(path.Copy(), cty.GetAttrStep{Name: name}))+": the result differs from the planned value")
 		}
+	}
+	return out
+}
+
+// resultBlockProblems is resultProblemsAt's check of b's nested blocks.
+func resultBlockProblems(b *Block, planned, actual cty.Value, path cty.Path, out *[]string) {
+	if planned.IsNull() || !planned.IsKnown() || actual.IsNull() || !actual.IsKnown() {
+		return
 	}
 	for name, nb := range b.BlockTypes {
 		pv, av := ctysame.Attr(planned, name), ctysame.Attr(actual, name)

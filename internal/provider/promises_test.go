@@ -265,3 +265,22 @@ func ctyjson(v cty.Value) (cty.Value, error) {
 	}
 	return cty.ObjectVal(v.AsValueMap()), nil
 }
+
+// TestResultProblemsAllocatesNothingWhenKept: checking an applied object
+// of a block without nested blocks against its plan allocates nothing
+// when the result keeps the plan; an apply makes this check for every
+// object.
+func TestResultProblemsAllocatesNothingWhenKept(t *testing.T) {
+	block := &Block{Attributes: map[string]*Attribute{
+		"input": {Type: cty.String, Required: true},
+		"id":    {Type: cty.String, Computed: true},
+	}}
+	planned := cty.ObjectVal(map[string]cty.Value{"input": cty.StringVal("a"), "id": cty.UnknownVal(cty.String)})
+	actual := cty.ObjectVal(map[string]cty.Value{"input": cty.StringVal("a"), "id": cty.StringVal("i-1")})
+	if got := ResultProblems(block, planned, actual); got != nil {
+		t.Fatalf("problems %q, want none", got)
+	}
+	if n := testing.AllocsPerRun(20, func() { ResultProblems(block, planned, actual) }); n > 0 {
+		t.Errorf("%v allocations, want none", n)
+	}
+}
