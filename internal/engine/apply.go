@@ -468,17 +468,19 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 	planned, priv := in.planned, in.plannedPriv
 	if change.Action != plan.Delete {
 		cfgVal := cty.NilVal
+		literal := false
 		if v := in.validated; cn.Constant && v != nil && v.from != cty.NilVal {
 			// The value evaluated at plan, which a body of literals
 			// gives again (its warnings were shown at plan).
-			cfgVal = v.from
+			cfgVal, literal = v.from, true
 		} else {
 			var diags hcl.Diagnostics
 			if cfgVal, diags = cn.Eval.Evaluate(p.scopeAt(ni.mi), inst); diags.HasErrors() {
 				return attribute(in.addr, cn, diags)
 			}
 		}
-		if !whollyKnown(cfgVal) { // marks and all: no unmarked copy
+		// A body of literals holds nothing unknown: not walked again.
+		if !literal && !whollyKnown(cfgVal) { // marks and all: no unmarked copy
 			return hcl.Diagnostics{errorDiag(in.addr, cn, "Configuration not known at apply",
 				"Some values in this resource's configuration are still unknown after all its dependencies were applied. This is a bug in Tether; please report it.")}
 		}
