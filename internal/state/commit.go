@@ -3,6 +3,7 @@ package state
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -22,9 +23,10 @@ type commitReq = Request[[]any]
 // commit) cost as much as writing its objects.
 type writerStmts struct {
 	putObject, deleteObject, putOutput, deleteOutput *sql.Stmt
-	// putObjects[i] writes 2<<i objects in one statement (putObject
-	// writes one), prepared on first use (see putBatch).
-	putObjects                [maxBatchLog]*sql.Stmt
+	// putObjects[i] writes 1<<i objects in one statement, prepared on
+	// first use (see putBatch) on the writer's own driver connection:
+	// flush hands them their arguments directly (see rawPuts).
+	putObjects                rawPuts
 	begin, commit, bumpSerial *sql.Stmt
 	// bumpIfLocked bumps the serial only while the lock row is this
 	// store's: the lock check and the serial in one statement.
@@ -52,13 +54,14 @@ func (w *writerStmts) prepare(ctx context.Context, c *sql.Conn) error {
 	return err
 }
 
-func (w *writerStmts) close() {
-	for _, st := range append([]*sql.Stmt{w.putObject, w.deleteObject, w.putOutput, w.deleteOutput,
-		w.begin, w.commit, w.bumpSerial, w.bumpIfLocked}, w.putObjects[:]...) {
+func (w *writerStmts) close(c *sql.Conn) {
+	for _, st := range []*sql.Stmt{w.putObject, w.deleteObject, w.putOutput, w.deleteOutput,
+		w.begin, w.commit, w.bumpSerial, w.bumpIfLocked} {
 		if st != nil {
 			st.Close()
 		}
 	}
+	w.putObjects.close(c)
 }
 
 // Commit applies c atomically and returns once it is durable on disk.
@@ -223,9 +226,11 @@ func (s *SQLite) tryGroup(group []*commitReq, mode groupMode) (err error) {
 // multi-row INSERT per batch of 2, 4, ... 64 objects costs one
 // statement's call and step where a row each cost one per object; SQLite
 // applies a multi-row upsert row by row, in order, so what is written is
-// the same.
+// the same. The columns are held as the driver takes them (the types
+// database/sql passes through unconverted: string, []byte, int64, bool
+// and nil).
 type putBatch struct {
-	args []any
+	args []driver.NamedValue
 }
 
 const (
@@ -238,28 +243,72 @@ func (b *putBatch) reset() {
 	b.args = b.args[:0]
 }
 
+// add appends one object's columns, in sqlPutObject's order (flush
+// numbers them).
+func (b *putBatch) add(cols ...any) {
+	for _, c := range cols {
+		b.args = append(b.args, driver.NamedValue{Value: c})
+	}
+}
+
+// rawPuts are the multi-row INSERTs of 1, 2, 4, ... 64 objects, prepared
+// on the writer's driver connection and run through it (sql.Conn.Raw):
+// database/sql would convert each argument again and copy them all into a
+// list of its own for every statement, about 440 bytes an object, where
+// putBatch holds them as the driver takes them already. Only the writer
+// uses them, inside its transaction, between Raw's start and return.
+type rawPuts [maxBatchLog + 1]driver.Stmt
+
+// close closes the statements, on c's driver connection.
+func (r *rawPuts) close(c *sql.Conn) {
+	c.Raw(func(any) error {
+		for i, st := range r {
+			if st != nil {
+				st.Close()
+				r[i] = nil
+			}
+		}
+		return nil
+	})
+}
+
 // flush writes what b holds, the largest batches first, and empties it.
 func (s *SQLite) flush(ctx context.Context, b *putBatch) error {
-	args := b.args
-	for len(args) > 0 {
-		rows := len(args) / putColumns
-		st := s.stmts.putObject
-		if rows > 1 {
-			i := min(bits.Len(uint(rows))-2, maxBatchLog-1)
-			if st = s.stmts.putObjects[i]; st == nil {
+	err := s.wconn.Raw(func(dc any) error {
+		args := b.args
+		for len(args) > 0 {
+			i := min(bits.Len(uint(len(args)/putColumns))-1, maxBatchLog)
+			st := s.stmts.putObjects[i]
+			if st == nil {
+				prep, ok := dc.(driver.ConnPrepareContext)
+				if !ok {
+					return fmt.Errorf("the SQLite driver's connection (%T) cannot prepare statements with a context", dc)
+				}
 				var err error
-				if st, err = s.wconn.PrepareContext(ctx, sqlPutObjects(2<<i)); err != nil {
+				if st, err = prep.PrepareContext(ctx, sqlPutObjects(1<<i)); err != nil {
 					return err
 				}
 				s.stmts.putObjects[i] = st
 			}
-			rows = 2 << i
+			exec, ok := st.(driver.StmtExecContext)
+			if !ok {
+				return fmt.Errorf("the SQLite driver's statement (%T) cannot run with a context", st)
+			}
+			n := (1 << i) * putColumns
+			// Each statement numbers its parameters from 1.
+			for j := range args[:n] {
+				args[j].Ordinal = j + 1
+			}
+			s.putStmts.Add(1)
+			if _, err := exec.ExecContext(ctx, args[:n]); err != nil {
+				return err
+			}
+			args = args[n:]
 		}
-		s.putStmts.Add(1)
-		if _, err := st.ExecContext(ctx, args[:rows*putColumns]...); err != nil {
-			return err
-		}
-		args = args[rows*putColumns:]
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	b.reset()
 	return nil
@@ -375,7 +424,7 @@ func (s *SQLite) apply(ctx context.Context, r *commitReq, batch *putBatch) error
 			o.SchemaVersion, o.Value, o.Private, o.Sensitive, deps, s.boxes.of(string(o.Status)),
 			o.CreateBeforeDestroy}
 		if batch != nil {
-			batch.args = append(batch.args, args...)
+			batch.add(args...)
 			continue
 		}
 		s.putStmts.Add(1)

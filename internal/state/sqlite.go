@@ -264,7 +264,7 @@ func openFileFor(path string, fi os.FileInfo, peek bool) (*SQLite, error) {
 		return nil, err
 	}
 	if err := s.stmts.prepare(ctx, wconn); err != nil {
-		s.stmts.close()
+		s.stmts.close(wconn)
 		wconn.Close()
 		db.Close()
 		return nil, fileError(path, "preparing statements", err)
@@ -845,7 +845,7 @@ func (s *SQLite) Close() error {
 		return nil
 	}
 
-	s.stmts.close()
+	s.stmts.close(s.wconn)
 	// The last connection to close copies the write-ahead log into the
 	// file, syncing both; SQLite also syncs the folder at the first sync
 	// of each connection's log, since each may have created it. The
