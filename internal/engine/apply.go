@@ -447,7 +447,7 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 		return nil
 	}
 	// Made once for every provider call of the instance (plan, apply).
-	ctx = provider.WithObject(ctx, in.addr)
+	ctx = h.withObject(ctx, in.addr)
 	inst := config.Instance{Key: in.key, Each: in.each}
 	if in.change.Action != plan.Delete && cn != nil && !p.opts.RefreshOnly {
 		// As in Terraform, the preconditions are evaluated again with

@@ -1,12 +1,14 @@
 package engine
 
 import (
+	"context"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/tetherhq/tether/internal/diagnostic"
 	"github.com/tetherhq/tether/internal/graph"
 	"github.com/tetherhq/tether/internal/plan"
+	"github.com/tetherhq/tether/internal/provider"
 	"github.com/tetherhq/tether/internal/state"
 )
 
@@ -37,6 +39,8 @@ type handover struct {
 	// check is the apply's stopOnLostLock.check, given the commit's
 	// outcome first.
 	check func(error) error
+	// octx is the context naming the visit's object (withObject).
+	octx provider.ObjectContext
 
 	// Set by record when it hands the commit over; one holds the
 	// object changes puts.
@@ -68,6 +72,15 @@ type oneObject struct {
 
 // Recorded is told the handed-over commit's outcome (state.Then).
 func (h *handover) Recorded(err error) { h.recorded(h.check(err)) }
+
+// withObject is provider.WithObject(ctx, addr), made in h when there is
+// one: it is made for the visit anyway.
+func (h *handover) withObject(ctx context.Context, addr string) context.Context {
+	if h == nil {
+		return provider.WithObject(ctx, addr)
+	}
+	return h.octx.With(ctx, addr)
+}
 
 // queued reports whether a commit was handed over.
 func (h *handover) queued() bool { return h != nil && h.in != nil }

@@ -20,6 +20,22 @@ func WithObject(ctx context.Context, addr string) context.Context {
 	return &objectCtx{ctx, addr}
 }
 
+// ObjectContext holds a context WithObject would make, for a caller that
+// names each of many objects in a value it makes for the object anyway
+// (the engine's record of an apply's visit): With then allocates nothing
+// of its own. The zero ObjectContext is ready.
+type ObjectContext struct{ c objectCtx }
+
+// With is WithObject(ctx, addr), made in o. While the context is in use,
+// o must not be given to With again.
+func (o *ObjectContext) With(ctx context.Context, addr string) context.Context {
+	if ObjectFrom(ctx) == addr {
+		return ctx
+	}
+	o.c = objectCtx{ctx, addr}
+	return &o.c
+}
+
 // objectCtx is a context naming an object: one allocation for each
 // instance, where context.WithValue makes two (its context, and the
 // address as an interface value).

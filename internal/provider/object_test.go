@@ -46,3 +46,21 @@ func TestWithObject(t *testing.T) {
 		t.Errorf("an object's context is not cancelled with its parent")
 	}
 }
+
+// TestObjectContextWith checks that a context made in an ObjectContext
+// names its object as WithObject's does, without an allocation.
+func TestObjectContextWith(t *testing.T) {
+	base := context.Background()
+	var o ObjectContext
+	c := o.With(base, "tether_value.a")
+	if got := ObjectFrom(c); got != "tether_value.a" {
+		t.Errorf("ObjectFrom = %q, want tether_value.a", got)
+	}
+	if again := o.With(c, "tether_value.a"); again != c {
+		t.Errorf("naming the same object again made a new context")
+	}
+	var other ObjectContext
+	if n := testing.AllocsPerRun(10, func() { other.With(base, "data.tether_file.b") }); n != 0 {
+		t.Errorf("naming an object made %v allocations, want none", n)
+	}
+}
