@@ -44,26 +44,47 @@ func (p *Planned) sameObjects() []sameObject {
 		n  *node
 		in *instance
 	}
+	// The deletes first: without one (a first apply), no create can
+	// wait for one, and no create's key is worked out.
 	deletes := map[objectKey]at{}
-	type create struct {
-		at
-		key objectKey
-	}
-	var creates []create
-	visit := func(n *node, in *instance) {
-		c := in.change
-		if c == nil {
-			return
-		}
+	p.eachChange(func(n *node, in *instance, c *plan.ResourceChange) {
 		if c.Action == plan.Delete || c.Action.IsReplace() {
 			if k, ok := changeObjectKey(c, c.Before); ok {
 				deletes[k] = at{n, in}
 			}
 		}
+	})
+	if len(deletes) == 0 {
+		return nil
+	}
+	type create struct {
+		at
+		key objectKey
+	}
+	var creates []create
+	p.eachChange(func(n *node, in *instance, c *plan.ResourceChange) {
 		if c.Action == plan.Create || c.Action.IsReplace() {
 			if k, ok := changeObjectKey(c, c.After); ok {
 				creates = append(creates, create{at{n, in}, k})
 			}
+		}
+	})
+	var out []sameObject
+	for _, c := range creates {
+		if d, ok := deletes[c.key]; ok && d.in != c.in {
+			out = append(out, sameObject{create: c.n, delete: d.n, deleting: d.in, createAddr: c.in.addr, deleteAddr: d.in.addr, id: c.key.id})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].createAddr < out[j].createAddr })
+	return out
+}
+
+// eachChange calls f with every instance that has a change, orphans
+// included.
+func (p *Planned) eachChange(f func(n *node, in *instance, c *plan.ResourceChange)) {
+	visit := func(n *node, in *instance) {
+		if c := in.change; c != nil {
+			f(n, in, c)
 		}
 	}
 	for _, n := range p.nodes {
@@ -77,14 +98,6 @@ func (p *Planned) sameObjects() []sameObject {
 			}
 		}
 	}
-	var out []sameObject
-	for _, c := range creates {
-		if d, ok := deletes[c.key]; ok && d.in != c.in {
-			out = append(out, sameObject{create: c.n, delete: d.n, deleting: d.in, createAddr: c.in.addr, deleteAddr: d.in.addr, id: c.key.id})
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].createAddr < out[j].createAddr })
-	return out
 }
 
 // changeObjectKey is the object a change's value v (its before or after)

@@ -35,3 +35,23 @@ func TestChangeObjectKeyReadsOnlyTheID(t *testing.T) {
 		t.Errorf("changeObjectKey allocated %v times for an object of 200 tags, %v for one of 1: it copies the object", l, s)
 	}
 }
+
+// TestSameObjectsWithoutDeletes checks that a plan without a delete (a
+// first apply) pairs no create, and names no create's object to find
+// out: the creates of known ids cost nothing.
+func TestSameObjectsWithoutDeletes(t *testing.T) {
+	p := &Planned{}
+	for i := range 20 {
+		in := &instance{addr: fmt.Sprint("tether_value.r", i), change: &plan.ResourceChange{
+			Provider: `provider["registry.terraform.io/tetherhq/tether"]`, Type: "tether_value", Action: plan.Create,
+			After: cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(fmt.Sprint("id-", i))}),
+		}}
+		p.nodes = append(p.nodes, &node{per: []*nodeInst{{insts: []*instance{in}}}})
+	}
+	if got := p.sameObjects(); len(got) != 0 {
+		t.Fatalf("sameObjects = %v, want none", got)
+	}
+	if n := testing.AllocsPerRun(10, func() { p.sameObjects() }); n > 0 {
+		t.Errorf("sameObjects allocated %v times for a plan without a delete, want none", n)
+	}
+}
