@@ -409,8 +409,9 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 		if d.HasErrors() {
 			return d
 		}
-		for _, k := range keys {
-			in := &instance{addr: instanceAddr(n, mi, k.key), key: k.key, each: k.each}
+		for i := range keys {
+			k := &keys[i]
+			in := &instance{addr: instanceAddr(n, mi, k.key), rk: k.ref()}
 			if obj, ok := byAddr[in.addr]; ok {
 				in.recorded = obj
 				delete(byAddr, in.addr)
@@ -447,7 +448,7 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 		}
 		sort.Strings(gone)
 		for _, a := range gone {
-			in := &instance{addr: a, recorded: byAddr[a], key: cty.NilVal, gone: true}
+			in := &instance{addr: a, recorded: byAddr[a], gone: true}
 			ni.insts = append(ni.insts, in)
 			owner.add(in, ni)
 		}
@@ -581,7 +582,7 @@ func (p *Planned) claim(n *node, mi *modInstance, keep bool) []*state.Object {
 // configuration, for the kinds read rather than planned (data sources and
 // ephemeral resources).
 func (p *Planned) readConfig(n *node, ni *nodeInst, in *instance) (config.Instance, cty.Value, hcl.Diagnostics) {
-	inst := config.Instance{Key: in.key, Each: in.each}
+	inst := config.Instance{Key: in.key(), Each: in.each()}
 	if d := p.conditions(n, ni.mi, inst, n.cfg.Preconditions, cty.NilVal, "Resource precondition failed"); d.HasErrors() {
 		return inst, cty.NilVal, attribute(in.addr, n.cfg, d)
 	}
