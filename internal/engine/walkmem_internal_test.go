@@ -267,3 +267,43 @@ func TestNoOpPlanAllocationsPerResource(t *testing.T) {
 		t.Errorf("%.1f allocations per resource (%v for 10, %v for 410)", per, small, large)
 	}
 }
+
+// TestRecordedByAddr checks that a node's recorded objects are each found
+// once by address, and that those no instance took are left in address
+// order, whether there is one (no map is made) or several.
+func TestRecordedByAddr(t *testing.T) {
+	obj := func(a string) *state.Object { return &state.Object{Address: a} }
+	for _, tc := range []struct {
+		name     string
+		recorded []string
+		take     []string
+		found    []bool
+		left     []string
+	}{
+		{"none", nil, []string{"a"}, []bool{false}, nil},
+		{"one taken", []string{"a"}, []string{"a", "a"}, []bool{true, false}, nil},
+		{"one left", []string{"a"}, []string{"b"}, []bool{false}, []string{"a"}},
+		{"several", []string{"a[2]", "a[0]", "a[1]", "a[10]"}, []string{"a[1]", "a[5]"}, []bool{true, false}, []string{"a[0]", "a[10]", "a[2]"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var objs []*state.Object
+			for _, a := range tc.recorded {
+				objs = append(objs, obj(a))
+			}
+			r := newRecordedByAddr(objs)
+			for i, a := range tc.take {
+				got := r.take(a)
+				if (got != nil) != tc.found[i] || (got != nil && got.Address != a) {
+					t.Errorf("take(%q) = %v, want found %v", a, got, tc.found[i])
+				}
+			}
+			var left []string
+			for _, o := range r.left() {
+				left = append(left, o.Address)
+			}
+			if !slices.Equal(left, tc.left) {
+				t.Errorf("left %q, want %q", left, tc.left)
+			}
+		})
+	}
+}
