@@ -748,15 +748,18 @@ func (p *Planned) RootScope() config.Scope {
 
 // recordedByAddr finds a node's recorded objects in a module instance by
 // address, each once. Most resources have one recorded object and one
-// instance: it is then matched without a map, which the walk would make,
-// fill, empty and range over for each of them.
+// instance, or none: they are then matched without a map, which the walk
+// would make, fill, empty and range over for each of them.
 type recordedByAddr struct {
 	one *state.Object
 	m   map[string]*state.Object
 }
 
 func newRecordedByAddr(objs []*state.Object) recordedByAddr {
-	if len(objs) == 1 {
+	switch len(objs) {
+	case 0:
+		return recordedByAddr{} // no map for a first apply's resources
+	case 1:
 		return recordedByAddr{one: objs[0]}
 	}
 	m := make(map[string]*state.Object, len(objs))

@@ -270,7 +270,7 @@ func TestNoOpPlanAllocationsPerResource(t *testing.T) {
 
 // TestRecordedByAddr checks that a node's recorded objects are each found
 // once by address, and that those no instance took are left in address
-// order, whether there is one (no map is made) or several.
+// order, whether there are none or one (no map is made) or several.
 func TestRecordedByAddr(t *testing.T) {
 	obj := func(a string) *state.Object { return &state.Object{Address: a} }
 	for _, tc := range []struct {
@@ -291,6 +291,9 @@ func TestRecordedByAddr(t *testing.T) {
 				objs = append(objs, obj(a))
 			}
 			r := newRecordedByAddr(objs)
+			if len(objs) <= 1 && r.m != nil {
+				t.Errorf("%d recorded objects made a map", len(objs))
+			}
 			for i, a := range tc.take {
 				got := r.take(a)
 				if (got != nil) != tc.found[i] || (got != nil && got.Address != a) {
