@@ -53,7 +53,7 @@ func (in *instance) judgeBy(n *node, config cty.Value, paths []cty.Path) {
 // judgeBy set or, for an object with no configuration (one being
 // destroyed), its provider's.
 func (in *instance) sourcesFor(n *node) []string {
-	if in.sources() != nil {
+	if in.judged {
 		return in.sources()
 	}
 	return providerSecrets(in.provider(n))

@@ -302,6 +302,8 @@ type instance struct {
 	leftOut bool
 	// checkAfterApply holds postconditions that were unknown at plan.
 	checkAfterApply bool
+	// judged is set once judgeBy has set its sources (see sourcesFor).
+	judged bool
 }
 
 // instSecrets are an instance's secrets.
@@ -311,8 +313,8 @@ type instSecrets struct {
 	// provider says.
 	secrets, inputs []string
 	// sources are the secrets what its provider returns is judged by
-	// (see the rule for derived values, derived.go): nil until judgeBy
-	// sets them.
+	// (see the rule for derived values, derived.go), once the instance
+	// is judged.
 	sources []string
 }
 
@@ -337,10 +339,10 @@ func (in *instance) sources() []string {
 	return in.sec.sources
 }
 
-// secretsToSet is in.sec, made when v is not nil; nil when there is
-// none and v is nil (nothing to set).
+// secretsToSet is in.sec, made when v has a string; nil when there is
+// none and v has none (nothing to set: an empty list reads as none).
 func (in *instance) secretsToSet(v []string) *instSecrets {
-	if in.sec == nil && v != nil {
+	if in.sec == nil && len(v) > 0 {
 		in.sec = &instSecrets{}
 	}
 	return in.sec
@@ -358,7 +360,11 @@ func (in *instance) setInputs(v []string) {
 	}
 }
 
+// setSources sets the secrets what its provider returns is judged by:
+// judged is set even when there are none, which sourcesFor tells apart
+// from sources never set.
 func (in *instance) setSources(v []string) {
+	in.judged = v != nil
 	if s := in.secretsToSet(v); s != nil {
 		s.sources = v
 	}

@@ -43,7 +43,7 @@ func TestNothingToDoAllocatesNothing(t *testing.T) {
 		"id":    {Type: cty.String, Computed: true},
 		"input": {Type: cty.String, Optional: true},
 	}}}}
-	in := &instance{sec: &instSecrets{sources: []string{}}, meta: objectMeta{Sensitive: []cty.Path{cty.GetAttrPath("input")}}}
+	in := &instance{judged: true, meta: objectMeta{Sensitive: []cty.Path{cty.GetAttrPath("input")}}}
 	for name, f := range map[string]func(){
 		"scrubbing no diagnostics":          func() { in.scrubDiags(nil) },
 		"showing an id that is no secret":   func() { in.shownID(n, obj) },
