@@ -416,8 +416,8 @@ func (p *Planned) refreshEach(n *node, module bool) hcl.Diagnostics {
 			continue
 		}
 		for _, in := range ni.insts {
-			if v, ok := each[keyString(in.key)]; ok {
-				in.each = v
+			if v, ok := each[keyString(in.key())]; ok {
+				in.setEach(v)
 			}
 		}
 	}
@@ -448,7 +448,7 @@ func (e *Engine) applyInstance(ctx context.Context, p *Planned, n *node, ni *nod
 	}
 	// Made once for every provider call of the instance (plan, apply).
 	ctx = h.withObject(ctx, in.addr)
-	inst := config.Instance{Key: in.key, Each: in.each}
+	inst := config.Instance{Key: in.key(), Each: in.each()}
 	if in.change.Action != plan.Delete && cn != nil && !p.opts.RefreshOnly {
 		// As in Terraform, the preconditions are evaluated again with
 		// the values known now: one not known at plan is decided here,
@@ -657,7 +657,7 @@ func (e *Engine) readDeferred(ctx context.Context, p *Planned, n *node, ni *node
 
 // readNow reads a data source during apply.
 func (e *Engine) readNow(ctx context.Context, p *Planned, n *node, ni *nodeInst, in *instance) hcl.Diagnostics {
-	inst := config.Instance{Key: in.key, Each: in.each}
+	inst := config.Instance{Key: in.key(), Each: in.each()}
 	// Its preconditions are decided before it is read, as in Terraform.
 	if d := p.conditions(n, ni.mi, inst, n.cfg.Preconditions, cty.NilVal, "Resource precondition failed"); d.HasErrors() {
 		return attribute(in.addr, n.cfg, d)

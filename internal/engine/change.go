@@ -29,7 +29,7 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 	ty := block.ImpliedType()
 	in.prior = cty.NullVal(ty)
 	in.recordedVal = cty.NullVal(ty)
-	inst := config.Instance{Key: in.key, Each: in.each}
+	inst := config.Instance{Key: in.key(), Each: in.each()}
 	// The configuration comes first: its references, resolved, let
 	// refresh recognise referenced values in what the provider reads back.
 	var cfgVal cty.Value
@@ -59,7 +59,7 @@ func (e *Engine) planInstance(ctx context.Context, p *Planned, n *node, ni *node
 			}
 		}
 		// Refresh comes before the plan: what it says is scrubbed too.
-		in.inputs = append(p.sensitiveInputs(n, ni.mi), providerSecrets(in.provider(n))...)
+		in.setInputs(append(p.sensitiveInputs(n, ni.mi), providerSecrets(in.provider(n))...))
 		ev = in.takeOf(n, cfgVal, marked)
 		if marked {
 			if in.res, d = e.resolveRefs(ctx, in.addr, n.cfg, cfgVal); d.HasErrors() {
@@ -215,7 +215,7 @@ type evaluated struct {
 
 // take records what an instance's evaluated configuration makes secret:
 // what is scrubbed from whatever its provider says, and what the values it
-// returns are judged by (see judgeBy). in.inputs must be set.
+// returns are judged by (see judgeBy). Its inputs must be set.
 func (in *instance) take(n *node, cfgVal cty.Value) evaluated {
 	return in.takeOf(n, cfgVal, marks.ContainsMarked(cfgVal))
 }
@@ -227,7 +227,7 @@ func (in *instance) takeOf(n *node, cfgVal cty.Value, marked bool) evaluated {
 	if marked {
 		uv, m = marks.Unmark(cfgVal)
 	}
-	in.secrets = append(sensitiveStrings(uv, m), in.inputs...)
+	in.setSecrets(append(sensitiveStrings(uv, m), in.inputs()...))
 	in.judgeBy(n, uv, m)
 	return evaluated{val: cfgVal, unmarked: uv, sensitive: m}
 }

@@ -113,7 +113,7 @@ func (p *Planned) instanceProviders(n *node, ni *nodeInst) hcl.Diagnostics {
 			}
 			ks = pc.Key
 		} else {
-			scope, inst := p.scopeAt(ni.mi), config.Instance{Key: in.key, Each: in.each}
+			scope, inst := p.scopeAt(ni.mi), config.Instance{Key: in.key(), Each: in.each()}
 			if up := n.cfg.ProviderKeyFromCall; up > 0 {
 				// A module call picked the instance, once per instance of
 				// the module it calls: the node's module's call (up = 1)

@@ -45,7 +45,7 @@ func (in *instance) judgeBy(n *node, config cty.Value, paths []cty.Path) {
 	for _, s := range own {
 		logging.Redact(s, "(sensitive value)")
 	}
-	in.sources = append(own, providerSecrets(in.provider(n))...)
+	in.setSources(append(own, providerSecrets(in.provider(n))...))
 	in.shareSecrets(n, own...)
 }
 
@@ -53,8 +53,8 @@ func (in *instance) judgeBy(n *node, config cty.Value, paths []cty.Path) {
 // judgeBy set or, for an object with no configuration (one being
 // destroyed), its provider's.
 func (in *instance) sourcesFor(n *node) []string {
-	if in.sources != nil {
-		return in.sources
+	if in.judged {
+		return in.sources()
 	}
 	return providerSecrets(in.provider(n))
 }

@@ -54,8 +54,9 @@ func (e *Engine) destroyResources(ctx context.Context, p *Planned, n *node) hcl.
 				byAddr[obj.Address] = obj
 			}
 		}
-		for _, k := range keys {
-			in := &instance{addr: instanceAddr(n, ni.mi, k.key), key: k.key, each: k.each, recorded: byAddr[instanceAddr(n, ni.mi, k.key)]}
+		for i := range keys {
+			k := &keys[i]
+			in := &instance{addr: instanceAddr(n, ni.mi, k.key), rk: k.ref(), recorded: byAddr[instanceAddr(n, ni.mi, k.key)]}
 			ni.insts = append(ni.insts, in)
 			owner.add(in, ni)
 			all = append(all, in)

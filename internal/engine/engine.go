@@ -242,8 +242,11 @@ func newNodeInsts(mis []*modInstance) []*nodeInst {
 // instance is one resource or data source instance.
 type instance struct {
 	addr string
-	key  cty.Value
-	each cty.Value
+	// rk is its key and each.value, nil for an instance of a resource
+	// without count or for_each (most of a large configuration's): one
+	// word instead of two cty.Values, since an instance is held for each
+	// resource instance for the whole run. Read through key and each.
+	rk *repeatKey
 
 	recorded     *state.Object
 	recordedVal  cty.Value
@@ -274,13 +277,9 @@ type instance struct {
 	// deferredBy is set when the provider deferred the instance's read
 	// or plan, saying why: its node waits for a later round.
 	deferredBy string
-	// secrets are the sensitive strings of its configuration and of the
-	// variables and locals it uses (inputs), scrubbed from whatever its
-	// provider says.
-	secrets, inputs []string
-	// sources are the secrets what its provider returns is judged by
-	// (see the rule for derived values, derived.go).
-	sources      []string
+	// sec holds its secrets, nil while it has none (most instances):
+	// read through secrets, inputs and sources.
+	sec          *instSecrets
 	resourceDeps []string
 	// prov is the provider instance that serves this instance when its
 	// provider configuration is repeated, and provKey its key (["x"]);
@@ -303,6 +302,94 @@ type instance struct {
 	leftOut bool
 	// checkAfterApply holds postconditions that were unknown at plan.
 	checkAfterApply bool
+	// judged is set once judgeBy has set its sources (see sourcesFor).
+	judged bool
+}
+
+// instSecrets are an instance's secrets.
+type instSecrets struct {
+	// secrets are the sensitive strings of its configuration and of the
+	// variables and locals it uses (inputs), scrubbed from whatever its
+	// provider says.
+	secrets, inputs []string
+	// sources are the secrets what its provider returns is judged by
+	// (see the rule for derived values, derived.go), once the instance
+	// is judged.
+	sources []string
+}
+
+func (in *instance) secrets() []string {
+	if in.sec == nil {
+		return nil
+	}
+	return in.sec.secrets
+}
+
+func (in *instance) inputs() []string {
+	if in.sec == nil {
+		return nil
+	}
+	return in.sec.inputs
+}
+
+func (in *instance) sources() []string {
+	if in.sec == nil {
+		return nil
+	}
+	return in.sec.sources
+}
+
+// secretsToSet is in.sec, made when v has a string; nil when there is
+// none and v has none (nothing to set: an empty list reads as none).
+func (in *instance) secretsToSet(v []string) *instSecrets {
+	if in.sec == nil && len(v) > 0 {
+		in.sec = &instSecrets{}
+	}
+	return in.sec
+}
+
+func (in *instance) setSecrets(v []string) {
+	if s := in.secretsToSet(v); s != nil {
+		s.secrets = v
+	}
+}
+
+func (in *instance) setInputs(v []string) {
+	if s := in.secretsToSet(v); s != nil {
+		s.inputs = v
+	}
+}
+
+// setSources sets the secrets what its provider returns is judged by:
+// judged is set even when there are none, which sourcesFor tells apart
+// from sources never set.
+func (in *instance) setSources(v []string) {
+	in.judged = v != nil
+	if s := in.secretsToSet(v); s != nil {
+		s.sources = v
+	}
+}
+
+// key is the instance's count.index or each.key, cty.NilVal for none.
+func (in *instance) key() cty.Value {
+	if in.rk == nil {
+		return cty.NilVal
+	}
+	return in.rk.key
+}
+
+// each is the instance's each.value, cty.NilVal for none.
+func (in *instance) each() cty.Value {
+	if in.rk == nil {
+		return cty.NilVal
+	}
+	return in.rk.each
+}
+
+// setEach gives the instance a new each.value, in a repeatKey of its own:
+// rk may be shared with the keys it was made from.
+func (in *instance) setEach(v cty.Value) {
+	in.rk = &repeatKey{key: in.key(), each: v}
 }
 
 func (e *Engine) parallelism() int {

@@ -54,7 +54,7 @@ func (e *Engine) openEphemeral(ctx context.Context, p *Planned, n *node, ni *nod
 		return diags
 	}
 	uv, cfgMarks := marks.Unmark(cfgVal)
-	in.secrets = append(sensitiveStrings(uv, cfgMarks), providerSecrets(in.provider(n))...)
+	in.setSecrets(append(sensitiveStrings(uv, cfgMarks), providerSecrets(in.provider(n))...))
 	in.judgeBy(n, uv, cfgMarks)
 	if validate {
 		diags = append(diags, attribute(in.addr, n.cfg, in.scrubDiags(in.provider(n).ValidateEphemeralConfig(n.cfg.Type, uv)))...)
@@ -75,7 +75,7 @@ func (e *Engine) openEphemeral(ctx context.Context, p *Planned, n *node, ni *nod
 	if resp.Result != cty.NilVal {
 		result = in.returned(n, resp.Result, cfgMarks)
 		u, paths := marks.Unmark(result)
-		in.secrets = append(in.secrets, sensitiveStrings(u, paths)...)
+		in.setSecrets(append(in.secrets(), sensitiveStrings(u, paths)...))
 	}
 	d := attribute(in.addr, n.cfg, in.scrubDiags(resp.Diagnostics))
 	diags = append(diags, d...)

@@ -149,6 +149,16 @@ type repeatKey struct {
 	key, each cty.Value
 }
 
+// ref is k for an instance to hold, or nil when k has neither key nor
+// each.value (an instance's key and each read cty.NilVal then). The keys
+// k is in must not change afterwards: instances share them.
+func (k *repeatKey) ref() *repeatKey {
+	if k.key == cty.NilVal && k.each == cty.NilVal {
+		return nil
+	}
+	return k
+}
+
 // repeatKeys evaluates a node's count or for_each in one module instance.
 // When the collection is not known yet it returns what it waits for
 // instead.
@@ -390,7 +400,7 @@ func aggregate(cn *config.Node, insts []*instance) cty.Value {
 	default:
 		attrs := make(map[string]cty.Value, len(insts))
 		for _, in := range insts {
-			attrs[in.key.AsString()] = in.value
+			attrs[in.key().AsString()] = in.value
 		}
 		return cty.ObjectVal(attrs)
 	}

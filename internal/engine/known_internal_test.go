@@ -43,7 +43,7 @@ func TestNothingToDoAllocatesNothing(t *testing.T) {
 		"id":    {Type: cty.String, Computed: true},
 		"input": {Type: cty.String, Optional: true},
 	}}}}
-	in := &instance{sources: []string{}, meta: objectMeta{Sensitive: []cty.Path{cty.GetAttrPath("input")}}}
+	in := &instance{judged: true, meta: objectMeta{Sensitive: []cty.Path{cty.GetAttrPath("input")}}}
 	for name, f := range map[string]func(){
 		"scrubbing no diagnostics":          func() { in.scrubDiags(nil) },
 		"showing an id that is no secret":   func() { in.shownID(n, obj) },
@@ -60,7 +60,7 @@ func TestNothingToDoAllocatesNothing(t *testing.T) {
 	if got := in.shownID(n, obj); got != "" {
 		t.Errorf("shownID of a sensitive id = %q, want none", got)
 	}
-	in.sources = []string{"some-id-long-enough"}
+	in.setSources([]string{"some-id-long-enough"})
 	in.meta.Sensitive = nil
 	if got := in.shownID(n, cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal("x-some-id-long-enough"), "input": cty.StringVal("v")})); got != "" {
 		t.Errorf("shownID of an id holding a secret = %q, want none", got)

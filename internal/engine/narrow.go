@@ -319,7 +319,7 @@ func (p *Planned) applies(n *node, in *instance) bool {
 		return true
 	}
 	kn := t.need[n.id]
-	return kn != nil && (kn.all || (!in.gone && kn.keys[addr.KeyString(in.key)]))
+	return kn != nil && (kn.all || (!in.gone && kn.keys[addr.KeyString(in.key())]))
 }
 
 func isResourceNode(n *node) bool {

@@ -47,7 +47,7 @@ func (e *Engine) planOrphans(ctx context.Context, p *Planned, snap *state.Snapsh
 			diags = append(diags, preventDestroy(a, cn, plan.Delete))
 			continue
 		}
-		orphan := &instance{addr: a, recorded: obj, key: cty.NilVal}
+		orphan := &instance{addr: a, recorded: obj}
 		if r := p.refreshed[a]; r != nil && r.recorded == obj {
 			// The destroy's walk refreshed it already: the orphan is
 			// that instance whole (its refreshed object, private data

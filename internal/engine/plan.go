@@ -401,20 +401,15 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 			n.deferredAny = true
 			continue
 		}
-		byAddr := make(map[string]*state.Object, len(recorded))
-		for _, obj := range recorded {
-			byAddr[obj.Address] = obj
-		}
+		byAddr := newRecordedByAddr(recorded)
 		imports, d := p.importTargets(n, mi)
 		if d.HasErrors() {
 			return d
 		}
-		for _, k := range keys {
-			in := &instance{addr: instanceAddr(n, mi, k.key), key: k.key, each: k.each}
-			if obj, ok := byAddr[in.addr]; ok {
-				in.recorded = obj
-				delete(byAddr, in.addr)
-			}
+		for i := range keys {
+			k := &keys[i]
+			in := &instance{addr: instanceAddr(n, mi, k.key), rk: k.ref()}
+			in.recorded = byAddr.take(in.addr)
 			if t, ok := imports[in.addr]; ok {
 				// An object already recorded is already managed: the
 				// import has nothing to do.
@@ -441,13 +436,8 @@ func (e *Engine) planResources(ctx context.Context, p *Planned, n *node) hcl.Dia
 		}
 		// Recorded instances whose keys are gone are destroyed with the
 		// node, so that they go before what they depended on.
-		gone := make([]string, 0, len(byAddr))
-		for a := range byAddr {
-			gone = append(gone, a)
-		}
-		sort.Strings(gone)
-		for _, a := range gone {
-			in := &instance{addr: a, recorded: byAddr[a], key: cty.NilVal, gone: true}
+		for _, obj := range byAddr.left() {
+			in := &instance{addr: obj.Address, recorded: obj, gone: true}
 			ni.insts = append(ni.insts, in)
 			owner.add(in, ni)
 		}
@@ -581,7 +571,7 @@ func (p *Planned) claim(n *node, mi *modInstance, keep bool) []*state.Object {
 // configuration, for the kinds read rather than planned (data sources and
 // ephemeral resources).
 func (p *Planned) readConfig(n *node, ni *nodeInst, in *instance) (config.Instance, cty.Value, hcl.Diagnostics) {
-	inst := config.Instance{Key: in.key, Each: in.each}
+	inst := config.Instance{Key: in.key(), Each: in.each()}
 	if d := p.conditions(n, ni.mi, inst, n.cfg.Preconditions, cty.NilVal, "Resource precondition failed"); d.HasErrors() {
 		return inst, cty.NilVal, attribute(in.addr, n.cfg, d)
 	}
@@ -754,4 +744,57 @@ func (p *Planned) ScrubSecrets(diags hcl.Diagnostics) hcl.Diagnostics {
 // does (unknown where known only after apply).
 func (p *Planned) RootScope() config.Scope {
 	return p.scopeAt(p.mods[""].instances[0])
+}
+
+// recordedByAddr finds a node's recorded objects in a module instance by
+// address, each once. Most resources have one recorded object and one
+// instance, or none: they are then matched without a map, which the walk
+// would make, fill, empty and range over for each of them.
+type recordedByAddr struct {
+	one *state.Object
+	m   map[string]*state.Object
+}
+
+func newRecordedByAddr(objs []*state.Object) recordedByAddr {
+	switch len(objs) {
+	case 0:
+		return recordedByAddr{} // no map for a first apply's resources
+	case 1:
+		return recordedByAddr{one: objs[0]}
+	}
+	m := make(map[string]*state.Object, len(objs))
+	for _, obj := range objs {
+		m[obj.Address] = obj
+	}
+	return recordedByAddr{m: m}
+}
+
+// take is the recorded object at address a, nil when there is none or it
+// was taken.
+func (r *recordedByAddr) take(a string) *state.Object {
+	if r.m == nil {
+		if obj := r.one; obj != nil && obj.Address == a {
+			r.one = nil
+			return obj
+		}
+		return nil
+	}
+	obj, ok := r.m[a]
+	if ok {
+		delete(r.m, a)
+	}
+	return obj
+}
+
+// left are the recorded objects not taken, by address.
+func (r *recordedByAddr) left() []*state.Object {
+	if r.m == nil {
+		if r.one == nil {
+			return nil
+		}
+		return []*state.Object{r.one}
+	}
+	objs := slices.Collect(maps.Values(r.m))
+	slices.SortFunc(objs, func(a, b *state.Object) int { return strings.Compare(a.Address, b.Address) })
+	return objs
 }

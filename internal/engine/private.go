@@ -30,7 +30,7 @@ func (e *Engine) sealPrivate(in *instance, prov provider.Provider, priv []byte, 
 		sets = append(sets, &in.res.redact)
 	}
 	wasSealed := in.recorded != nil && secrets.IsSealed(in.recorded.Private)
-	if !sensitive && !wasSealed && len(in.secrets) == 0 && len(sets) == 0 {
+	if !sensitive && !wasSealed && len(in.secrets()) == 0 && len(sets) == 0 {
 		return priv, false
 	}
 	for _, s := range sets {

@@ -81,7 +81,7 @@ func (e *Engine) planDataRead(ctx context.Context, p *Planned, n *node, ni *node
 		return append(diags, d...)
 	}
 	uv, cfgMarks := marks.Unmark(cfgVal)
-	in.secrets = append(sensitiveStrings(uv, cfgMarks), providerSecrets(in.provider(n))...)
+	in.setSecrets(append(sensitiveStrings(uv, cfgMarks), providerSecrets(in.provider(n))...))
 	in.judgeBy(n, uv, cfgMarks)
 	diags = append(diags, validateData(n, in, uv)...)
 	if diags.HasErrors() {

@@ -539,7 +539,7 @@ func (in *instance) scrubDiags(diags hcl.Diagnostics) hcl.Diagnostics {
 	if !in.res.empty() {
 		refs = &in.res.redact
 	}
-	return redactDiags(diags, refs, secretSet(in.secrets))
+	return redactDiags(diags, refs, secretSet(in.secrets()))
 }
 
 // shareSecrets gives the provider instance that serves in the secrets of
@@ -556,7 +556,7 @@ func (in *instance) shareSecrets(n *node, more ...string) {
 	if !ok {
 		return
 	}
-	for _, s := range append(more, in.secrets...) {
+	for _, s := range append(more, in.secrets()...) {
 		rp.also.Add(s, "(sensitive value)")
 	}
 	in.res.addTo(rp.also)

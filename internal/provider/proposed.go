@@ -99,7 +99,9 @@ func proposedBlock(b *Block, prior, config cty.Value) cty.Value {
 		return config
 	}
 	m := newMerge(prior, len(b.Attributes)+len(b.BlockTypes))
-	proposedAttrs(&m, b.Attributes, prior, config)
+	for _, na := range b.attributeList() {
+		proposedAttr(&m, na.name, na.a, prior, config)
+	}
 	for name, nb := range b.BlockTypes {
 		p := ctysame.Attr(prior, name)
 		m.set(name, p, proposedNestedBlock(nb, p, ctysame.Attr(config, name)), false)
@@ -295,34 +297,41 @@ func proposedSet(s nestedSchema, prior, config cty.Value) cty.Value {
 
 func proposedAttrs(m *merge, as map[string]*Attribute, prior, config cty.Value) {
 	for name, a := range as {
-		c := ctysame.Attr(config, name)
-		if a.Computed && c.IsNull() && (!a.Optional || a.Nested == nil) && m.keepsPrior() {
-			// The prior value is kept (wasConfigured cannot hold), and
-			// the prior object stands for the result so far: nothing to
-			// read or set.
-			continue
-		}
-		var p cty.Value
-		if prior.IsNull() {
-			p = cty.NullVal(ctysame.AttributeType(prior.Type(), name))
-		} else {
-			p = ctysame.Attr(prior, name)
-		}
-		switch {
-		case a.Computed && c.IsNull():
-			// Whether required or optional plays no part: a computed
-			// value the configuration leaves out keeps its prior value,
-			// unless that value shows a configuration set it before.
-			if wasConfigured(a, p) {
-				m.set(name, p, c, false)
-			} else {
-				m.set(name, p, p, true)
-			}
-		case a.Nested != nil:
-			m.set(name, p, proposedNestedAttr(a.Nested, p, c), false)
-		default:
+		proposedAttr(m, name, a, prior, config)
+	}
+}
+
+// proposedAttr sets attribute name, a, of the merge. The result does not
+// depend on the order attributes are set in.
+func proposedAttr(m *merge, name string, a *Attribute, prior, config cty.Value) {
+	c := ctysame.Attr(config, name)
+	if a.Computed && c.IsNull() && (!a.Optional || a.Nested == nil) && m.keepsPrior() {
+		// The prior value is kept (wasConfigured cannot hold), and the
+		// prior object stands for the result so far: nothing to read or
+		// set. (Should a later attribute end the sharing, the merge
+		// takes this one's prior value, as set here would.)
+		return
+	}
+	var p cty.Value
+	if prior.IsNull() {
+		p = cty.NullVal(ctysame.AttributeType(prior.Type(), name))
+	} else {
+		p = ctysame.Attr(prior, name)
+	}
+	switch {
+	case a.Computed && c.IsNull():
+		// Whether required or optional plays no part: a computed value
+		// the configuration leaves out keeps its prior value, unless
+		// that value shows a configuration set it before.
+		if wasConfigured(a, p) {
 			m.set(name, p, c, false)
+		} else {
+			m.set(name, p, p, true)
 		}
+	case a.Nested != nil:
+		m.set(name, p, proposedNestedAttr(a.Nested, p, c), false)
+	default:
+		m.set(name, p, c, false)
 	}
 }
 

@@ -98,6 +98,32 @@ type Block struct {
 	writeOnly, sensitive, nestedAttribute atomic.Uint32
 	// empty caches EmptyValue: every planned create starts from it.
 	empty atomic.Pointer[cty.Value]
+	// attrList caches attributeList.
+	attrList atomic.Pointer[[]namedAttribute]
+}
+
+// namedAttribute is an attribute with its name.
+type namedAttribute struct {
+	name string
+	a    *Attribute
+}
+
+// attributeList is b.Attributes as a list in name order, made once:
+// ProposedNew goes through them for every instance it plans, and ranging
+// over a map starts at a random place each time and walks its groups.
+//
+// A block must not be changed after attributeList is first called.
+func (b *Block) attributeList() []namedAttribute {
+	if l := b.attrList.Load(); l != nil {
+		return *l
+	}
+	l := make([]namedAttribute, 0, len(b.Attributes))
+	for name, a := range b.Attributes {
+		l = append(l, namedAttribute{name, a})
+	}
+	sort.Slice(l, func(i, j int) bool { return l[i].name < l[j].name })
+	b.attrList.Store(&l)
+	return l
 }
 
 // HasWriteOnly reports whether the block or a block nested in it has a
