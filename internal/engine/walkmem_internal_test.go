@@ -254,6 +254,10 @@ func TestNoOpPlanAllocationsPerResource(t *testing.T) {
 	})
 }
 
+// raceDetector is set when the tests run under the race detector
+// (race_internal_test.go).
+var raceDetector bool
+
 // checkPerResource fails t when step allocates more than most for each
 // resource more, from 10 resources to 410: setup(n) makes a step for n
 // resources, and a check of what it did once it ran. The least of three
@@ -261,6 +265,11 @@ func TestNoOpPlanAllocationsPerResource(t *testing.T) {
 // when the state's writer groups fewer commits.
 func checkPerResource(t *testing.T, most float64, setup func(n int) (step, check func())) {
 	t.Helper()
+	if raceDetector {
+		// sync.Pool drops what it is given at random under the race
+		// detector, so the state writer's pooled requests are made anew.
+		t.Skip("allocation counts are not the program's under the race detector")
+	}
 	allocs := func(n int) float64 {
 		var least uint64
 		for range 3 {
