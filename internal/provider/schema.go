@@ -150,7 +150,7 @@ func (b *Block) hasNestedAttribute() bool {
 	return b.hasAttribute(&b.nestedAttribute, func(a *Attribute) bool { return a.Nested != nil }, (*Block).hasNestedAttribute)
 }
 
-// hasAttribute reports whether one of b's attributes is what is looks
+// hasAttribute reports whether one of b's attributes is what it looks
 // for, or nested holds for one of its nested blocks, caching the answer
 // in cache: 0 not known yet, 1 no, 2 yes.
 func (b *Block) hasAttribute(cache *atomic.Uint32, is func(*Attribute) bool, nested func(*Block) bool) bool {

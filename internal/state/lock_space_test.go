@@ -23,7 +23,7 @@ func TestUnlockOnFullDisk(t *testing.T) {
 		"the holder unlocks": func(_ *SQLite, u Unlocker) error { return u.Unlock() },
 		// tether state unlock, after the holder was killed.
 		"another store breaks it": func(s *SQLite, _ Unlocker) error {
-			other, err := openFile(s.path, nil)
+			other, err := openFile(s.path, nil, false)
 			if err != nil {
 				return err
 			}

@@ -231,18 +231,14 @@ func openSQLite(path string, peek bool) (*SQLite, error) {
 	if walBeside(path) {
 		fi = nil // its frames are part of what a check reads
 	}
-	return openFileFor(path, fi, peek)
+	return openFile(path, fi, peek)
 }
 
 // openFile opens a state file that exists and whose header checkFile
 // accepted; fi is what checkFile found (nil for a file being created),
-// which tells whether its quick check can be skipped (see checkedFiles).
-func openFile(path string, fi os.FileInfo) (*SQLite, error) {
-	return openFileFor(path, fi, false)
-}
-
-// openFileFor is openFile, for a peek (see PeekSQLite) when peek is set.
-func openFileFor(path string, fi os.FileInfo, peek bool) (*SQLite, error) {
+// which tells whether its quick check can be skipped (see checkedFiles),
+// and peek whether it is opened only to be read (see PeekSQLite).
+func openFile(path string, fi os.FileInfo, peek bool) (*SQLite, error) {
 	dsn, err := dsnFor(path, connPragmas())
 	if err != nil {
 		return nil, err
